@@ -1,0 +1,101 @@
+/**
+ * The database's front door: one drizzle API over two drivers.
+ * - DATABASE_URL set: the `postgres` driver against a real PostgreSQL; any number of processes may share it.
+ * - otherwise: embedded PGlite under DATA_DIR (default ./.data). PGlite is a single connection, so every
+ *   transaction and query is serialised in-process; it is never used by more than one process.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { type SQL, sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction, or the database outside one: both run the same queries. */
+export type Executor = Pick<Db, "execute" | "select" | "insert" | "update" | "delete">;
+
+export interface Database {
+  readonly kind: "pglite" | "postgres";
+  /** Runs `fn` in one transaction (READ COMMITTED): all of it is applied, or none. */
+  transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Runs `fn` outside a transaction (reads, single statements). */
+  run<T>(fn: (db: Executor) => Promise<T>): Promise<T>;
+  /** Wake-up hints between processes (PostgreSQL LISTEN/NOTIFY); a no-op on PGlite, which has one process. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+
+/** Raw rows of an `execute`, whichever driver ran it. */
+export async function rows<T = Record<string, unknown>>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+  lock<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn, fn);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  /** PGlite data directory; "memory://" keeps everything in memory (tests). */
+  dataDir?: string;
+  /** Connections in the pool (PostgreSQL only). */
+  poolSize?: number;
+}
+
+/** Opens the database and applies every committed migration before anything else touches it. */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.dataDir ?? "./.data");
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(dataDir);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  await migratePglite(db as never, { migrationsFolder });
+  const mutex = new Mutex();
+  return {
+    kind: "pglite",
+    transaction: (fn) => mutex.lock(() => db.transaction((tx) => fn(tx as unknown as Executor))),
+    run: (fn) => mutex.lock(() => fn(db)),
+    listen: async () => async () => {},
+    close: () => mutex.lock(() => client.close()),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const client = postgres(url, { max: poolSize, onnotice: () => {}, connection: { application_name: "stitch" } });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  // Processes starting together must not race to create the schema: one migrates, the others wait for it.
+  const lock = await client.reserve();
+  try {
+    await lock`SELECT pg_advisory_lock(7355608)`;
+    await migratePostgres(db as never, { migrationsFolder });
+  } finally {
+    await lock`SELECT pg_advisory_unlock(7355608)`.catch(() => undefined);
+    lock.release();
+  }
+  return {
+    kind: "postgres",
+    transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Executor)),
+    run: (fn) => fn(db),
+    listen: async (channel, onNotify) => {
+      const sub = await client.listen(channel, () => onNotify());
+      return () => sub.unlisten();
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Wiring: database, engine, dispatcher and the HTTP front doors (REST for workers, tRPC for the app, the built SPA).
+ * `startServer` is what `npm start` runs; tests and the benchmark start the same thing on their own ports.
+ */
+import { serve } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { Hono } from "hono";
+import { existsSync, readFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { type Database, openDatabase } from "../db/client";
+import type { Config } from "./config";
+import { Dispatcher } from "./engine/dispatcher";
+import { Engine } from "./engine/engine";
+import { errorResponse } from "./http/errors";
+import { stitchRoutes } from "./http/stitchRoutes";
+import { appRouter } from "./trpc/router";
+
+export interface Services {
+  database: Database;
+  engine: Engine;
+  dispatcher: Dispatcher;
+}
+
+export async function createServices(config: Config, database?: Database): Promise<Services> {
+  const db = database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE }));
+  let dispatcher: Dispatcher | undefined;
+  const engine = new Engine(db, { baseUrl: config.NEXT_PUBLIC_BASE_URL, onDispatch: () => dispatcher?.wake() });
+  dispatcher = new Dispatcher(db, engine, {
+    maxAttempts: config.DISPATCH_MAX_ATTEMPTS,
+    backoffMs: config.DISPATCH_BACKOFF_MS,
+    timeoutMs: config.DISPATCH_TIMEOUT_MS,
+    concurrency: config.DISPATCH_CONCURRENCY,
+    pollMs: config.DISPATCH_POLL_MS,
+    signingSecret: config.STITCH_WEBHOOK_SECRET,
+  });
+  return { database: db, engine, dispatcher };
+}
+
+const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
+
+export function createApp(services: Services): Hono {
+  const app = new Hono();
+  app.onError((error, c) => errorResponse(c, error));
+  app.notFound((c) => c.json({ error: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }, 404));
+
+  app.route("/api/stitch", stitchRoutes(services.engine));
+  app.all("/trpc/*", (c) =>
+    fetchRequestHandler({
+      endpoint: "/trpc",
+      req: c.req.raw,
+      router: appRouter,
+      createContext: () => ({ engine: services.engine, actor: c.req.header("x-actor") ?? null }),
+    }),
+  );
+
+  // The built SPA: its assets, and index.html for the app's own routes (under /app, so no API path is shadowed).
+  if (existsSync(webRoot)) {
+    const index = readFileSync(`${webRoot}/index.html`, "utf8");
+    app.use("/assets/*", serveStatic({ root: webRoot }));
+    app.get("/", (c) => c.html(index));
+    app.get("/app", (c) => c.html(index));
+    app.get("/app/*", (c) => c.html(index));
+  }
+  return app;
+}
+
+export interface RunningServer extends Services {
+  app: Hono;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, database?: Database): Promise<RunningServer> {
+  const services = await createServices(config, database);
+  const app = createApp(services);
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", () => resolve());
+    server.once("error", reject);
+  });
+  await services.dispatcher.start();
+  const port = (server.address() as AddressInfo).port;
+  return {
+    ...services,
+    app,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await services.dispatcher.stop();
+      await services.database.close();
+    },
+  };
+}

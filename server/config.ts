@@ -1,0 +1,38 @@
+/** Configuration from the environment, parsed once at start-up; a missing or bad value stops start-up with a message naming it. */
+import { z } from "zod";
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const Env = z.object({
+  NEXT_PUBLIC_BASE_URL: z
+    .string({ error: "NEXT_PUBLIC_BASE_URL is not set: set it to the public base URL of this server (for example http://localhost:3000); workers' callback URLs are built from it" })
+    .url("NEXT_PUBLIC_BASE_URL must be an absolute URL such as http://localhost:3000")
+    .transform((url) => url.replace(/\/+$/, "")),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  DISPATCH_MAX_ATTEMPTS: positiveInt(5),
+  DISPATCH_BACKOFF_MS: positiveInt(1000),
+  DISPATCH_TIMEOUT_MS: positiveInt(30_000),
+  DISPATCH_CONCURRENCY: positiveInt(64),
+  DISPATCH_POLL_MS: positiveInt(1000),
+  STITCH_WEBHOOK_SECRET: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof Env>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = Env.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`configuration error:\n  ${problems.join("\n  ")}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,192 @@
+/**
+ * Delivers the outbox. Rows are claimed with FOR UPDATE SKIP LOCKED under a lease, so any number of processes
+ * share the work and a row claimed by a process that died is claimed again when its lease runs out.
+ * A row MUST be deleted once delivered, rescheduled with backoff after a failed attempt, or turned into a
+ * `delivery_failed` event after the last one: never left claimed.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { type Database, rows } from "../../db/client";
+import type { Engine } from "./engine";
+
+export interface DispatcherOptions {
+  /** Delivery attempts per dispatch before the node fails. */
+  maxAttempts: number;
+  /** Backoff before the second attempt; doubled for each further attempt (with ±20% jitter), capped at 5 minutes. */
+  backoffMs: number;
+  /** How long one delivery may wait for the worker's answer. */
+  timeoutMs: number;
+  /** Deliveries in flight at once in this process. */
+  concurrency: number;
+  /** How often to look for due rows when nothing woke the dispatcher. */
+  pollMs: number;
+  /** Signs deliveries per the Standard Webhooks spec when set. */
+  signingSecret?: string;
+}
+
+interface ClaimedDispatch {
+  id: string;
+  run_id: string;
+  node_id: string;
+  node_attempt: number;
+  url: string;
+  payload: unknown;
+  deliveries: number;
+}
+
+type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean };
+
+export class Dispatcher {
+  private inFlight = 0;
+  private pumping = false;
+  private again = false;
+  private stopped = true;
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private readonly idle = new Set<() => void>();
+  readonly owner = randomUUID();
+
+  constructor(
+    private readonly database: Database,
+    private readonly engine: Engine,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.unlisten = await this.database.listen("stitch_dispatch", () => this.wake());
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Stops claiming and waits for the deliveries in flight to settle. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.unlisten?.();
+    while (this.inFlight > 0 || this.pumping) await new Promise<void>((resolve) => this.idle.add(resolve));
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pump().finally(() => {
+      this.pumping = false;
+      this.settle();
+    });
+  }
+
+  private settle(): void {
+    if (this.inFlight === 0 && !this.pumping) for (const resolve of this.idle) resolve();
+    this.idle.clear();
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.again = false;
+      const room = this.options.concurrency - this.inFlight;
+      if (room <= 0 || this.stopped) return;
+      let claimed: ClaimedDispatch[];
+      try {
+        claimed = await this.claim(room);
+      } catch (error) {
+        if (!this.stopped) console.error("dispatcher: claiming failed", error);
+        return;
+      }
+      for (const row of claimed) {
+        this.inFlight++;
+        void this.deliverAndRecord(row)
+          .catch((error) => console.error(`dispatcher: recording delivery ${row.id} failed`, error))
+          .finally(() => {
+            this.inFlight--;
+            if (this.stopped) this.settle();
+            else this.wake();
+          });
+      }
+      if (claimed.length === room) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  private claim(limit: number): Promise<ClaimedDispatch[]> {
+    const leaseMs = this.options.timeoutMs + 10_000;
+    return this.database.run((db) =>
+      rows<ClaimedDispatch>(db, sql`
+        UPDATE stitch_dispatches d
+        SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), deliveries = d.deliveries + 1
+        WHERE d.id IN (
+          SELECT id FROM stitch_dispatches
+          WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+          ORDER BY run_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+        RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.url, d.payload, d.deliveries`),
+    );
+  }
+
+  private async deliverAndRecord(row: ClaimedDispatch): Promise<void> {
+    const result = await this.deliver(row);
+    if (result.ok) {
+      await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
+      return;
+    }
+    if (!result.permanent && row.deliveries < this.options.maxAttempts) {
+      const delayMs = backoff(this.options.backoffMs, row.deliveries);
+      await this.database.run((db) =>
+        db.execute(sql`
+          UPDATE stitch_dispatches
+          SET run_at = now() + make_interval(secs => ${delayMs / 1000}), locked_until = NULL, last_error = ${result.error}
+          WHERE id = ${row.id}`),
+      );
+      return;
+    }
+    const attempts = row.deliveries === 1 ? "1 attempt" : `${row.deliveries} attempts`;
+    await this.engine
+      .handle(row.run_id, { type: "delivery_failed", key: row.node_id, attempt: row.node_attempt, error: `could not deliver to ${row.url}: ${result.error} (${attempts})` })
+      .catch((error) => console.error(`dispatcher: failing node ${row.node_id} of run ${row.run_id} failed`, error));
+    // The event deletes the node's rows; this covers a node that had already moved on.
+    await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
+  }
+
+  private async deliver(row: ClaimedDispatch): Promise<Delivery> {
+    const body = JSON.stringify(row.payload);
+    const timestamp = Math.floor(Date.now() / 1000).toString();
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "user-agent": "stitch-engine",
+      "webhook-id": row.id,
+      "webhook-timestamp": timestamp,
+    };
+    if (this.options.signingSecret) headers["webhook-signature"] = sign(this.options.signingSecret, row.id, timestamp, body);
+    try {
+      const response = await fetch(row.url, { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.ok) return { ok: true };
+      const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
+      return { ok: false, error: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`, permanent: !retryable };
+    } catch (error) {
+      return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: false };
+    }
+  }
+}
+
+export function backoff(baseMs: number, deliveries: number): number {
+  const exponential = Math.min(baseMs * 2 ** (deliveries - 1), 300_000);
+  return Math.round(exponential * (0.8 + Math.random() * 0.4));
+}
+
+/** Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; a `whsec_` prefix marks a base64 secret. */
+export function sign(secret: string, id: string, timestamp: string, body: string): string {
+  const key = secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret);
+  return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
+}
+
+function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `no answer within ${timeoutMs} ms`;
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code) return `network error ${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
+  return `network error: ${error instanceof Error ? error.message : String(error)}`;
+}

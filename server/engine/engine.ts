@@ -1,0 +1,254 @@
+/**
+ * The engine's shell: it stores, locks and loads around the pure `transition`.
+ * Every external event runs in one transaction with the run's row locked: load what the step needs,
+ * apply the pure step and its follow-ups, then write node rows, outbox rows, run counters and the event log
+ * together. Nothing about a run lives in memory between events (Requirement 11).
+ */
+import { asc, desc, eq, sql } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client";
+import { rows } from "../../db/client";
+import { stitchFlows, stitchNodeStates, stitchRunEvents, stitchRuns } from "../../db/schema";
+import { type CompiledGraph, GraphError, compileGraph } from "./graph";
+import type { NodeState, NodeStatus, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
+import * as store from "./store";
+import {
+  type EngineEvent, type ExternalEvent, type NodeRow, type RejectionCode, type RunContext, type RunCounts,
+  countDelta, newRow, requiredKeys, runStatusOf, transition,
+} from "./transition";
+
+export type EngineErrorCode = RejectionCode | "invalid_graph";
+
+/** A typed refusal: nothing was changed. Adapters map `code` to their status (REST: 404, 409, 400). */
+export class EngineError extends Error {
+  override name = "EngineError";
+  constructor(readonly code: EngineErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export interface EventResult {
+  runId: string;
+  nodeId: string | null;
+  /** True when the event repeated one already applied: it changed nothing. */
+  duplicate: boolean;
+  message?: string;
+  node?: NodeState;
+  runStatus: RunStatus;
+}
+
+export interface EngineOptions {
+  /** NEXT_PUBLIC_BASE_URL */
+  baseUrl: string;
+  /** Called after a commit that wrote outbox rows, so the local dispatcher sends them at once. */
+  onDispatch?: () => void;
+}
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
+
+export function toNodeState(row: Pick<NodeRow, "status" | "output" | "error">): NodeState {
+  return { status: row.status, output: row.output ?? null, ...(row.error ? { error: row.error } : {}) };
+}
+
+export class Engine {
+  private readonly graphs = new Map<string, CompiledGraph>();
+
+  constructor(
+    readonly database: Database,
+    private readonly options: EngineOptions,
+  ) {}
+
+  // ---- Flows ----------------------------------------------------------------------------------
+
+  async createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
+    try {
+      compileGraph(graph);
+    } catch (error) {
+      if (error instanceof GraphError) throw new EngineError("invalid_graph", `graph: ${error.message}`);
+      throw error;
+    }
+    const [row] = await this.database.run((db) => db.insert(stitchFlows).values({ name, graph }).returning());
+    return this.toFlow(row!);
+  }
+
+  async getFlow(id: string): Promise<StitchFlow> {
+    if (!store.isUuid(id)) throw new EngineError("not_found", `no flow with id "${id}"`);
+    const [row] = await this.database.run((db) => db.select().from(stitchFlows).where(eq(stitchFlows.id, id)));
+    if (!row) throw new EngineError("not_found", `no flow with id "${id}"`);
+    return this.toFlow(row);
+  }
+
+  async listFlows(): Promise<Pick<StitchFlow, "id" | "name" | "created_at">[]> {
+    const found = await this.database.run((db) =>
+      db.select({ id: stitchFlows.id, name: stitchFlows.name, createdAt: stitchFlows.createdAt }).from(stitchFlows).orderBy(desc(stitchFlows.createdAt)).limit(200),
+    );
+    return found.map((f) => ({ id: f.id, name: f.name, created_at: iso(f.createdAt) }));
+  }
+
+  private toFlow(row: typeof stitchFlows.$inferSelect): StitchFlow {
+    return { id: row.id, name: row.name, graph: row.graph, created_at: iso(row.createdAt), updated_at: iso(row.updatedAt) };
+  }
+
+  private async compiled(tx: Executor, flowId: string, version: string): Promise<CompiledGraph> {
+    const cacheKey = `${flowId}@${version}`;
+    let g = this.graphs.get(cacheKey);
+    if (!g) {
+      g = compileGraph(await store.readFlowGraph(tx, flowId));
+      if (this.graphs.size > 200) this.graphs.clear();
+      this.graphs.set(cacheKey, g);
+    }
+    return g;
+  }
+
+  // ---- Runs -----------------------------------------------------------------------------------
+
+  /** Creates the run with every node `pending` (Requirement 2.6) and fires its entry nodes, in one transaction. */
+  async startRun(flowId: string, input: unknown): Promise<StitchRun> {
+    await this.getFlow(flowId);
+    const { runId, dispatched } = await this.database.transaction(async (tx) => {
+      const [run] = await tx.insert(stitchRuns).values({ flowId, input: input ?? null }).returning({ id: stitchRuns.id });
+      const locked = (await store.lockRun(tx, run!.id))!;
+      const g = await this.compiled(tx, flowId, locked.flowVersion);
+      const initial = [...g.nodes.keys()].map(newRow);
+      await store.saveNodeRows(tx, run!.id, initial);
+      const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])));
+      await store.appendRunEvent(tx, run!.id, { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null });
+      return { runId: run!.id, dispatched: applied.dispatched };
+    });
+    if (dispatched) this.options.onDispatch?.();
+    return this.getRun(runId);
+  }
+
+  /**
+   * The one door for every external event: callbacks, UX completions, reviews, retries, delivery failures.
+   * Either the whole event is applied or, when refused, nothing is (the transaction rolls back).
+   */
+  async handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null = null): Promise<EventResult> {
+    const result = await this.database.transaction(async (tx) => {
+      const locked = await store.lockRun(tx, runId);
+      if (!locked) throw new EngineError("not_found", `no run with id "${runId}"`);
+      const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
+      const applied = await this.apply(tx, locked, g, event, new Map());
+      if (!applied.duplicate) {
+        const { type, key, ...payload } = event;
+        await store.appendRunEvent(tx, runId, { nodeId: key, type, payload, actor });
+      }
+      return applied;
+    });
+    if (result.dispatched) this.options.onDispatch?.();
+    return {
+      runId,
+      nodeId: event.key,
+      duplicate: result.duplicate,
+      ...(result.message ? { message: result.message } : {}),
+      ...(result.node ? { node: toNodeState(result.node) } : {}),
+      runStatus: result.runStatus,
+    };
+  }
+
+  /** Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. */
+  private async apply(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>) {
+    const ctx: RunContext = { runId: run.id, runInput: run.input, baseUrl: this.options.baseUrl };
+    const cache = new Map<string, NodeRow>(seed);
+    const absent = new Set<string>();
+    const before = new Map<string, NodeStatus | undefined>();
+    const dispatches: store.NewDispatch[] = [];
+    const cancelled = new Set<string>();
+    const queue: EngineEvent[] = [event];
+    let first = true;
+    let duplicate = false;
+    let message: string | undefined;
+    while (queue.length > 0) {
+      const current = queue.shift()!;
+      const missing = requiredKeys(g, current).filter((k) => !cache.has(k) && !absent.has(k));
+      if (missing.length > 0) {
+        const loaded = await store.loadNodeRows(tx, run.id, missing);
+        for (const row of loaded) cache.set(row.key, row);
+        for (const key of missing) if (!cache.has(key)) absent.add(key);
+      }
+      const step = transition(g, cache, current, ctx);
+      if (first) {
+        first = false;
+        if (step.outcome.kind === "rejected") throw new EngineError(step.outcome.code, step.outcome.message);
+        if (step.outcome.kind === "duplicate") {
+          duplicate = true;
+          message = step.outcome.message;
+          break;
+        }
+      }
+      for (const change of step.changes) {
+        if (!before.has(change.key)) before.set(change.key, cache.get(change.key)?.status);
+        cache.set(change.key, change);
+        absent.delete(change.key);
+      }
+      for (const effect of step.effects) {
+        if (effect.type === "cancel_dispatches") cancelled.add(effect.key);
+        else dispatches.push({ key: effect.key, attempt: effect.attempt, url: effect.url, payload: effect.payload });
+      }
+      queue.push(...step.next);
+    }
+    const key = "key" in event ? event.key : undefined;
+    const node = key ? cache.get(key) : undefined;
+    if (duplicate) return { duplicate, message, node, dispatched: 0, runStatus: run.status };
+
+    const counts: RunCounts = { ...run.counts };
+    const changed: NodeRow[] = [];
+    for (const [k, was] of before) {
+      const now = cache.get(k)!;
+      changed.push(now);
+      const d = countDelta(was, now.status);
+      counts.running += d.running;
+      counts.waiting += d.waiting;
+      counts.failed += d.failed;
+    }
+    const runStatus = runStatusOf(counts);
+    await store.saveNodeRows(tx, run.id, changed);
+    await store.deleteDispatchesOf(tx, run.id, [...cancelled]);
+    await store.insertDispatches(tx, run.id, dispatches);
+    await store.updateRunCounts(tx, run.id, counts, runStatus);
+    if (dispatches.length > 0 && this.database.kind === "postgres") await store.notifyDispatchers(tx);
+    return { duplicate, message, node, dispatched: dispatches.length, runStatus };
+  }
+
+  async getRun(runId: string): Promise<StitchRun> {
+    if (!store.isUuid(runId)) throw new EngineError("not_found", `no run with id "${runId}"`);
+    return this.database.run(async (db) => {
+      const [run] = await db.select().from(stitchRuns).where(eq(stitchRuns.id, runId));
+      if (!run) throw new EngineError("not_found", `no run with id "${runId}"`);
+      const states = await db
+        .select({ nodeId: stitchNodeStates.nodeId, status: stitchNodeStates.status, output: stitchNodeStates.output, error: stitchNodeStates.error })
+        .from(stitchNodeStates)
+        .where(eq(stitchNodeStates.runId, runId));
+      const nodeStates: Record<string, NodeState> = {};
+      for (const s of states) nodeStates[s.nodeId] = toNodeState({ status: s.status as NodeStatus, output: s.output, error: s.error });
+      return {
+        id: run.id, flow_id: run.flowId, status: run.status as RunStatus, input: run.input ?? null,
+        node_states: nodeStates, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
+      };
+    });
+  }
+
+  async listRuns(options: { flowId?: string; limit?: number } = {}) {
+    const limit = Math.min(options.limit ?? 100, 500);
+    const found = await this.database.run((db) => {
+      const query = db
+        .select({ id: stitchRuns.id, flowId: stitchRuns.flowId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name })
+        .from(stitchRuns)
+        .innerJoin(stitchFlows, eq(stitchFlows.id, stitchRuns.flowId));
+      return (options.flowId ? query.where(eq(stitchRuns.flowId, options.flowId)) : query).orderBy(desc(stitchRuns.createdAt)).limit(limit);
+    });
+    return found.map((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) }));
+  }
+
+  /** The run's accepted events in order: the audit trail of who completed, approved or rejected what. */
+  async runEvents(runId: string) {
+    if (!store.isUuid(runId)) throw new EngineError("not_found", `no run with id "${runId}"`);
+    const found = await this.database.run((db) => db.select().from(stitchRunEvents).where(eq(stitchRunEvents.runId, runId)).orderBy(asc(stitchRunEvents.id)));
+    return found.map((e) => ({ id: e.id, node_id: e.nodeId, type: e.type, payload: e.payload, actor: e.actor, created_at: iso(e.createdAt) }));
+  }
+
+  /** Rows of the seed's SQL view, for checks that read node_states the way the seed's SQL would. */
+  async nodeStatesFromView(runId: string): Promise<Record<string, NodeState>> {
+    const [row] = await this.database.run((db) => rows<{ node_states: Record<string, NodeState> }>(db, sql`SELECT node_states FROM stitch_runs_with_node_states WHERE id = ${runId}`));
+    return row?.node_states ?? {};
+  }
+}

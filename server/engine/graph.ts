@@ -1,0 +1,229 @@
+/**
+ * Graph compilation: validates a flow's graph once and answers, without I/O, the questions edge-walking asks:
+ * which splitter scopes a node lives in, which collector closes a splitter, and how instance keys
+ * (`nodeId`, `nodeId_3`, `nodeId_3_0`) map to nodes and path indices.
+ */
+import type { StitchGraph, StitchNode } from "./schemas";
+
+export class GraphError extends Error {
+  override name = "GraphError";
+}
+
+export interface CompiledGraph {
+  readonly nodes: ReadonlyMap<string, StitchNode>;
+  /** Upstream node ids of each node, in edge order. */
+  readonly upstream: ReadonlyMap<string, readonly string[]>;
+  /** Downstream node ids of each node, in edge order. */
+  readonly downstream: ReadonlyMap<string, readonly string[]>;
+  /** The splitters a node runs inside, outermost first. Entry nodes and everything outside a split: []. */
+  readonly scope: ReadonlyMap<string, readonly string[]>;
+  /** The collector that closes each splitter's scope, when it has one. */
+  readonly collectorOf: ReadonlyMap<string, string>;
+  /** Nodes with no incoming edge: they receive the run's input. */
+  readonly entries: readonly string[];
+  /** Nodes whose innermost splitter is the key: they get one instance per path when that splitter completes. */
+  readonly members: ReadonlyMap<string, readonly string[]>;
+  /** Nodes that have the key anywhere in their scope. */
+  readonly insideOf: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface InstanceRef {
+  nodeId: string;
+  node: StitchNode;
+  /** Path indices, one per splitter in the node's scope. */
+  vector: number[];
+  /** True for the graph-level row of a node that only runs per path (`W` rather than `W_0`). */
+  template: boolean;
+}
+
+export const instanceKey = (nodeId: string, vector: readonly number[]): string =>
+  vector.length === 0 ? nodeId : `${nodeId}_${vector.join("_")}`;
+
+export const isReviewGate = (node: StitchNode): boolean => node.type === "UX" && node.data.gate === "review";
+
+const sameScope = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+function checkUrl(node: StitchNode): void {
+  const url = node.data.webhookUrl;
+  if (typeof url !== "string" || url.length === 0) {
+    throw new GraphError(`Worker node "${node.id}" needs data.webhookUrl (the worker's webhook URL)`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new GraphError(`Worker node "${node.id}" has data.webhookUrl "${url}", which is not a URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new GraphError(`Worker node "${node.id}" has data.webhookUrl "${url}": only http and https are supported`);
+  }
+}
+
+export function compileGraph(graph: StitchGraph): CompiledGraph {
+  const nodes = new Map<string, StitchNode>();
+  for (const node of graph.nodes) {
+    if (nodes.has(node.id)) throw new GraphError(`two nodes share the id "${node.id}"`);
+    nodes.set(node.id, node);
+  }
+  if (nodes.size === 0) throw new GraphError("the graph has no nodes");
+
+  const upstream = new Map<string, string[]>();
+  const downstream = new Map<string, string[]>();
+  for (const id of nodes.keys()) {
+    upstream.set(id, []);
+    downstream.set(id, []);
+  }
+  const edgeIds = new Set<string>();
+  for (const edge of graph.edges) {
+    if (edgeIds.has(edge.id)) throw new GraphError(`two edges share the id "${edge.id}"`);
+    edgeIds.add(edge.id);
+    if (!nodes.has(edge.source)) throw new GraphError(`edge "${edge.id}" starts at unknown node "${edge.source}"`);
+    if (!nodes.has(edge.target)) throw new GraphError(`edge "${edge.id}" ends at unknown node "${edge.target}"`);
+    if (edge.source === edge.target) throw new GraphError(`edge "${edge.id}" connects node "${edge.source}" to itself`);
+    if (downstream.get(edge.source)!.includes(edge.target)) {
+      throw new GraphError(`nodes "${edge.source}" and "${edge.target}" are connected twice`);
+    }
+    downstream.get(edge.source)!.push(edge.target);
+    upstream.get(edge.target)!.push(edge.source);
+  }
+
+  // Path keys append `_<index>` to a node id, so an id that looks like another node's path key is ambiguous.
+  for (const id of nodes.keys()) {
+    let base = id;
+    for (let m = /^(.*)_(\d+)$/.exec(base); m; m = /^(.*)_(\d+)$/.exec(base)) {
+      base = m[1]!;
+      if (nodes.has(base)) {
+        throw new GraphError(`node id "${id}" could be mistaken for a path of node "${base}"; rename one of them`);
+      }
+    }
+  }
+
+  for (const node of nodes.values()) {
+    if (node.type === "Worker") checkUrl(node);
+    if (node.type === "Splitter" && typeof node.data.arrayPath !== "string") {
+      throw new GraphError(`Splitter node "${node.id}" needs data.arrayPath (a dot path to the array in its input, such as "items")`);
+    }
+    if (node.type === "Splitter" && downstream.get(node.id)!.length === 0) {
+      throw new GraphError(`Splitter node "${node.id}" has no outgoing edge`);
+    }
+    if (node.type === "Collector" && upstream.get(node.id)!.length === 0) {
+      throw new GraphError(`Collector node "${node.id}" has no incoming edge`);
+    }
+  }
+
+  // Topological order (Kahn); a cycle is an error: reruns are events, never edges.
+  const indegree = new Map<string, number>();
+  for (const [id, ups] of upstream) indegree.set(id, ups.length);
+  const order: string[] = [];
+  const ready = [...nodes.keys()].filter((id) => indegree.get(id) === 0);
+  while (ready.length > 0) {
+    const id = ready.shift()!;
+    order.push(id);
+    for (const next of downstream.get(id)!) {
+      const left = indegree.get(next)! - 1;
+      indegree.set(next, left);
+      if (left === 0) ready.push(next);
+    }
+  }
+  if (order.length !== nodes.size) {
+    const stuck = [...nodes.keys()].filter((id) => !order.includes(id));
+    throw new GraphError(`the graph has a cycle through ${stuck.map((s) => `"${s}"`).join(", ")}`);
+  }
+
+  const scope = new Map<string, readonly string[]>();
+  const collectorOf = new Map<string, string>();
+  for (const id of order) {
+    const node = nodes.get(id)!;
+    const ups = upstream.get(id)!;
+    if (ups.length === 0) {
+      if (node.type === "Collector") throw new GraphError(`Collector node "${id}" has no incoming edge`);
+      scope.set(id, []);
+      continue;
+    }
+    let mine: readonly string[] | undefined;
+    for (const up of ups) {
+      const upNode = nodes.get(up)!;
+      let implied: readonly string[] = upNode.type === "Splitter" ? [...scope.get(up)!, up] : scope.get(up)!;
+      if (node.type === "Collector") {
+        const closes = implied[implied.length - 1];
+        if (closes === undefined) {
+          throw new GraphError(`Collector node "${id}" is fed by "${up}", which is not inside any Splitter's paths`);
+        }
+        const existing = collectorOf.get(closes);
+        if (existing !== undefined && existing !== id) {
+          throw new GraphError(`Splitter "${closes}" is closed by two collectors, "${existing}" and "${id}"`);
+        }
+        collectorOf.set(closes, id);
+        implied = implied.slice(0, -1);
+      }
+      if (mine === undefined) mine = implied;
+      else if (!sameScope(mine, implied)) {
+        throw new GraphError(
+          `node "${id}" joins edges from different splitter scopes ([${mine.join(", ")}] and [${implied.join(", ")}]); put a Collector before it`,
+        );
+      }
+    }
+    scope.set(id, mine!);
+  }
+
+  const members = new Map<string, string[]>();
+  const insideOf = new Map<string, string[]>();
+  for (const [id, node] of nodes) {
+    if (node.type === "Splitter") {
+      members.set(id, []);
+      insideOf.set(id, []);
+    }
+  }
+  for (const id of order) {
+    const s = scope.get(id)!;
+    const innermost = s[s.length - 1];
+    if (innermost !== undefined) members.get(innermost)!.push(id);
+    for (const splitter of s) insideOf.get(splitter)!.push(id);
+  }
+
+  for (const node of nodes.values()) {
+    if (!isReviewGate(node)) continue;
+    const ups = upstream.get(node.id)!;
+    const reviewed = ups.length === 1 ? nodes.get(ups[0]!) : undefined;
+    if (!reviewed || reviewed.type !== "Worker") {
+      throw new GraphError(`review gate "${node.id}" must have exactly one incoming edge, from the Worker whose output it reviews`);
+    }
+    if (downstream.get(reviewed.id)!.length !== 1) {
+      throw new GraphError(`Worker "${reviewed.id}" is reviewed by gate "${node.id}", so the gate must be its only downstream node`);
+    }
+  }
+
+  const entries = order.filter((id) => upstream.get(id)!.length === 0);
+  return { nodes, upstream, downstream, scope, collectorOf, entries, members, insideOf };
+}
+
+/** Maps an instance key back to its node and path indices; undefined when the key names nothing in this graph. */
+export function parseKey(g: CompiledGraph, key: string): InstanceRef | undefined {
+  let nodeId = key;
+  const vector: number[] = [];
+  while (!g.nodes.has(nodeId)) {
+    const m = /^(.*)_(0|[1-9]\d*)$/.exec(nodeId);
+    if (!m) return undefined;
+    nodeId = m[1]!;
+    vector.unshift(Number(m[2]));
+  }
+  const node = g.nodes.get(nodeId)!;
+  const depth = g.scope.get(nodeId)!.length;
+  if (vector.length !== 0 && vector.length !== depth) return undefined;
+  return { nodeId, node, vector, template: depth > 0 && vector.length === 0 };
+}
+
+/** The instance of `nodeId` that belongs to the same path as an instance at `vector` (a prefix of it). */
+export const keyInPath = (g: CompiledGraph, nodeId: string, vector: readonly number[]): string =>
+  instanceKey(nodeId, vector.slice(0, g.scope.get(nodeId)!.length));
+
+/** Reads a dot path (`items`, `result.rows`, `rows.0`) from a JSON value; the empty path is the value itself. */
+export function readPath(value: unknown, path: string): unknown {
+  if (path === "" || path === ".") return value;
+  let current: unknown = value;
+  for (const part of path.split(".")) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}

@@ -1,0 +1,122 @@
+/**
+ * The engine's data, defined once as zod schemas; every TypeScript type of the engine is inferred from here.
+ * Names follow stitch-core-requirements.md (Requirement 3).
+ */
+import { z } from "zod";
+
+export const NodeType = z.enum(["UX", "Worker", "Splitter", "Collector"]);
+export type NodeType = z.infer<typeof NodeType>;
+
+/** Requirement 3.6: the configuration a flow designer writes into a node's `data`. */
+export const NodeConfig = z.record(z.string(), z.unknown());
+export type NodeConfig = z.infer<typeof NodeConfig>;
+
+/** Requirement 3.1 */
+export const StitchNode = z.object({
+  id: z.string().min(1, "node id must not be empty"),
+  type: NodeType,
+  position: z.object({ x: z.number(), y: z.number() }),
+  data: NodeConfig,
+});
+export type StitchNode = z.infer<typeof StitchNode>;
+
+/** Requirement 3.2 (React Flow writes `null` for absent handles, so null is accepted and means absent). */
+export const StitchEdge = z.object({
+  id: z.string().min(1, "edge id must not be empty"),
+  source: z.string().min(1),
+  target: z.string().min(1),
+  sourceHandle: z.string().nullish(),
+  targetHandle: z.string().nullish(),
+});
+export type StitchEdge = z.infer<typeof StitchEdge>;
+
+/** Requirement 1.3 / 1.4: the `graph` JSONB column. */
+export const StitchGraph = z.object({
+  nodes: z.array(StitchNode),
+  edges: z.array(StitchEdge),
+});
+export type StitchGraph = z.infer<typeof StitchGraph>;
+
+/** Requirement 3.3 */
+export const StitchFlow = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  graph: StitchGraph,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type StitchFlow = z.infer<typeof StitchFlow>;
+
+/**
+ * Requirement 2.4 / 3.4: the seed's five statuses, plus the ones the engine needs:
+ * - `split`: a node inside a Splitter's scope; it runs once per path, as `nodeId_0`, `nodeId_1`, ...
+ * - `skipped`: a node that will not run (a Splitter's scope when the array was empty).
+ * - `cancelled`: the run was cancelled before the node finished.
+ */
+export const NodeStatus = z.enum(["pending", "running", "completed", "failed", "waiting_for_user", "split", "skipped", "cancelled"]);
+export type NodeStatus = z.infer<typeof NodeStatus>;
+
+/** Requirement 3.4 */
+export const NodeState = z.object({
+  status: NodeStatus,
+  output: z.unknown(),
+  error: z.string().optional(),
+});
+export type NodeState = z.infer<typeof NodeState>;
+
+export const RunStatus = z.enum(["running", "waiting_for_user", "completed", "failed", "cancelled"]);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+/** Requirement 3.5, plus the run's own status and input. */
+export const StitchRun = z.object({
+  id: z.string().uuid(),
+  flow_id: z.string().uuid(),
+  status: RunStatus,
+  input: z.unknown(),
+  node_states: z.record(z.string(), NodeState),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type StitchRun = z.infer<typeof StitchRun>;
+
+// ---- What clients send --------------------------------------------------------------------------
+
+/** Requirement 5.2: the worker's callback. `attempt` is optional: when a worker echoes it, a stale callback is recognised. */
+export const CallbackBody = z.object({
+  status: z.enum(["completed", "failed"]),
+  output: z.unknown().optional(),
+  error: z.string().optional(),
+  attempt: z.number().int().positive().optional(),
+});
+export type CallbackBody = z.infer<typeof CallbackBody>;
+
+export const CreateFlowBody = z.object({
+  name: z.string().trim().min(1, "name must not be empty"),
+  graph: StitchGraph,
+});
+export type CreateFlowBody = z.infer<typeof CreateFlowBody>;
+
+export const StartRunBody = z.object({ input: z.unknown().optional() });
+export type StartRunBody = z.infer<typeof StartRunBody>;
+
+export const ReviewBody = z.discriminatedUnion("decision", [
+  z.object({ decision: z.literal("approve"), actor: z.string().optional() }),
+  z.object({
+    decision: z.literal("reject"),
+    feedback: z.string().trim().min(1, "feedback must not be empty when rejecting"),
+    actor: z.string().optional(),
+  }),
+]);
+export type ReviewBody = z.infer<typeof ReviewBody>;
+
+/** What a Worker receives (Requirement 4.2), plus `attempt` and, after a review rejection, `feedback`. */
+export const WorkerPayload = z.object({
+  runId: z.string(),
+  nodeId: z.string(),
+  config: NodeConfig,
+  input: z.unknown(),
+  callbackUrl: z.string(),
+  attempt: z.number().int(),
+  feedback: z.object({ text: z.string(), previousOutput: z.unknown(), round: z.number().int() }).optional(),
+});
+export type WorkerPayload = z.infer<typeof WorkerPayload>;

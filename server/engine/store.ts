@@ -1,0 +1,118 @@
+/**
+ * Every database operation of the engine, one function each. All JSON crosses as one JSONB parameter
+ * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand.
+ */
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../../db/client";
+import type { NodeStatus, RunStatus, StitchGraph } from "./schemas";
+import type { NodeRow, RunCounts } from "./transition";
+
+const json = (value: unknown) => JSON.stringify(value ?? null);
+
+export interface LockedRun {
+  id: string;
+  flowId: string;
+  flowVersion: string;
+  input: unknown;
+  status: RunStatus;
+  counts: RunCounts;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+/** Locks the run's row for the rest of the transaction: events of one run apply one at a time, in any process. */
+export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [row] = await rows<{
+    id: string; flow_id: string; flow_version: string; input: unknown; status: RunStatus;
+    running_count: number; waiting_count: number; failed_count: number;
+  }>(tx, sql`
+    SELECT r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.status, r.running_count, r.waiting_count, r.failed_count
+    FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
+    WHERE r.id = ${runId} FOR UPDATE OF r`);
+  if (!row) return undefined;
+  return {
+    id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, status: row.status,
+    counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
+  };
+}
+
+export async function readFlowGraph(tx: Executor, flowId: string): Promise<StitchGraph> {
+  const [row] = await rows<{ graph: StitchGraph }>(tx, sql`SELECT graph FROM stitch_flows WHERE id = ${flowId}`);
+  if (!row) throw new Error(`flow ${flowId} vanished`);
+  return row.graph;
+}
+
+interface StoredNodeRow {
+  node_id: string; status: NodeStatus; output: unknown; error: string | null; input: unknown;
+  attempt: number; path_total: number | null; path_done: number; path_failed: number;
+}
+
+const toNodeRow = (r: StoredNodeRow): NodeRow => ({
+  key: r.node_id, status: r.status, output: r.output, error: r.error, input: r.input, attempt: r.attempt,
+  pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed,
+});
+
+export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
+  if (keys.length === 0) return [];
+  const found = await rows<StoredNodeRow>(tx, sql`
+    SELECT node_id, status, output, error, input, attempt, path_total, path_done, path_failed
+    FROM stitch_node_states
+    WHERE run_id = ${runId} AND node_id IN (SELECT jsonb_array_elements_text(${json(keys)}::jsonb))`);
+  return found.map(toNodeRow);
+}
+
+export async function saveNodeRows(tx: Executor, runId: string, changed: readonly NodeRow[]): Promise<void> {
+  if (changed.length === 0) return;
+  await tx.execute(sql`
+    INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, updated_at)
+    SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", now()
+    FROM jsonb_to_recordset(${json(changed)}::jsonb)
+      AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int)
+    ON CONFLICT (run_id, node_id) DO UPDATE SET
+      status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
+      attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
+      path_failed = excluded.path_failed, updated_at = excluded.updated_at`);
+}
+
+export interface NewDispatch {
+  key: string;
+  attempt: number;
+  url: string;
+  payload: unknown;
+}
+
+export async function insertDispatches(tx: Executor, runId: string, dispatches: readonly NewDispatch[]): Promise<void> {
+  if (dispatches.length === 0) return;
+  await tx.execute(sql`
+    INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, url, payload)
+    SELECT ${runId}::uuid, x.key, x.attempt, x.url, x.payload
+    FROM jsonb_to_recordset(${json(dispatches)}::jsonb) AS x(key text, attempt int, url text, payload jsonb)`);
+}
+
+export async function deleteDispatchesOf(tx: Executor, runId: string, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await tx.execute(sql`
+    DELETE FROM stitch_dispatches
+    WHERE run_id = ${runId} AND node_id IN (SELECT jsonb_array_elements_text(${json(keys)}::jsonb))`);
+}
+
+export async function updateRunCounts(tx: Executor, runId: string, counts: RunCounts, status: RunStatus): Promise<void> {
+  await tx.execute(sql`
+    UPDATE stitch_runs SET running_count = ${counts.running}, waiting_count = ${counts.waiting},
+      failed_count = ${counts.failed}, status = ${status}, updated_at = now()
+    WHERE id = ${runId}`);
+}
+
+export async function appendRunEvent(
+  tx: Executor, runId: string, event: { nodeId: string | null; type: string; payload: unknown; actor: string | null },
+): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
+    VALUES (${runId}, ${event.nodeId}, ${event.type}, ${json(event.payload)}::jsonb, ${event.actor})`);
+}
+
+export async function notifyDispatchers(tx: Executor): Promise<void> {
+  await tx.execute(sql`NOTIFY stitch_dispatch`);
+}

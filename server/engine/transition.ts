@@ -1,0 +1,460 @@
+/**
+ * The engine's heart: a pure function from (graph, node states, event) to (state changes, effects, follow-up events).
+ * It performs no I/O, reads no clock and keeps nothing between calls; the store applies its changes in one
+ * transaction and the dispatcher performs its effects after commit.
+ *
+ * External events (start, callback, complete, review, retry, delivery_failed) answer with an outcome;
+ * the follow-up events (fire, completed, collect, member_failed, member_recovered) are how one event's
+ * consequences ripple through the graph inside the same transaction.
+ */
+import { type CompiledGraph, type InstanceRef, instanceKey, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
+import type { NodeStatus, RunStatus, WorkerPayload } from "./schemas";
+
+/** One row of `stitch_node_states`: a node of the graph, or one path's instance of it. */
+export interface NodeRow {
+  key: string;
+  status: NodeStatus;
+  output: unknown;
+  error: string | null;
+  input: unknown;
+  /** How many times the node has been fired; a worker may echo it to mark its callback. */
+  attempt: number;
+  /** Collectors: how many feeder completions make the paths complete (paths x feeders), once the splitter ran. */
+  pathTotal: number | null;
+  pathDone: number;
+  /** Collectors: member instances of the scope currently failed. */
+  pathFailed: number;
+}
+
+export const newRow = (key: string): NodeRow => ({
+  key, status: "pending", output: null, error: null, input: null, attempt: 0, pathTotal: null, pathDone: 0, pathFailed: 0,
+});
+
+export type ExternalEvent =
+  | { type: "start" }
+  | { type: "callback"; key: string; status: "completed" | "failed"; output?: unknown; error?: string; attempt?: number }
+  | { type: "complete"; key: string; output: unknown }
+  | { type: "review"; key: string; decision: "approve" | "reject"; feedback?: string }
+  | { type: "retry"; key: string }
+  | { type: "delivery_failed"; key: string; attempt: number; error: string };
+
+export type InternalEvent =
+  | { type: "fire"; key: string }
+  | { type: "completed"; key: string }
+  | { type: "collect"; key: string; paths: number }
+  | { type: "member_failed"; key: string; member: string }
+  | { type: "member_recovered"; key: string };
+
+export type EngineEvent = ExternalEvent | InternalEvent;
+
+export type Effect =
+  | { type: "dispatch"; key: string; attempt: number; url: string; payload: WorkerPayload }
+  | { type: "cancel_dispatches"; key: string };
+
+export type RejectionCode = "not_found" | "conflict" | "bad_request";
+export type Outcome =
+  | { kind: "applied" }
+  | { kind: "duplicate"; message: string }
+  | { kind: "rejected"; code: RejectionCode; message: string };
+
+export interface StepResult {
+  outcome: Outcome;
+  changes: NodeRow[];
+  effects: Effect[];
+  next: InternalEvent[];
+}
+
+export interface RunContext {
+  runId: string;
+  runInput: unknown;
+  /** NEXT_PUBLIC_BASE_URL: callback URLs are built from it and nothing else (Requirement 12). */
+  baseUrl: string;
+}
+
+const applied: Outcome = { kind: "applied" };
+const duplicate = (message: string): Outcome => ({ kind: "duplicate", message });
+const rejected = (code: RejectionCode, message: string): Outcome => ({ kind: "rejected", code, message });
+
+/** The rows `transition` reads for an event; the store loads them (and keeps what earlier steps changed). */
+export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
+  if (event.type === "start") return [...g.entries];
+  const ref = parseKey(g, event.key);
+  if (!ref) return [];
+  switch (event.type) {
+    case "callback":
+    case "complete":
+    case "delivery_failed":
+    case "member_failed":
+    case "member_recovered":
+      return [event.key];
+    case "retry":
+    case "review":
+    case "fire":
+      return [event.key, ...upstreamKeys(g, ref)];
+    case "collect": {
+      const keys = [event.key];
+      for (const feeder of g.upstream.get(ref.nodeId)!) {
+        if (g.nodes.get(feeder)!.type === "Splitter") keys.push(instanceKey(feeder, ref.vector));
+        else for (let k = 0; k < event.paths; k++) keys.push(instanceKey(feeder, [...ref.vector, k]));
+      }
+      return keys;
+    }
+    case "completed": {
+      const keys = [event.key];
+      if (ref.node.type === "Splitter") {
+        keys.push(...g.insideOf.get(ref.nodeId)!);
+        const collector = g.collectorOf.get(ref.nodeId);
+        if (collector) keys.push(instanceKey(collector, ref.vector));
+        return keys;
+      }
+      for (const target of g.downstream.get(ref.nodeId)!) {
+        if (closesScopeOf(g, target, ref.nodeId)) keys.push(instanceKey(target, ref.vector.slice(0, -1)));
+        else {
+          const targetKey = instanceKey(target, ref.vector);
+          keys.push(targetKey, ...upstreamKeys(g, parseKey(g, targetKey)!));
+        }
+      }
+      return keys;
+    }
+  }
+}
+
+function upstreamKeys(g: CompiledGraph, ref: InstanceRef): string[] {
+  return g.upstream.get(ref.nodeId)!.map((up) => keyInPath(g, up, ref.vector));
+}
+
+/** True when `collector` is the Collector that gathers the paths `source` runs in. */
+function closesScopeOf(g: CompiledGraph, collector: string, source: string): boolean {
+  return g.nodes.get(collector)!.type === "Collector" && g.nodes.get(source)!.type !== "Splitter";
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Requirement 9.5: one upstream passes its output as is; several are merged (objects shallowly, in edge order; otherwise keyed by node id). */
+export function mergeInputs(parts: { from: string; value: unknown }[]): unknown {
+  if (parts.length === 1) return parts[0]!.value;
+  if (parts.every((p) => isPlainObject(p.value))) return Object.assign({}, ...parts.map((p) => p.value));
+  return Object.fromEntries(parts.map((p) => [p.from, p.value]));
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+class Step {
+  readonly changed = new Map<string, NodeRow>();
+  readonly effects: Effect[] = [];
+  readonly next: InternalEvent[] = [];
+
+  constructor(
+    readonly g: CompiledGraph,
+    private readonly rows: ReadonlyMap<string, NodeRow>,
+    readonly ctx: RunContext,
+  ) {}
+
+  get(key: string): NodeRow | undefined {
+    return this.changed.get(key) ?? this.rows.get(key);
+  }
+
+  /** Every status change goes through here, so a collector hears about each member entering or leaving `failed`. */
+  put(row: NodeRow): void {
+    const before = this.get(row.key);
+    this.changed.set(row.key, row);
+    const wasFailed = before?.status === "failed";
+    const isFailed = row.status === "failed";
+    if (wasFailed === isFailed) return;
+    const ref = parseKey(this.g, row.key);
+    if (!ref || ref.template || ref.vector.length === 0) return;
+    const scope = this.g.scope.get(ref.nodeId)!;
+    const collector = this.g.collectorOf.get(scope[scope.length - 1]!);
+    if (!collector) return;
+    const collectorKey = instanceKey(collector, ref.vector.slice(0, -1));
+    this.next.push(isFailed ? { type: "member_failed", key: collectorKey, member: row.key } : { type: "member_recovered", key: collectorKey });
+  }
+
+  result(outcome: Outcome): StepResult {
+    return { outcome, changes: [...this.changed.values()], effects: this.effects, next: this.next };
+  }
+
+  /** The input of an instance, or undefined while one of its upstream instances is not completed. */
+  inputOf(ref: InstanceRef): { input: unknown } | undefined {
+    const ups = this.g.upstream.get(ref.nodeId)!;
+    if (ups.length === 0) return { input: this.ctx.runInput };
+    const parts: { from: string; value: unknown }[] = [];
+    for (const up of ups) {
+      const row = this.get(keyInPath(this.g, up, ref.vector));
+      if (!row || row.status !== "completed") return undefined;
+      const fromSplitter = this.g.nodes.get(up)!.type === "Splitter";
+      parts.push({ from: up, value: fromSplitter ? (row.output as unknown[])[ref.vector[ref.vector.length - 1]!] : row.output });
+    }
+    return { input: mergeInputs(parts) };
+  }
+
+  dispatch(ref: InstanceRef, row: NodeRow, feedback?: WorkerPayload["feedback"]): void {
+    const { webhookUrl, ...config } = ref.node.data;
+    const payload: WorkerPayload = {
+      runId: this.ctx.runId,
+      nodeId: row.key,
+      config,
+      input: row.input,
+      callbackUrl: `${this.ctx.baseUrl}/api/stitch/callback/${this.ctx.runId}/${row.key}`,
+      attempt: row.attempt,
+      ...(feedback ? { feedback } : {}),
+    };
+    this.effects.push({ type: "dispatch", key: row.key, attempt: row.attempt, url: String(webhookUrl), payload });
+  }
+}
+
+export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>, event: EngineEvent, ctx: RunContext): StepResult {
+  const step = new Step(g, rows, ctx);
+  if (event.type === "start") {
+    for (const entry of g.entries) step.next.push({ type: "fire", key: entry });
+    return step.result(applied);
+  }
+  const ref = parseKey(g, event.key);
+  const row = ref && step.get(event.key);
+  if (!ref || !row) return step.result(rejected("not_found", `run ${ctx.runId} has no node "${event.key}"`));
+  if (ref.template && event.type !== "member_failed" && event.type !== "member_recovered") {
+    return step.result(
+      rejected("conflict", `node "${event.key}" runs once per splitter path; address one path, such as "${instanceKey(ref.nodeId, g.scope.get(ref.nodeId)!.map(() => 0))}"`),
+    );
+  }
+  switch (event.type) {
+    case "callback":
+      return onCallback(step, ref, row, event);
+    case "complete":
+      return onComplete(step, ref, row, event.output);
+    case "review":
+      return onReview(step, ref, row, event);
+    case "retry":
+      return onRetry(step, row);
+    case "delivery_failed":
+      if (row.status !== "running" || row.attempt !== event.attempt) return step.result(duplicate("the node has moved on"));
+      step.put({ ...row, status: "failed", error: event.error });
+      step.effects.push({ type: "cancel_dispatches", key: row.key });
+      return step.result(applied);
+    case "fire":
+      return onFire(step, ref, row);
+    case "completed":
+      return onCompleted(step, ref, row);
+    case "collect":
+      return onCollect(step, ref, row, event.paths);
+    case "member_failed":
+      step.put({
+        ...row,
+        pathFailed: row.pathFailed + 1,
+        ...(row.status === "failed" ? {} : { status: "failed" as const, error: `path "${event.member}" failed` }),
+      });
+      return step.result(applied);
+    case "member_recovered": {
+      const pathFailed = row.pathFailed - 1;
+      const recovers = row.status === "failed" && pathFailed === 0;
+      step.put({ ...row, pathFailed, ...(recovers ? { status: "pending" as const, error: null } : {}) });
+      if (recovers) collectIfReady(step, { ...row, pathFailed, status: "pending" });
+      return step.result(applied);
+    }
+  }
+}
+
+function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "callback" }>): StepResult {
+  if (ref.node.type !== "Worker") {
+    return step.result(rejected("conflict", `node "${row.key}" is a ${ref.node.type} node; only Worker nodes take callbacks`));
+  }
+  if (row.status === "running") {
+    if (event.attempt !== undefined && event.attempt !== row.attempt) {
+      return step.result(duplicate(`callback for attempt ${event.attempt}, but node "${row.key}" is on attempt ${row.attempt}`));
+    }
+    step.effects.push({ type: "cancel_dispatches", key: row.key });
+    if (event.status === "completed") {
+      step.put({ ...row, status: "completed", output: event.output ?? null, error: null });
+      step.next.push({ type: "completed", key: row.key });
+    } else {
+      step.put({ ...row, status: "failed", error: event.error ?? "the worker reported a failure without an error message" });
+    }
+    return step.result(applied);
+  }
+  if (row.status === event.status) return step.result(duplicate(`node "${row.key}" is already ${row.status}`));
+  return step.result(
+    rejected("conflict", `node "${row.key}" is ${row.status}; a "${event.status}" callback does not apply${row.status === "failed" ? " (retry the node first)" : ""}`),
+  );
+}
+
+function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown): StepResult {
+  if (ref.node.type !== "UX") {
+    return step.result(rejected("conflict", `node "${row.key}" is a ${ref.node.type} node; only UX nodes are completed by a person`));
+  }
+  if (row.status === "completed") return step.result(duplicate(`node "${row.key}" is already completed`));
+  if (row.status !== "waiting_for_user") {
+    return step.result(rejected("conflict", `node "${row.key}" is ${row.status}, not waiting_for_user`));
+  }
+  step.put({ ...row, status: "completed", output });
+  step.next.push({ type: "completed", key: row.key });
+  return step.result(applied);
+}
+
+function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "review" }>): StepResult {
+  if (!isReviewGate(ref.node)) {
+    return step.result(rejected("conflict", `node "${row.key}" is not a review gate (a UX node with data.gate "review")`));
+  }
+  if (row.status !== "waiting_for_user") {
+    if (row.status === "completed" && event.decision === "approve") return step.result(duplicate(`node "${row.key}" is already approved`));
+    return step.result(rejected("conflict", `node "${row.key}" is ${row.status}; there is no output waiting for review`));
+  }
+  if (event.decision === "approve") {
+    step.put({ ...row, status: "completed", output: row.input });
+    step.next.push({ type: "completed", key: row.key });
+    return step.result(applied);
+  }
+  const feedback = event.feedback?.trim() ?? "";
+  if (feedback.length === 0) return step.result(rejected("bad_request", "feedback must not be empty when rejecting"));
+  const workerKey = keyInPath(step.g, step.g.upstream.get(ref.nodeId)![0]!, ref.vector);
+  const worker = step.get(workerKey)!;
+  const workerRef = parseKey(step.g, workerKey)!;
+  step.put({ ...row, status: "pending" });
+  const refired: NodeRow = { ...worker, status: "running", attempt: worker.attempt + 1, error: null };
+  step.put(refired);
+  step.dispatch(workerRef, refired, { text: feedback, previousOutput: worker.output, round: row.attempt });
+  return step.result(applied);
+}
+
+function onRetry(step: Step, row: NodeRow): StepResult {
+  if (row.status !== "failed") {
+    return step.result(rejected("bad_request", `node "${row.key}" is ${row.status}; only failed nodes can be retried`));
+  }
+  step.put({ ...row, status: "pending", error: null });
+  step.next.push({ type: "fire", key: row.key });
+  return step.result(applied);
+}
+
+function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
+  if (row.status !== "pending") return step.result(duplicate(`node "${row.key}" is ${row.status}`));
+  if (ref.node.type === "Collector") {
+    collectIfReady(step, row);
+    return step.result(applied);
+  }
+  const ready = step.inputOf(ref);
+  if (!ready) return step.result(applied);
+  const { input } = ready;
+  switch (ref.node.type) {
+    case "Worker": {
+      const fired: NodeRow = { ...row, status: "running", input, attempt: row.attempt + 1, error: null };
+      step.put(fired);
+      step.dispatch(ref, fired);
+      break;
+    }
+    case "UX":
+      step.put({ ...row, status: "waiting_for_user", input, attempt: row.attempt + 1, error: null });
+      break;
+    case "Splitter": {
+      const path = String(ref.node.data.arrayPath);
+      const items = readPath(input, path);
+      if (!Array.isArray(items)) {
+        step.put({ ...row, status: "failed", input, attempt: row.attempt + 1, error: `Splitter "${ref.nodeId}" expected an array at "${path}" of its input, found ${describe(items)}` });
+      } else {
+        step.put({ ...row, status: "completed", input, output: items, attempt: row.attempt + 1, error: null });
+        step.next.push({ type: "completed", key: row.key });
+      }
+      break;
+    }
+  }
+  return step.result(applied);
+}
+
+function onCompleted(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
+  const { g } = step;
+  if (ref.node.type === "Splitter") {
+    const items = row.output as unknown[];
+    for (const inside of g.insideOf.get(ref.nodeId)!) {
+      const template = step.get(inside);
+      if (template?.status === "pending") step.put({ ...template, status: items.length > 0 ? "split" : "skipped" });
+    }
+    const collector = g.collectorOf.get(ref.nodeId);
+    if (collector) {
+      const collectorRow = step.get(instanceKey(collector, ref.vector))!;
+      const feeders = g.upstream.get(collector)!;
+      const direct = feeders.includes(ref.nodeId) ? items.length : 0;
+      const counted = { ...collectorRow, pathTotal: items.length * feeders.length, pathDone: direct, pathFailed: 0 };
+      step.put(counted);
+      collectIfReady(step, counted);
+    }
+    for (const member of g.members.get(ref.nodeId)!) {
+      for (let k = 0; k < items.length; k++) step.put(newRow(instanceKey(member, [...ref.vector, k])));
+    }
+    for (const target of g.downstream.get(ref.nodeId)!) {
+      if (target === collector) continue;
+      for (let k = 0; k < items.length; k++) step.next.push({ type: "fire", key: instanceKey(target, [...ref.vector, k]) });
+    }
+    return step.result(applied);
+  }
+  for (const target of g.downstream.get(ref.nodeId)!) {
+    if (closesScopeOf(g, target, ref.nodeId)) {
+      const collectorRow = step.get(instanceKey(target, ref.vector.slice(0, -1)))!;
+      const counted = { ...collectorRow, pathDone: collectorRow.pathDone + 1 };
+      step.put(counted);
+      collectIfReady(step, counted);
+    } else {
+      step.next.push({ type: "fire", key: instanceKey(target, ref.vector) });
+    }
+  }
+  return step.result(applied);
+}
+
+/** Requirement 7.2: a collector runs once every feeder of every path has completed and none has failed. */
+function collectIfReady(step: Step, collector: NodeRow): void {
+  if (collector.status !== "pending" || collector.pathTotal === null) return;
+  if (collector.pathDone < collector.pathTotal || collector.pathFailed > 0) return;
+  const ref = parseKey(step.g, collector.key)!;
+  const feeders = step.g.upstream.get(ref.nodeId)!.length;
+  step.next.push({ type: "collect", key: collector.key, paths: feeders === 0 ? 0 : collector.pathTotal / feeders });
+}
+
+function onCollect(step: Step, ref: InstanceRef, row: NodeRow, paths: number): StepResult {
+  if (row.status !== "pending") return step.result(duplicate(`collector "${row.key}" is ${row.status}`));
+  const { g } = step;
+  const feeders = g.upstream.get(ref.nodeId)!;
+  const output: unknown[] = new Array(paths);
+  for (let k = 0; k < paths; k++) {
+    output[k] = mergeInputs(
+      feeders.map((feeder) => {
+        if (g.nodes.get(feeder)!.type === "Splitter") {
+          return { from: feeder, value: (step.get(instanceKey(feeder, ref.vector))!.output as unknown[])[k] };
+        }
+        return { from: feeder, value: step.get(instanceKey(feeder, [...ref.vector, k]))!.output };
+      }),
+    );
+  }
+  step.put({ ...row, status: "completed", output, attempt: row.attempt + 1, error: null });
+  step.next.push({ type: "completed", key: row.key });
+  return step.result(applied);
+}
+
+// ---- Run-level bookkeeping ------------------------------------------------------------------------
+
+export interface RunCounts {
+  running: number;
+  waiting: number;
+  failed: number;
+}
+
+/** How a row's status change moves the run's counters; the run's status is derived from them alone. */
+export function countDelta(before: NodeStatus | undefined, after: NodeStatus): RunCounts {
+  const d = { running: 0, waiting: 0, failed: 0 };
+  const bump = (s: NodeStatus | undefined, by: number) => {
+    if (s === "running") d.running += by;
+    else if (s === "waiting_for_user") d.waiting += by;
+    else if (s === "failed") d.failed += by;
+  };
+  bump(before, -1);
+  bump(after, 1);
+  return d;
+}
+
+export function runStatusOf(c: RunCounts): RunStatus {
+  if (c.running > 0) return "running";
+  if (c.waiting > 0) return "waiting_for_user";
+  if (c.failed > 0) return "failed";
+  return "completed";
+}

@@ -1,0 +1,36 @@
+/** Starts the real server (HTTP, engine, dispatcher) on a free port against a test database. */
+import { createServer } from "node:net";
+import type { Database } from "../../db/client";
+import { type RunningServer, startServer } from "../app";
+import { loadConfig } from "../config";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer extends RunningServer {
+  url: string;
+}
+
+export async function startTestServer(database: Database, env: Record<string, string> = {}): Promise<TestServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    NEXT_PUBLIC_BASE_URL: url,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DISPATCH_BACKOFF_MS: "50",
+    DISPATCH_TIMEOUT_MS: "5000",
+    DISPATCH_POLL_MS: "200",
+    ...env,
+  });
+  const server = await startServer(config, database);
+  return { ...server, url };
+}

@@ -1,0 +1,12 @@
+import { flowsRouter } from "./routers/flows";
+import { runsRouter } from "./routers/runs";
+import { createCallerFactory, router } from "./trpc";
+
+export const appRouter = router({
+  flows: flowsRouter,
+  runs: runsRouter,
+});
+
+/** All the web app imports from the server: the router's type. */
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);
