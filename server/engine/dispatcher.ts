@@ -4,10 +4,11 @@
  * A row MUST be deleted once delivered, rescheduled with backoff after a failed attempt, or turned into a
  * `delivery_failed` event after the last one: never left claimed.
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type Database, rows } from "../../db/client";
 import type { Engine } from "./engine";
+import type { WorkerPayload } from "./schemas";
 
 export interface DispatcherOptions {
   /** Delivery attempts per dispatch before the node fails. */
@@ -34,7 +35,14 @@ interface ClaimedDispatch {
   deliveries: number;
 }
 
-type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean };
+/**
+ * How a node's dispatch is put on the wire when its `data.protocol` names an adapter (the agent pipeline speaks
+ * its agents' own protocol). Without one, the engine's worker payload (Requirement 4.2) goes to `data.webhookUrl`.
+ * An adapter that throws fails the delivery with its message, permanently.
+ */
+export type DispatchAdapter = (dispatch: { runId: string; nodeId: string; url: string; payload: WorkerPayload }) => Promise<{ url: string; body: unknown }>;
+
+type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string };
 
 export class Dispatcher {
   private inFlight = 0;
@@ -44,13 +52,18 @@ export class Dispatcher {
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly idle = new Set<() => void>();
-  readonly owner = randomUUID();
+  private readonly adapters = new Map<string, DispatchAdapter>();
 
   constructor(
     private readonly database: Database,
     private readonly engine: Engine,
     private readonly options: DispatcherOptions,
   ) {}
+
+  /** Registers how dispatches of nodes with `data.protocol === name` are sent. */
+  useAdapter(name: string, adapter: DispatchAdapter): void {
+    this.adapters.set(name, adapter);
+  }
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -145,14 +158,27 @@ export class Dispatcher {
     }
     const attempts = row.deliveries === 1 ? "1 attempt" : `${row.deliveries} attempts`;
     await this.engine
-      .handle(row.run_id, { type: "delivery_failed", key: row.node_id, attempt: row.node_attempt, error: `could not deliver to ${row.url}: ${result.error} (${attempts})` })
+      .handle(row.run_id, { type: "delivery_failed", key: row.node_id, attempt: row.node_attempt, error: `could not deliver to ${result.url ?? row.url}: ${result.error} (${attempts})` })
       .catch((error) => console.error(`dispatcher: failing node ${row.node_id} of run ${row.run_id} failed`, error));
     // The event deletes the node's rows; this covers a node that had already moved on.
     await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
   }
 
   private async deliver(row: ClaimedDispatch): Promise<Delivery> {
-    const body = JSON.stringify(row.payload);
+    let url = row.url;
+    let payload: unknown = row.payload;
+    const workerPayload = row.payload as WorkerPayload;
+    const protocol = workerPayload.config?.protocol;
+    if (typeof protocol === "string") {
+      const adapter = this.adapters.get(protocol);
+      if (!adapter) return { ok: false, error: `no dispatch adapter for protocol "${protocol}"`, permanent: true };
+      try {
+        ({ url, body: payload } = await adapter({ runId: row.run_id, nodeId: row.node_id, url: row.url, payload: workerPayload }));
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error), permanent: true };
+      }
+    }
+    const body = JSON.stringify(payload);
     const timestamp = Math.floor(Date.now() / 1000).toString();
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -162,13 +188,15 @@ export class Dispatcher {
     };
     if (this.options.signingSecret) headers["webhook-signature"] = sign(this.options.signingSecret, row.id, timestamp, body);
     try {
-      const response = await fetch(row.url, { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
-      await response.arrayBuffer().catch(() => undefined);
+      const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const answer = await response.text().catch(() => "");
       if (response.ok) return { ok: true };
       const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
-      return { ok: false, error: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`, permanent: !retryable };
+      const detail = answer.trim().slice(0, 200);
+      const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+      return { ok: false, error: detail ? `${status}: ${detail}` : status, permanent: !retryable, url };
     } catch (error) {
-      return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: false };
+      return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: false, url };
     }
   }
 }

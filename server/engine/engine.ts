@@ -36,6 +36,12 @@ export interface EventResult {
   runStatus: RunStatus;
 }
 
+/** Engine operations bound to one open transaction (see `Engine.transaction`). */
+export interface EngineOps {
+  startRun(flowId: string, input: unknown): Promise<string>;
+  handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor?: string | null): Promise<EventResult>;
+}
+
 export interface EngineOptions {
   /** NEXT_PUBLIC_BASE_URL */
   baseUrl: string;
@@ -103,18 +109,7 @@ export class Engine {
 
   /** Creates the run with every node `pending` (Requirement 2.6) and fires its entry nodes, in one transaction. */
   async startRun(flowId: string, input: unknown): Promise<StitchRun> {
-    await this.getFlow(flowId);
-    const { runId, dispatched } = await this.database.transaction(async (tx) => {
-      const [run] = await tx.insert(stitchRuns).values({ flowId, input: input ?? null }).returning({ id: stitchRuns.id });
-      const locked = (await store.lockRun(tx, run!.id))!;
-      const g = await this.compiled(tx, flowId, locked.flowVersion);
-      const initial = [...g.nodes.keys()].map(newRow);
-      await store.saveNodeRows(tx, run!.id, initial);
-      const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])));
-      await store.appendRunEvent(tx, run!.id, { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null });
-      return { runId: run!.id, dispatched: applied.dispatched };
-    });
-    if (dispatched) this.options.onDispatch?.();
+    const runId = await this.transaction((ops) => ops.startRun(flowId, input));
     return this.getRun(runId);
   }
 
@@ -122,27 +117,67 @@ export class Engine {
    * The one door for every external event: callbacks, UX completions, reviews, retries, delivery failures.
    * Either the whole event is applied or, when refused, nothing is (the transaction rolls back).
    */
-  async handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null = null): Promise<EventResult> {
-    const result = await this.database.transaction(async (tx) => {
-      const locked = await store.lockRun(tx, runId);
-      if (!locked) throw new EngineError("not_found", `no run with id "${runId}"`);
-      const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
-      const applied = await this.apply(tx, locked, g, event, new Map());
-      if (!applied.duplicate) {
-        const { type, key, ...payload } = event;
-        await store.appendRunEvent(tx, runId, { nodeId: key, type, payload, actor });
-      }
-      return applied;
+  handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null = null): Promise<EventResult> {
+    return this.transaction((ops) => ops.handle(runId, event, actor));
+  }
+
+  /**
+   * Runs `fn` in one transaction with engine operations bound to it, so a caller's own writes (the pipeline's
+   * artifacts, say) commit or roll back together with the events they cause. Dispatches are sent after commit.
+   */
+  async transaction<T>(fn: (ops: EngineOps, tx: Executor) => Promise<T>): Promise<T> {
+    let dispatched = 0;
+    const result = await this.database.transaction((tx) => {
+      const ops: EngineOps = {
+        startRun: async (flowId, input) => {
+          const { runId, dispatched: n } = await this.startRunWithin(tx, flowId, input);
+          dispatched += n;
+          return runId;
+        },
+        handle: async (runId, event, actor = null) => {
+          const { result: r, dispatched: n } = await this.handleWithin(tx, runId, event, actor);
+          dispatched += n;
+          return r;
+        },
+      };
+      return fn(ops, tx);
     });
-    if (result.dispatched) this.options.onDispatch?.();
-    return {
+    if (dispatched > 0) this.options.onDispatch?.();
+    return result;
+  }
+
+  private async startRunWithin(tx: Executor, flowId: string, input: unknown) {
+    if (!store.isUuid(flowId)) throw new EngineError("not_found", `no flow with id "${flowId}"`);
+    const [flow] = await tx.select({ id: stitchFlows.id }).from(stitchFlows).where(eq(stitchFlows.id, flowId));
+    if (!flow) throw new EngineError("not_found", `no flow with id "${flowId}"`);
+    const [run] = await tx.insert(stitchRuns).values({ flowId, input: input ?? null }).returning({ id: stitchRuns.id });
+    const locked = (await store.lockRun(tx, run!.id))!;
+    const g = await this.compiled(tx, flowId, locked.flowVersion);
+    const initial = [...g.nodes.keys()].map(newRow);
+    await store.saveNodeRows(tx, run!.id, initial);
+    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])));
+    await store.appendRunEvent(tx, run!.id, { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null });
+    return { runId: run!.id, dispatched: applied.dispatched };
+  }
+
+  private async handleWithin(tx: Executor, runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null) {
+    const locked = await store.lockRun(tx, runId);
+    if (!locked) throw new EngineError("not_found", `no run with id "${runId}"`);
+    const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
+    const applied = await this.apply(tx, locked, g, event, new Map());
+    if (!applied.duplicate) {
+      const { type, key, ...payload } = event;
+      await store.appendRunEvent(tx, runId, { nodeId: key, type, payload, actor });
+    }
+    const result: EventResult = {
       runId,
       nodeId: event.key,
-      duplicate: result.duplicate,
-      ...(result.message ? { message: result.message } : {}),
-      ...(result.node ? { node: toNodeState(result.node) } : {}),
-      runStatus: result.runStatus,
+      duplicate: applied.duplicate,
+      ...(applied.message ? { message: applied.message } : {}),
+      ...(applied.node ? { node: toNodeState(applied.node) } : {}),
+      runStatus: applied.runStatus,
     };
+    return { result, dispatched: applied.dispatched };
   }
 
   /** Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. */
