@@ -39,6 +39,12 @@ export async function rows<T = Record<string, unknown>>(executor: Executor, quer
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
+/** close() may be called by both a server and the test that lent it the database: the second call is a no-op. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
 class Mutex {
   private tail: Promise<unknown> = Promise.resolve();
   lock<T>(fn: () => Promise<T>): Promise<T> {
@@ -72,7 +78,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     transaction: (fn) => mutex.lock(() => db.transaction((tx) => fn(tx as unknown as Executor))),
     run: (fn) => mutex.lock(() => fn(db)),
     listen: async () => async () => {},
-    close: () => mutex.lock(() => client.close()),
+    close: once(() => mutex.lock(() => client.close())),
   };
 }
 
@@ -96,6 +102,6 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       const sub = await client.listen(channel, () => onNotify());
       return () => sub.unlisten();
     },
-    close: () => client.end({ timeout: 5 }),
+    close: once(() => client.end({ timeout: 5 })),
   };
 }

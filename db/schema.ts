@@ -3,7 +3,7 @@
  * Migrations are generated from this file by drizzle-kit (`npm run db:generate`) and never edited once committed.
  */
 import { sql } from "drizzle-orm";
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { StitchGraph } from "../server/engine/schemas";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -102,3 +102,78 @@ export const stitchRunEvents = pgTable(
   (t) => [index("stitch_run_events_run_idx").on(t.runId, t.id)],
 );
 export type RunEventRow = typeof stitchRunEvents.$inferSelect;
+
+// ---- The agent pipeline (agent-pipeline-backend.md), a projection of engine runs ---------------------
+
+/** The pipeline definition in force (seed section 3), synced at start-up from the definition file and environment. */
+export const pipelineAgents = pgTable("pipeline_agents", {
+  slug: text("slug").primaryKey(),
+  name: text("name").notNull(),
+  order: integer("order").notNull(),
+  artifactType: text("artifact_type").notNull(),
+  webhookUrl: text("webhook_url").notNull(),
+  webhookPath: text("webhook_path"),
+  context: jsonb("context").$type<string[]>().notNull(),
+  builtin: boolean("builtin").notNull().default(false),
+  updatedAt: updatedAt(),
+});
+export type PipelineAgentRow = typeof pipelineAgents.$inferSelect;
+
+/**
+ * One pipeline run (seed section 4.2) and the engine run that executes it. `status`, `current_agent` and
+ * `is_waiting_for_user` are written by the projection in the same transaction as the engine event that moves them.
+ */
+export const pipelineRuns = pgTable(
+  "pipeline_runs",
+  {
+    id: text("id").primaryKey(),
+    domain: text("domain").notNull(),
+    brief: text("brief").notNull(),
+    status: text("status").notNull(),
+    currentAgent: text("current_agent"),
+    isWaitingForUser: boolean("is_waiting_for_user").notNull().default(false),
+    failure: text("failure"),
+    stitchRunId: uuid("stitch_run_id").notNull().unique(),
+    /** The agents as they were when the run started: a later definition change does not reshape a running run. */
+    agents: jsonb("agents").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("pipeline_runs_created_idx").on(t.createdAt)],
+);
+export type PipelineRunRow = typeof pipelineRuns.$inferSelect;
+
+/** Every agent output, versioned per run and artifact type from 1, never overwritten (seed section 4.3, as JSONB). */
+export const pipelineArtifacts = pgTable(
+  "pipeline_artifacts",
+  {
+    id: serial("id").primaryKey(),
+    runId: text("run_id").notNull().references(() => pipelineRuns.id, { onDelete: "cascade" }),
+    artifactType: text("artifact_type").notNull(),
+    version: integer("version").notNull(),
+    content: jsonb("content").notNull(),
+    metadata: jsonb("metadata"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("pipeline_artifacts_version_idx").on(t.runId, t.artifactType, t.version),
+    index("ix_artifacts_run_type_created").on(t.runId, t.artifactType, t.createdAt),
+  ],
+);
+export type PipelineArtifactRow = typeof pipelineArtifacts.$inferSelect;
+
+/** The run's conversation turns in order: agent started, artifact, approved, rejected with feedback, failed, completed. */
+export const pipelineEvents = pgTable(
+  "pipeline_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    runId: text("run_id").notNull().references(() => pipelineRuns.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    agent: text("agent"),
+    payload: jsonb("payload"),
+    actor: text("actor"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("pipeline_events_run_idx").on(t.runId, t.id)],
+);
+export type PipelineEventRow = typeof pipelineEvents.$inferSelect;

@@ -13,14 +13,22 @@ import { type Database, openDatabase } from "../db/client";
 import type { Config } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
 import { Engine } from "./engine/engine";
+import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { errorResponse } from "./http/errors";
+import { pipelineRoutes } from "./http/pipelineRoutes";
 import { stitchRoutes } from "./http/stitchRoutes";
+import { agentDispatchAdapter } from "./pipeline/adapter";
+import { llmConfigFromEnv } from "./pipeline/agents/llm";
+import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
+import { PipelineService } from "./pipeline/service";
 import { appRouter } from "./trpc/router";
 
 export interface Services {
+  config: Config;
   database: Database;
   engine: Engine;
   dispatcher: Dispatcher;
+  pipeline: PipelineService;
 }
 
 export async function createServices(config: Config, database?: Database): Promise<Services> {
@@ -35,7 +43,11 @@ export async function createServices(config: Config, database?: Database): Promi
     pollMs: config.DISPATCH_POLL_MS,
     signingSecret: config.STITCH_WEBHOOK_SECRET,
   });
-  return { database: db, engine, dispatcher };
+  const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, config.NEXT_PUBLIC_BASE_URL);
+  const pipeline = new PipelineService(engine, agents, config.NEXT_PUBLIC_BASE_URL);
+  await pipeline.install();
+  dispatcher.useAdapter("agent", agentDispatchAdapter(pipeline));
+  return { config, database: db, engine, dispatcher, pipeline };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
@@ -46,12 +58,14 @@ export function createApp(services: Services): Hono {
   app.notFound((c) => c.json({ error: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }, 404));
 
   app.route("/api/stitch", stitchRoutes(services.engine));
+  app.route("/api/agents/builtin", builtinAgentRoutes(services.pipeline.agents.map((a) => a.slug), llmConfigFromEnv(services.config.env)));
+  app.route("/", pipelineRoutes(services.pipeline));
   app.all("/trpc/*", (c) =>
     fetchRequestHandler({
       endpoint: "/trpc",
       req: c.req.raw,
       router: appRouter,
-      createContext: () => ({ engine: services.engine, actor: c.req.header("x-actor") ?? null }),
+      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, actor: c.req.header("x-actor") ?? null }),
     }),
   );
 

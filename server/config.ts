@@ -23,9 +23,18 @@ const Env = z.object({
   DISPATCH_CONCURRENCY: positiveInt(64),
   DISPATCH_POLL_MS: positiveInt(1000),
   STITCH_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** The agent pipeline: a JSON definition file (default: server/pipeline/pipeline.default.json). */
+  PIPELINE_DEFINITION: z.string().min(1).optional(),
+  /** One n8n for all agents: each agent's webhook_path is appended. AGENT_WEBHOOK_<SLUG> overrides one agent. */
+  N8N_BASE_URL: z.string().url("N8N_BASE_URL must be a URL such as http://localhost:5678").optional(),
+  /** Built-in agents call this OpenAI-compatible chat-completions endpoint when it is set. */
+  LLM_BASE_URL: z.string().url("LLM_BASE_URL must be a URL such as https://api.openai.com/v1").optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
 });
 
-export type Config = z.infer<typeof Env>;
+/** The parsed settings, plus the raw environment for the per-agent AGENT_WEBHOOK_<SLUG> overrides. */
+export type Config = z.infer<typeof Env> & { env: Record<string, string> };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
@@ -34,5 +43,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`configuration error:\n  ${problems.join("\n  ")}`);
   }
-  return parsed.data;
+  return { ...parsed.data, env: cleaned as Record<string, string> };
 }

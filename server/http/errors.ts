@@ -1,4 +1,7 @@
-/** How refusals become HTTP answers: one JSON shape, `{ error, message }`, with the status the seeds ask for. */
+/**
+ * How refusals become HTTP answers: one JSON shape, `{ error, message, detail }` (`detail` repeats the message for
+ * clients of the seed's FastAPI backend, which read it), with the status the seeds ask for.
+ */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
@@ -22,7 +25,11 @@ export function describeZodError(error: z.ZodError): string {
 }
 
 /** Reads the JSON body and validates it; anything else is a 400 that names the field. */
-export async function readBody<S extends z.ZodType>(c: Context, schema: S, options: { emptyAs?: unknown } = {}): Promise<z.infer<S>> {
+export async function readBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: { emptyAs?: unknown; invalidStatus?: ContentfulStatusCode } = {},
+): Promise<z.infer<S>> {
   const text = await c.req.text();
   let value: unknown;
   if (text.trim() === "") value = options.emptyAs ?? {};
@@ -34,13 +41,13 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S, optio
     }
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, "invalid_body", describeZodError(parsed.error));
+  if (!parsed.success) throw new HttpError(options.invalidStatus ?? 400, "invalid_body", describeZodError(parsed.error));
   return parsed.data;
 }
 
 export function errorResponse(c: Context, error: unknown): Response {
-  if (error instanceof HttpError) return c.json({ error: error.code, message: error.message }, error.status);
-  if (error instanceof EngineError) return c.json({ error: error.code, message: error.message }, statusOf[error.code]);
+  if (error instanceof HttpError) return c.json({ error: error.code, message: error.message, detail: error.message }, error.status);
+  if (error instanceof EngineError) return c.json({ error: error.code, message: error.message, detail: error.message }, statusOf[error.code]);
   console.error(error);
   return c.json({ error: "internal", message: "internal server error" }, 500);
 }

@@ -1,0 +1,101 @@
+/**
+ * The agent pipeline's data as its clients see it (REST at the seed's paths and tRPC for the app),
+ * defined once as zod schemas; the types are inferred from them.
+ */
+import { z } from "zod";
+
+export const AgentSlug = z.string().regex(/^[a-z][a-z0-9_-]*$/, "agent slugs are lowercase letters, digits, - and _");
+
+/** One agent of the pipeline definition (seed section 3), with its context rule (section 6). */
+export const PipelineAgent = z.object({
+  slug: AgentSlug,
+  name: z.string().min(1),
+  order: z.number().int().positive(),
+  artifact_type: z.string().min(1),
+  /** Where the agent is called; resolved from AGENT_WEBHOOK_<SLUG>, N8N_BASE_URL + webhook_path, or the built-in agent. */
+  webhook_url: z.string().url(),
+  /** The n8n webhook path, appended to N8N_BASE_URL. */
+  webhook_path: z.string().optional(),
+  /** Which keys the agent's context holds: "domain", "brief", or earlier agents' artifact types. */
+  context: z.array(z.string()).min(1),
+  /** True when webhook_url is the product's own built-in agent. */
+  builtin: z.boolean(),
+});
+export type PipelineAgent = z.infer<typeof PipelineAgent>;
+
+export const CreateRunBody = z.object({
+  domain: z.string().trim().min(1, "domain must not be empty"),
+  brief: z.string().trim().min(30, "brief must be at least 30 characters"),
+});
+export type CreateRunBody = z.infer<typeof CreateRunBody>;
+
+export const RejectBody = z.object({
+  feedback: z.string().trim().min(1, "feedback must not be empty"),
+});
+
+export const AgentRef = z.object({ slug: z.string(), name: z.string(), order: z.number().int(), artifact_type: z.string() });
+export type AgentRef = z.infer<typeof AgentRef>;
+
+/** GET /runs/{run_id} (section 7.3), plus `failure` when an agent could not be reached. */
+export const PipelineRunView = z.object({
+  run_id: z.string(),
+  domain: z.string(),
+  brief: z.string(),
+  status: z.string(),
+  current_agent: AgentRef.nullable(),
+  is_waiting_for_user: z.boolean(),
+  failure: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PipelineRunView = z.infer<typeof PipelineRunView>;
+
+export const RunSummary = PipelineRunView.pick({
+  run_id: true, domain: true, status: true, is_waiting_for_user: true, current_agent: true, failure: true, created_at: true, updated_at: true,
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const ArtifactContent = z.record(z.string(), z.unknown());
+
+/** One stored artifact version (never overwritten). */
+export const ArtifactVersion = z.object({
+  id: z.number().int(),
+  run_id: z.string(),
+  artifact_type: z.string(),
+  version: z.number().int().positive(),
+  content: ArtifactContent,
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  created_at: z.string(),
+});
+export type ArtifactVersion = z.infer<typeof ArtifactVersion>;
+
+/** What the conversation view shows, in order. */
+export const ConversationMessage = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("brief"), id: z.string(), at: z.string(), domain: z.string(), brief: z.string() }),
+  z.object({ kind: z.literal("agent_working"), id: z.string(), at: z.string(), agent: AgentRef, is_feedback: z.boolean() }),
+  z.object({
+    kind: z.literal("artifact"), id: z.string(), at: z.string(), agent: AgentRef, artifact_type: z.string(), version: z.number().int(),
+    content: ArtifactContent, metadata: z.record(z.string(), z.unknown()).nullable(),
+  }),
+  z.object({ kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable() }),
+  z.object({ kind: z.literal("rejection"), id: z.string(), at: z.string(), agent: AgentRef, feedback: z.string(), actor: z.string().nullable() }),
+  z.object({ kind: z.literal("error"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), error: z.string(), retryable: z.boolean() }),
+  z.object({ kind: z.literal("completed"), id: z.string(), at: z.string() }),
+]);
+export type ConversationMessage = z.infer<typeof ConversationMessage>;
+
+export const Conversation = z.object({
+  run: PipelineRunView,
+  /** The engine run behind this pipeline run, for the graph view. */
+  stitch_run_id: z.string(),
+  messages: z.array(ConversationMessage),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+/** GET /runs/{run_id}/artifacts/export (section 7.10). */
+export const ExportPayload = z.object({
+  run_id: z.string(),
+  exported_at: z.string(),
+  artifacts: z.array(z.object({ artifact_type: z.string(), version: z.number().int(), created_at: z.string(), artifact: z.unknown() })),
+});
+export type ExportPayload = z.infer<typeof ExportPayload>;

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { CreateRunBody, RejectBody } from "../../pipeline/schemas";
+import { publicProcedure, router } from "../trpc";
+
+const RunRef = z.object({ runId: z.string().min(1) });
+
+export const pipelineRouter = router({
+  agents: publicProcedure.query(({ ctx }) => ctx.pipeline.listAgents()),
+  createRun: publicProcedure.input(CreateRunBody).mutation(({ ctx, input }) => ctx.pipeline.createRun(input)),
+  listRuns: publicProcedure.query(({ ctx }) => ctx.pipeline.listRuns()),
+  getRun: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.getRun(input.runId)),
+  conversation: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.conversation(input.runId)),
+  approve: publicProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.approve(input.runId, ctx.actor)),
+  reject: publicProcedure.input(RunRef.extend(RejectBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.reject(input.runId, input.feedback, ctx.actor)),
+  retry: publicProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.retry(input.runId, ctx.actor)),
+  export: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.exportRun(input.runId)),
+});
