@@ -38,9 +38,23 @@ export interface EventResult {
 
 /** Engine operations bound to one open transaction (see `Engine.transaction`). */
 export interface EngineOps {
-  startRun(flowId: string, input: unknown): Promise<string>;
+  /** Starts a run; `runId` lets a caller that must reference the run before it exists choose its id. */
+  startRun(flowId: string, input: unknown, runId?: string): Promise<string>;
   handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor?: string | null): Promise<EventResult>;
 }
+
+/**
+ * What one transaction changed in a run, handed to observers inside that transaction, so a projection
+ * (the agent pipeline's run status and conversation) commits or rolls back with the change itself.
+ */
+export interface RunTransition {
+  runId: string;
+  graph: CompiledGraph;
+  event: EngineEvent;
+  actor: string | null;
+  changes: { key: string; before: NodeStatus | undefined; after: NodeRow }[];
+}
+export type TransitionObserver = (tx: Executor, transition: RunTransition) => Promise<void>;
 
 export interface EngineOptions {
   /** NEXT_PUBLIC_BASE_URL */
@@ -57,11 +71,17 @@ export function toNodeState(row: Pick<NodeRow, "status" | "output" | "error">): 
 
 export class Engine {
   private readonly graphs = new Map<string, CompiledGraph>();
+  private readonly observers: TransitionObserver[] = [];
 
   constructor(
     readonly database: Database,
     private readonly options: EngineOptions,
   ) {}
+
+  /** Registers a projection that runs inside every event's transaction, after the engine's own writes. */
+  observe(observer: TransitionObserver): void {
+    this.observers.push(observer);
+  }
 
   // ---- Flows ----------------------------------------------------------------------------------
 
@@ -74,6 +94,17 @@ export class Engine {
     }
     const [row] = await this.database.run((db) => db.insert(stitchFlows).values({ name, graph }).returning());
     return this.toFlow(row!);
+  }
+
+  /** Stores a flow under a caller-chosen id unless it already exists (flows are immutable, so it is the same flow). */
+  async ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void> {
+    try {
+      compileGraph(graph);
+    } catch (error) {
+      if (error instanceof GraphError) throw new EngineError("invalid_graph", `graph: ${error.message}`);
+      throw error;
+    }
+    await this.database.run((db) => db.insert(stitchFlows).values({ id, name, graph }).onConflictDoNothing());
   }
 
   async getFlow(id: string): Promise<StitchFlow> {
@@ -129,10 +160,10 @@ export class Engine {
     let dispatched = 0;
     const result = await this.database.transaction((tx) => {
       const ops: EngineOps = {
-        startRun: async (flowId, input) => {
-          const { runId, dispatched: n } = await this.startRunWithin(tx, flowId, input);
+        startRun: async (flowId, input, runId) => {
+          const { runId: id, dispatched: n } = await this.startRunWithin(tx, flowId, input, runId);
           dispatched += n;
-          return runId;
+          return id;
         },
         handle: async (runId, event, actor = null) => {
           const { result: r, dispatched: n } = await this.handleWithin(tx, runId, event, actor);
@@ -146,16 +177,16 @@ export class Engine {
     return result;
   }
 
-  private async startRunWithin(tx: Executor, flowId: string, input: unknown) {
+  private async startRunWithin(tx: Executor, flowId: string, input: unknown, runId?: string) {
     if (!store.isUuid(flowId)) throw new EngineError("not_found", `no flow with id "${flowId}"`);
     const [flow] = await tx.select({ id: stitchFlows.id }).from(stitchFlows).where(eq(stitchFlows.id, flowId));
     if (!flow) throw new EngineError("not_found", `no flow with id "${flowId}"`);
-    const [run] = await tx.insert(stitchRuns).values({ flowId, input: input ?? null }).returning({ id: stitchRuns.id });
+    const [run] = await tx.insert(stitchRuns).values({ ...(runId ? { id: runId } : {}), flowId, input: input ?? null }).returning({ id: stitchRuns.id });
     const locked = (await store.lockRun(tx, run!.id))!;
     const g = await this.compiled(tx, flowId, locked.flowVersion);
     const initial = [...g.nodes.keys()].map(newRow);
     await store.saveNodeRows(tx, run!.id, initial);
-    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])));
+    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])), null);
     await store.appendRunEvent(tx, run!.id, { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null });
     return { runId: run!.id, dispatched: applied.dispatched };
   }
@@ -164,7 +195,7 @@ export class Engine {
     const locked = await store.lockRun(tx, runId);
     if (!locked) throw new EngineError("not_found", `no run with id "${runId}"`);
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
-    const applied = await this.apply(tx, locked, g, event, new Map());
+    const applied = await this.apply(tx, locked, g, event, new Map(), actor);
     if (!applied.duplicate) {
       const { type, key, ...payload } = event;
       await store.appendRunEvent(tx, runId, { nodeId: key, type, payload, actor });
@@ -181,7 +212,7 @@ export class Engine {
   }
 
   /** Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. */
-  private async apply(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>) {
+  private async apply(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>, actor: string | null) {
     const ctx: RunContext = { runId: run.id, runInput: run.input, baseUrl: this.options.baseUrl };
     const cache = new Map<string, NodeRow>(seed);
     const absent = new Set<string>();
@@ -241,6 +272,13 @@ export class Engine {
     await store.insertDispatches(tx, run.id, dispatches);
     await store.updateRunCounts(tx, run.id, counts, runStatus);
     if (dispatches.length > 0 && this.database.kind === "postgres") await store.notifyDispatchers(tx);
+    if (this.observers.length > 0) {
+      const transition: RunTransition = {
+        runId: run.id, graph: g, event, actor,
+        changes: [...before].map(([k, was]) => ({ key: k, before: was, after: cache.get(k)! })),
+      };
+      for (const observer of this.observers) await observer(tx, transition);
+    }
     return { duplicate, message, node, dispatched: dispatches.length, runStatus };
   }
 
