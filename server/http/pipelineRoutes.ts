@@ -7,7 +7,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { PipelineService } from "../pipeline/service";
 import { CreateRunBody, RejectBody } from "../pipeline/schemas";
-import { buildRunBundle } from "../pipeline/bundle";
 import { HttpError, readBody } from "./errors";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -99,7 +98,7 @@ export function pipelineRoutes(pipeline: PipelineService): Hono {
   });
   app.get("/runs/:runId/artifacts/bundle", async (c) => {
     const runId = c.req.param("runId");
-    const zip = await buildRunBundle(pipeline, runId);
+    const zip = await pipeline.bundle(runId);
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
       "content-type": "application/zip",
       "content-disposition": `attachment; filename="${runId}-artifacts.zip"`,

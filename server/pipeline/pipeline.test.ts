@@ -100,7 +100,7 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       const intruder = await postJson(`${base}/callbacks/agent/qa`, { run_id: runId, content: { artifact: { test_suites: [] } } });
       expect(intruder.status).toBe(409);
       expect((await postJson(`${base}/callbacks/agent/requirements`, { run_id: "RUN_nope", content: { artifact: {} } })).status).toBe(404);
-      expect((await postJson(`${base}/callbacks/agent/nobody`, { run_id: runId, content: { artifact: {} } })).status).toBe(409);
+      expect((await postJson(`${base}/callbacks/agent/nobody`, { run_id: runId, content: { artifact: {} } })).status).toBe(404);
       expect((await statusOf(base, runId)).status).toBe("WAITING_APPROVAL_REQUIREMENTS");
 
       // 7.7 / 12: reject with feedback; the same agent runs again with its last output as context.
@@ -109,8 +109,9 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       expect((rejected.body as RunView).status).toBe("RETRYING_REQUIREMENTS");
       expect((await postJson(`${base}/runs/${runId}/approve`, {})).status).toBe(409);
       const [, retryCall] = await n8n.waitForCalls(2);
-      const v1 = (await getJson(`${base}/runs/${runId}/artifacts/latest?type=requirements`)).body as { version: number; content: unknown };
-      expect(v1.version).toBe(1);
+      const versions = (await getJson(`${base}/runs/${runId}/artifacts`)).body as { artifact_type: string; version: number; content: unknown }[];
+      const v1 = versions.find((a) => a.artifact_type === "requirements" && a.version === 1)!;
+      expect(v1).toBeDefined();
       expect(retryCall!.body).toMatchObject({ run_id: runId, is_feedback: true, feedback: "Add offline payments" });
       expect(retryCall!.body.context).toEqual(v1.content);
 

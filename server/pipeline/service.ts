@@ -9,6 +9,7 @@ import { type Executor, rows } from "../../db/client";
 import { pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns, type PipelineRunRow } from "../../db/schema";
 import { type Engine, EngineError, type EngineOps, type RunTransition } from "../engine/engine";
 import { flowIdFor, gateKey, pipelineGraph, workerKey } from "./definition";
+import { buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
@@ -25,6 +26,17 @@ export function stableJson(value: unknown): string {
       .join(",")}}`;
   }
   return JSON.stringify(value ?? null);
+}
+
+function exportOf(runId: string, latest: readonly ArtifactVersion[], now: Date): ExportPayload {
+  return {
+    run_id: runId,
+    exported_at: now.toISOString(),
+    artifacts: latest.map((a) => ({
+      artifact_type: a.artifact_type, version: a.version, created_at: a.created_at,
+      artifact: "artifact" in a.content ? a.content.artifact : a.content,
+    })),
+  };
 }
 
 export const newRunId = () => `RUN_${Date.now()}${randomBytes(3).toString("hex")}`;
@@ -208,7 +220,7 @@ export class PipelineService {
       const after = change.after.status;
       if (node.type === "Worker") {
         if (after === "running" && before !== "running") {
-          const rerun = t.event.type === "review";
+          const rerun = t.event.type === "review" && t.event.decision === "reject";
           update = { ...update, status: `${rerun ? "RETRYING" : "IN_PROGRESS"}_${upper(slug)}`, currentAgent: slug, isWaitingForUser: false, failure: null };
           turn("started", slug, { is_feedback: rerun, attempt: change.after.attempt });
         } else if (after === "failed" && before !== "failed") {
@@ -337,15 +349,13 @@ export class PipelineService {
 
   /** Seed 7.10: latest artifact per type, keeping only `content.artifact` when present. */
   async exportRun(runId: string, now: Date = new Date()): Promise<ExportPayload> {
+    return exportOf(runId, await this.latestArtifacts(runId), now);
+  }
+
+  /** The ZIP bundle: the export JSON and, from the very same versions, one Markdown document per artifact. */
+  async bundle(runId: string, now: Date = new Date()): Promise<Uint8Array> {
     const latest = await this.latestArtifacts(runId);
-    return {
-      run_id: runId,
-      exported_at: now.toISOString(),
-      artifacts: latest.map((a) => ({
-        artifact_type: a.artifact_type, version: a.version, created_at: a.created_at,
-        artifact: "artifact" in a.content ? a.content.artifact : a.content,
-      })),
-    };
+    return buildBundle(exportOf(runId, latest, now), latest);
   }
 
   async conversation(runId: string): Promise<Conversation> {
