@@ -14,6 +14,7 @@ import type { Config } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
 import { Engine } from "./engine/engine";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
+import { docsRoutes } from "./http/docsRoutes";
 import { errorResponse } from "./http/errors";
 import { pipelineRoutes } from "./http/pipelineRoutes";
 import { stitchRoutes } from "./http/stitchRoutes";
@@ -60,6 +61,7 @@ export function createApp(services: Services): Hono {
   app.route("/api/stitch", stitchRoutes(services.engine));
   app.route("/api/agents/builtin", builtinAgentRoutes(services.pipeline.agents.map((a) => a.slug), llmConfigFromEnv(services.config.env)));
   app.route("/", pipelineRoutes(services.pipeline));
+  app.route("/", docsRoutes());
   app.all("/trpc/*", (c) =>
     fetchRequestHandler({
       endpoint: "/trpc",
@@ -70,7 +72,7 @@ export function createApp(services: Services): Hono {
   );
 
   // The built SPA: its assets, and index.html for the app's own routes (under /app, so no API path is shadowed).
-  if (existsSync(webRoot)) {
+  if (existsSync(`${webRoot}/index.html`)) {
     const index = readFileSync(`${webRoot}/index.html`, "utf8");
     app.use("/assets/*", serveStatic({ root: webRoot }));
     app.get("/", (c) => c.html(index));

@@ -302,6 +302,7 @@ export class Engine {
 
   async listRuns(options: { flowId?: string; limit?: number } = {}) {
     const limit = Math.min(options.limit ?? 100, 500);
+    if (options.flowId !== undefined && !store.isUuid(options.flowId)) return [];
     const found = await this.database.run((db) => {
       const query = db
         .select({ id: stitchRuns.id, flowId: stitchRuns.flowId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name })

@@ -4,18 +4,10 @@
  * the callback URL the call carried (with a few retries), so the pipeline cannot tell them from external agents.
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import { AgentCall } from "../pipeline/schemas";
 import { produceArtifact } from "../pipeline/agents/builtin";
 import type { LlmConfig } from "../pipeline/agents/llm";
 import { readBody } from "./errors";
-
-const AgentCall = z.object({
-  run_id: z.string().min(1),
-  context: z.record(z.string(), z.unknown()),
-  is_feedback: z.boolean(),
-  feedback: z.string(),
-  callback_url: z.string().url("callback_url must be the URL to POST the result to"),
-});
 
 async function postWithRetries(url: string, body: unknown, attempts = 4): Promise<void> {
   for (let attempt = 1; ; attempt++) {

@@ -32,12 +32,12 @@ export async function readBody<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const text = await c.req.text();
   let value: unknown;
-  if (text.trim() === "") value = options.emptyAs ?? {};
+  if (text.trim() === "") value = "emptyAs" in options ? options.emptyAs : {};
   else {
     try {
       value = JSON.parse(text);
     } catch {
-      throw new HttpError(400, "invalid_json", "request body is not valid JSON");
+      throw new HttpError(options.invalidStatus ?? 400, "invalid_json", "request body is not valid JSON");
     }
   }
   const parsed = schema.safeParse(value);

@@ -4,9 +4,8 @@
  * seed's FastAPI backend did. Handlers parse and delegate; the service decides.
  */
 import { Hono } from "hono";
-import { z } from "zod";
 import type { PipelineService } from "../pipeline/service";
-import { CreateRunBody, RejectBody } from "../pipeline/schemas";
+import { CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
 import { HttpError, readBody } from "./errors";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -41,12 +40,6 @@ export function parseAgentCallback(raw: unknown): { runId: string; output: { con
   }
   return { runId, output: { content, metadata } };
 }
-
-const StoreArtifactBody = z.object({
-  artifact_type: z.string().min(1, "artifact_type must not be empty"),
-  content: z.record(z.string(), z.unknown()),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
 
 export function pipelineRoutes(pipeline: PipelineService): Hono {
   const app = new Hono();

@@ -33,6 +33,25 @@ export const RejectBody = z.object({
   feedback: z.string().trim().min(1, "feedback must not be empty"),
 });
 
+/** POST /runs/{run_id}/artifacts (seed 7.8). */
+export const StoreArtifactBody = z.object({
+  artifact_type: z.string().min(1, "artifact_type must not be empty"),
+  content: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** What the pipeline POSTs to an agent's webhook (seed 8.1, plus callback_url); built-in agents take the same body. */
+export const AgentCall = z
+  .object({
+    run_id: z.string().min(1),
+    context: z.record(z.string(), z.unknown()),
+    is_feedback: z.boolean(),
+    feedback: z.string(),
+    callback_url: z.string().url("callback_url must be the URL to POST the result to"),
+  })
+  .describe("What the pipeline POSTs to an agent's webhook (seed 8.1, plus callback_url); built-in agents take the same body.");
+export type AgentCall = z.infer<typeof AgentCall>;
+
 export const AgentRef = z.object({ slug: z.string(), name: z.string(), order: z.number().int(), artifact_type: z.string() });
 export type AgentRef = z.infer<typeof AgentRef>;
 

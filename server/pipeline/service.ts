@@ -366,6 +366,7 @@ export class PipelineService {
       this.listArtifacts(runId),
     ]);
     const byId = new Map(artifacts.map((a) => [a.id, a]));
+    const lastFailureId = events.filter((e) => e.kind === "failed").at(-1)?.id;
     const refOf = (slug: string | null) => {
       const agent = agents.find((a) => a.slug === slug);
       return agent ? agentRef(agent) : null;
@@ -382,7 +383,11 @@ export class PipelineService {
         if (artifact) messages.push({ kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata });
       } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor });
       else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: String(payload.feedback ?? ""), actor: e.actor });
-      else if (e.kind === "failed") messages.push({ kind: "error", id, at, agent, error: String(payload.error ?? "the agent failed"), retryable: run.failure !== null });
+      else if (e.kind === "failed") {
+        // Only the failure the run is stuck on can be retried; earlier ones were retried already.
+        const latestFailure = e.id === lastFailureId && run.failure !== null;
+        messages.push({ kind: "error", id, at, agent, error: String(payload.error ?? "the agent failed"), retryable: latestFailure });
+      }
       else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
     }
     return { run: this.view(run), stitch_run_id: run.stitchRunId, messages };

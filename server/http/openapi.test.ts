@@ -1,0 +1,383 @@
+/**
+ * GET /openapi.json and GET /docs (the issue: "interactive documentation of the product's whole REST API ... generated
+ * from the same zod schemas that validate the requests"). Three things are checked: the document and the docs page
+ * as served; that every route the app mounts is documented and nothing else is (read from the route files' source,
+ * so a new route without documentation fails here); and that real answers of the running server, on every test
+ * database, have a status the document lists and a body that fits exactly the schema it names.
+ */
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defaultDefinitionPath, envNameFor, readDefinitionFile } from "../pipeline/definition";
+import { testDatabases } from "../testing/databases";
+import { chain, graphOf, reviewGate, uxNode, workerNode } from "../testing/flows";
+import { holdWorker } from "../testing/stitchClient";
+import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
+import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
+import { docsAssets, docsRoutes } from "./docsRoutes";
+import { type ComponentName, buildOpenApiDocument, componentSchemas } from "./openapi";
+
+type Json = Record<string, any>;
+const httpDir = dirname(fileURLToPath(import.meta.url));
+const methods = ["get", "post", "put", "patch", "delete"] as const;
+
+const docs = docsRoutes();
+const served = async () => (await (await docs.request("/openapi.json")).json()) as Json;
+
+/** Every `$ref` anywhere in the document. */
+function refsIn(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
+  else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === "$ref" && typeof item === "string") found.push(item);
+      else refsIn(item, found);
+    }
+  }
+  return found;
+}
+
+const componentOf = (schema: Json): ComponentName => {
+  const match = /^#\/components\/schemas\/(\w+)$/.exec(String(schema.$ref));
+  if (!match) throw new Error(`expected a $ref to a component, got ${JSON.stringify(schema)}`);
+  return match[1] as ComponentName;
+};
+
+/** The zod schema behind a documented body schema (a component, or an array of one). */
+function zodOf(schema: Json): z.ZodType {
+  if (schema.type === "array") return z.array(zodOf(schema.items));
+  return componentSchemas[componentOf(schema)];
+}
+
+describe("GET /openapi.json", () => {
+  it("is an OpenAPI 3.0 document with info, paths and components", async () => {
+    const answer = await docs.request("/openapi.json");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+    const document = (await answer.json()) as Json;
+    expect(document.openapi).toMatch(/^3\.0\.\d+$/);
+    expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    expect(Object.keys(document.paths).length).toBeGreaterThan(20);
+    expect(Object.keys(document.components.schemas).length).toBeGreaterThan(10);
+  });
+
+  it("documents the seed's pipeline paths and the engine's paths", async () => {
+    const document = await served();
+    const expected: [string, string][] = [
+      ["get", "/health"], ["get", "/agents"], ["post", "/runs"], ["get", "/runs"], ["get", "/runs/{run_id}"],
+      ["post", "/callbacks/agent/{agent_slug}"], ["post", "/runs/{run_id}/approve"], ["post", "/runs/{run_id}/reject"],
+      ["post", "/runs/{run_id}/retry"], ["post", "/runs/{run_id}/artifacts"], ["get", "/runs/{run_id}/artifacts"],
+      ["get", "/runs/{run_id}/artifacts/latest"], ["get", "/runs/{run_id}/artifacts/export"], ["get", "/runs/{run_id}/artifacts/bundle"],
+      ["post", "/api/stitch/flows"], ["get", "/api/stitch/flows"], ["get", "/api/stitch/flows/{id}"], ["post", "/api/stitch/flows/{id}/runs"],
+      ["get", "/api/stitch/runs"], ["get", "/api/stitch/runs/{id}"], ["get", "/api/stitch/runs/{id}/events"],
+      ["post", "/api/stitch/callback/{runId}/{nodeId}"], ["post", "/api/stitch/complete/{runId}/{nodeId}"],
+      ["post", "/api/stitch/retry/{runId}/{nodeId}"], ["post", "/api/stitch/review/{runId}/{nodeId}"],
+      ["post", "/api/agents/builtin/{slug}"],
+    ];
+    for (const [method, path] of expected) expect(document.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
+    expect(document.paths["/runs/{run_id}/artifacts/latest"].get.parameters.map((p: Json) => p.name)).toEqual(["run_id", "artifact_type", "type"]);
+  });
+
+  it("converts POST /runs's body from CreateRunBody: brief is required with minLength 30", async () => {
+    const document = await served();
+    const schema = document.paths["/runs"].post.requestBody.content["application/json"].schema;
+    const body = document.components.schemas[componentOf(schema)];
+    expect(body.required).toEqual(expect.arrayContaining(["domain", "brief"]));
+    expect(body.properties.brief).toMatchObject({ type: "string", minLength: 30 });
+    expect(document.components.schemas.CreateFlowBody.properties.graph).toEqual({ $ref: "#/components/schemas/StitchGraph" });
+  });
+
+  it("resolves every $ref, and uses only OpenAPI 3.0 schema keywords zod might otherwise emit", async () => {
+    const document = await served();
+    const refs = refsIn(document);
+    expect(refs.length).toBeGreaterThan(50);
+    for (const target of refs) expect(document.components.schemas[target.replace("#/components/schemas/", "")], target).toBeDefined();
+    const text = JSON.stringify(document);
+    for (const keyword of ['"$id"', '"$defs"', '"$schema"', '"definitions"', '"const"']) expect(text).not.toContain(keyword);
+  });
+
+  it("gives every operation an id, a summary, a success answer, its path parameters and the { error, message, detail } body for refusals", async () => {
+    const document = await served();
+    const operationIds = new Set<string>();
+    for (const [path, item] of Object.entries<Json>(document.paths)) {
+      const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const method of methods) {
+        const operation = item[method];
+        if (!operation) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(operation.summary, where).toEqual(expect.any(String));
+        expect(operationIds.has(operation.operationId), `${where}: operationId ${operation.operationId} is used twice`).toBe(false);
+        operationIds.add(operation.operationId);
+        const declared = (operation.parameters ?? []).filter((p: Json) => p.in === "path").map((p: Json) => p.name);
+        expect(declared.sort(), where).toEqual([...pathParams].sort());
+        const statuses = Object.keys(operation.responses);
+        expect(statuses.some((s) => s.startsWith("2")), where).toBe(true);
+        for (const status of statuses.filter((s) => /^[45]/.test(s))) {
+          expect(operation.responses[status].content["application/json"].schema, `${where} ${status}`).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+        }
+      }
+    }
+    expect(document.components.schemas.ErrorBody.required).toEqual(["error", "message", "detail"]);
+  });
+
+  it("has request examples that the route's own zod schema accepts", async () => {
+    const document = await served();
+    let checked = 0;
+    for (const [path, item] of Object.entries<Json>(document.paths)) {
+      for (const method of methods) {
+        const media = item[method]?.requestBody?.content?.["application/json"];
+        if (!media?.schema?.$ref) continue;
+        const parsed = zodOf(media.schema).safeParse(media.example);
+        expect(parsed.success, `${method.toUpperCase()} ${path}: ${parsed.error?.message}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe("every mounted route is documented", () => {
+  /** `app.route("/api/stitch", stitchRoutes(...))` in app.ts: prefix and the function that builds the routes. */
+  const mounts = [...readFileSync(join(httpDir, "../app.ts"), "utf8").matchAll(/\bapp\.route\(\s*"([^"]*)",\s*(\w+)\(/g)].map((m) => ({
+    prefix: m[1]!.replace(/\/$/, ""),
+    builder: m[2]!,
+  }));
+  const routeFiles = readdirSync(httpDir)
+    .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+    .map((name) => ({ name, source: readFileSync(join(httpDir, name), "utf8") }));
+  // The docs describe the API; they are not part of it.
+  const undocumentedBuilders = new Set(["docsRoutes"]);
+  /** Path parameters' names differ (`:runId` in code, `{run_id}` as the seed named it); their places must not. */
+  const shape = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:\w+|\{\w+\}/g, "{}")}`;
+
+  const routed = mounts
+    .filter((mount) => !undocumentedBuilders.has(mount.builder))
+    .flatMap(({ prefix, builder }) => {
+      const file = routeFiles.find((f) => new RegExp(`export function ${builder}\\(`).test(f.source));
+      if (!file) throw new Error(`app.ts mounts ${builder}(), which no file in server/http exports`);
+      const routes = [...file.source.matchAll(/\bapp\.(get|post|put|patch|delete)\(\s*"([^"]+)"/g)];
+      if (routes.length === 0) throw new Error(`${file.name} defines no app.get/app.post routes that this test can read`);
+      return routes.map((m) => ({ route: shape(m[1]!, `${prefix}${m[2]}`), file: file.name }));
+    });
+
+  it("reads the route files app.ts mounts", () => {
+    expect(mounts.map((m) => m.builder)).toEqual(expect.arrayContaining(["stitchRoutes", "pipelineRoutes", "builtinAgentRoutes"]));
+    expect(routed.length).toBeGreaterThanOrEqual(26);
+  });
+
+  it("documents each route, and no route that does not exist", async () => {
+    const document = await served();
+    const documented = Object.entries<Json>(document.paths).flatMap(([path, item]) => methods.filter((m) => item[m]).map((m) => shape(m, path)));
+    const missing = routed.filter((r) => !documented.includes(r.route)).map((r) => `${r.route} (${r.file})`);
+    expect(missing, "routes without an entry in server/http/openapi.ts").toEqual([]);
+    const stale = documented.filter((d) => !routed.some((r) => r.route === d));
+    expect(stale, "documented operations that no route serves").toEqual([]);
+  });
+});
+
+describe("GET /docs", () => {
+  const swaggerUiDir = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+
+  it("answers the Swagger UI page, pointed at /openapi.json, with its assets served from swagger-ui-dist", async () => {
+    for (const path of ["/docs", "/docs/"]) {
+      const answer = await docs.request(path);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toMatch(/^text\/html/);
+      const html = await answer.text();
+      expect(html).toContain('url: "/openapi.json"');
+      expect(html).toContain("SwaggerUIBundle(");
+      expect(html).not.toMatch(/https?:\/\//);
+
+      const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(assets).toEqual(expect.arrayContaining(["/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css"]));
+      for (const asset of assets) {
+        const file = asset.replace("/docs/assets/", "");
+        const assetAnswer = await docs.request(asset);
+        expect(assetAnswer.status, asset).toBe(200);
+        expect(assetAnswer.headers.get("content-type"), asset).toBe(docsAssets[file]);
+        const bytes = new Uint8Array(await assetAnswer.arrayBuffer());
+        expect(bytes.length, asset).toBe(statSync(join(swaggerUiDir, file)).size);
+      }
+    }
+    const bundle = await (await docs.request("/docs/assets/swagger-ui-bundle.js")).text();
+    expect(bundle).toContain("SwaggerUIBundle");
+    expect(await (await docs.request("/docs/assets/swagger-ui.css")).text()).toContain(".swagger-ui");
+  });
+
+  it("serves no other file: unknown names and paths out of the package answer 404", async () => {
+    for (const path of ["/docs/assets/index.html", "/docs/assets/swagger-initializer.js", "/docs/assets/..%2Fpackage.json", "/docs/assets/../../package.json"]) {
+      expect((await docs.request(path)).status, path).toBe(404);
+    }
+    const refusal = await docs.request("/docs/assets/nope.js");
+    expect(await refusal.json()).toEqual({ error: "not_found", message: 'no documentation asset "nope.js"', detail: 'no documentation asset "nope.js"' });
+  });
+});
+
+describe.each(testDatabases)("real answers fit the document on $name", (testDatabase) => {
+  const document = buildOpenApiDocument() as Json;
+  const slugs = readDefinitionFile(defaultDefinitionPath).agents.map((a) => a.slug);
+  let env: ServerOnTestDatabase;
+  let worker: WorkerServer;
+  /** Operations whose success answer was seen, as "METHOD /template". */
+  const succeeded = new Set<string>();
+
+  beforeAll(async () => {
+    worker = await startWorkerServer(holdWorker);
+    // Every agent is the test's own worker, which holds: the test sends the agents' callbacks itself.
+    env = await serverOn(testDatabase, Object.fromEntries(slugs.map((slug) => [envNameFor(slug), `${worker.url}/agents/${slug}`])));
+  });
+  afterAll(async () => {
+    await env?.close();
+    await worker?.close();
+  });
+
+  /**
+   * Sends a request to a documented operation and checks the answer against it: the status must be listed, and a
+   * JSON body must parse with the named schema without losing a key (the output schemas list objects' keys exactly).
+   */
+  async function call(method: "GET" | "POST", template: string, options: { params?: Record<string, string>; query?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+    const operation = document.paths[template]?.[method.toLowerCase()];
+    if (!operation) throw new Error(`${method} ${template} is not documented`);
+    const path = template.replace(/\{(\w+)\}/g, (_all, name: string) => encodeURIComponent(options.params?.[name] ?? `missing-${name}`));
+    const response = await fetch(`${env.server.url}${path}${options.query ?? ""}`, {
+      method,
+      headers: { "content-type": "application/json", ...options.headers },
+      body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
+    });
+    const where = `${method} ${template} answered ${response.status}`;
+    const documented = operation.responses[String(response.status)];
+    const text = new TextDecoder().decode(await response.arrayBuffer());
+    expect(documented, `${where}, which the document does not list: ${text}`).toBeDefined();
+    const [mediaType] = Object.keys(documented.content ?? {});
+    expect(response.headers.get("content-type") ?? "", where).toContain(mediaType);
+    let body: any = null;
+    if (mediaType === "application/json") {
+      body = JSON.parse(text);
+      const parsed = zodOf(documented.content[mediaType].schema).safeParse(body);
+      expect(parsed.error?.message, `${where}: ${text}`).toBeUndefined();
+      expect(parsed.data, `${where}: a key the schema does not list`).toEqual(body);
+    }
+    if (response.status < 300) succeeded.add(`${method} ${template}`);
+    return { status: response.status, body, headers: response.headers };
+  }
+
+  const agentCalls = (runId: string, slug: string) =>
+    worker.received.filter((d) => (d.payload as unknown as { run_id?: string }).run_id === runId && d.path === `/agents/${slug}`);
+  const waitForAgentCalls = (runId: string, slug: string, count: number) =>
+    eventually(async () => (agentCalls(runId, slug).length >= count ? true : undefined), 30_000, `${count} call(s) of agent ${slug} for ${runId}`);
+
+  it("engine routes: flows, runs, completions, callbacks, retries, reviews and their refusals", async () => {
+    const graph = graphOf([uxNode("ask"), workerNode("work", `${worker.url}/work`), reviewGate("gate")], chain("ask", "work", "gate"));
+    expect((await call("POST", "/api/stitch/flows", { body: { name: "", graph } })).status).toBe(400);
+    expect((await call("POST", "/api/stitch/flows", { body: { name: "cyclic", graph: graphOf(graph.nodes, chain("ask", "work", "ask")) } })).body.error).toBe("invalid_graph");
+    expect((await call("POST", "/api/stitch/flows", { body: "{not json" })).body.error).toBe("invalid_json");
+    const flow = (await call("POST", "/api/stitch/flows", { body: { name: "docs", graph } })).body;
+    await call("GET", "/api/stitch/flows");
+    await call("GET", "/api/stitch/flows/{id}", { params: { id: flow.id } });
+    expect((await call("GET", "/api/stitch/flows/{id}", { params: { id: "no-such-flow" } })).status).toBe(404);
+    expect((await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: crypto.randomUUID() }, body: {} })).status).toBe(404);
+
+    const run = (await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: flow.id }, body: { input: { topic: "tides" } } })).body;
+    const ids = (nodeId: string) => ({ params: { runId: run.id, nodeId } });
+    await call("GET", "/api/stitch/runs", { query: `?flow_id=${flow.id}` });
+    await call("GET", "/api/stitch/runs");
+    expect((await call("GET", "/api/stitch/runs/{id}", { params: { id: crypto.randomUUID() } })).status).toBe(404);
+
+    expect((await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("ask"), body: { status: "completed" } })).status).toBe(409);
+    expect((await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("ask"), body: { status: "done" } })).status).toBe(400);
+    expect((await call("POST", "/api/stitch/complete/{runId}/{nodeId}", { ...ids("nope"), body: {} })).status).toBe(404);
+    await call("POST", "/api/stitch/complete/{runId}/{nodeId}", { ...ids("ask"), body: { name: "Ada" }, headers: { "x-actor": "ada" } });
+    expect((await call("POST", "/api/stitch/retry/{runId}/{nodeId}", ids("work"))).status).toBe(400);
+    await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("work"), body: { status: "failed", error: "boom" } });
+    await call("POST", "/api/stitch/retry/{runId}/{nodeId}", ids("work"));
+    await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("work"), body: { status: "completed", output: { greeting: "Hi" } } });
+    const again = await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("work"), body: { status: "completed", output: { greeting: "Hi" } } });
+    expect(again.body.duplicate).toBe(true);
+    expect((await call("POST", "/api/stitch/review/{runId}/{nodeId}", { ...ids("gate"), body: { decision: "reject" } })).status).toBe(400);
+    await call("POST", "/api/stitch/review/{runId}/{nodeId}", { ...ids("gate"), body: { decision: "reject", feedback: "Warmer, please." } });
+    await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("work"), body: { status: "completed", output: { greeting: "Hello!" } } });
+    const approved = await call("POST", "/api/stitch/review/{runId}/{nodeId}", { ...ids("gate"), body: { decision: "approve", actor: "ada" } });
+    expect(approved.body.runStatus).toBe("completed");
+    expect((await call("GET", "/api/stitch/runs/{id}", { params: { id: run.id } })).body.status).toBe("completed");
+    const events = (await call("GET", "/api/stitch/runs/{id}/events", { params: { id: run.id } })).body;
+    expect(events.map((e: Json) => e.type)).toEqual(["start", "complete", "callback", "retry", "callback", "review", "callback", "review"]);
+  });
+
+  it("pipeline routes: a run through callbacks, failure, retry, rejection, approval and artifacts, and their refusals", async () => {
+    const [first, second] = slugs as [string, string];
+    await call("GET", "/health");
+    expect((await call("GET", "/agents")).body.map((a: Json) => a.slug)).toEqual(slugs);
+    expect((await call("POST", "/runs", { body: { domain: "super-app", brief: "too short" } })).status).toBe(422);
+    expect((await call("POST", "/runs", { body: "{" })).status).toBe(422);
+    const run = (await call("POST", "/runs", { body: { domain: "super-app", brief: "A super app for booking local sports courts and paying in one tap." } })).body;
+    const runParams = { params: { run_id: run.run_id } };
+    await call("GET", "/runs");
+    expect((await call("GET", "/runs/{run_id}", { params: { run_id: "RUN_nope" } })).status).toBe(404);
+    await waitForAgentCalls(run.run_id, first, 1);
+
+    const callback = (slug: string, body: unknown) => call("POST", "/callbacks/agent/{agent_slug}", { params: { agent_slug: slug }, body });
+    expect((await callback(first, { content: { artifact: {} } })).status).toBe(422);
+    expect((await callback(second, { run_id: run.run_id, content: { artifact: { x: 1 } } })).status).toBe(409);
+    expect((await call("POST", "/runs/{run_id}/approve", runParams)).status).toBe(409);
+    expect((await call("POST", "/runs/{run_id}/retry", runParams)).status).toBe(409);
+
+    expect((await callback(first, { run_id: run.run_id, status: "failed", error: "n8n is down" })).body.version).toBe(0);
+    expect((await call("GET", "/runs/{run_id}", runParams)).body.failure).toContain("n8n is down");
+    await call("POST", "/runs/{run_id}/retry", { ...runParams, headers: { "x-actor": "ada" } });
+    await waitForAgentCalls(run.run_id, first, 2);
+    const content = { artifact: { goals: ["book a court"] }, changes_made: { added: [], removed: [], modified: [] }, justification: "First draft." };
+    expect((await callback(first, { body: { run_id: run.run_id, content } })).body).toMatchObject({ version: 1, duplicate: false });
+    expect((await callback(first, { run_id: run.run_id, content })).body).toMatchObject({ version: 1, duplicate: true });
+    expect((await call("POST", "/runs/{run_id}/reject", { ...runParams, body: { feedback: " " } })).status).toBe(422);
+    await call("POST", "/runs/{run_id}/reject", { ...runParams, body: { feedback: "Add payments." } });
+    await waitForAgentCalls(run.run_id, first, 3);
+    await callback(first, { run_id: run.run_id, content: JSON.stringify({ ...content, justification: "Payments added." }) });
+    await call("GET", "/runs/{run_id}/artifacts/latest", { ...runParams, query: `?artifact_type=${first}` });
+    await call("GET", "/runs/{run_id}/artifacts/latest", { ...runParams, query: `?type=${first}` });
+    expect((await call("GET", "/runs/{run_id}/artifacts/latest", runParams)).status).toBe(422);
+    expect((await call("GET", "/runs/{run_id}/artifacts/latest", { ...runParams, query: `?artifact_type=${second}` })).status).toBe(404);
+    expect((await call("POST", "/runs/{run_id}/approve", runParams)).body.current_agent.slug).toBe(second);
+
+    // POST /runs/{run_id}/artifacts: the documented schema (a copy of the route's) and the route agree on these bodies.
+    const storeBodies: [unknown, number][] = [
+      [{ artifact_type: "", content: { a: 1 } }, 422],
+      [{ artifact_type: second }, 422],
+      [{ artifact_type: second, content: ["not", "an", "object"] }, 422],
+      [{ artifact_type: second, content: { artifact: { vision: "v" } }, metadata: { source: "manual" } }, 200],
+    ];
+    for (const [storeBody, status] of storeBodies) {
+      expect(componentSchemas.StoreArtifactBody.safeParse(storeBody).success, JSON.stringify(storeBody)).toBe(status === 200);
+      expect((await call("POST", "/runs/{run_id}/artifacts", { ...runParams, body: storeBody })).status, JSON.stringify(storeBody)).toBe(status);
+    }
+    expect((await call("GET", "/runs/{run_id}/artifacts", runParams)).body).toHaveLength(3);
+    const exported = await call("GET", "/runs/{run_id}/artifacts/export", { ...runParams, query: "?download" });
+    expect(exported.headers.get("content-disposition")).toContain("attachment");
+    expect(exported.body.artifacts.map((a: Json) => a.artifact_type)).toEqual([first, second]);
+    await call("GET", "/runs/{run_id}/artifacts/bundle", runParams);
+    expect((await call("GET", "/runs/{run_id}/artifacts/bundle", { params: { run_id: "RUN_nope" } })).status).toBe(404);
+  });
+
+  it("built-in agents: a call is accepted with 202 and its result POSTed to callback_url; the documented body and the route agree", async () => {
+    const [slug] = slugs as [string];
+    const valid = { run_id: "RUN_docs", context: { domain: "super-app", brief: "A super app for booking local sports courts." }, is_feedback: false, feedback: "", callback_url: `${worker.url}/results` };
+    const bodies: [unknown, number][] = [
+      [{ ...valid, run_id: "" }, 422],
+      [{ ...valid, callback_url: "not a url" }, 422],
+      [{ ...valid, is_feedback: "no" }, 422],
+      [valid, 202],
+    ];
+    for (const [agentBody, status] of bodies) {
+      expect(componentSchemas.AgentCall.safeParse(agentBody).success, JSON.stringify(agentBody)).toBe(status === 202);
+      expect((await call("POST", "/api/agents/builtin/{slug}", { params: { slug }, body: agentBody })).status, JSON.stringify(agentBody)).toBe(status);
+    }
+    expect((await call("POST", "/api/agents/builtin/{slug}", { params: { slug: "nobody" }, body: valid })).status).toBe(404);
+    await eventually(async () => (worker.received.some((d) => d.path === "/results") ? true : undefined), 30_000, "the built-in agent's result");
+  });
+
+  it("every documented operation answered with success at least once", () => {
+    const operations = Object.entries<Json>(document.paths).flatMap(([path, item]) => methods.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations.filter((operation) => !succeeded.has(operation))).toEqual([]);
+  });
+});
