@@ -1,0 +1,318 @@
+/**
+ * The inception agent: turns the requirements into a product vision, scope, stakeholders, an architecture
+ * sketch, a risk matrix and numbered functional (one per capability) and non-functional requirements (one per
+ * quality target, plus what the domains and dependencies call for).
+ */
+import type { EnvelopeOf, InceptionArtifact, RequirementItem, Risk } from "../../artifacts";
+import { type Directive, fieldsNamed, mentions, parseFeedback, revisionJustification } from "../feedback";
+import { type AgentRequest, briefOf, contextArtifact, domainOf, previousArtifact } from "../request";
+import {
+  capabilitiesIn,
+  isQualityText,
+  itemId,
+  itemText,
+  joinList,
+  lowerFirst,
+  nextNumber,
+  overlap,
+  padId,
+  qualityCategory,
+  qualityTargetsIn,
+  roleName,
+  sentenceCase,
+  shorten,
+  splitSentences,
+} from "../text";
+import {
+  type CapabilityFact,
+  type Changes,
+  capabilityFacts,
+  copyOf,
+  envelope,
+  label,
+  noChanges,
+  plural,
+  qualityFacts,
+  recordNote,
+  removeMatching,
+  renameMatching,
+  rolesOf,
+  serviceFacts,
+} from "./shared";
+
+function functionalRequirement(capability: CapabilityFact, id: string): RequirementItem {
+  const description =
+    capability.kind === "person"
+      ? `The system shall allow ${plural(roleName(capability.actor).toLowerCase())} to ${lowerFirst(capability.name)}.`
+      : capability.kind === "system"
+        ? `The system shall ${lowerFirst(capability.name)}.`
+        : `The system shall enforce that ${lowerFirst(capability.name).replace(/\b(?:must|should|shall|will|has to|have to|needs to|need to)\s+/i, "")}.`;
+  return { id, title: capability.name, description, capability_id: capability.id, actor: capability.actor, ...(capability.domain ? { domain: capability.domain } : {}) };
+}
+
+function nonFunctionalRequirements(targets: string[], roles: string[], services: string[], domains: string[]): RequirementItem[] {
+  const items: { title: string; description: string }[] = targets.map((target) => ({ title: qualityCategory(target), description: sentenceCase(target).replace(/\.?$/, ".") }));
+  const has = (title: string) => items.some((item) => item.title === title);
+  if (!has("Security")) {
+    items.push({
+      title: "Security",
+      description: `Every action is authorised by role (${roles.length > 0 ? joinList(roles.map((role) => role.toLowerCase())) : "each user's role"}); personal data is encrypted in transit (TLS) and at rest.`,
+    });
+  }
+  if (domains.includes("Payments and billing") && !has("Compliance and privacy")) {
+    const gateway = services.find((service) => /stripe|paypal|adyen|braintree|square|mercado|payment/i.test(service)) ?? "the payment gateway";
+    items.push({ title: "Compliance and privacy", description: `Card data never reaches the product's servers: payments are tokenised by ${gateway}, keeping the product out of PCI DSS card-data scope.` });
+  }
+  if (services.length > 0) {
+    items.push({
+      title: "Integration resilience",
+      description: `Calls to ${joinList(services)} time out, are retried with backoff, and fail visibly without duplicating work when the service is unavailable.`,
+    });
+  }
+  if ((domains.includes("Payments and billing") || domains.includes("Identity and access")) && !has("Auditability")) {
+    items.push({ title: "Auditability", description: "Every change to money or access rights is recorded with who made it and when, and the record cannot be edited." });
+  }
+  if (!has("Performance") && !has("Scalability")) {
+    items.push({ title: "Performance", description: "Interactive requests answer within 1 second at the 95th percentile under the pilot's expected load (to be confirmed, see assumptions)." });
+  }
+  return items.map((item, index) => ({ id: padId("NFR", index + 1), ...item }));
+}
+
+export function draftInception(request: AgentRequest): EnvelopeOf<"inception"> {
+  const requirements = contextArtifact(request, "requirements", "inception");
+  const domain = domainOf(request);
+  const brief = briefOf(request);
+  const product = domain ? `the ${domain} product` : "the product";
+  const capabilities = capabilityFacts(requirements);
+  const services = serviceFacts(requirements).map((service) => service.name);
+  const roles = rolesOf(capabilities);
+  const domains = requirements.identified_domains.map(itemText);
+  const targets = [
+    ...qualityFacts(requirements),
+    ...splitSentences(brief)
+      .filter((sentence) => isQualityText(sentence) && capabilitiesIn(sentence).length === 0)
+      .flatMap(qualityTargetsIn),
+  ].filter((target, index, all) => all.findIndex((other) => overlap(other, target) >= 0.8) === index);
+
+  const functional = capabilities.map((capability, index) => functionalRequirement(capability, padId("FR", index + 1)));
+  const nonFunctional = nonFunctionalRequirements(targets, roles, services, domains);
+
+  const needs = capabilities.slice(0, 3).map((capability) => lowerFirst(capability.name));
+  const vision =
+    `For ${roles.length > 0 ? joinList(roles.map((role) => plural(role.toLowerCase()))) : "its users"} who need to ${joinList(needs)}, ` +
+    `${product} is one place to do it${services.length > 0 ? `, built on ${joinList(services)}` : ""}. ` +
+    `Unlike separate tools for each task, it keeps all ${capabilities.length} capabilities in one account and one history` +
+    `${targets.length > 0 ? ` while meeting the brief's ${joinList([...new Set(targets.map(qualityCategory))].map((category) => category.toLowerCase()))} targets` : ""}.`;
+
+  const scopeIn = [...capabilities.map((capability) => capability.name), ...services.map((service) => `Integration with ${service}`)];
+  const lowerBrief = brief.toLowerCase();
+  const scopeOut = [
+    ...services.map((service) => `Building or operating ${service} itself (it is integrated as an external service)`),
+    ...(/\b(mobile|ios|android|app)\b/.test(lowerBrief) ? [] : ["Native iOS and Android apps (the brief does not ask for them; the first release is a responsive web app)"]),
+    ...(/\b(report|analytics|dashboard|metric)/.test(lowerBrief) ? [] : ["Reporting and analytics dashboards beyond operational views"]),
+    ...(/\b(language|locali|i18n|translat)/.test(lowerBrief) ? [] : ["Localisation into more than one language"]),
+    ...(/\b(migrat|import|legacy|existing system)/.test(lowerBrief) ? [] : ["Migrating data from existing systems"]),
+  ];
+
+  const stakeholders = [
+    ...roles.map((role) => ({
+      name: role,
+      interest: `Uses: ${joinList(capabilities.filter((capability) => capability.kind === "person" && roleName(capability.actor) === role).map((capability) => lowerFirst(capability.name)))}`,
+    })),
+    { name: "Product owner", interest: `Owns the scope of ${product} and approves each artifact` },
+    { name: "Operations and support", interest: `Runs ${product}${services.length > 0 ? ` and handles incidents with ${joinList(services)}` : ""}` },
+  ];
+
+  const modules = [...new Set(capabilities.map((capability) => capability.domain ?? "Core"))].map((name) => ({
+    name: `${name} module`,
+    responsibility: joinList(capabilities.filter((capability) => (capability.domain ?? "Core") === name).map((capability) => lowerFirst(capability.name))),
+  }));
+  const architecture = {
+    style: modules.length > 4 ? "Modular monolith, split along business domains, with an integration layer" : "Modular monolith with an integration layer",
+    components: [
+      { name: "Web client", responsibility: `Screens for ${roles.length > 0 ? joinList(roles.map((role) => role.toLowerCase())) : "users"}` },
+      { name: "API backend", responsibility: "Authenticates requests, enforces roles and exposes one endpoint per capability" },
+      ...modules,
+      ...(services.length > 0 ? [{ name: "Integration adapters", responsibility: `Calls ${joinList(services)} with timeouts and retries` }] : []),
+      { name: "PostgreSQL database", responsibility: "System of record for every entity and its history" },
+    ],
+    integrations: services,
+    data_flow: `${roles.length > 0 ? joinList(roles) : "Users"} -> Web client -> API backend -> domain modules -> PostgreSQL${services.length > 0 ? `; modules reach ${joinList(services)} only through the integration adapters` : ""}`,
+  };
+
+  const risks: Omit<Risk, "id">[] = [
+    ...services.map((service) => ({
+      risk: `${service} is unavailable or changes its API`,
+      probability: "Medium",
+      impact: /pay|stripe|paypal|adyen/i.test(service) ? "High" : "Medium",
+      mitigation: `Wrap ${service} behind an adapter with timeouts, retries and a contract test; watch its status page`,
+    })),
+    ...targets.map((target) => ({
+      risk: `Target not met: ${target.replace(/\.$/, "")}`,
+      probability: "Medium",
+      impact: "High",
+      mitigation: "Load-test against the target before release and size the infrastructure from the measurements",
+    })),
+    ...(capabilities.length > 6
+      ? [{ risk: `${capabilities.length} capabilities are too many for one release`, probability: "High", impact: "Medium", mitigation: "Release in increments, Must-have stories first" }]
+      : []),
+    ...(roles.length > 2
+      ? [{ risk: `Needs of ${joinList(roles.map((role) => role.toLowerCase()))} conflict`, probability: "Medium", impact: "Medium", mitigation: "Review the epics with one representative of each role" }]
+      : []),
+    ...requirements.assumptions.slice(0, 3).map((assumption) => ({
+      risk: `Assumption proves false: ${itemText(assumption).replace(/\.$/, "")}`,
+      probability: "Low",
+      impact: "Medium",
+      mitigation: "Confirm it with the stakeholders at the inception review",
+    })),
+  ];
+  const riskMatrix = risks.map((risk, index) => ({ id: padId("R", index + 1, 2), ...risk }));
+
+  const artifact: InceptionArtifact = {
+    product_vision: vision,
+    scope_in: scopeIn,
+    scope_out: scopeOut.length > 0 ? scopeOut : ["Anything not listed in scope_in"],
+    stakeholders,
+    high_level_architecture: architecture,
+    risk_matrix: riskMatrix,
+    functional_requirements: functional,
+    non_functional_requirements: nonFunctional,
+  };
+  const changes: Changes = {
+    added: [
+      "product_vision",
+      `scope_in: ${scopeIn.length} items`,
+      `scope_out: ${artifact.scope_out.length} items`,
+      `stakeholders: ${joinList(stakeholders.map((stakeholder) => stakeholder.name))}`,
+      `high_level_architecture: ${architecture.components.length} components`,
+      `risk_matrix: ${riskMatrix.length} risks`,
+      ...functional.map((requirement) => `functional_requirements: ${requirement.id} "${requirement.title}"`),
+      ...nonFunctional.map((requirement) => `non_functional_requirements: ${requirement.id} "${requirement.title}"`),
+    ],
+    removed: [],
+    modified: [],
+  };
+  const justification =
+    `One functional requirement per core capability (${functional.length}, ${functional[0]?.id ?? "FR-001"} to ${functional[functional.length - 1]?.id ?? "FR-001"}); ` +
+    `${nonFunctional.length} non-functional requirements from the ${targets.length} quality target(s) of the requirements plus what the domains (${domains.join("; ")}) and ` +
+    `${services.length} external dependencies call for; risks from each dependency, target and open assumption; stakeholders from the roles that act in the capabilities.`;
+  return envelope(artifact, changes, justification);
+}
+
+const LIST_HINTS = {
+  functional_requirements: /\b(functional requirements?|FR-\d+|features?|capabilit(?:y|ies))\b/i,
+  non_functional_requirements: /\b(non-functional|nfrs?|NFR-\d+|quality)\b/i,
+  scope_in: /\bscope\b/i,
+  scope_out: /\bout of scope\b/i,
+  stakeholders: /\bstakeholders?\b/i,
+  risk_matrix: /\b(risks?|R-\d+)\b/i,
+};
+
+function nextId(items: readonly unknown[], prefix: string, width = 3): string {
+  return padId(prefix, nextNumber(items.map((item) => itemId(item) ?? ""), prefix), width);
+}
+
+export function reviseInception(request: AgentRequest): EnvelopeOf<"inception"> {
+  const artifact = copyOf(previousArtifact(request, "inception"));
+  const changes = noChanges();
+  const outcomes: string[] = [];
+
+  const addFunctional = (directive: Directive) => {
+    const read = capabilitiesIn(directive.subject)[0];
+    const title = sentenceCase(shorten(read?.action ?? directive.subject, 10));
+    const capability: CapabilityFact = read
+      ? { id: "", name: title, description: directive.sentence, actor: read.actor, kind: read.kind }
+      : { id: "", name: title, description: directive.sentence, actor: "System", kind: "system" };
+    const requirement = { ...functionalRequirement(capability, nextId(artifact.functional_requirements, "FR")), source: "reviewer feedback" };
+    delete (requirement as Record<string, unknown>).capability_id;
+    artifact.functional_requirements.push(requirement);
+    artifact.scope_in.push(requirement.title);
+    changes.added.push(`functional_requirements: ${requirement.id} "${requirement.title}"`, `scope_in: "${requirement.title}"`);
+    outcomes.push(`Added ${requirement.id} "${requirement.title}" and put it in scope.`);
+  };
+
+  for (const directive of parseFeedback(request.feedback)) {
+    if (directive.kind === "note") {
+      recordNote(artifact, directive, changes, outcomes);
+      continue;
+    }
+    if (directive.kind === "add") {
+      const subject = sentenceCase(directive.subject);
+      if (mentions(directive, /\brisks?\b/i)) {
+        const risk = { id: nextId(artifact.risk_matrix, "R", 2), risk: subject, probability: "Medium", impact: "Medium", mitigation: "Raised at review: agree an owner and a mitigation before the agile backlog is planned" };
+        artifact.risk_matrix.push(risk);
+        changes.added.push(`risk_matrix: ${risk.id} "${subject}"`);
+        outcomes.push(`Added risk ${risk.id} "${subject}".`);
+      } else if (mentions(directive, /\bstakeholders?\b/i)) {
+        artifact.stakeholders.push({ name: subject, interest: `Named by the reviewer: ${directive.sentence}` });
+        changes.added.push(`stakeholders: "${subject}"`);
+        outcomes.push(`Added the stakeholder "${subject}".`);
+      } else if (mentions(directive, /\b(out of scope|not in scope|exclude\w*)\b/i)) {
+        artifact.scope_out.push(subject);
+        changes.added.push(`scope_out: "${subject}"`);
+        outcomes.push(`Put "${subject}" out of scope.`);
+      } else if (mentions(directive, /\bvision\b/i)) {
+        artifact.product_vision = `${artifact.product_vision.replace(/\s*$/, "")} It also ${lowerFirst(directive.subject).replace(/\.?$/, ".")}`;
+        changes.modified.push("product_vision");
+        outcomes.push("Extended the product vision.");
+      } else if (mentions(directive, /\b(architecture|components?|modules?|layers?)\b/i)) {
+        const component = { name: subject, responsibility: directive.sentence };
+        const architecture = artifact.high_level_architecture;
+        if (typeof architecture === "string") artifact.high_level_architecture = `${architecture}\n${subject}.`;
+        else if (Array.isArray(architecture)) architecture.push(component);
+        else if (Array.isArray(architecture.components)) (architecture.components as unknown[]).push(component);
+        else architecture.components = [component];
+        changes.modified.push(`high_level_architecture: added component "${subject}"`);
+        outcomes.push(`Added the component "${subject}" to the architecture.`);
+      } else if (mentions(directive, /\b(nfrs?|non-functional|quality)\b/i) || (isQualityText(directive.subject) && capabilitiesIn(directive.subject).every((capability) => capability.kind !== "person"))) {
+        const requirement = { id: nextId(artifact.non_functional_requirements, "NFR"), title: qualityCategory(directive.subject), description: `${subject}.` };
+        artifact.non_functional_requirements.push(requirement);
+        changes.added.push(`non_functional_requirements: ${requirement.id} "${requirement.title}"`);
+        outcomes.push(`Added ${requirement.id} (${requirement.title}): "${subject}".`);
+      } else {
+        addFunctional(directive);
+      }
+      continue;
+    }
+    const allLists: Record<string, unknown[]> = {
+      functional_requirements: artifact.functional_requirements,
+      non_functional_requirements: artifact.non_functional_requirements,
+      scope_in: artifact.scope_in,
+      stakeholders: artifact.stakeholders,
+      risk_matrix: artifact.risk_matrix,
+      ...(directive.kind === "modify" ? { scope_out: artifact.scope_out } : {}),
+    };
+    const named: string[] | undefined = fieldsNamed(directive, LIST_HINTS);
+    const lists = named ? Object.fromEntries(Object.entries(allLists).filter(([field]) => named.includes(field))) : allLists;
+    if (directive.kind === "remove") {
+      const removedRequirements = "functional_requirements" in lists ? removeMatching(artifact.functional_requirements, directive) : [];
+      const removed = [
+        ...removedRequirements.map((item) => `functional_requirements: ${label(item)}`),
+        ...Object.entries(lists)
+          .filter(([field]) => field !== "functional_requirements")
+          .flatMap(([field, items]) => removeMatching(items, directive).map((item) => `${field}: ${label(item)}`)),
+      ];
+      for (const requirement of removedRequirements) artifact.scope_out.push(`${requirement.title} (removed from scope at the reviewer's request)`);
+      if (removedRequirements.length > 0) changes.added.push(...removedRequirements.map((requirement) => `scope_out: "${requirement.title}"`));
+      if (removed.length > 0) {
+        changes.removed.push(...removed);
+        outcomes.push(`Removed ${removed.join(", ")}.`);
+      } else {
+        const excluded = `${sentenceCase(directive.subject)} (excluded at the reviewer's request)`;
+        artifact.scope_out.push(excluded);
+        changes.added.push(`scope_out: "${excluded}"`);
+        outcomes.push(`Nothing matched "${directive.subject}", so it is now listed out of scope.`);
+      }
+      continue;
+    }
+    const renamed = Object.entries(lists).flatMap(([field, items]) => renameMatching(items, directive).map((line) => `${field}: ${line}`));
+    if (renamed.length > 0) {
+      changes.modified.push(...renamed);
+      outcomes.push(`Changed ${renamed.join(", ")}.`);
+    } else {
+      addFunctional({ ...directive, kind: "add", subject: directive.replacement ?? directive.subject });
+      outcomes.push(`Nothing matched "${directive.subject}", so "${directive.replacement}" was added instead.`);
+    }
+  }
+  return envelope(artifact, changes, revisionJustification("inception", request.feedback, outcomes));
+}

@@ -1,0 +1,262 @@
+/**
+ * The QA agent: one test suite per epic with test cases (TC-001, ...) for every user story: the success
+ * path and invalid input from its acceptance criteria, one case per external service it depends on, a role
+ * check where its pseudocode requires one; and a suite for the non-functional requirements.
+ */
+import type { EnvelopeOf, QaArtifact, TestCase, TestSuite } from "../../artifacts";
+import { type Directive, itemMatches, parseFeedback, revisionJustification } from "../feedback";
+import { type AgentRequest, AgentInputError, contextArtifact, previousArtifact } from "../request";
+import { isQualityText, itemId, joinList, lowerFirst, nextNumber, overlap, padId, sentenceCase, shorten, withArticle } from "../text";
+import {
+  type Changes,
+  type StoryFact,
+  copyOf,
+  envelope,
+  label,
+  noChanges,
+  operationOf,
+  plural,
+  recordNote,
+  renameMatching,
+  serviceFacts,
+  servicesFor,
+  storyEntity,
+  storyFacts,
+} from "./shared";
+
+const PRIORITY_OF_STORY: Record<string, string> = { Must: "High", Should: "Medium", Could: "Low", "Won't": "Low" };
+
+/** The outcome part of a Given/When/Then criterion, as an expected result. */
+function thenPart(criterion: string | undefined): string | undefined {
+  const match = criterion ? /\bthen\s+(.+)$/i.exec(criterion) : null;
+  return match?.[1] ? `${sentenceCase(match[1])}.` : undefined;
+}
+
+function pseudocodeOf(pseudocode: unknown, storyId: string): string {
+  if (pseudocode && typeof pseudocode === "object" && !Array.isArray(pseudocode)) {
+    const value = (pseudocode as Record<string, unknown>)[storyId];
+    if (typeof value === "string") return value;
+    if (Array.isArray(value)) return value.join("\n");
+  }
+  if (Array.isArray(pseudocode)) {
+    const entry = pseudocode.find((candidate) => candidate && typeof candidate === "object" && [candidate.user_story_id, candidate.story_id, candidate.id].includes(storyId));
+    if (entry && typeof entry.pseudocode === "string") return entry.pseudocode;
+  }
+  return "";
+}
+
+type CaseDraft = {
+  title: string;
+  user_story_id?: string;
+  requirement_id?: string;
+  type: string;
+  priority: string;
+  preconditions: string[];
+  steps: string[];
+  expected_result: string;
+};
+
+function casesForStory(story: StoryFact, serviceNames: string[], code: string): CaseDraft[] {
+  const object = storyEntity(story).toLowerCase();
+  const priority = PRIORITY_OF_STORY[story.priority] ?? "Medium";
+  const person = story.kind === "person";
+  const reads = operationOf(story.action) === "read";
+  const given = person ? [`Signed in as ${withArticle(story.role.toLowerCase())}`] : [`The conditions of ${story.id} hold`];
+  const act = person ? `${sentenceCase(story.action)} with valid details` : story.kind === "system" ? `Trigger the system to ${lowerFirst(story.action)}` : `Process a ${object} covered by ${story.id}`;
+  const negative = story.criteria.find((criterion) => /invalid|incomplete|another/i.test(criterion));
+  const cases: CaseDraft[] = [
+    {
+      title: `${story.title}: ${reads ? "shows the expected data" : "succeeds with valid input"}`,
+      user_story_id: story.id,
+      type: "functional",
+      priority,
+      preconditions: [...given, ...serviceNames.map((name) => `${name} test environment reachable`)],
+      steps: person ? (reads ? [`Open the ${object} list`, sentenceCase(story.action), "Inspect what is shown"] : [`Open the ${object} screen`, act, "Submit"]) : [act, "Inspect the stored outcome"],
+      expected_result: thenPart(story.criteria[0]) ?? `The ${object} is saved and confirmed.`,
+    },
+    {
+      title: `${story.title}: ${person && reads ? `hides another ${story.role.toLowerCase()}'s data` : "rejects incomplete input"}`,
+      user_story_id: story.id,
+      type: person && reads ? "security" : "negative",
+      priority,
+      preconditions: person && reads ? [...given, `${sentenceCase(plural(object))} owned by another ${story.role.toLowerCase()} exist`] : given,
+      steps: person
+        ? reads
+          ? [`Open the ${object} list`, sentenceCase(story.action), "Look for the other account's data"]
+          : [`Open the ${object} screen`, "Leave a required field empty", "Submit"]
+        : ["Provide incomplete data", act],
+      expected_result: thenPart(negative) ?? "The input is rejected with a message per invalid field and nothing is saved.",
+    },
+    ...serviceNames.map((name) => ({
+      title: `${story.title}: ${name} unavailable`,
+      user_story_id: story.id,
+      type: "integration",
+      priority,
+      preconditions: [...given, `${name} test environment configured to fail`],
+      steps: [act, "Observe the answer", "Retry once the service is back"],
+      expected_result:
+        thenPart(story.criteria.find((criterion) => criterion.startsWith(`Given ${name} is unavailable`))) ?? `The failure is reported, nothing is saved, and the retry does not duplicate the ${object}.`,
+    })),
+  ];
+  // The pseudocode's role check is behaviour worth a test of its own.
+  if (/\bREQUIRE\b.*\brole\b/i.test(code)) {
+    cases.push({
+      title: `${story.title}: refused without the ${story.role.toLowerCase()} role`,
+      user_story_id: story.id,
+      type: "security",
+      priority: "High",
+      preconditions: ["Signed in with a different role"],
+      steps: [act, "Submit"],
+      expected_result: "The request is refused with 403 and nothing changes.",
+    });
+  }
+  return cases;
+}
+
+export function draftQa(request: AgentRequest): EnvelopeOf<"qa"> {
+  const requirements = contextArtifact(request, "requirements", "qa");
+  const inception = contextArtifact(request, "inception", "qa");
+  const agile = contextArtifact(request, "agile", "qa");
+  contextArtifact(request, "diagramacion", "qa");
+  const pseudocodigo = contextArtifact(request, "pseudocodigo", "qa");
+  const stories = storyFacts(agile);
+  const services = serviceFacts(requirements);
+
+  let caseNumber = 0;
+  const numbered = (drafts: CaseDraft[]): TestCase[] => drafts.map((draft) => ({ id: padId("TC", ++caseNumber), ...draft }));
+  const epics = [...new Map(stories.map((story) => [story.epicId, story.epicTitle])).entries()];
+  const suites: TestSuite[] = epics.map(([epicId, epicTitle], index) => {
+    const members = stories.filter((story) => story.epicId === epicId);
+    return {
+      id: padId("TS", index + 1, 2),
+      name: epicTitle,
+      description: `Covers ${joinList(members.map((story) => story.id))} of epic ${epicId}.`,
+      user_story_ids: members.map((story) => story.id),
+      test_cases: members.flatMap((story) =>
+        numbered(casesForStory(story, servicesFor(story.text, services).map((service) => service.name), pseudocodeOf(pseudocodigo.user_story_pseudocode, story.id))),
+      ),
+    };
+  });
+  const nonFunctional = inception.non_functional_requirements;
+  if (nonFunctional.length > 0) {
+    suites.push({
+      id: padId("TS", suites.length + 1, 2),
+      name: "Non-functional requirements",
+      description: `Covers ${joinList(nonFunctional.map((requirement) => requirement.id))}.`,
+      user_story_ids: [],
+      test_cases: numbered(
+        nonFunctional.map((requirement) => ({
+          title: `${requirement.id} ${requirement.title}: ${shorten(requirement.description.replace(/\.$/, ""), 10)}`,
+          type: "non-functional",
+          priority: /security|compliance|privacy/i.test(requirement.title) ? "High" : "Medium",
+          requirement_id: requirement.id,
+          preconditions: [isQualityText(requirement.description) ? "A production-like environment with monitoring" : "A staging environment"],
+          steps: [`Set up the conditions ${requirement.id} describes`, `Measure or inspect: ${lowerFirst(requirement.description.replace(/\.$/, ""))}`, "Record the evidence"],
+          expected_result: requirement.description,
+        })),
+      ),
+    });
+  }
+
+  const allCases = suites.flatMap((suite) => suite.test_cases as TestCase[]);
+  const coverage = stories.map((story) => ({ user_story_id: story.id, test_case_ids: allCases.filter((testCase) => testCase.user_story_id === story.id).map((testCase) => testCase.id) }));
+  const artifact: QaArtifact = { test_suites: suites, coverage };
+  const changes: Changes = {
+    added: [...suites.map((suite) => `test_suites: ${suite.id} "${suite.name}" (${suite.test_cases.length} cases)`), ...allCases.map((testCase) => `test_cases: ${testCase.id} "${testCase.title}"`)],
+    removed: [],
+    modified: [],
+  };
+  const justification =
+    `${allCases.length} test cases (${allCases[0]?.id} to ${allCases[allCases.length - 1]?.id}) in ${suites.length} suites, one per epic${nonFunctional.length > 0 ? " plus one for the non-functional requirements" : ""}. ` +
+    `Every one of the ${stories.length} user stories has a success case and an invalid-input case taken from its acceptance criteria, ` +
+    "an integration case per external service it depends on, and a role check where its pseudocode requires one; coverage lists the cases per story.";
+  return envelope(artifact, changes, justification);
+}
+
+function caseType(text: string): string {
+  if (/\b(invalid|error|fail\w*|negative|reject\w*|expired|declin\w*|wrong|missing)\b/i.test(text)) return "negative";
+  if (/\b(role|permission|unauthori[sz]ed|forbidden|security|injection|xss|csrf)\b/i.test(text)) return "security";
+  if (isQualityText(text)) return "non-functional";
+  return "functional";
+}
+
+export function reviseQa(request: AgentRequest): EnvelopeOf<"qa"> {
+  const artifact = copyOf(previousArtifact(request, "qa"));
+  const changes = noChanges();
+  const outcomes: string[] = [];
+  const allCases = () => artifact.test_suites.flatMap((suite) => suite.test_cases);
+
+  const addCase = (directive: Directive) => {
+    const storyId = directive.ids.find((id) => id.startsWith("US-"));
+    const subject = directive.subject.replace(/\b(?:US|TC|FR)-\d+\b:?\s*/gi, "").trim() || directive.sentence;
+    let suite =
+      (storyId ? artifact.test_suites.find((candidate) => candidate.user_story_ids?.includes(storyId) || candidate.test_cases.some((testCase) => (testCase as TestCase).user_story_id === storyId)) : undefined) ??
+      artifact.test_suites
+        .map((candidate) => ({ candidate, score: overlap(subject, `${candidate.name} ${candidate.description ?? ""}`) }))
+        .filter((entry) => entry.score >= 0.5)
+        .sort((a, b) => b.score - a.score)[0]?.candidate;
+    if (!suite) {
+      suite = artifact.test_suites.find((candidate) => candidate.name === "Reviewer-requested cases");
+      if (!suite) {
+        suite = { id: padId("TS", nextNumber(artifact.test_suites.map((candidate) => candidate.id ?? ""), "TS"), 2), name: "Reviewer-requested cases", description: "Cases added at review.", user_story_ids: [], test_cases: [] };
+        artifact.test_suites.push(suite);
+        changes.added.push(`test_suites: ${suite.id} "Reviewer-requested cases"`);
+      }
+    }
+    const testCase: TestCase = {
+      id: padId("TC", nextNumber(allCases().map((item) => itemId(item) ?? ""), "TC")),
+      title: sentenceCase(shorten(subject, 12)),
+      ...(storyId ? { user_story_id: storyId } : {}),
+      type: caseType(directive.sentence),
+      priority: "Medium",
+      preconditions: [storyId ? `The preconditions of ${storyId} hold` : "A staging environment with test data"],
+      steps: [`Set up the situation: ${lowerFirst(subject)}`, "Perform the action under test", "Observe the outcome"],
+      expected_result: `The product handles it as the reviewer asked: ${lowerFirst(subject).replace(/\.?$/, ".")}`,
+      source: "reviewer feedback",
+    };
+    suite.test_cases.push(testCase);
+    changes.added.push(`test_cases: ${testCase.id} "${testCase.title}" in ${suite.id ?? suite.name}`);
+    outcomes.push(`Added ${testCase.id} "${testCase.title}" (${testCase.type}) to "${suite.name}".`);
+  };
+
+  for (const directive of parseFeedback(request.feedback)) {
+    if (directive.kind === "note") {
+      recordNote(artifact, directive, changes, outcomes);
+    } else if (directive.kind === "add") {
+      addCase(directive);
+    } else if (directive.kind === "remove") {
+      const removed: string[] = [];
+      for (const suite of artifact.test_suites) {
+        const kept = suite.test_cases.filter((testCase) => {
+          const storyOf = typeof testCase === "object" && testCase ? (testCase as TestCase).user_story_id?.toUpperCase() : undefined;
+          const matches = itemMatches(testCase, directive) || (storyOf !== undefined && directive.ids.includes(storyOf));
+          if (matches) removed.push(`test_cases: ${label(testCase)}`);
+          return !matches;
+        });
+        suite.test_cases = kept;
+      }
+      const emptied = artifact.test_suites.filter((suite) => suite.test_cases.length === 0);
+      artifact.test_suites = artifact.test_suites.filter((suite) => suite.test_cases.length > 0);
+      removed.push(...emptied.map((suite) => `test_suites: ${label(suite)} (no cases left)`));
+      if (removed.length > 0) {
+        changes.removed.push(...removed);
+        outcomes.push(`Removed ${removed.join(", ")}.`);
+      } else {
+        outcomes.push(`No test case matched "${directive.subject}", so nothing was removed.`);
+      }
+    } else {
+      const renamed = artifact.test_suites.flatMap((suite) => renameMatching(suite.test_cases, directive).map((line) => `test_cases: ${line}`));
+      if (renamed.length > 0) {
+        changes.modified.push(...renamed);
+        outcomes.push(`Changed ${renamed.join(", ")}.`);
+      } else {
+        addCase({ ...directive, kind: "add", subject: directive.replacement ?? directive.subject });
+        outcomes.push(`Nothing matched "${directive.subject}", so a case for "${directive.replacement}" was added instead.`);
+      }
+    }
+  }
+  if (artifact.test_suites.length === 0) {
+    throw new AgentInputError("qa: the feedback removes every test case; a QA artifact needs at least one suite with a case, so say which cases to keep");
+  }
+  return envelope(artifact, changes, revisionJustification("test plan", request.feedback, outcomes));
+}

@@ -1,0 +1,237 @@
+/**
+ * Model-written artifacts through any OpenAI-compatible chat-completions endpoint (OpenAI, Azure OpenAI,
+ * Ollama, vLLM, LM Studio, ...): one request per agent call, a JSON object back, checked against the same
+ * schemas as every other agent's output. Configured by LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS.
+ */
+import { z } from "zod";
+import { ConfigError } from "../../config";
+import { type ArtifactType, type EnvelopeOf, artifactSchemas, parseEnvelope } from "../artifacts";
+import { type AgentRequest, briefOf, domainOf } from "./request";
+
+export const LlmConfig = z.object({
+  /** Up to and including the API version, e.g. https://api.openai.com/v1; `/chat/completions` is appended. */
+  baseUrl: z.string().url().regex(/^https?:\/\//i, "must start with http:// or https://"),
+  apiKey: z.string().optional(),
+  model: z.string().min(1),
+  timeoutMs: z.number().int().positive(),
+});
+export type LlmConfig = z.infer<typeof LlmConfig>;
+
+/** The model could not be reached, refused, or answered something that is not a valid artifact. */
+export class LlmError extends Error {
+  override name = "LlmError";
+}
+
+/** Undefined when LLM_BASE_URL is not set (the built-in agents then draft deterministically); throws ConfigError on a bad value. */
+export function llmConfigFromEnv(env: Record<string, string | undefined> = process.env): LlmConfig | undefined {
+  const baseUrl = env.LLM_BASE_URL?.trim();
+  if (!baseUrl) return undefined;
+  const model = env.LLM_MODEL?.trim();
+  if (!model) throw new ConfigError("LLM_MODEL is not set: LLM_BASE_URL is set, so name the model to use (for example gpt-4o-mini or llama3.1)");
+  const timeout = env.LLM_TIMEOUT_MS?.trim() ? Number(env.LLM_TIMEOUT_MS) : 120_000;
+  const parsed = LlmConfig.safeParse({ baseUrl: baseUrl.replace(/\/+$/, ""), apiKey: env.LLM_API_KEY?.trim() || undefined, model, timeoutMs: timeout });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) =>
+      issue.path[0] === "baseUrl"
+        ? "LLM_BASE_URL must be an absolute URL such as https://api.openai.com/v1"
+        : issue.path[0] === "timeoutMs"
+          ? "LLM_TIMEOUT_MS must be a positive whole number of milliseconds"
+          : `${issue.path.join(".")}: ${issue.message}`,
+    );
+    throw new ConfigError(`LLM configuration error: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}
+
+// ---- prompts ----------------------------------------------------------------------------------------
+
+const ENVELOPE_RULES = [
+  "Answer with one JSON object and nothing else, shaped exactly:",
+  '{ "artifact": { ... }, "changes_made": { "added": [string], "removed": [string], "modified": [string] }, "justification": string }',
+  "changes_made lists, one short line each, what this version adds, removes and modifies compared with the previous version (on a first draft, everything is added).",
+  "justification explains in a few sentences how the artifact follows from the input.",
+].join("\n");
+
+const ARTIFACT_GUIDES: Record<ArtifactType, { role: string; input: string; fields: string }> = {
+  requirements: {
+    role: "You are a requirements analyst. You turn a product brief into structured requirements.",
+    input: "The user message holds the product domain and the brief.",
+    fields: [
+      '"problem_statement_refined": string, the problem restated precisely;',
+      '"identified_domains": [string], the business domains involved;',
+      '"core_capabilities": [{ "id": "CAP-001", "name": string, "description": string, "actor": string }], what each role must be able to do;',
+      '"external_dependencies": [{ "name": string, "purpose": string }], outside systems the product needs;',
+      '"assumptions": [string], what the brief leaves open and you assume.',
+    ].join("\n"),
+  },
+  inception: {
+    role: "You are a product inception lead. You frame the product from its requirements.",
+    input: "The user message holds the domain, the brief and context.requirements (the requirements agent's envelope; its artifact is what counts).",
+    fields: [
+      '"product_vision": string;',
+      '"scope_in": [string]; "scope_out": [string];',
+      '"stakeholders": [{ "name": string, "interest": string }];',
+      '"high_level_architecture": { "style": string, "components": [{ "name": string, "responsibility": string }] };',
+      '"risk_matrix": [{ "id": "R-01", "risk": string, "probability": "Low"|"Medium"|"High", "impact": "Low"|"Medium"|"High", "mitigation": string }];',
+      '"functional_requirements": [{ "id": "FR-001", "title": string, "description": string }];',
+      '"non_functional_requirements": [{ "id": "NFR-001", "title": string, "description": string }].',
+    ].join("\n"),
+  },
+  agile: {
+    role: "You are an agile product owner. You write the backlog.",
+    input: "The user message holds context.requirements and context.inception (earlier agents' envelopes).",
+    fields: [
+      '"epics": [{ "id": "EP-01", "title": string, "description": string, "user_stories": [',
+      '  { "id": "US-001", "title": string, "as_a": string, "i_want": string, "so_that": string, "story": "As a ..., I want ..., so that ...",',
+      '    "acceptance_criteria": ["Given ..., when ..., then ..."], "priority": "Must"|"Should"|"Could", "story_points": number } ] }].',
+      "Cover every functional requirement with at least one story; number stories US-001, US-002, ... across all epics.",
+    ].join("\n"),
+  },
+  diagramacion: {
+    role: "You are a software architect. You draw the data model and the main interactions.",
+    input: "The user message holds context.requirements, context.inception and context.agile (earlier agents' envelopes).",
+    fields: [
+      '"entity_relationship_model": { "entities": [{ "name": string, "attributes": [{ "name": string, "type": string, "key": "PK"|"FK" (optional) }] }],',
+      '  "relationships": [{ "from": string, "to": string, "cardinality": "1:1"|"1:N"|"N:M", "label": string }] };',
+      '"mermaid_sequence_diagram": string, valid Mermaid source that starts with "sequenceDiagram", covering the user stories; no Markdown fences.',
+    ].join("\n"),
+  },
+  pseudocodigo: {
+    role: "You are a senior developer. You write language-neutral pseudocode.",
+    input: "The user message holds context.requirements, context.agile and context.diagramacion (earlier agents' envelopes).",
+    fields: '"user_story_pseudocode": { "<user story id, e.g. US-001>": string (the pseudocode, lines separated by \\n) }, one entry per user story.',
+  },
+  qa: {
+    role: "You are a QA engineer. You write the test plan.",
+    input: "The user message holds context.requirements, context.inception, context.agile, context.diagramacion and context.pseudocodigo (earlier agents' envelopes).",
+    fields: [
+      '"test_suites": [{ "id": "TS-01", "name": string, "user_story_ids": [string], "test_cases": [',
+      '  { "id": "TC-001", "title": string, "user_story_id": string, "type": "functional"|"negative"|"integration"|"security"|"non-functional",',
+      '    "priority": "High"|"Medium"|"Low", "preconditions": [string], "steps": [string], "expected_result": string } ] }].',
+      "Every user story needs at least one test case; number cases TC-001, TC-002, ... across all suites.",
+    ].join("\n"),
+  },
+};
+
+export function systemPrompt(slug: ArtifactType, isFeedback: boolean): string {
+  const guide = ARTIFACT_GUIDES[slug];
+  const task = isFeedback
+    ? "This is a revision: context holds your previous envelope (context.artifact is your previous artifact) and feedback holds the reviewer's request. Apply the feedback to the previous artifact, keep everything the feedback does not touch, list exactly what you added, removed and modified in changes_made, and quote the feedback in the justification."
+    : "This is a first draft: derive every item from the input; do not invent facts the input does not support, and state such gaps as assumptions.";
+  return [guide.role, guide.input, task, ENVELOPE_RULES, `The "artifact" object has these fields:\n${guide.fields}`].join("\n\n");
+}
+
+export function userMessage(request: AgentRequest): string {
+  const input = {
+    ...(domainOf(request) ? { domain: domainOf(request) } : {}),
+    ...(briefOf(request) ? { brief: briefOf(request) } : {}),
+    context: request.context,
+    is_feedback: request.is_feedback,
+    feedback: request.feedback,
+  };
+  return JSON.stringify(input, null, 2);
+}
+
+// ---- the call ---------------------------------------------------------------------------------------
+
+const ChatCompletion = z.object({
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.object({
+        finish_reason: z.string().nullish(),
+        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
+      }),
+    )
+    .min(1, "the answer has no choices"),
+});
+
+function excerpt(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}...` : flat;
+}
+
+/** The provider's own error message when it sent one ({ error: { message } } in the OpenAI format). */
+function providerMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof parsed.error === "string") return parsed.error;
+    if (parsed.error && typeof parsed.error.message === "string") return parsed.error.message;
+    if (typeof parsed.message === "string") return parsed.message;
+  } catch {
+    // not JSON: the raw text is the message
+  }
+  return excerpt(body);
+}
+
+/** The JSON object in a model's answer; some models wrap it in a Markdown fence despite the response format. */
+function parseAnswer(content: string): unknown {
+  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(content);
+  return JSON.parse(fenced?.[1] ?? content);
+}
+
+/** Asks the model for the agent's envelope and checks it; throws LlmError with what went wrong and where. */
+export async function composeWithLlm<T extends ArtifactType>(config: LlmConfig, slug: T, request: AgentRequest): Promise<EnvelopeOf<T>> {
+  const url = `${config.baseUrl}/chat/completions`;
+  const body = {
+    model: config.model,
+    messages: [
+      { role: "system", content: systemPrompt(slug, request.is_feedback) },
+      { role: "user", content: userMessage(request) },
+    ],
+    response_format: { type: "json_object" },
+    temperature: 0.2,
+  };
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+  } catch (error) {
+    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+      throw new LlmError(`${slug}: the LLM at ${url} did not answer within ${config.timeoutMs} ms (LLM_TIMEOUT_MS)`);
+    }
+    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    throw new LlmError(`${slug}: could not reach the LLM at ${url}: ${cause}`);
+  }
+  const text = await response.text().catch((error: unknown) => {
+    throw new LlmError(`${slug}: the LLM at ${url} broke off its answer: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  if (!response.ok) {
+    const hint = response.status === 401 || response.status === 403 ? " (check LLM_API_KEY)" : response.status === 404 ? " (check LLM_BASE_URL and LLM_MODEL)" : "";
+    throw new LlmError(`${slug}: the LLM at ${url} answered HTTP ${response.status}${hint}: ${providerMessage(text)}`);
+  }
+  let completion: z.infer<typeof ChatCompletion>;
+  try {
+    const parsed = ChatCompletion.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new LlmError(`${slug}: the LLM at ${url} did not answer in the chat-completions format (${parsed.error.issues.map((issue) => issue.message).join("; ")}): ${excerpt(text)}`);
+    completion = parsed.data;
+  } catch (error) {
+    if (error instanceof LlmError) throw error;
+    throw new LlmError(`${slug}: the LLM at ${url} answered with something that is not JSON: ${excerpt(text)}`);
+  }
+  const choice = completion.choices[0];
+  if (!choice) throw new LlmError(`${slug}: the LLM's answer has no choices`);
+  if (choice.message.refusal) throw new LlmError(`${slug}: the model refused: ${choice.message.refusal}`);
+  if (choice.finish_reason === "length") {
+    throw new LlmError(`${slug}: the model's answer was cut off at its output limit (finish_reason "length"); use a model with a larger output limit`);
+  }
+  const content = choice.message.content ?? "";
+  if (content.trim() === "") throw new LlmError(`${slug}: the model's answer is empty`);
+  let answer: unknown;
+  try {
+    answer = parseAnswer(content);
+  } catch {
+    throw new LlmError(`${slug}: the model's answer is not a JSON object: ${excerpt(content)}`);
+  }
+  // A model that returns the artifact's fields without the envelope is still answering the question asked.
+  if (answer && typeof answer === "object" && !Array.isArray(answer) && !("artifact" in answer) && artifactSchemas[slug].safeParse(answer).success) {
+    answer = { artifact: answer, changes_made: { added: [], removed: [], modified: [] }, justification: "" };
+  }
+  const envelope = parseEnvelope(slug, answer);
+  if (!envelope.success) throw new LlmError(`${slug}: the model's answer is ${envelope.error}`);
+  return envelope.data;
+}

@@ -1,0 +1,109 @@
+/**
+ * For tests: briefs from different domains; the six built-in agents run in pipeline order with the
+ * context each receives per seed section 6 (the earlier agents' whole content envelopes); and a stand-in
+ * LLM, since a model is outside this machine.
+ */
+import { type IncomingHttpHeaders, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ArtifactType, EnvelopeOf } from "../artifacts";
+import { draft } from "./drafts";
+import type { AgentRequest } from "./request";
+
+export const BRIEFS = {
+  superApp: {
+    domain: "super-app",
+    brief:
+      "We are building a super-app where customers can order food, book rides and pay bills. Merchants manage their catalogs and track orders. " +
+      "Drivers should be able to accept ride requests and see the route on a map. Payments must go through Stripe. " +
+      "The app must support 100k concurrent users and respond within 300 ms.",
+  },
+  clinic: {
+    domain: "clinic",
+    brief:
+      "Patients can book appointments with doctors and receive SMS reminders through Twilio. Doctors manage their schedules and write prescriptions. " +
+      "Administrators should be able to export monthly reports. All patient data must be encrypted and the system must comply with HIPAA.",
+  },
+} as const;
+
+export type PipelineEnvelopes = { [T in ArtifactType]: EnvelopeOf<T> };
+
+export function firstCall(context: Record<string, unknown>): AgentRequest {
+  return { run_id: "RUN_TEST", context, is_feedback: false, feedback: "" };
+}
+
+export function feedbackCall(previous: unknown, feedback: string): AgentRequest {
+  return { run_id: "RUN_TEST", context: previous as Record<string, unknown>, is_feedback: true, feedback };
+}
+
+export function runPipeline(domain: string, brief: string): PipelineEnvelopes {
+  const requirements = draft("requirements", firstCall({ domain, brief }));
+  const inception = draft("inception", firstCall({ domain, brief, requirements }));
+  const agile = draft("agile", firstCall({ requirements, inception }));
+  const diagramacion = draft("diagramacion", firstCall({ requirements, inception, agile }));
+  const pseudocodigo = draft("pseudocodigo", firstCall({ requirements, agile, diagramacion }));
+  const qa = draft("qa", firstCall({ requirements, inception, agile, diagramacion, pseudocodigo }));
+  return { requirements, inception, agile, diagramacion, pseudocodigo, qa };
+}
+
+// ---- a stand-in LLM: a real HTTP server speaking the OpenAI chat-completions protocol ------------------
+
+export interface ChatRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: { model?: string; messages?: { role: string; content: string }[]; response_format?: { type: string }; [key: string]: unknown };
+}
+
+/** What the stand-in answers: a status and a JSON body, or `"hang"` to never answer. */
+export type ChatAnswer = { status: number; body: unknown } | "hang";
+
+export interface ChatServer {
+  /** Base URL as LLM_BASE_URL would hold it, ending in /v1. */
+  baseUrl: string;
+  received: ChatRequest[];
+  close(): Promise<void>;
+}
+
+/** An OpenAI-style completion whose message content is `content`. */
+export function completion(content: string, options: { finish_reason?: string; refusal?: string; model?: string } = {}): { status: number; body: unknown } {
+  return {
+    status: 200,
+    body: {
+      id: "chatcmpl-test",
+      object: "chat.completion",
+      model: options.model ?? "test-model",
+      choices: [{ index: 0, finish_reason: options.finish_reason ?? "stop", message: { role: "assistant", content, ...(options.refusal ? { refusal: options.refusal } : {}) } }],
+    },
+  };
+}
+
+export async function startChatServer(answer: (request: ChatRequest) => ChatAnswer): Promise<ChatServer> {
+  const received: ChatRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const request: ChatRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? (JSON.parse(text) as ChatRequest["body"]) : {} };
+      received.push(request);
+      if (req.url !== "/v1/chat/completions" || req.method !== "POST") {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        return;
+      }
+      const reply = answer(request);
+      if (reply === "hang") return;
+      res.writeHead(reply.status, { "content-type": "application/json" }).end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

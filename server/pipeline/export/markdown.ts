@@ -1,0 +1,443 @@
+/**
+ * One readable Markdown document per artifact, for the export bundle.
+ *
+ * File names keep the original system's prefixes and number them by artifact version:
+ * `<PREFIX>-<version, 3 digits>-<name>.md`, so REQ-001-requirements.md is version 1 of the requirements and
+ * REQ-003-requirements.md its third revision. Prefixes and names: REQ requirements, INC inception,
+ * US user-stories (agile), DIA diagrams, PSE pseudocode, TC test-cases; an artifact type outside the six
+ * gets the first three letters of its name. Items inside keep their own ids (US-001, TC-004, ...).
+ *
+ * What must hold: rendering never throws. Real n8n agents return shapes of their own, so every known
+ * section checks the shape it gets and falls back to a generic rendering (headings for objects, bullets for
+ * lists, tables for lists of flat objects) for anything else, including fields no schema names.
+ */
+import { ARTIFACT_TYPES } from "../artifacts";
+
+const KNOWN: Record<string, { prefix: string; name: string; title: string }> = {
+  requirements: { prefix: "REQ", name: "requirements", title: "Requirements" },
+  inception: { prefix: "INC", name: "inception", title: "Inception" },
+  agile: { prefix: "US", name: "user-stories", title: "User stories" },
+  diagramacion: { prefix: "DIA", name: "diagrams", title: "Diagrams" },
+  pseudocodigo: { prefix: "PSE", name: "pseudocode", title: "Pseudocode" },
+  qa: { prefix: "TC", name: "test-cases", title: "Test cases" },
+};
+
+function describeType(artifactType: string): { prefix: string; name: string; title: string } {
+  const known = KNOWN[artifactType];
+  if (known) return known;
+  const name = artifactType.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "artifact";
+  const prefix = name.replace(/[^a-z]/g, "").slice(0, 3).toUpperCase() || "ART";
+  return { prefix, name, title: humanize(artifactType) || "Artifact" };
+}
+
+export function artifactFileName(artifactType: string, version: number): string {
+  const { prefix, name } = describeType(artifactType);
+  return `${prefix}-${String(Math.max(0, Math.trunc(version))).padStart(3, "0")}-${name}.md`;
+}
+
+/** Pipeline order for known types, then the others by name: the order files appear in a bundle. */
+export function artifactOrder(artifactType: string): number {
+  const index = (ARTIFACT_TYPES as readonly string[]).indexOf(artifactType);
+  return index >= 0 ? index : ARTIFACT_TYPES.length;
+}
+
+export interface MarkdownInput {
+  artifact_type: string;
+  version: number;
+  created_at: string;
+  /** The stored content: the agent's envelope `{ artifact, changes_made, justification }`, or a bare artifact. */
+  content: unknown;
+  run_id?: string;
+}
+
+// ---- Markdown primitives ----------------------------------------------------------------------------
+
+type Lines = string[];
+
+function humanize(key: string): string {
+  if (/^id$/i.test(key)) return "ID";
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): value is string | number | boolean | null | undefined {
+  return value === null || value === undefined || ["string", "number", "boolean"].includes(typeof value);
+}
+
+function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+/** Text for one line (bullets, headings): line breaks become spaces. */
+function inline(value: unknown): string {
+  return scalarText(value).replace(/\s*\r?\n\s*/g, " ").trim();
+}
+
+/** Text for a table cell: pipes escaped, line breaks as <br>, short lists joined. */
+function cell(value: unknown): string {
+  const text = Array.isArray(value) ? value.map((item) => (isScalar(item) ? scalarText(item) : itemLabel(item))).join("; ") : isScalar(value) ? scalarText(value) : JSON.stringify(value);
+  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>").trim();
+}
+
+function heading(level: number, text: string): string {
+  return `${"#".repeat(Math.min(6, Math.max(1, level)))} ${inline(text)}`;
+}
+
+/** A fence longer than any backtick run inside, so agent text cannot close it early. */
+function fenced(language: string, code: string): Lines {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${language}`, code.replace(/\s+$/, ""), fence];
+}
+
+function table(columns: string[], rows: unknown[][], headers: string[] = columns.map(humanize)): Lines {
+  return [`| ${headers.map(cell).join(" | ")} |`, `| ${columns.map(() => "---").join(" | ")} |`, ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`)];
+}
+
+/** The short name of an item of any shape. */
+function itemLabel(item: unknown): string {
+  if (isScalar(item)) return inline(item);
+  if (Array.isArray(item)) return item.map(itemLabel).join(", ");
+  const record = item as Record<string, unknown>;
+  const id = isScalar(record.id) ? inline(record.id) : "";
+  for (const key of ["title", "name", "risk", "capability", "description", "text", "summary"]) {
+    if (typeof record[key] === "string" && record[key] !== "") return id ? `${id} ${inline(record[key])}` : inline(record[key]);
+  }
+  if (id) return id;
+  const json = JSON.stringify(record);
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+}
+
+/** A heading for an item: its id and name when it has them, else the fallback ("Item 3"), never raw JSON. */
+function itemTitle(item: unknown, fallback: string): string {
+  if (!isRecord(item)) return itemLabel(item) || fallback;
+  const hasName = ["id", "title", "name", "risk", "capability", "description", "text", "summary"].some((key) => isScalar(item[key]) && item[key] !== undefined && item[key] !== "");
+  return hasName ? itemLabel(item) : fallback;
+}
+
+/** Lists of flat objects read best as tables; anything nested does not. */
+function isTabular(items: unknown[]): items is Record<string, unknown>[] {
+  return (
+    items.length > 0 &&
+    items.every((item) => isRecord(item) && Object.values(item).every((value) => isScalar(value) || (Array.isArray(value) && value.every(isScalar))))
+  );
+}
+
+function columnsOf(items: Record<string, unknown>[], preferred: string[] = []): string[] {
+  const seen = new Set<string>();
+  for (const item of items) for (const key of Object.keys(item)) seen.add(key);
+  return [...preferred.filter((key) => seen.has(key)), ...[...seen].filter((key) => !preferred.includes(key))];
+}
+
+const MAX_DEPTH = 6;
+
+/** Any JSON value as Markdown: what every section falls back to. */
+function generic(value: unknown, level: number, depth = 0): Lines {
+  if (depth > MAX_DEPTH) return fenced("json", JSON.stringify(value, null, 2));
+  if (value === null || value === undefined || value === "") return ["_(empty)_"];
+  if (typeof value === "string") return value.includes("\n") ? value.split(/\r?\n/) : [value];
+  if (isScalar(value)) return [scalarText(value)];
+  if (Array.isArray(value)) {
+    if (value.length === 0) return ["_(none)_"];
+    if (value.every(isScalar)) return value.map((item) => `- ${inline(item)}`);
+    if (isTabular(value)) {
+      const columns = columnsOf(value, ["id", "name", "title"]);
+      return table(columns, value.map((item) => columns.map((column) => item[column])));
+    }
+    return value.flatMap((item, index) => {
+      if (isScalar(item)) return [`- ${inline(item)}`, ""];
+      return [heading(level, itemTitle(item, `Item ${index + 1}`)), "", ...generic(item, level + 1, depth + 1), ""];
+    });
+  }
+  const record = value as Record<string, unknown>;
+  // Short lists of plain values ("FR-001, FR-004") read better on one line than under a heading of their own.
+  const short = (item: unknown): item is unknown[] => Array.isArray(item) && item.length > 0 && item.every(isScalar) && item.map(scalarText).join(", ").length <= 120;
+  const flat = Object.entries(record).filter(([, item]) => isScalar(item) || short(item));
+  const nested = Object.entries(record).filter(([, item]) => !isScalar(item) && !short(item));
+  const lines: Lines = flat.map(([key, item]) => `- **${humanize(key)}:** ${(short(item) ? item.map(inline).join(", ") : inline(item)) || "_(empty)_"}`);
+  for (const [key, item] of nested) {
+    if (lines.length > 0) lines.push("");
+    lines.push(heading(level, humanize(key)), "", ...generic(item, level + 1, depth + 1));
+  }
+  return lines.length > 0 ? lines : ["_(empty)_"];
+}
+
+// ---- sections ---------------------------------------------------------------------------------------
+
+type Section = (value: unknown, level: number) => Lines;
+
+function paragraph(value: unknown, level: number): Lines {
+  return typeof value === "string" ? value.split(/\r?\n/) : generic(value, level);
+}
+
+function tableOr(preferred: string[]): Section {
+  return (value, level) => {
+    if (Array.isArray(value) && isTabular(value)) {
+      const columns = columnsOf(value, preferred);
+      return table(columns, value.map((item) => columns.map((column) => item[column])));
+    }
+    if (Array.isArray(value) && value.length > 0 && value.every((item) => isScalar(item) || isRecord(item))) {
+      return value.map((item) => `- ${itemLabel(item)}`);
+    }
+    return generic(value, level);
+  };
+}
+
+function bullets(value: unknown, level: number): Lines {
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => isScalar(item) || isRecord(item)) && !isTabular(value)) {
+    return value.map((item) => `- ${itemLabel(item)}`);
+  }
+  return generic(value, level);
+}
+
+const requirementsTable = tableOr(["id", "title", "description"]);
+
+function architecture(value: unknown, level: number): Lines {
+  if (!isRecord(value)) return generic(value, level);
+  const lines: Lines = [];
+  for (const [key, item] of Object.entries(value)) {
+    if (lines.length > 0) lines.push("");
+    lines.push(heading(level, humanize(key)), "");
+    lines.push(...(Array.isArray(item) && isTabular(item) ? tableOr(["name", "responsibility"])(item, level + 1) : generic(item, level + 1)));
+  }
+  return lines;
+}
+
+function stories(value: unknown, level: number): Lines {
+  if (!Array.isArray(value)) return generic(value, level);
+  const lines: Lines = [];
+  const flat = value.filter(isRecord);
+  if (flat.length > 0) {
+    lines.push(...table(["id", "title", "priority", "story_points"], flat.map((story) => [story.id, story.title ?? story.i_want ?? "", story.priority ?? "", story.story_points ?? ""]), ["ID", "Title", "Priority", "Points"]), "");
+  }
+  for (const story of value) {
+    if (!isRecord(story)) {
+      lines.push(`- ${itemLabel(story)}`, "");
+      continue;
+    }
+    lines.push(heading(level, itemTitle(story, "User story")), "");
+    if (typeof story.story === "string") lines.push(`> ${inline(story.story)}`, "");
+    const rest = Object.fromEntries(Object.entries(story).filter(([key]) => !["id", "title", "story", "acceptance_criteria"].includes(key)));
+    if (Object.keys(rest).length > 0) lines.push(...generic(rest, level + 1), "");
+    if (story.acceptance_criteria !== undefined) {
+      lines.push("**Acceptance criteria**", "", ...bullets(story.acceptance_criteria, level + 1), "");
+    }
+  }
+  return lines;
+}
+
+function epics(value: unknown, level: number): Lines {
+  if (!Array.isArray(value)) return generic(value, level);
+  return value.flatMap((epic, index) => {
+    if (!isRecord(epic)) return [`- ${itemLabel(epic)}`, ""];
+    const storyList = epic.user_stories ?? epic.stories;
+    const rest = Object.fromEntries(Object.entries(epic).filter(([key]) => !["id", "title", "description", "user_stories", "stories"].includes(key)));
+    return [
+      heading(level, itemTitle(epic, `Epic ${index + 1}`)),
+      "",
+      ...(typeof epic.description === "string" ? [epic.description, ""] : []),
+      ...(Object.keys(rest).length > 0 ? [...generic(rest, level + 1), ""] : []),
+      ...(storyList !== undefined ? stories(storyList, level + 1) : []),
+    ];
+  });
+}
+
+function entityModel(value: unknown, level: number): Lines {
+  if (!isRecord(value) || !Array.isArray(value.entities)) return generic(value, level);
+  const lines: Lines = [heading(level, "Entities"), ""];
+  for (const entity of value.entities) {
+    if (!isRecord(entity)) {
+      lines.push(`- ${itemLabel(entity)}`, "");
+      continue;
+    }
+    lines.push(heading(level + 1, itemTitle(entity, "Entity")), "");
+    const attributes = entity.attributes;
+    if (Array.isArray(attributes) && attributes.length > 0) {
+      const rows = attributes.map((attribute) => (isRecord(attribute) ? [attribute.name, attribute.type ?? "", attribute.key ?? ""] : [attribute, "", ""]));
+      lines.push(...table(["name", "type", "key"], rows, ["Attribute", "Type", "Key"]), "");
+    }
+    const rest = Object.fromEntries(Object.entries(entity).filter(([key]) => !["name", "attributes"].includes(key)));
+    if (Object.keys(rest).length > 0) lines.push(...generic(rest, level + 2), "");
+  }
+  if (value.relationships !== undefined) {
+    lines.push(heading(level, "Relationships"), "", ...tableOr(["from", "to", "cardinality", "label"])(value.relationships, level + 1), "");
+  }
+  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !["entities", "relationships"].includes(key)));
+  if (Object.keys(rest).length > 0) lines.push(...generic(rest, level));
+  return lines;
+}
+
+/** Mermaid source inside a ```mermaid block, without any fence the agent put around it. */
+function mermaid(value: unknown, level: number): Lines {
+  if (typeof value !== "string") return generic(value, level);
+  const source = value.replace(/^\s*```\s*mermaid\s*\n?/i, "").replace(/\n?\s*```\s*$/, "");
+  return fenced("mermaid", source);
+}
+
+function pseudocode(value: unknown, level: number): Lines {
+  const entries: [string, unknown][] = isRecord(value)
+    ? Object.entries(value)
+    : Array.isArray(value)
+      ? value.map((entry, index) => {
+          const record = isRecord(entry) ? entry : {};
+          const id = record.user_story_id ?? record.story_id ?? record.id ?? `Entry ${index + 1}`;
+          return [inline(id), record.pseudocode ?? record.code ?? entry];
+        })
+      : [];
+  if (entries.length === 0) return generic(value, level);
+  return entries.flatMap(([id, code]) => [
+    heading(level, id),
+    "",
+    ...(typeof code === "string" ? fenced("text", code) : Array.isArray(code) && code.every((line) => typeof line === "string") ? fenced("text", code.join("\n")) : generic(code, level + 1)),
+    "",
+  ]);
+}
+
+function testCase(testCaseValue: unknown, level: number, index: number): Lines {
+  if (!isRecord(testCaseValue)) return [`- ${itemLabel(testCaseValue)}`, ""];
+  const lines: Lines = [heading(level, itemTitle(testCaseValue, `Test case ${index + 1}`)), ""];
+  const { preconditions, steps, expected_result: expected } = testCaseValue;
+  const rest = Object.fromEntries(Object.entries(testCaseValue).filter(([key]) => !["id", "title", "preconditions", "steps", "expected_result"].includes(key)));
+  if (Object.keys(rest).length > 0) lines.push(...generic(rest, level + 1), "");
+  if (preconditions !== undefined) lines.push("**Preconditions**", "", ...bullets(preconditions, level + 1), "");
+  if (Array.isArray(steps) && steps.every((step) => isScalar(step) || isRecord(step))) {
+    lines.push("**Steps**", "", ...steps.map((step, index) => `${index + 1}. ${itemLabel(step)}`), "");
+  } else if (steps !== undefined) {
+    lines.push("**Steps**", "", ...generic(steps, level + 1), "");
+  }
+  if (expected !== undefined) lines.push(`**Expected result:** ${isScalar(expected) ? inline(expected) : JSON.stringify(expected)}`, "");
+  return lines;
+}
+
+function testSuites(value: unknown, level: number): Lines {
+  if (!Array.isArray(value)) return generic(value, level);
+  return value.flatMap((suite, index) => {
+    if (!isRecord(suite)) return [`- ${itemLabel(suite)}`, ""];
+    const cases = Array.isArray(suite.test_cases) ? suite.test_cases : Array.isArray(suite.cases) ? suite.cases : undefined;
+    const rest = Object.fromEntries(Object.entries(suite).filter(([key]) => !["id", "name", "title", "description", "test_cases", "cases"].includes(key)));
+    const lines: Lines = [heading(level, itemTitle(suite, `Suite ${index + 1}`)), ""];
+    if (typeof suite.description === "string") lines.push(suite.description, "");
+    if (Object.keys(rest).length > 0) lines.push(...generic(rest, level + 1), "");
+    if (cases) {
+      const flat = cases.filter(isRecord);
+      if (flat.length > 0) {
+        lines.push(
+          ...table(
+            ["id", "title", "user_story_id", "type", "priority", "expected_result"],
+            flat.map((testCaseValue) => [testCaseValue.id, testCaseValue.title ?? testCaseValue.name ?? "", testCaseValue.user_story_id ?? "", testCaseValue.type ?? "", testCaseValue.priority ?? "", testCaseValue.expected_result ?? ""]),
+            ["ID", "Title", "Story", "Type", "Priority", "Expected result"],
+          ),
+          "",
+        );
+      }
+      lines.push(...cases.flatMap((testCaseValue, index) => testCase(testCaseValue, level + 1, index)));
+    } else if (suite.test_cases !== undefined) {
+      lines.push(...generic(suite.test_cases, level + 1), "");
+    }
+    return lines;
+  });
+}
+
+const SECTIONS: Record<string, [field: string, title: string, render: Section][]> = {
+  requirements: [
+    ["problem_statement_refined", "Problem statement", paragraph],
+    ["identified_domains", "Identified domains", bullets],
+    ["core_capabilities", "Core capabilities", tableOr(["id", "name", "description", "actor"])],
+    ["external_dependencies", "External dependencies", tableOr(["name", "purpose"])],
+    ["assumptions", "Assumptions", bullets],
+  ],
+  inception: [
+    ["product_vision", "Product vision", paragraph],
+    ["scope_in", "In scope", bullets],
+    ["scope_out", "Out of scope", bullets],
+    ["stakeholders", "Stakeholders", tableOr(["name", "interest"])],
+    ["high_level_architecture", "High-level architecture", architecture],
+    ["risk_matrix", "Risk matrix", tableOr(["id", "risk", "probability", "impact", "mitigation"])],
+    ["functional_requirements", "Functional requirements", requirementsTable],
+    ["non_functional_requirements", "Non-functional requirements", requirementsTable],
+  ],
+  agile: [["epics", "Epics", epics]],
+  diagramacion: [
+    ["entity_relationship_model", "Entity-relationship model", entityModel],
+    ["mermaid_sequence_diagram", "Sequence diagram", mermaid],
+  ],
+  pseudocodigo: [["user_story_pseudocode", "Pseudocode by user story", pseudocode]],
+  qa: [["test_suites", "Test suites", testSuites]],
+};
+
+/** A section that fails on an unexpected shape is rendered generically instead: the document always renders. */
+function safely(render: Section, value: unknown, level: number): Lines {
+  try {
+    return render(value, level);
+  } catch {
+    try {
+      return generic(value, level);
+    } catch {
+      return fenced("json", String(JSON.stringify(value, null, 2)));
+    }
+  }
+}
+
+function artifactBody(artifactType: string, artifact: unknown): Lines {
+  if (!isRecord(artifact)) return safely(generic, artifact, 2);
+  const lines: Lines = [];
+  const known = SECTIONS[artifactType] ?? [];
+  for (const [field, title, render] of known) {
+    if (!(field in artifact)) continue;
+    lines.push(heading(2, title), "", ...safely(render, artifact[field], 3), "");
+  }
+  for (const [field, value] of Object.entries(artifact)) {
+    if (known.some(([name]) => name === field)) continue;
+    lines.push(heading(2, humanize(field)), "", ...safely(generic, value, 3), "");
+  }
+  return lines;
+}
+
+function changesSection(changes: unknown): Lines {
+  if (!isRecord(changes)) return changes === undefined ? [] : [heading(2, "Changes in this version"), "", ...safely(generic, changes, 3), ""];
+  const lines: Lines = [heading(2, "Changes in this version"), ""];
+  for (const [kind, items] of Object.entries(changes)) {
+    if (Array.isArray(items) && items.length === 0) continue;
+    lines.push(`**${humanize(kind)}**`, "", ...(Array.isArray(items) ? items.map((item) => `- ${itemLabel(item)}`) : safely(generic, items, 3)), "");
+  }
+  return lines.length > 2 ? lines : [];
+}
+
+export function renderArtifactMarkdown(input: MarkdownInput): string {
+  const { prefix, title } = describeType(input.artifact_type);
+  const content = input.content;
+  const isEnvelope = isRecord(content) && "artifact" in content;
+  const artifact = isEnvelope ? content.artifact : content;
+  const number = `${prefix}-${String(Math.max(0, Math.trunc(input.version))).padStart(3, "0")}`;
+  const lines: Lines = [
+    heading(1, `${number} ${title}`),
+    "",
+    `- **Artifact type:** ${inline(input.artifact_type)}`,
+    `- **Version:** ${input.version}`,
+    `- **Created:** ${inline(input.created_at)}`,
+    ...(input.run_id ? [`- **Run:** ${inline(input.run_id)}`] : []),
+    "",
+    ...artifactBody(input.artifact_type, artifact),
+  ];
+  if (isEnvelope) {
+    lines.push(...changesSection(content.changes_made));
+    if (content.justification !== undefined && content.justification !== "") {
+      lines.push(heading(2, "Justification"), "", ...safely(paragraph, content.justification, 3), "");
+    }
+    const extras = Object.fromEntries(Object.entries(content).filter(([key]) => !["artifact", "changes_made", "justification"].includes(key)));
+    if (Object.keys(extras).length > 0) lines.push(heading(2, "Other fields"), "", ...safely(generic, extras, 3), "");
+  }
+  // Blank lines are collapsed between elements only; code blocks are single elements and keep theirs.
+  const compact = lines.filter((line, index) => !(line === "" && (index === 0 || lines[index - 1] === "")));
+  return `${compact.join("\n").trim()}\n`;
+}
