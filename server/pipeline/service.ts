@@ -9,6 +9,7 @@ import { type Executor, rows } from "../../db/client";
 import { pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns, type PipelineRunRow } from "../../db/schema";
 import { type Engine, EngineError, type EngineOps, type RunTransition } from "../engine/engine";
 import { flowIdFor, gateKey, pipelineGraph, workerKey } from "./definition";
+import { isArtifactType, parseEnvelope } from "./artifacts";
 import { buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
 
@@ -147,6 +148,10 @@ export class PipelineService {
       return { status: "ok", run_id: run.id, artifact_type: agent.artifact_type, version: latest?.version ?? 0, duplicate: true };
     }
     const version = (latest?.version ?? 0) + 1;
+    // Agents' shapes vary in the field; an output that does not match its schema is kept (the reviewer decides),
+    // and the mismatch is recorded so the reviewer sees it.
+    const check = isArtifactType(agent.artifact_type) ? parseEnvelope(agent.artifact_type, output.content) : undefined;
+    if (check && !check.success) output = { ...output, metadata: { ...(output.metadata ?? {}), schema_issues: check.error } };
     const [stored] = await tx
       .insert(pipelineArtifacts)
       .values({ runId: run.id, artifactType: agent.artifact_type, version, content: output.content, metadata: output.metadata ?? null })
