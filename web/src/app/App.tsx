@@ -1,0 +1,102 @@
+/** The shell: top bar, the runs sidebar (a drawer on narrow screens) and the current page. */
+import { useEffect, useRef, useState } from "react";
+import { Link, paths, usePathname } from "../lib/router";
+import { RunList } from "../features/runs/components/RunList";
+import { AppProvider } from "./provider";
+import { resolveRoute } from "./routes";
+
+function Shell() {
+  const pathname = usePathname();
+  const route = resolveRoute(pathname);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const mainRef = useRef<HTMLElement>(null);
+  const closeDrawer = () => setDrawerOpen(false);
+
+  useEffect(() => {
+    document.title = `${route.title} · Stitch`;
+  }, [route.title]);
+
+  // A new page starts at its top, and keyboard focus moves to it as a full page load would, unless
+  // the page already put focus somewhere inside itself (the brief composer focuses "Domain").
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+    if (!mainRef.current?.contains(document.activeElement)) mainRef.current?.focus({ preventScroll: true });
+  }, [pathname]);
+
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setDrawerOpen(false);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [drawerOpen]);
+
+  const section = pathname.startsWith("/app/engine") ? "engine" : "reviews";
+  return (
+    <div className={`shell${drawerOpen ? " drawer-open" : ""}`}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <button
+          type="button"
+          className="icon-button drawer-toggle"
+          aria-expanded={drawerOpen}
+          aria-controls="sidebar"
+          onClick={() => setDrawerOpen((open) => !open)}
+        >
+          <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+            <path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+          <span className="visually-hidden">Show runs</span>
+        </button>
+        <Link to={paths.home()} className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            <svg viewBox="0 0 32 32">
+              <rect width="32" height="32" rx="8" fill="currentColor" />
+              <path d="M9 11h14M9 16h10M9 21h14" stroke="white" strokeWidth="2.5" strokeLinecap="round" strokeDasharray="3 2" />
+            </svg>
+          </span>
+          <span className="brand-name">Stitch</span>
+        </Link>
+        <nav className="topnav" aria-label="Sections">
+          <Link to={paths.home()} className="topnav-link" aria-current={section === "reviews" ? "page" : undefined}>
+            Reviews
+          </Link>
+          <Link to={paths.engineRuns()} className="topnav-link" aria-current={section === "engine" ? "page" : undefined}>
+            Engine runs
+          </Link>
+        </nav>
+      </header>
+      <div className="body">
+        <aside id="sidebar" className="sidebar">
+          <div className="sidebar-inner">
+            <Link to={paths.home()} className="button button-primary new-brief-button" onNavigate={closeDrawer}>
+              <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+                <path d="M10 4v12M4 10h12" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              </svg>
+              New brief
+            </Link>
+            <RunList activeRunId={route.runId} onNavigate={closeDrawer} />
+          </div>
+        </aside>
+        <div className="scrim" onClick={closeDrawer} aria-hidden="true" />
+        <main id="main" className="main" ref={mainRef} tabIndex={-1}>
+          {route.page}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  return (
+    <AppProvider>
+      <Shell />
+    </AppProvider>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * One artifact rendered for reading, chosen by artifact type. Every field the agent sent is shown:
+ * the known ones in a deliberate layout, the rest generically.
+ */
+import { memo } from "react";
+import { looksLikeMermaid } from "../utils/shape";
+import { AgileEpics } from "./AgileEpics";
+import { ArtifactSections, type FieldSpec } from "./ArtifactSections";
+import { Chips } from "./Chips";
+import { DataView, Prose } from "./DataView";
+import { EntityModel } from "./EntityModel";
+import { MermaidDiagram } from "./MermaidDiagram";
+import { Pseudocode } from "./Pseudocode";
+import { TestSuites } from "./TestSuites";
+
+const leadText = (value: unknown) => (typeof value === "string" ? <Prose text={value} lead /> : <DataView value={value} />);
+
+const layouts: Record<string, FieldSpec[]> = {
+  requirements: [
+    { key: "problem_statement_refined", label: "Problem statement", render: leadText },
+    { key: "identified_domains", label: "Identified domains", render: (v) => <Chips value={v} /> },
+    { key: "core_capabilities", label: "Core capabilities" },
+    { key: "external_dependencies", label: "External dependencies", half: true },
+    { key: "assumptions", label: "Assumptions", half: true },
+  ],
+  inception: [
+    { key: "product_vision", label: "Product vision", render: leadText },
+    { key: "scope_in", label: "In scope", half: true },
+    { key: "scope_out", label: "Out of scope", half: true },
+    { key: "stakeholders", label: "Stakeholders" },
+    { key: "high_level_architecture", label: "High-level architecture" },
+    { key: "functional_requirements", label: "Functional requirements" },
+    { key: "non_functional_requirements", label: "Non-functional requirements" },
+    { key: "risk_matrix", label: "Risk matrix" },
+  ],
+  agile: [{ key: "epics", label: "Epics", render: (v) => <AgileEpics value={v} /> }],
+  diagramacion: [
+    {
+      key: "mermaid_sequence_diagram",
+      label: "Sequence diagram",
+      render: (v) => (looksLikeMermaid(v) ? <MermaidDiagram source={v} title="Sequence diagram" /> : <DataView value={v} />),
+    },
+    { key: "entity_relationship_model", label: "Entity-relationship model", render: (v) => <EntityModel value={v} /> },
+  ],
+  pseudocodigo: [{ key: "user_story_pseudocode", label: "Pseudocode by user story", render: (v) => <Pseudocode value={v} /> }],
+  qa: [{ key: "test_suites", label: "Test suites", render: (v) => <TestSuites value={v} /> }],
+};
+
+export const ArtifactView = memo(function ArtifactView({ artifactType, artifact }: { artifactType: string; artifact: unknown }) {
+  return <ArtifactSections artifact={artifact} specs={layouts[artifactType] ?? []} />;
+});

@@ -1,0 +1,179 @@
+/**
+ * Renders any JSON value for reading: prose as paragraphs, lists of strings as lists, lists of
+ * records as tables, nested records as labelled fields. Agents' artifacts vary in shape, so the
+ * specific renderers lay out the fields they know and fall back to this for everything else.
+ */
+import { type ReactNode, memo } from "react";
+import { humanizeKey, isPlainObject, isPrimitive, type Plain } from "../utils/shape";
+
+const levelWords: Record<string, "high" | "medium" | "low"> = {
+  high: "high", alta: "high", alto: "high", critical: "high", critica: "high", "crítica": "high", must: "high",
+  medium: "medium", media: "medium", medio: "medium", moderate: "medium", should: "medium",
+  low: "low", baja: "low", bajo: "low", minor: "low", could: "low",
+};
+
+/** Columns whose values are levels (impact, priority, ...) get a coloured chip so a risk table scans at a glance. */
+const levelColumns = /^(impact|impacto|probability|probabilidad|likelihood|severity|severidad|priority|prioridad|risk_level|level|nivel)$/i;
+
+function Level({ value }: { value: string }) {
+  const level = levelWords[value.trim().toLowerCase()];
+  return level ? <span className={`level level-${level}`}>{value}</span> : <>{value}</>;
+}
+
+export function Prose({ text, lead = false }: { text: string; lead?: boolean }) {
+  const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  if (paragraphs.length <= 1) return <p className={lead ? "prose lead" : "prose"}>{text.trim()}</p>;
+  return (
+    <div className={lead ? "prose lead" : "prose"}>
+      {paragraphs.map((paragraph, i) => (
+        <p key={i}>{paragraph}</p>
+      ))}
+    </div>
+  );
+}
+
+function PrimitiveView({ value }: { value: string | number | boolean | null | undefined }) {
+  if (value === null || value === undefined || value === "") return <span className="muted">—</span>;
+  if (typeof value === "boolean") return <>{value ? "Yes" : "No"}</>;
+  if (typeof value === "string" && (value.length > 160 || value.includes("\n"))) return <Prose text={value} />;
+  return <>{String(value)}</>;
+}
+
+function isTabular(items: unknown[]): items is Plain[] {
+  if (items.length === 0 || !items.every(isPlainObject)) return false;
+  const columns = new Set(items.flatMap((item) => Object.keys(item)));
+  if (columns.size > 7) return false;
+  // Cells may hold short lists; anything deeper reads better as cards.
+  return items.every((item) => Object.values(item).every((v) => isPrimitive(v) || (Array.isArray(v) && v.every(isPrimitive))));
+}
+
+function Cell({ column, value }: { column: string; value: unknown }) {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="muted">—</span>;
+    return (
+      <ul className="cell-list">
+        {value.map((item, i) => (
+          <li key={i}>{String(item)}</li>
+        ))}
+      </ul>
+    );
+  }
+  if (typeof value === "string" && levelColumns.test(column)) return <Level value={value} />;
+  if (column === "id" && (typeof value === "string" || typeof value === "number")) return <code className="id-chip">{value}</code>;
+  return <PrimitiveView value={value as string | number | boolean | null | undefined} />;
+}
+
+export function DataTable({ rows, caption }: { rows: Plain[]; caption?: string }) {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption ?? "Table"}>
+      <table className="data-table">
+        {caption ? <caption className="visually-hidden">{caption}</caption> : null}
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {humanizeKey(column)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {columns.map((column) => (
+                <td key={column} className={column === "id" ? "nowrap" : undefined}>
+                  <Cell column={column} value={row[column]} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Field({ label, children, wide = true }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <section className={wide ? "field" : "field half"}>
+      <h3 className="field-label">{label}</h3>
+      <div className="field-body">{children}</div>
+    </section>
+  );
+}
+
+export const DataView = memo(function DataView({ value, label }: { value: unknown; label?: string }): ReactNode {
+  if (isPrimitive(value)) return <PrimitiveView value={value} />;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="muted">None</span>;
+    if (value.every(isPrimitive)) {
+      return (
+        <ul className="bullet-list">
+          {value.map((item, i) => (
+            <li key={i}>
+              <PrimitiveView value={item} />
+            </li>
+          ))}
+        </ul>
+      );
+    }
+    if (isTabular(value)) return <DataTable rows={value} caption={label} />;
+    return (
+      <ol className="card-list">
+        {value.map((item, i) => (
+          <li key={i} className="sub-card">
+            <DataView value={item} />
+          </li>
+        ))}
+      </ol>
+    );
+  }
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return <span className="muted">None</span>;
+    if (entries.every(([, v]) => isPrimitive(v) && String(v ?? "").length <= 160)) {
+      return (
+        <dl className="kv">
+          {entries.map(([key, v]) => (
+            <div key={key} className="kv-row">
+              <dt>{humanizeKey(key)}</dt>
+              <dd>{levelColumns.test(key) && typeof v === "string" ? <Level value={v} /> : <PrimitiveView value={v as string} />}</dd>
+            </div>
+          ))}
+        </dl>
+      );
+    }
+    return (
+      <div className="fields">
+        {entries.map(([key, v]) => (
+          <Field key={key} label={humanizeKey(key)}>
+            <DataView value={v} label={humanizeKey(key)} />
+          </Field>
+        ))}
+      </div>
+    );
+  }
+  return <code>{JSON.stringify(value)}</code>;
+});
+
+/** Secondary facts of an item (kind, linked ids, ...) as one quiet line; anything nested falls back to the full view. */
+export function MetaList({ record }: { record: Plain }) {
+  const flat = Object.entries(record).filter(([, v]) => isPrimitive(v) || (Array.isArray(v) && v.every(isPrimitive)));
+  const nested = Object.fromEntries(Object.entries(record).filter(([, v]) => !(isPrimitive(v) || (Array.isArray(v) && v.every(isPrimitive)))));
+  return (
+    <>
+      {flat.length > 0 ? (
+        <dl className="meta-list">
+          {flat.map(([key, v]) => (
+            <div key={key}>
+              <dt>{humanizeKey(key)}</dt>
+              <dd>{Array.isArray(v) ? (v.length > 0 ? v.join(", ") : "—") : <PrimitiveView value={v as string | number | boolean | null} />}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {Object.keys(nested).length > 0 ? <DataView value={nested} /> : null}
+    </>
+  );
+}

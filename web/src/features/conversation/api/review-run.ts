@@ -1,0 +1,29 @@
+/**
+ * The reviewer's decisions and the retry of a failed agent. Each mutation stays pending until the
+ * conversation and the run list are fetched again, so the composer never offers a decision twice.
+ */
+import type { PipelineRunView } from "../../../../../server/pipeline/schemas";
+import { trpc } from "../../../lib/trpc";
+
+function useRefreshRun() {
+  const utils = trpc.useUtils();
+  return async (run: PipelineRunView) => {
+    utils.pipeline.conversation.setData({ runId: run.run_id }, (previous) => (previous ? { ...previous, run } : previous));
+    await Promise.all([utils.pipeline.conversation.invalidate({ runId: run.run_id }), utils.pipeline.listRuns.invalidate()]);
+  };
+}
+
+export function useApproveRun() {
+  const refresh = useRefreshRun();
+  return trpc.pipeline.approve.useMutation({ onSuccess: refresh });
+}
+
+export function useRejectRun() {
+  const refresh = useRefreshRun();
+  return trpc.pipeline.reject.useMutation({ onSuccess: refresh });
+}
+
+export function useRetryRun() {
+  const refresh = useRefreshRun();
+  return trpc.pipeline.retry.useMutation({ onSuccess: refresh });
+}

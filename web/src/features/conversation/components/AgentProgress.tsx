@@ -1,0 +1,36 @@
+/** The pipeline as a row of steps: which agents are approved, which one holds the run now. */
+import type { AgentRef, Conversation, PipelineAgent } from "../../../../../server/pipeline/schemas";
+import { parseRunStatus } from "../../../lib/runStatus";
+
+type StepState = "done" | "current" | "waiting" | "failed" | "todo";
+
+const stateText: Record<StepState, string> = { done: "approved", current: "working", waiting: "awaiting review", failed: "failed", todo: "not started" };
+
+export function stepStates(agents: Pick<AgentRef, "slug">[], conversation: Pick<Conversation, "run" | "messages">): StepState[] {
+  const approved = new Set(conversation.messages.filter((m) => m.kind === "approval").map((m) => (m.kind === "approval" ? m.agent.slug : "")));
+  const { phase, slug } = parseRunStatus(conversation.run.status);
+  const currentSlug = conversation.run.current_agent?.slug ?? slug;
+  return agents.map((agent) => {
+    if (phase === "completed" || approved.has(agent.slug)) return "done";
+    if (agent.slug !== currentSlug) return "todo";
+    if (phase === "failed") return "failed";
+    return phase === "waiting" ? "waiting" : "current";
+  });
+}
+
+export function AgentProgress({ agents, conversation }: { agents: PipelineAgent[]; conversation: Pick<Conversation, "run" | "messages"> }) {
+  const states = stepStates(agents, conversation);
+  return (
+    <ol className="progress" aria-label="Pipeline progress">
+      {agents.map((agent, i) => (
+        <li key={agent.slug} className={`step step-${states[i]}`}>
+          <span className="step-dot" aria-hidden="true">
+            {states[i] === "done" ? "✓" : agent.order}
+          </span>
+          <span className="step-name">{agent.name}</span>
+          <span className="visually-hidden">: {stateText[states[i]!]}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,161 @@
+/**
+ * A pipeline run as a conversation: the brief, each agent's work and output, each decision, errors
+ * with their retry, the export at the end, and the reviewer's composer inline when it is their turn.
+ */
+import { useEffect, useMemo } from "react";
+import { trpc } from "../../../lib/trpc";
+import { useFollowNewMessages } from "../utils/useFollowNewMessages";
+import type { Conversation, ConversationMessage, PipelineAgent } from "../../../../../server/pipeline/schemas";
+import { EmptyState } from "../../../components/EmptyState";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Spinner } from "../../../components/Spinner";
+import { isPermanentError } from "../../../lib/errors";
+import { parseRunStatus } from "../../../lib/runStatus";
+import { useAgents } from "../../agents/api/list-agents";
+import { useConversation } from "../api/get-conversation";
+import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
+import { annotateConversation, type ConversationNotes } from "../utils/annotate";
+import { AgentProgress } from "./AgentProgress";
+import { ExportCard } from "./ExportCard";
+import { ApprovalMessage, ArtifactMessage, BriefMessage, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
+import { RunHeader } from "./RunHeader";
+import { ReviewComposer } from "./ReviewComposer";
+
+export function ConversationView({ runId }: { runId: string }) {
+  const conversation = useConversation(runId);
+  const agents = useAgents();
+
+  // A failed refresh keeps the last good data on screen and says that updates paused.
+  if (conversation.data) return <ConversationBody conversation={conversation.data} agents={agents.data ?? []} refreshError={conversation.error} />;
+  if (conversation.isError) {
+    return (
+      <div className="page-pad">
+        <ErrorNotice
+          title={isPermanentError(conversation.error) ? "This run could not be opened" : "The conversation could not be loaded"}
+          error={conversation.error}
+          action={
+            <button type="button" className="button button-secondary" onClick={() => conversation.refetch()}>
+              Try again
+            </button>
+          }
+        />
+      </div>
+    );
+  }
+  return <ConversationSkeleton />;
+}
+
+function ConversationBody({ conversation, agents, refreshError }: { conversation: Conversation; agents: PipelineAgent[]; refreshError: unknown }) {
+  const { run, messages } = conversation;
+  const notes = useMemo(() => annotateConversation(conversation), [conversation]);
+  const approve = useApproveRun();
+  const reject = useRejectRun();
+  const retry = useRetryRun();
+  const phase = parseRunStatus(run.status).phase;
+  const agentNames = Object.fromEntries(agents.map((a) => [a.artifact_type, a.name]));
+  const messagesRef = useFollowNewMessages(messages.length);
+
+  // The sidebar shows this run's status too; when the conversation sees it change, the list follows at once.
+  const utils = trpc.useUtils();
+  useEffect(() => {
+    void utils.pipeline.listRuns.invalidate();
+  }, [run.status, utils]);
+
+  const awaiting = messages.find((m) => m.id === notes.awaitingArtifactId);
+  const currentIndex = agents.findIndex((a) => a.slug === run.current_agent?.slug);
+  const nextAgent = currentIndex >= 0 ? agents[currentIndex + 1] ?? null : null;
+  const decisionPending = approve.isPending ? "approve" : reject.isPending ? "reject" : null;
+  const decisionError = approve.error ?? reject.error;
+
+  const retryControl: RetryControl = {
+    pending: retry.isPending,
+    error: retry.error,
+    onRetry: () => retry.mutate({ runId: run.run_id }),
+  };
+
+  return (
+    <div className="conversation">
+      <RunHeader run={run} view="conversation" />
+      {agents.length > 0 ? <AgentProgress agents={agents} conversation={conversation} /> : <div className="progress progress-placeholder" />}
+      {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
+
+      <div className="messages" ref={messagesRef} role="log" aria-label="Conversation" aria-live="polite">
+        {messages.length === 0 ? <EmptyState title="Nothing here yet">The brief is being recorded.</EmptyState> : null}
+        {messages.map((message) => (
+          <MessageItem key={message.id} message={message} notes={notes} retry={message.id === notes.retryableErrorId ? retryControl : null} />
+        ))}
+        {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (
+          <ErrorMessage
+            message={{ kind: "error", id: "run-failure", at: run.updated_at, agent: run.current_agent, error: run.failure, retryable: true }}
+            retry={retryControl}
+          />
+        ) : null}
+      </div>
+
+      {run.is_waiting_for_user && run.current_agent ? (
+        <ReviewComposer
+          key={`${run.current_agent.slug}-${awaiting?.kind === "artifact" ? awaiting.version : 0}`}
+          agentName={run.current_agent.name}
+          version={awaiting?.kind === "artifact" ? awaiting.version : null}
+          nextAgentName={nextAgent?.name ?? null}
+          pending={decisionPending}
+          error={decisionError}
+          onApprove={() => {
+            reject.reset();
+            approve.mutate({ runId: run.run_id });
+          }}
+          onReject={async (feedback) => {
+            approve.reset();
+            try {
+              await reject.mutateAsync({ runId: run.run_id, feedback });
+              return true;
+            } catch {
+              // The error is on `reject.error` and shown by the composer.
+              return false;
+            }
+          }}
+        />
+      ) : null}
+
+      {phase === "completed" ? <ExportCard runId={run.run_id} agentNames={agentNames} /> : null}
+    </div>
+  );
+}
+
+function MessageItem({ message, notes, retry }: { message: ConversationMessage; notes: ConversationNotes; retry: RetryControl | null }) {
+  switch (message.kind) {
+    case "brief":
+      return <BriefMessage message={message} />;
+    case "agent_working":
+      return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} />;
+    case "artifact":
+      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} />;
+    case "approval":
+      return <ApprovalMessage message={message} />;
+    case "rejection":
+      return <RejectionMessage message={message} />;
+    case "error":
+      return <ErrorMessage message={message} retry={retry} />;
+    case "completed":
+      return <CompletedLine message={message} />;
+  }
+}
+
+function ConversationSkeleton() {
+  return (
+    <div className="conversation" aria-busy="true">
+      <div className="run-header">
+        <span className="skeleton skeleton-title" />
+        <span className="skeleton skeleton-line short" />
+      </div>
+      <div className="progress progress-placeholder" />
+      <div className="messages">
+        <div className="skeleton skeleton-bubble right" />
+        <div className="skeleton skeleton-card" />
+      </div>
+      <p className="visually-hidden" role="status">
+        <Spinner /> Loading the conversation…
+      </p>
+    </div>
+  );
+}

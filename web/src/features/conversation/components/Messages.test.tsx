@@ -1,0 +1,69 @@
+/** Each turn of the conversation as its own message: decisions, revisions with their changes, errors with retry. */
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ConversationMessage } from "../../../../../server/pipeline/schemas";
+import { agents, envelope, messages as m, requirementsArtifact } from "../../../testing/fixtures";
+import { ApprovalMessage, ArtifactMessage, ErrorMessage, RejectionMessage, WorkingMessage } from "./Messages";
+
+afterEach(cleanup);
+const requirements = agents[0]!;
+type Of<K extends ConversationMessage["kind"]> = Extract<ConversationMessage, { kind: K }>;
+
+describe("conversation messages", () => {
+  it("shows an output with agent name, version and time, and a revision's changes above its content", () => {
+    const revision = m.artifact("a2", requirements, 2, envelope(requirementsArtifact, { added: ["Export trip reports as PDF"] }, "Added the PDF export the reviewer asked for.")) as Of<"artifact">;
+    render(<ArtifactMessage message={revision} note={{ review: "awaiting_review", superseded: false, isRevision: true }} />);
+    const article = screen.getByRole("article", { name: "Requirements output, version 2" });
+    expect(within(article).getByRole("heading", { name: "Requirements" })).toBeTruthy();
+    expect(within(article).getByText("v2")).toBeTruthy();
+    expect(within(article).getByText("Awaiting your review")).toBeTruthy();
+    expect(article.querySelector("time")!.getAttribute("datetime")).toBe(revision.at);
+    const changes = within(article).getByRole("region", { name: "What changed in version 2" });
+    expect(changes.textContent).toContain("Export trip reports as PDF");
+    expect(changes.textContent).toContain("Added the PDF export the reviewer asked for.");
+  });
+
+  it("starts a superseded version collapsed, one click from its content", () => {
+    const first = m.artifact("a1", requirements, 1, envelope(requirementsArtifact)) as Of<"artifact">;
+    render(<ArtifactMessage message={first} note={{ review: "changes_requested", superseded: true, isRevision: false }} />);
+    const toggle = screen.getByRole("button", { name: "Expand Requirements version 1" });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(screen.queryByRole("heading", { name: "Problem statement" })).toBeNull();
+    fireEvent.click(toggle);
+    expect(screen.getByRole("heading", { name: "Problem statement" })).toBeTruthy();
+  });
+
+  it("shows approvals and rejections with the reviewer's feedback as their own turns", () => {
+    render(
+      <>
+        <RejectionMessage message={m.rejection("r1", requirements, "Add PDF export.") as Of<"rejection">} />
+        <ApprovalMessage message={m.approval("p1", requirements) as Of<"approval">} />
+      </>,
+    );
+    expect(screen.getByRole("article", { name: "Requested changes to Requirements" }).textContent).toContain("Add PDF export.");
+    expect(screen.getByRole("article", { name: "Requested changes to Requirements" }).textContent).toContain("by dana");
+    expect(screen.getByRole("article", { name: "Approved Requirements" })).toBeTruthy();
+  });
+
+  it("shows a failed agent as an error with a retry action, and no action once it is not the current failure", () => {
+    const onRetry = vi.fn();
+    const error = m.error("e1", requirements, "the agent at http://agents.local did not answer within 30 s") as Of<"error">;
+    const { rerender } = render(<ErrorMessage message={error} retry={{ pending: false, error: null, onRetry }} />);
+    const alert = screen.getByRole("alert");
+    expect(alert.textContent).toContain("Requirements agent failed");
+    expect(alert.textContent).toContain("did not answer within 30 s");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    rerender(<ErrorMessage message={error} retry={null} />);
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+
+  it("shows a working indicator while the agent runs, and a quiet line once it has answered", () => {
+    const working = m.working("w1", requirements, true) as Of<"agent_working">;
+    const { rerender } = render(<WorkingMessage message={working} live />);
+    expect(screen.getByRole("status").textContent).toContain("Requirements is revising after your feedback");
+    rerender(<WorkingMessage message={working} live={false} />);
+    expect(screen.queryByRole("status")).toBeNull();
+    expect(screen.getByText(/Requirements agent started a revision/)).toBeTruthy();
+  });
+});

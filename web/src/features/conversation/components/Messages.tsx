@@ -1,0 +1,224 @@
+/** One component per kind of conversation message; each renders only what its message holds. */
+import { memo, useState } from "react";
+import type { AgentRef, ConversationMessage } from "../../../../../server/pipeline/schemas";
+import { Spinner } from "../../../components/Spinner";
+import { errorMessage } from "../../../lib/errors";
+import { formatDateTime, formatTime } from "../../../lib/time";
+import { ArtifactView } from "../../artifacts/components/ArtifactView";
+import { ChangesMade } from "../../artifacts/components/ChangesMade";
+import { readEnvelope } from "../../artifacts/utils/shape";
+import type { ArtifactNote } from "../utils/annotate";
+
+type MessageOf<K extends ConversationMessage["kind"]> = Extract<ConversationMessage, { kind: K }>;
+
+function Time({ at }: { at: string }) {
+  return (
+    <time dateTime={at} title={formatDateTime(at)}>
+      {formatTime(at)}
+    </time>
+  );
+}
+
+function AgentAvatar({ agent }: { agent: AgentRef | null }) {
+  return (
+    <span className={`avatar avatar-agent avatar-${agent?.slug ?? "system"}`} aria-hidden="true">
+      {agent ? agent.order : "!"}
+    </span>
+  );
+}
+
+export const BriefMessage = memo(function BriefMessage({ message }: { message: MessageOf<"brief"> }) {
+  return (
+    <article className="message message-human" aria-label="Brief">
+      <div className="bubble bubble-human">
+        <header className="message-meta">
+          <span className="message-author">Brief</span>
+          <span className="tag tag-light">{message.domain}</span>
+          <Time at={message.at} />
+        </header>
+        <p className="brief-text">{message.brief}</p>
+      </div>
+      <span className="avatar avatar-human" aria-hidden="true">A</span>
+    </article>
+  );
+});
+
+export const WorkingMessage = memo(function WorkingMessage({ message, live }: { message: MessageOf<"agent_working">; live: boolean }) {
+  const text = message.is_feedback ? `revising after your feedback` : `working on the ${message.agent.artifact_type} output`;
+  if (!live) {
+    return (
+      <p className="system-line">
+        <span>
+          {message.agent.name} agent started{message.is_feedback ? " a revision" : ""} · <Time at={message.at} />
+        </span>
+      </p>
+    );
+  }
+  return (
+    <article className="message message-agent" aria-label={`${message.agent.name} agent is working`}>
+      <AgentAvatar agent={message.agent} />
+      <div className="bubble bubble-working" role="status">
+        <span className="typing" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </span>
+        <span>
+          <strong>{message.agent.name}</strong> is {text}…
+        </span>
+      </div>
+    </article>
+  );
+});
+
+const reviewLabel: Record<ArtifactNote["review"], string | null> = {
+  awaiting_review: "Awaiting your review",
+  approved: "Approved",
+  changes_requested: "Changes requested",
+  unreviewed: null,
+};
+
+export const ArtifactMessage = memo(function ArtifactMessage({ message, note }: { message: MessageOf<"artifact">; note: ArtifactNote }) {
+  const [expanded, setExpanded] = useState(!note.superseded);
+  // When a newer version arrives this one folds away, so the reviewer reads the revision; scroll
+  // anchoring keeps what is on screen in place.
+  const [wasSuperseded, setWasSuperseded] = useState(note.superseded);
+  if (note.superseded !== wasSuperseded) {
+    setWasSuperseded(note.superseded);
+    if (note.superseded) setExpanded(false);
+  }
+  const envelope = readEnvelope(message.content);
+  const label = reviewLabel[note.review];
+  const bodyId = `${message.id}-body`;
+  return (
+    <article
+      className={`message message-agent${note.review === "awaiting_review" ? " is-awaiting" : ""}`}
+      aria-label={`${message.agent.name} output, version ${message.version}`}
+    >
+      <AgentAvatar agent={message.agent} />
+      <div className="bubble bubble-agent">
+        <header className="message-meta artifact-head">
+          <div className="artifact-title">
+            <h2 className="message-author">{message.agent.name}</h2>
+            <span className="version-badge" title={`Version ${message.version}`}>
+              v{message.version}
+            </span>
+            <Time at={message.at} />
+            {label || note.superseded ? (
+              <span className="artifact-chips">
+                {label ? <span className={`review-chip review-${note.review}`}>{label}</span> : null}
+                {note.superseded ? <span className="review-chip review-superseded">Superseded</span> : null}
+              </span>
+            ) : null}
+          </div>
+          <button
+            type="button"
+            className="icon-button"
+            aria-expanded={expanded}
+            aria-controls={bodyId}
+            onClick={() => setExpanded((open) => !open)}
+            title={expanded ? "Collapse" : "Expand"}
+          >
+            <svg className={`icon chevron${expanded ? " open" : ""}`} viewBox="0 0 20 20" aria-hidden="true">
+              <path d="M6 8l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            <span className="visually-hidden">{expanded ? "Collapse" : "Expand"} {message.agent.name} version {message.version}</span>
+          </button>
+        </header>
+        <div id={bodyId} hidden={!expanded} className="artifact-body">
+          {note.isRevision ? (
+            <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} />
+          ) : null}
+          <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
+          {!note.isRevision && envelope.justification ? (
+            <details className="agent-notes">
+              <summary>Agent's notes</summary>
+              <ChangesMade changes={envelope.changes} justification={envelope.justification} title="Agent's notes" />
+            </details>
+          ) : null}
+        </div>
+        {!expanded ? (
+          <p className="muted small collapsed-note">
+            {note.superseded ? "A newer version follows below." : "Collapsed."}
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+});
+
+export const ApprovalMessage = memo(function ApprovalMessage({ message }: { message: MessageOf<"approval"> }) {
+  return (
+    <article className="message message-human" aria-label={`Approved ${message.agent.name}`}>
+      <div className="bubble bubble-human bubble-decision">
+        <header className="message-meta">
+          <span className="decision decision-approved">
+            <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+              <path d="M5 10.5l3.2 3.2L15 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            Approved {message.agent.name}
+          </span>
+          {message.actor ? <span className="muted">by {message.actor}</span> : null}
+          <Time at={message.at} />
+        </header>
+      </div>
+      <span className="avatar avatar-human" aria-hidden="true">R</span>
+    </article>
+  );
+});
+
+export const RejectionMessage = memo(function RejectionMessage({ message }: { message: MessageOf<"rejection"> }) {
+  return (
+    <article className="message message-human" aria-label={`Requested changes to ${message.agent.name}`}>
+      <div className="bubble bubble-human">
+        <header className="message-meta">
+          <span className="decision decision-rejected">Requested changes to {message.agent.name}</span>
+          {message.actor ? <span className="muted">by {message.actor}</span> : null}
+          <Time at={message.at} />
+        </header>
+        <blockquote className="feedback-quote">{message.feedback}</blockquote>
+      </div>
+      <span className="avatar avatar-human" aria-hidden="true">R</span>
+    </article>
+  );
+});
+
+export interface RetryControl {
+  pending: boolean;
+  error: unknown;
+  onRetry(): void;
+}
+
+export const ErrorMessage = memo(function ErrorMessage({ message, retry }: { message: MessageOf<"error">; retry: RetryControl | null }) {
+  return (
+    <article className="message message-agent" aria-label={message.agent ? `${message.agent.name} failed` : "Error"}>
+      <AgentAvatar agent={null} />
+      <div className="bubble bubble-error" role={retry ? "alert" : undefined}>
+        <header className="message-meta">
+          <span className="message-author">{message.agent ? `${message.agent.name} agent failed` : "Something went wrong"}</span>
+          <Time at={message.at} />
+        </header>
+        <p className="error-text">{message.error}</p>
+        {retry ? (
+          <div className="error-actions">
+            <button type="button" className="button button-danger" onClick={retry.onRetry} disabled={retry.pending} aria-busy={retry.pending}>
+              {retry.pending ? <Spinner /> : null}
+              Retry
+            </button>
+            {retry.error && !retry.pending ? <span className="hint hint-error" role="alert">{errorMessage(retry.error)}</span> : null}
+          </div>
+        ) : null}
+      </div>
+    </article>
+  );
+});
+
+export function CompletedLine({ message }: { message: MessageOf<"completed"> }) {
+  return (
+    <p className="system-line system-line-success">
+      <span>
+        All agents approved · run completed <Time at={message.at} />
+      </span>
+    </p>
+  );
+}

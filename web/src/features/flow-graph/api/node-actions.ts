@@ -1,0 +1,23 @@
+/** What a person can do to one node of an engine run: complete a UX node, review a gate, retry a failure. */
+import { trpc } from "../../../lib/trpc";
+
+function useRefreshEngineRun() {
+  const utils = trpc.useUtils();
+  return (result: { runId: string }) =>
+    Promise.all([utils.runs.get.invalidate({ id: result.runId }), utils.runs.list.invalidate(), utils.pipeline.invalidate()]);
+}
+
+export function useCompleteNode() {
+  const refresh = useRefreshEngineRun();
+  return trpc.runs.completeNode.useMutation({ onSuccess: refresh });
+}
+
+export function useRetryNode() {
+  const refresh = useRefreshEngineRun();
+  return trpc.runs.retryNode.useMutation({ onSuccess: refresh });
+}
+
+export function useReviewNode() {
+  const refresh = useRefreshEngineRun();
+  return trpc.runs.reviewNode.useMutation({ onSuccess: refresh });
+}

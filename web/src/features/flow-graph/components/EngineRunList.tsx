@@ -1,0 +1,61 @@
+/** Every engine run, of any flow, newest first, each linking to its live graph. */
+import { EmptyState } from "../../../components/EmptyState";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Spinner } from "../../../components/Spinner";
+import { Link, paths } from "../../../lib/router";
+import { formatDateTime, formatRelative } from "../../../lib/time";
+import { useEngineRunList } from "../api/engine-runs";
+import { EngineRunPill } from "./EngineRunPill";
+
+export function EngineRunList() {
+  const runs = useEngineRunList();
+  return (
+    <div className="page-pad">
+      <header className="run-header">
+        <h1 className="run-title">Engine runs</h1>
+        <p className="muted small">Runs of every flow on the engine, including the agent pipeline's. Open one to follow its graph and complete its UX nodes.</p>
+      </header>
+      {runs.isPending ? (
+        <p className="muted">
+          <Spinner label="Loading runs" /> Loading runs…
+        </p>
+      ) : runs.isError && !runs.data ? (
+        <ErrorNotice title="Engine runs could not be loaded" error={runs.error} />
+      ) : runs.data.length === 0 ? (
+        <EmptyState title="No engine runs yet">Start a flow through the API, or submit a brief: each pipeline run is an engine run too.</EmptyState>
+      ) : (
+        <div className="table-scroll" role="region" aria-label="Engine runs" tabIndex={0}>
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Flow</th>
+                <th scope="col">Status</th>
+                <th scope="col">Started</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.map((run) => (
+                <tr key={run.id}>
+                  <td>
+                    <Link to={paths.engineRun(run.id)} className="table-link">
+                      {run.flow_name}
+                    </Link>
+                    <div className="muted small">
+                      <code>{run.id.slice(0, 8)}</code>
+                    </div>
+                  </td>
+                  <td>
+                    <EngineRunPill status={run.status} />
+                  </td>
+                  <td className="nowrap">{formatDateTime(run.created_at)}</td>
+                  <td className="nowrap">{formatRelative(run.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

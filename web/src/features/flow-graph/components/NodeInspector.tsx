@@ -1,0 +1,161 @@
+/**
+ * The selected node (or splitter path) of an engine run: its state, output and error, and what a
+ * person can do to it: complete a waiting UX node, approve or reject at a review gate, retry a failure.
+ */
+import { useId, useState } from "react";
+import { Spinner } from "../../../components/Spinner";
+import { errorMessage } from "../../../lib/errors";
+import { useCompleteNode, useReviewNode, useRetryNode } from "../api/node-actions";
+import { isReviewGate, type NodeState, type NodeView, statusLabel } from "../utils/nodeStates";
+
+/** A UX node's output as typed: JSON when it parses, otherwise the text itself. */
+export function parseOutput(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return text;
+  }
+}
+
+function JsonValue({ value, label }: { value: unknown; label: string }) {
+  const text = value === null || value === undefined ? "null" : JSON.stringify(value, null, 2);
+  return (
+    <pre className="code-block json" tabIndex={0} aria-label={label}>
+      <code>{text.length > 20_000 ? `${text.slice(0, 20_000)}\n…` : text}</code>
+    </pre>
+  );
+}
+
+export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId: string; view: NodeView; nodeKey: string; state: NodeState | null; onClose(): void }) {
+  const status = state?.status ?? "not_started";
+  return (
+    <aside className="inspector" aria-labelledby="inspector-title">
+      <header className="inspector-head">
+        <div>
+          <h2 id="inspector-title" className="inspector-title">{view.label}</h2>
+          <p className="muted small">
+            {view.type} · <code>{nodeKey}</code>
+          </p>
+        </div>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close node details">
+          <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+            <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </button>
+      </header>
+      <p>
+        <span className={`node-status status-${status}`}>{statusLabel[status]}</span>
+      </p>
+      {state?.error ? (
+        <div className="notice notice-error">
+          <div>
+            <strong className="notice-title">Error</strong>
+            <p className="notice-body">{state.error}</p>
+          </div>
+        </div>
+      ) : null}
+      {status === "failed" ? <RetryAction runId={runId} nodeKey={nodeKey} /> : null}
+      {status === "waiting_for_user" && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
+      {status === "waiting_for_user" && view.type === "UX" && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
+      {state && state.output !== null && state.output !== undefined ? (
+        <section>
+          <h3 className="field-label">Output</h3>
+          <JsonValue value={state.output} label={`Output of ${nodeKey}`} />
+        </section>
+      ) : null}
+      {Object.keys(view.data).length > 0 ? (
+        <details>
+          <summary>Configuration</summary>
+          <JsonValue value={view.data} label={`Configuration of ${view.id}`} />
+        </details>
+      ) : null}
+    </aside>
+  );
+}
+
+function ActionError({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="hint hint-error" role="alert">
+      {errorMessage(error)}
+    </p>
+  );
+}
+
+function RetryAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
+  const retry = useRetryNode();
+  return (
+    <div className="inspector-action">
+      <button type="button" className="button button-danger" disabled={retry.isPending} aria-busy={retry.isPending} onClick={() => retry.mutate({ runId, nodeId: nodeKey })}>
+        {retry.isPending ? <Spinner /> : null}
+        Retry node
+      </button>
+      <ActionError error={retry.error} />
+    </div>
+  );
+}
+
+function CompleteAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
+  const complete = useCompleteNode();
+  const [text, setText] = useState("");
+  const id = useId();
+  return (
+    <form
+      className="inspector-action"
+      onSubmit={(event) => {
+        event.preventDefault();
+        complete.mutate({ runId, nodeId: nodeKey, output: parseOutput(text) });
+      }}
+    >
+      <label htmlFor={id} className="field-title">
+        Output
+      </label>
+      <textarea id={id} className="textarea mono" rows={5} value={text} onChange={(e) => setText(e.target.value)} placeholder='{"approved": true} or plain text' />
+      <p className="hint">JSON is sent as JSON; anything else is sent as text. Completing the node lets the flow continue.</p>
+      <ActionError error={complete.error} />
+      <button type="submit" className="button button-primary" disabled={complete.isPending} aria-busy={complete.isPending}>
+        {complete.isPending ? <Spinner /> : null}
+        Complete node
+      </button>
+    </form>
+  );
+}
+
+function ReviewAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
+  const review = useReviewNode();
+  const [feedback, setFeedback] = useState("");
+  const [validation, setValidation] = useState<string | null>(null);
+  const id = useId();
+  return (
+    <form
+      className="inspector-action"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!feedback.trim()) {
+          setValidation("Describe what should change before requesting changes.");
+          return;
+        }
+        setValidation(null);
+        review.mutate({ runId, nodeId: nodeKey, decision: "reject", feedback: feedback.trim() }, { onSuccess: () => setFeedback("") });
+      }}
+    >
+      <label htmlFor={id} className="field-title">
+        Feedback
+      </label>
+      <textarea id={id} className="textarea" rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
+      {validation ? <p className="hint hint-error" role="alert">{validation}</p> : null}
+      <ActionError error={review.error} />
+      <div className="composer-actions">
+        <button type="submit" className="button button-secondary" disabled={review.isPending}>
+          Request changes
+        </button>
+        <button type="button" className="button button-primary" disabled={review.isPending} aria-busy={review.isPending} onClick={() => review.mutate({ runId, nodeId: nodeKey, decision: "approve" })}>
+          {review.isPending ? <Spinner /> : null}
+          Approve
+        </button>
+      </div>
+    </form>
+  );
+}

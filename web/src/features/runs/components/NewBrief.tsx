@@ -1,0 +1,16 @@
+import { navigate, paths } from "../../../lib/router";
+import { useCreateRun } from "../api/create-run";
+import { NewBriefForm } from "./NewBriefForm";
+
+/** Starts a run from a brief and opens its conversation. */
+export function NewBrief() {
+  const createRun = useCreateRun();
+  return (
+    <NewBriefForm
+      autoFocus
+      pending={createRun.isPending}
+      error={createRun.error}
+      onSubmit={(brief) => createRun.mutate(brief, { onSuccess: (run) => navigate(paths.run(run.run_id)) })}
+    />
+  );
+}

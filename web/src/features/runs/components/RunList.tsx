@@ -1,0 +1,71 @@
+/** The sidebar's runs: newest first, with domain, status and a badge on runs waiting for review. */
+import type { RunSummary } from "../../../../../server/pipeline/schemas";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Link, paths } from "../../../lib/router";
+import { describeRunStatus, parseRunStatus } from "../../../lib/runStatus";
+import { formatRelative } from "../../../lib/time";
+import { useRunList } from "../api/list-runs";
+
+export function RunList({ activeRunId, onNavigate }: { activeRunId: string | null; onNavigate?: () => void }) {
+  const runs = useRunList();
+  return (
+    <nav className="run-nav" aria-label="Runs">
+      <div className="run-nav-head">
+        <h2 className="sidebar-title">Runs</h2>
+        {runs.data ? <span className="count">{runs.data.length}</span> : null}
+      </div>
+      {runs.isPending ? (
+        <ul className="run-list" aria-busy="true">
+          {Array.from({ length: 4 }, (_, i) => (
+            <li key={i} className="run-item skeleton-row">
+              <span className="skeleton skeleton-line" />
+              <span className="skeleton skeleton-line short" />
+            </li>
+          ))}
+        </ul>
+      ) : runs.isError && !runs.data ? (
+        <ErrorNotice title="Runs could not be loaded" error={runs.error} />
+      ) : runs.data.length === 0 ? (
+        <p className="sidebar-empty">No runs yet. Submit a brief to start the first one.</p>
+      ) : (
+        <RunItems runs={runs.data} activeRunId={activeRunId} onNavigate={onNavigate} />
+      )}
+    </nav>
+  );
+}
+
+export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]; activeRunId: string | null; onNavigate?: () => void }) {
+  return (
+    <ul className="run-list">
+      {runs.map((run) => {
+        const { phase } = parseRunStatus(run.status);
+        return (
+          <li key={run.run_id}>
+            <Link
+              to={paths.run(run.run_id)}
+              className={`run-item phase-${phase}`}
+              aria-current={run.run_id === activeRunId ? "page" : undefined}
+              onNavigate={onNavigate}
+            >
+              <span className="run-item-top">
+                <span className="run-domain">{run.domain}</span>
+                {run.is_waiting_for_user ? (
+                  <span className="badge" title="Waiting for your review">
+                    Review
+                  </span>
+                ) : null}
+                <time className="run-time" dateTime={run.created_at}>
+                  {formatRelative(run.created_at)}
+                </time>
+              </span>
+              <span className={`run-status status-${phase}`}>
+                <span className="status-dot" aria-hidden="true" />
+                {describeRunStatus(run.status, run.current_agent?.name)}
+              </span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

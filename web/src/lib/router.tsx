@@ -1,0 +1,63 @@
+/**
+ * A small history-API router: the app has five routes under /app, so a path matcher, a Link and
+ * navigate() are all it needs. Links are real <a href> elements, so they open in new tabs and work
+ * from the keyboard; a plain left click is handled in the page.
+ */
+import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from "react";
+
+const changeEvent = "stitch:navigate";
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener("popstate", onChange);
+  window.addEventListener(changeEvent, onChange);
+  return () => {
+    window.removeEventListener("popstate", onChange);
+    window.removeEventListener(changeEvent, onChange);
+  };
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (options.replace) window.history.replaceState(null, "", to);
+  else window.history.pushState(null, "", to);
+  window.dispatchEvent(new Event(changeEvent));
+}
+
+/** Matches "/app/runs/:runId" against a path; returns the decoded params or null. */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+  const patternParts = pattern.split("/").filter(Boolean);
+  const pathParts = pathname.replace(/\/+$/, "").split("/").filter(Boolean);
+  if (patternParts.length !== pathParts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < patternParts.length; i++) {
+    const expected = patternParts[i]!;
+    const actual = pathParts[i]!;
+    if (expected.startsWith(":")) params[expected.slice(1)] = decodeURIComponent(actual);
+    else if (expected !== actual) return null;
+  }
+  return params;
+}
+
+export const paths = {
+  home: () => "/app",
+  run: (runId: string) => `/app/runs/${encodeURIComponent(runId)}`,
+  runGraph: (runId: string) => `/app/runs/${encodeURIComponent(runId)}/graph`,
+  engineRuns: () => "/app/engine",
+  engineRun: (stitchRunId: string) => `/app/engine/runs/${encodeURIComponent(stitchRunId)}`,
+};
+
+type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; onNavigate?: () => void };
+
+export function Link({ to, onClick, onNavigate, ...rest }: LinkProps) {
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    if (window.location.pathname !== to) navigate(to);
+    onNavigate?.();
+  };
+  return <a href={to} onClick={handleClick} {...rest} />;
+}

@@ -1,0 +1,22 @@
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+export function formatTime(iso: string): string {
+  return timeFormat.format(new Date(iso));
+}
+
+export function formatDateTime(iso: string): string {
+  return dateTimeFormat.format(new Date(iso));
+}
+
+/** "5 minutes ago"; falls back to the date for anything older than a week. */
+export function formatRelative(iso: string, now: number = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return "just now";
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), "minute");
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), "hour");
+  if (abs < 7 * 86_400) return relative.format(Math.round(seconds / 86_400), "day");
+  return dateTimeFormat.format(new Date(iso));
+}

@@ -1,0 +1,133 @@
+/**
+ * Agent outputs shaped as the agents send them (seeds/README.md, "Artifact shapes of the six agents";
+ * server/pipeline/artifacts.ts), and conversation builders, for the app's component tests.
+ */
+import type { AgentRef, Conversation, ConversationMessage, PipelineRunView } from "../../../server/pipeline/schemas";
+
+export const agents: AgentRef[] = [
+  { slug: "requirements", name: "Requirements", order: 1, artifact_type: "requirements" },
+  { slug: "inception", name: "Inception", order: 2, artifact_type: "inception" },
+  { slug: "agile", name: "User stories", order: 3, artifact_type: "agile" },
+  { slug: "diagramacion", name: "Diagrams", order: 4, artifact_type: "diagramacion" },
+  { slug: "pseudocodigo", name: "Pseudocode", order: 5, artifact_type: "pseudocodigo" },
+  { slug: "qa", name: "QA", order: 6, artifact_type: "qa" },
+];
+
+export const requirementsArtifact = {
+  problem_statement_refined: "Riders need to book and pay for city trips from one app, and drivers need a fair way to accept them.",
+  identified_domains: ["mobility", "payments"],
+  core_capabilities: [
+    { id: "CAP-001", name: "Book a trip", description: "A rider books a trip between two addresses.", actor: "rider" },
+    { id: "CAP-002", name: "Pay in app", description: "A rider pays with a stored card.", actor: "rider" },
+  ],
+  external_dependencies: ["Payment gateway", "Maps API"],
+  assumptions: ["Riders have a smartphone"],
+};
+
+export const inceptionArtifact = {
+  product_vision: "The simplest way to get across town.",
+  scope_in: ["Trip booking", "Card payments"],
+  scope_out: ["Cash payments"],
+  stakeholders: ["Riders", "Drivers", "Operations"],
+  high_level_architecture: "A mobile client talks to a booking API backed by PostgreSQL.",
+  risk_matrix: [{ id: "R-1", risk: "Payment provider outage", probability: "low", impact: "high", mitigation: "Queue charges and retry" }],
+  functional_requirements: [{ id: "FR-001", title: "Book a trip", description: "The rider books a trip." }],
+  non_functional_requirements: [{ id: "NFR-001", title: "Latency", description: "Booking answers within 2 seconds." }],
+};
+
+export const agileArtifact = {
+  epics: [
+    {
+      id: "EP-01",
+      title: "Booking",
+      description: "Everything about booking a trip.",
+      user_stories: [
+        {
+          id: "US-001",
+          title: "Book a trip",
+          as_a: "rider",
+          i_want: "to book a trip",
+          so_that: "I get across town",
+          acceptance_criteria: ["Given an address, when I confirm, then a driver is requested"],
+          priority: "high",
+          story_points: 5,
+        },
+      ],
+    },
+  ],
+};
+
+export const diagramArtifact = {
+  entity_relationship_model: {
+    entities: [
+      { name: "Rider", attributes: [{ name: "id", type: "uuid", key: "PK" }, { name: "email", type: "text" }] },
+      { name: "Trip", attributes: ["id", "rider_id"] },
+    ],
+    relationships: [{ from: "Rider", to: "Trip", cardinality: "1:N", label: "books" }],
+  },
+  mermaid_sequence_diagram: "sequenceDiagram\n  participant R as Rider\n  participant A as API\n  R->>A: POST /trips\n  A-->>R: 201 Created",
+};
+
+export const pseudocodeArtifact = {
+  user_story_pseudocode: {
+    "US-001": "FUNCTION bookTrip(rider, from, to)\n  trip <- NEW Trip(rider, from, to)\n  RETURN trip\nEND",
+  },
+};
+
+export const qaArtifact = {
+  test_suites: [
+    {
+      id: "TS-01",
+      name: "Booking",
+      user_story_ids: ["US-001"],
+      test_cases: [
+        {
+          id: "TC-001",
+          title: "Book a trip with a valid address",
+          user_story_id: "US-001",
+          type: "functional",
+          priority: "high",
+          preconditions: ["Rider is signed in"],
+          steps: ["Open the app", "Enter an address", "Confirm"],
+          expected_result: "A driver is requested",
+        },
+      ],
+    },
+  ],
+};
+
+export function envelope(artifact: unknown, changes: Partial<Record<"added" | "removed" | "modified", unknown[]>> = {}, justification = "First draft from the brief.") {
+  return { artifact, changes_made: { added: [], removed: [], modified: [], ...changes }, justification };
+}
+
+const at = (minute: number) => new Date(Date.UTC(2026, 1, 17, 10, minute)).toISOString();
+
+export function runView(overrides: Partial<PipelineRunView> = {}): PipelineRunView {
+  return {
+    run_id: "RUN_1",
+    domain: "mobility",
+    brief: "A ride-hailing app for a mid-sized city with card payments.",
+    status: "WAITING_APPROVAL_REQUIREMENTS",
+    current_agent: agents[0]!,
+    is_waiting_for_user: true,
+    failure: null,
+    created_at: at(0),
+    updated_at: at(1),
+    ...overrides,
+  };
+}
+
+export const messages = {
+  brief: (): ConversationMessage => ({ kind: "brief", id: "brief", at: at(0), domain: "mobility", brief: "A ride-hailing app for a mid-sized city with card payments." }),
+  working: (id: string, agent: AgentRef, isFeedback = false): ConversationMessage => ({ kind: "agent_working", id, at: at(1), agent, is_feedback: isFeedback }),
+  artifact: (id: string, agent: AgentRef, version: number, content: Record<string, unknown>): ConversationMessage => ({
+    kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null,
+  }),
+  approval: (id: string, agent: AgentRef): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor: null }),
+  rejection: (id: string, agent: AgentRef, feedback: string): ConversationMessage => ({ kind: "rejection", id, at: at(5), agent, feedback, actor: "dana" }),
+  error: (id: string, agent: AgentRef, error: string): ConversationMessage => ({ kind: "error", id, at: at(6), agent, error, retryable: true }),
+};
+
+export function conversation(run: PipelineRunView, list: ConversationMessage[]): Conversation {
+  return { run, stitch_run_id: "00000000-0000-4000-8000-000000000001", messages: list };
+}
