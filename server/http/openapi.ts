@@ -12,7 +12,7 @@ import {
   CallbackBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
 } from "../engine/schemas";
 import {
-  AgentCall, AgentRef, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
+  AgentCall, AgentRef, ApproveBody, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../pipeline/schemas";
 import type { CallbackResult } from "../pipeline/service";
 
@@ -103,7 +103,7 @@ void answerSchemasMatchTheirTypes;
 /** Request bodies, converted as zod parses them (`io: "input"`). */
 const requestSchemas = {
   CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody,
-  CreateRunBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
+  CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
 };
 
 /**
@@ -407,11 +407,13 @@ function buildPaths() {
     "/runs/{run_id}/approve": {
       post: {
         tags: pipeline, operationId: "approvePipelineRun", summary: "Approve the current agent's artifact",
-        description: "Calls the next agent with its context, or completes the run after the last agent.",
+        description:
+          "Calls the next agent with its context, or completes the run after the last agent. The body is optional; `expected` names the output the reviewer read, and a decision on any other output is refused with 409.",
         parameters: [pipelineRunIdParam, actorHeader],
+        requestBody: { ...body("ApproveBody", { expected: { agent: "requirements", version: 2 } }), required: false },
         responses: {
           200: answer("The run after approval.", ref("PipelineRunView")),
-          ...refusals({ 404: unknownPipelineRun404, 409: "No artifact is waiting for approval." }),
+          ...refusals({ 404: unknownPipelineRun404, 409: "No artifact is waiting for approval, or `expected` no longer names the waiting output.", 422: "Invalid JSON, or a body that does not validate." }),
         },
       },
     },

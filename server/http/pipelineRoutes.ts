@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { PipelineService } from "../pipeline/service";
-import { CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
+import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
 import { HttpError, readBody } from "./errors";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -66,10 +66,13 @@ export function pipelineRoutes(pipeline: PipelineService): Hono {
     return c.json(await pipeline.receiveCallback(c.req.param("slug"), runId, output));
   });
 
-  app.post("/runs/:runId/approve", async (c) => c.json(await pipeline.approve(c.req.param("runId"), actorOf(c))));
+  app.post("/runs/:runId/approve", async (c) => {
+    const body = await readBody(c, ApproveBody, { invalidStatus: 422 });
+    return c.json(await pipeline.approve(c.req.param("runId"), actorOf(c), body.expected));
+  });
   app.post("/runs/:runId/reject", async (c) => {
     const body = await readBody(c, RejectBody, { invalidStatus: 422 });
-    return c.json(await pipeline.reject(c.req.param("runId"), body.feedback, actorOf(c)));
+    return c.json(await pipeline.reject(c.req.param("runId"), body.feedback, actorOf(c), body.expected));
   });
   app.post("/runs/:runId/retry", async (c) => c.json(await pipeline.retry(c.req.param("runId"), actorOf(c))));
 

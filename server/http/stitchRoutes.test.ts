@@ -3,7 +3,9 @@
  * Workers are routes of one worker server: `/echo` answers 200 and calls back with {echoed: input},
  * `/hold` answers 200 and leaves the callback to the test.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../../db/client";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { type StitchClient, dispatchesOf, holdWorker, routeByPath } from "../testing/stitchClient";
@@ -160,6 +162,21 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
       expect(await env.server.engine.nodeStatesFromView(run.id)).toEqual(states);
     });
 
+    it("nested splitters with two nodes per inner path and an empty inner array, keyed nodeId_<outer>_<inner>", async () => {
+      const graph = graphOf(
+        [splitterNode("Groups", "groups"), splitterNode("Members", ""), workerNode("Up", `${worker.url}/upper`), workerNode("Wrap", echo),
+          collectorNode("PerGroup"), collectorNode("All"), workerNode("Last", hold)],
+        chain("Groups", "Members", "Up", "Wrap", "PerGroup", "All", "Last"),
+      );
+      const run = await api.run(graph, { groups: [["a", "b"], [], ["c"]] });
+      const [last] = await dispatched(run.id, "Last");
+      expect(last!.input).toEqual([[{ echoed: "A" }, { echoed: "B" }], [], [{ echoed: "C" }]]);
+      const states = (await api.getRun(run.id)).node_states;
+      expect(Object.keys(states).filter((k) => k.startsWith("Wrap_")).sort()).toEqual(["Wrap_0_0", "Wrap_0_1", "Wrap_2_0"]);
+      expect(states).toMatchObject({ Members: { status: "split" }, Members_1: { status: "completed", output: [] }, PerGroup_1: { status: "completed", output: [] } });
+      expect(dispatchesOf(worker.received, run.id).map((p) => p.nodeId).sort()).toEqual(["Last", "Up_0_0", "Up_0_1", "Up_2_0", "Wrap_0_0", "Wrap_0_1", "Wrap_2_0"]);
+    });
+
     it("6.6 an empty array completes the Splitter and gives the Collector []", async () => {
       const graph = graphOf([splitterNode("S"), workerNode("W", echo), collectorNode("C"), workerNode("Last", hold)], chain("S", "W", "C", "Last"));
       const run = await api.run(graph, { items: [] });
@@ -214,6 +231,18 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
       const run = await api.run(graphOf([workerNode("A", hold), uxNode("U")], chain("A", "U")));
       expect(await api.complete(run.id, "U", {})).toMatchObject({ status: 409, body: { error: "conflict", message: expect.stringMatching(/pending, not waiting_for_user/) } });
       expect(await api.complete(run.id, "A", {})).toMatchObject({ status: 409, body: { message: expect.stringMatching(/only UX nodes/) } });
+    });
+  });
+
+  describe("node ids in URLs", () => {
+    it("a node id with a space, slash, ? or # gets a callback URL that reaches that node", async () => {
+      const ids = ["step 1/draft", "why?", "#2", "50% done"];
+      const graph = graphOf(ids.map((id) => workerNode(id, echo)), [[ids[0]!, ids[1]!], [ids[1]!, ids[2]!], [ids[2]!, ids[3]!]]);
+      const run = await api.run(graph, "x");
+      const done = await api.waitForRun(run.id, (r) => r.status === "completed", "run of oddly named nodes completed");
+      expect(Object.keys(done.node_states).sort()).toEqual([...ids].sort());
+      const [first] = await dispatched(run.id, "step 1/draft");
+      expect(first!.callbackUrl).toBe(`${env.server.url}/api/stitch/callback/${run.id}/step%201%2Fdraft`);
     });
   });
 
@@ -332,11 +361,7 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
       const run = await runInKnownState();
       const id = run.id;
       const eventsBefore = (await api.get(`/api/stitch/runs/${id}/events`)).body;
-      const outbox = async () => {
-        const { rows } = await import("../../db/client");
-        const { sql } = await import("drizzle-orm");
-        return env.database.run((db) => rows(db, sql`SELECT node_id, node_attempt FROM stitch_dispatches WHERE run_id = ${id} ORDER BY node_id`));
-      };
+      const outbox = () => env.database.run((db) => rows(db, sql`SELECT node_id, node_attempt FROM stitch_dispatches WHERE run_id = ${id} ORDER BY node_id`));
       // Let the dispatcher empty the outbox first, so the comparison sees only what the requests could change.
       await eventually(async () => ((await outbox()).length === 0 ? true : undefined), 30_000, "outbox delivered");
       const bad: [string, () => Promise<{ status: number; body: any }>, number, RegExp][] = [
@@ -344,6 +369,8 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         ["callback: unknown status", () => api.callback(id, "W_0", { status: "done" }), 400, /status/],
         ["callback: error not a string", () => api.callback(id, "W_0", { status: "failed", error: 42 }), 400, /error/],
         ["callback: attempt not a number", () => api.callback(id, "W_0", { status: "completed", attempt: "one" }), 400, /attempt/],
+        ["callback: output with a NUL character", () => api.callback(id, "W_0", { status: "completed", output: { text: "a\u0000b" } }), 400, /output\.text contains the NUL character/],
+        ["callback: error with a NUL character", () => api.callback(id, "W_0", { status: "failed", error: "bad\u0000" }), 400, /^error contains the NUL character/],
         ["callback: empty body", () => api.post(`/api/stitch/callback/${id}/W_0`), 400, /status/],
         ["callback: JSON array body", () => api.callback(id, "W_0", [1]), 400, /body/],
         ["callback: unknown run", () => api.callback("00000000-0000-4000-8000-00000000000f", "W_0", { status: "completed" }), 404, /no run/],
@@ -362,8 +389,10 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         ["review: bad decision", () => api.review(id, "G", { decision: "ok" }), 400, /decision/],
         ["review: reject without feedback", () => api.review(id, "G", { decision: "reject" }), 400, /feedback/],
         ["review: not a gate", () => api.review(id, "U", { decision: "approve" }), 409, /not a review gate/],
+        ["start: input with a NUL character", () => api.post(`/api/stitch/flows/${run.flow_id}/runs`, { input: ["\u0000"] }), 400, /^input\.0 contains the NUL character/],
         ["start: body not an object", () => api.post(`/api/stitch/flows/${run.flow_id}/runs`, "[1]"), 400, /body/],
         ["run: unknown id", () => api.get("/api/stitch/runs/nope"), 404, /no run/],
+        ["events: unknown run", () => api.get("/api/stitch/runs/00000000-0000-4000-8000-00000000000f/events"), 404, /no run/],
       ];
       for (const [what, send, status, message] of bad) {
         const answer = await send();

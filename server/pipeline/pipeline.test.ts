@@ -120,6 +120,12 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       expect(v2.version).toBe(2);
       expect(v2.content.artifact.core_capabilities).toContain("Feedback: Add offline payments");
 
+      // A decision on an output the reviewer did not see (they read v1, v2 is waiting) is refused and changes nothing.
+      const stale = await postJson(`${base}/runs/${runId}/approve`, { expected: { agent: "requirements", version: 1 } });
+      expect(stale.status).toBe(409);
+      expect(JSON.stringify(stale.body)).toContain("v2");
+      expect((await statusOf(base, runId)).status).toBe("WAITING_APPROVAL_REQUIREMENTS");
+
       // 7.6: approve through the rest; a repeated callback (n8n retry) creates no second version.
       n8n.style.inception = "twice";
       n8n.style.agile = "fallback"; // 7.5: content missing, the remaining fields are the content

@@ -29,8 +29,22 @@ export const CreateRunBody = z.object({
 });
 export type CreateRunBody = z.infer<typeof CreateRunBody>;
 
+/**
+ * Which output a reviewer decided on. Optional (the seed's clients send nothing); when given, a decision that
+ * no longer fits the waiting output (another reviewer moved the run on) is refused with 409 instead of landing
+ * on an output the reviewer never saw.
+ */
+export const ReviewedOutput = z.object({
+  agent: z.string().min(1),
+  version: z.number().int().positive(),
+});
+export type ReviewedOutput = z.infer<typeof ReviewedOutput>;
+
+export const ApproveBody = z.object({ expected: ReviewedOutput.optional() });
+
 export const RejectBody = z.object({
   feedback: z.string().trim().min(1, "feedback must not be empty"),
+  expected: ReviewedOutput.optional(),
 });
 
 /** POST /runs/{run_id}/artifacts (seed 7.8). */

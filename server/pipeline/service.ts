@@ -11,7 +11,7 @@ import { type Engine, EngineError, type EngineOps, type RunTransition } from "..
 import { flowIdFor, gateKey, pipelineGraph, workerKey } from "./definition";
 import { isArtifactType, parseEnvelope } from "./artifacts";
 import { buildBundle } from "./export/bundle";
-import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
+import type { AgentRef, ArtifactVersion, ReviewedOutput, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 const upper = (slug: string) => slug.toUpperCase();
@@ -160,17 +160,17 @@ export class PipelineService {
     return { status: "ok", run_id: run.id, artifact_type: agent.artifact_type, version, duplicate: false };
   }
 
-  async approve(runId: string, actor: string | null = null): Promise<PipelineRunView> {
+  async approve(runId: string, actor: string | null = null, expected?: ReviewedOutput): Promise<PipelineRunView> {
     await this.engine.transaction(async (ops, tx) => {
-      const run = await this.lockWaiting(tx, runId, "approve");
+      const run = await this.lockWaiting(tx, runId, "approve", expected);
       await ops.handle(run.stitchRunId, { type: "review", key: gateKey(run.currentAgent!), decision: "approve" }, actor);
     });
     return this.getRun(runId);
   }
 
-  async reject(runId: string, feedback: string, actor: string | null = null): Promise<PipelineRunView> {
+  async reject(runId: string, feedback: string, actor: string | null = null, expected?: ReviewedOutput): Promise<PipelineRunView> {
     await this.engine.transaction(async (ops, tx) => {
-      const run = await this.lockWaiting(tx, runId, "reject");
+      const run = await this.lockWaiting(tx, runId, "reject", expected);
       await ops.handle(run.stitchRunId, { type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, actor);
     });
     return this.getRun(runId);
@@ -192,10 +192,25 @@ export class PipelineService {
     return run;
   }
 
-  private async lockWaiting(tx: Executor, runId: string, action: string): Promise<PipelineRunRow> {
+  private async lockWaiting(tx: Executor, runId: string, action: string, expected?: ReviewedOutput): Promise<PipelineRunRow> {
     const run = await this.lock(tx, runId);
     if (!run.isWaitingForUser || !run.currentAgent) {
       throw new EngineError("conflict", `run ${runId} is ${run.status}; there is no output waiting for approval to ${action}`);
+    }
+    if (expected) {
+      const agent = this.agentOf(run, run.currentAgent);
+      const [latest] = await tx
+        .select({ version: pipelineArtifacts.version })
+        .from(pipelineArtifacts)
+        .where(and(eq(pipelineArtifacts.runId, run.id), eq(pipelineArtifacts.artifactType, agent.artifact_type)))
+        .orderBy(desc(pipelineArtifacts.version))
+        .limit(1);
+      if (expected.agent !== agent.slug || expected.version !== latest?.version) {
+        throw new EngineError(
+          "conflict",
+          `you reviewed ${expected.agent} v${expected.version}, but the output waiting now is ${agent.name} v${latest?.version ?? 0}; read it before you ${action}`,
+        );
+      }
     }
     return run;
   }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CreateRunBody, RejectBody } from "../../pipeline/schemas";
+import { ApproveBody, CreateRunBody, RejectBody } from "../../pipeline/schemas";
 import { publicProcedure, router } from "../trpc";
 
 const RunRef = z.object({ runId: z.string().min(1) });
@@ -10,8 +10,10 @@ export const pipelineRouter = router({
   listRuns: publicProcedure.query(({ ctx }) => ctx.pipeline.listRuns()),
   getRun: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.getRun(input.runId)),
   conversation: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.conversation(input.runId)),
-  approve: publicProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.approve(input.runId, ctx.actor)),
-  reject: publicProcedure.input(RunRef.extend(RejectBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.reject(input.runId, input.feedback, ctx.actor)),
+  approve: publicProcedure.input(RunRef.extend(ApproveBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.approve(input.runId, ctx.actor, input.expected)),
+  reject: publicProcedure
+    .input(RunRef.extend(RejectBody.shape))
+    .mutation(({ ctx, input }) => ctx.pipeline.reject(input.runId, input.feedback, ctx.actor, input.expected)),
   retry: publicProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.retry(input.runId, ctx.actor)),
   export: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.exportRun(input.runId)),
 });

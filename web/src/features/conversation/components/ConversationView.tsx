@@ -64,6 +64,8 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   const awaiting = messages.find((m) => m.id === notes.awaitingArtifactId);
   const currentIndex = agents.findIndex((a) => a.slug === run.current_agent?.slug);
   const nextAgent = currentIndex >= 0 ? agents[currentIndex + 1] ?? null : null;
+  // The output the reviewer is looking at: the server refuses a decision once another output is waiting.
+  const expected = awaiting?.kind === "artifact" && run.current_agent ? { agent: run.current_agent.slug, version: awaiting.version } : undefined;
   const decisionPending = approve.isPending ? "approve" : reject.isPending ? "reject" : null;
   const decisionError = approve.error ?? reject.error;
 
@@ -102,12 +104,12 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
           error={decisionError}
           onApprove={() => {
             reject.reset();
-            approve.mutate({ runId: run.run_id });
+            approve.mutate({ runId: run.run_id, expected });
           }}
           onReject={async (feedback) => {
             approve.reset();
             try {
-              await reject.mutateAsync({ runId: run.run_id, feedback });
+              await reject.mutateAsync({ runId: run.run_id, feedback, expected });
               return true;
             } catch {
               // The error is on `reject.error` and shown by the composer.
