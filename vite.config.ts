@@ -8,7 +8,8 @@ const apiPort = process.env.PORT ?? "3000";
 export default defineConfig({
   root: "web",
   plugins: [react()],
-  build: { outDir: "../dist/web", emptyOutDir: true },
+  // Mermaid and React Flow are loaded on demand, in large chunks of their own.
+  build: { outDir: "../dist/web", emptyOutDir: true, chunkSizeWarningLimit: 2500 },
   server: {
     // `npm run dev`: Vite serves the app with hot reload and forwards API calls to the server.
     proxy: Object.fromEntries(

@@ -94,8 +94,10 @@ export class Dispatcher {
     });
   }
 
+  /** Wakes `stop()` once nothing is in flight; until then its waiters MUST stay registered, or stop() never returns. */
   private settle(): void {
-    if (this.inFlight === 0 && !this.pumping) for (const resolve of this.idle) resolve();
+    if (this.inFlight > 0 || this.pumping) return;
+    for (const resolve of this.idle) resolve();
     this.idle.clear();
   }
 
@@ -216,5 +218,7 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `no answer within ${timeoutMs} ms`;
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   if (cause?.code) return `network error ${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
+  // fetch's own refusals ("bad port" for ports the Fetch standard blocks) carry their reason only in the cause.
+  if (cause?.message) return `network error: ${cause.message}`;
   return `network error: ${error instanceof Error ? error.message : String(error)}`;
 }

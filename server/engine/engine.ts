@@ -69,6 +69,27 @@ export function toNodeState(row: Pick<NodeRow, "status" | "output" | "error">): 
   return { status: row.status, output: row.output ?? null, ...(row.error ? { error: row.error } : {}) };
 }
 
+/** Where in `value` a string (or key) holds U+0000, which PostgreSQL cannot store in text or jsonb. */
+function nulPath(value: unknown, path: string): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.includes("\u0000")) return here;
+    const found = nulPath(inner, here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Refuses, as a bad request, a value that would otherwise fail deep in the database as an internal error. */
+function refuseUnstorable(value: unknown, name: string): void {
+  const where = nulPath(value, name);
+  if (where !== undefined) {
+    throw new EngineError("bad_request", `${where || "value"} contains the NUL character (\\u0000), which cannot be stored; remove it`);
+  }
+}
+
 export class Engine {
   private readonly graphs = new Map<string, CompiledGraph>();
   private readonly observers: TransitionObserver[] = [];
@@ -86,6 +107,7 @@ export class Engine {
   // ---- Flows ----------------------------------------------------------------------------------
 
   async createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
+    refuseUnstorable({ name, graph }, "");
     try {
       compileGraph(graph);
     } catch (error) {
@@ -178,6 +200,7 @@ export class Engine {
   }
 
   private async startRunWithin(tx: Executor, flowId: string, input: unknown, runId?: string) {
+    refuseUnstorable(input, "input");
     if (!store.isUuid(flowId)) throw new EngineError("not_found", `no flow with id "${flowId}"`);
     const [flow] = await tx.select({ id: stitchFlows.id }).from(stitchFlows).where(eq(stitchFlows.id, flowId));
     if (!flow) throw new EngineError("not_found", `no flow with id "${flowId}"`);
@@ -192,6 +215,8 @@ export class Engine {
   }
 
   private async handleWithin(tx: Executor, runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null) {
+    const { type: _type, key: _key, ...carried } = event;
+    refuseUnstorable({ ...carried, actor }, "");
     const locked = await store.lockRun(tx, runId);
     if (!locked) throw new EngineError("not_found", `no run with id "${runId}"`);
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
@@ -317,6 +342,7 @@ export class Engine {
   async runEvents(runId: string) {
     if (!store.isUuid(runId)) throw new EngineError("not_found", `no run with id "${runId}"`);
     const found = await this.database.run((db) => db.select().from(stitchRunEvents).where(eq(stitchRunEvents.runId, runId)).orderBy(asc(stitchRunEvents.id)));
+    if (found.length === 0) await this.getRun(runId); // every run has its "start" event: none means no such run (404)
     return found.map((e) => ({ id: e.id, node_id: e.nodeId, type: e.type, payload: e.payload, actor: e.actor, created_at: iso(e.createdAt) }));
   }
 

@@ -200,7 +200,8 @@ class Step {
       nodeId: row.key,
       config,
       input: row.input,
-      callbackUrl: `${this.ctx.baseUrl}/api/stitch/callback/${this.ctx.runId}/${row.key}`,
+      // Encoded, so a node id with "/", "?" or "#" still names its own node (the routes decode path parameters).
+      callbackUrl: `${this.ctx.baseUrl}/api/stitch/callback/${encodeURIComponent(this.ctx.runId)}/${encodeURIComponent(row.key)}`,
       attempt: row.attempt,
       ...(feedback ? { feedback } : {}),
     };
@@ -243,10 +244,12 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
     case "collect":
       return onCollect(step, ref, row, event.paths);
     case "member_failed":
+      // Only a collector still waiting fails (Requirement 7.6). One that already collected keeps its output:
+      // its downstream has run, and a side branch of a path failing later must not undo or repeat that.
       step.put({
         ...row,
         pathFailed: row.pathFailed + 1,
-        ...(row.status === "failed" ? {} : { status: "failed" as const, error: `path "${event.member}" failed` }),
+        ...(row.status === "pending" ? { status: "failed" as const, error: `path "${event.member}" failed` } : {}),
       });
       return step.result(applied);
     case "member_recovered": {
@@ -272,7 +275,7 @@ function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
       step.put({ ...row, status: "completed", output: event.output ?? null, error: null });
       step.next.push({ type: "completed", key: row.key });
     } else {
-      step.put({ ...row, status: "failed", error: event.error ?? "the worker reported a failure without an error message" });
+      step.put({ ...row, status: "failed", error: event.error?.trim() || "the worker reported a failure without an error message" });
     }
     return step.result(applied);
   }

@@ -21,9 +21,8 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(database: Database, env: Record<string, string> = {}): Promise<TestServer> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({
-    NEXT_PUBLIC_BASE_URL: url,
+    NEXT_PUBLIC_BASE_URL: `http://127.0.0.1:${env.PORT ?? port}`,
     PORT: String(port),
     HOST: "127.0.0.1",
     DISPATCH_BACKOFF_MS: "50",
@@ -32,5 +31,6 @@ export async function startTestServer(database: Database, env: Record<string, st
     ...env,
   });
   const server = await startServer(config, database);
-  return { ...server, url };
+  // The address it really listens on (env.PORT may have replaced the probed port).
+  return { ...server, url: `http://127.0.0.1:${server.port}` };
 }

@@ -9,6 +9,12 @@ import type { WorkerPayload } from "../engine/schemas";
 export interface ReceivedDispatch {
   payload: WorkerPayload;
   headers: IncomingMessage["headers"];
+  method?: string;
+  path?: string;
+  /** The request body as sent (signatures are computed over these bytes). */
+  rawBody?: string;
+  /** performance.now() when the request had arrived in full. */
+  receivedAt?: number;
 }
 
 export type WorkerBehaviour = (dispatch: ReceivedDispatch, res: ServerResponse) => void | Promise<void>;
@@ -36,7 +42,21 @@ export const echoWorker =
     void postJson(dispatch.payload.callbackUrl, { status: "completed", output: output(dispatch.payload) }).catch(() => undefined);
   };
 
-export async function startWorkerServer(behaviour: WorkerBehaviour = (_d, res) => void res.writeHead(200).end("{}")): Promise<WorkerServer> {
+export interface WorkerServerOptions {
+  /** Listen on this port (a test that first points a node at a closed port, then opens it); default: any free port. */
+  port?: number;
+}
+
+export async function getJson(url: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url);
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+export async function startWorkerServer(
+  behaviour: WorkerBehaviour = (_d, res) => void res.writeHead(200).end("{}"),
+  options: WorkerServerOptions = {},
+): Promise<WorkerServer> {
   let current = behaviour;
   const received: ReceivedDispatch[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
@@ -44,7 +64,15 @@ export async function startWorkerServer(behaviour: WorkerBehaviour = (_d, res) =
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const dispatch = { payload: JSON.parse(Buffer.concat(chunks).toString("utf8")) as WorkerPayload, headers: req.headers };
+      const rawBody = Buffer.concat(chunks).toString("utf8");
+      const dispatch: ReceivedDispatch = {
+        payload: JSON.parse(rawBody) as WorkerPayload,
+        rawBody,
+        headers: req.headers,
+        method: req.method,
+        path: req.url,
+        receivedAt: performance.now(),
+      };
       received.push(dispatch);
       for (const waiter of [...waiters]) {
         if (received.length >= waiter.count) {
@@ -56,7 +84,10 @@ export async function startWorkerServer(behaviour: WorkerBehaviour = (_d, res) =
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,100 @@
+/**
+ * Drives the pure core (`transition`) the way the engine does, with no database: rows live in a Map standing in
+ * for stitch_node_states, and each event (with its follow-ups) sees only the rows `requiredKeys` names plus the
+ * ones earlier steps of the same event changed. A transition that reads a row it never asked for therefore fails
+ * here just as it would against the store. Effects are collected, never performed.
+ */
+import { type CompiledGraph, compileGraph } from "../engine/graph";
+import type { NodeState, StitchGraph } from "../engine/schemas";
+import {
+  type Effect, type EngineEvent, type ExternalEvent, type InternalEvent, type NodeRow, type Outcome, type RunContext,
+  newRow, requiredKeys, transition,
+} from "../engine/transition";
+
+export interface SettledEvent {
+  outcome: Outcome;
+  /** Rows as they were changed by this event and its follow-ups (last version of each). */
+  changes: Map<string, NodeRow>;
+  effects: Effect[];
+  /** Every follow-up event the core asked for, in the order they ran. */
+  followUps: InternalEvent[];
+}
+
+export class PureRun {
+  readonly graph: CompiledGraph;
+  readonly rows = new Map<string, NodeRow>();
+  readonly ctx: RunContext;
+  /** Every dispatch effect produced so far, in order. */
+  readonly dispatches: Extract<Effect, { type: "dispatch" }>[] = [];
+
+  constructor(graph: StitchGraph, runInput: unknown = null, ctx: Partial<RunContext> = {}) {
+    this.graph = compileGraph(graph);
+    this.ctx = { runId: "00000000-0000-4000-8000-000000000001", runInput, baseUrl: "https://stitch.example.test", ...ctx };
+    for (const id of this.graph.nodes.keys()) this.rows.set(id, newRow(id));
+  }
+
+  start(): SettledEvent {
+    return this.send({ type: "start" });
+  }
+
+  /** Applies one event and its follow-ups; a refused or duplicate event changes nothing (as the engine rolls back). */
+  send(event: ExternalEvent): SettledEvent {
+    const cache = new Map<string, NodeRow>();
+    const changes = new Map<string, NodeRow>();
+    const effects: Effect[] = [];
+    const followUps: InternalEvent[] = [];
+    const queue: EngineEvent[] = [event];
+    let outcome: Outcome | undefined;
+    while (queue.length > 0) {
+      const current = queue.shift()!;
+      for (const key of requiredKeys(this.graph, current)) {
+        const stored = this.rows.get(key);
+        if (!cache.has(key) && stored) cache.set(key, stored);
+      }
+      const step = transition(this.graph, cache, current, this.ctx);
+      if (outcome === undefined) {
+        outcome = step.outcome;
+        if (outcome.kind !== "applied") return { outcome, changes: new Map(), effects: [], followUps: [] };
+      }
+      for (const row of step.changes) {
+        cache.set(row.key, row);
+        changes.set(row.key, row);
+      }
+      effects.push(...step.effects);
+      followUps.push(...step.next);
+      queue.push(...step.next);
+    }
+    for (const row of changes.values()) this.rows.set(row.key, row);
+    for (const effect of effects) if (effect.type === "dispatch") this.dispatches.push(effect);
+    return { outcome: outcome!, changes, effects, followUps };
+  }
+
+  row(key: string): NodeRow {
+    const row = this.rows.get(key);
+    if (!row) throw new Error(`no row "${key}"; rows: ${[...this.rows.keys()].join(", ")}`);
+    return row;
+  }
+
+  status(key: string): NodeRow["status"] {
+    return this.row(key).status;
+  }
+
+  /** The seed's node_states object, as the API assembles it. */
+  nodeStates(): Record<string, NodeState> {
+    return Object.fromEntries([...this.rows.values()].map((r) => [r.key, { status: r.status, output: r.output ?? null, ...(r.error ? { error: r.error } : {}) }]));
+  }
+
+  /** Dispatches of one instance key, in order. */
+  dispatchesOf(key: string) {
+    return this.dispatches.filter((d) => d.key === key);
+  }
+
+  /** A worker reports completion of its latest dispatch. */
+  complete(key: string, output: unknown): SettledEvent {
+    return this.send({ type: "callback", key, status: "completed", output });
+  }
+
+  fail(key: string, error = "boom"): SettledEvent {
+    return this.send({ type: "callback", key, status: "failed", error });
+  }
+}

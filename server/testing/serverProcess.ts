@@ -1,0 +1,51 @@
+/**
+ * A Stitch server as a separate operating-system process (`node --import tsx server/main.ts`), for tests where
+ * several processes share one PostgreSQL database. Its output is kept so a failing test can show it.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { freePort } from "./harness";
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  output(): string;
+  /** SIGTERM (the server's graceful shutdown), then SIGKILL if it has not exited within `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function startServerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NEXT_PUBLIC_BASE_URL: url, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+
+  const stop = async (graceMs = 5000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server process on ${url} exited with ${child.exitCode} before it was ready:\n${output}`);
+    const ready = await fetch(`${url}/api/stitch/flows`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      await stop(0);
+      throw new Error(`server process on ${url} was not ready within ${readyTimeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, output: () => output, stop };
+}
