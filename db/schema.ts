@@ -58,6 +58,8 @@ export const stitchNodeStates = pgTable(
     pathTotal: integer("path_total"),
     pathDone: integer("path_done").notNull().default(0),
     pathFailed: integer("path_failed").notNull().default(0),
+    /** A worker re-run after a review rejection: the feedback it owes an answer to, until it delivers one. */
+    feedback: jsonb("feedback"),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.nodeId] })],

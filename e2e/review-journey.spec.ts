@@ -1,7 +1,8 @@
 /**
- * The reviewer's journey through the real server and the built-in agents, in Chromium: submit a brief,
- * watch the requirements output appear, reject it with feedback and see version 2 with its changes,
- * approve through all six agents, then download the bundle and the export JSON and check their files.
+ * The reviewer's journey through the real server and the built-in agents, in Chromium: name themselves,
+ * submit a brief, watch the requirements output appear, reject it with feedback and see version 2 with its
+ * changes, approve through all six agents (each decision signed with the name), then download the bundle
+ * and the export JSON and check their files.
  */
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
@@ -17,6 +18,7 @@ interface Agent {
 const brief =
   "A ride-hailing app for a mid-sized city: riders book trips and pay by card, drivers accept trips and get paid weekly, and operations staff handle disputes.";
 const feedback = "Add a capability to export trip reports as PDF.";
+const reviewer = "Dana Núñez";
 
 test("an analyst's brief goes through six reviewed agents to a downloadable bundle", async ({ page, request }, testInfo) => {
   const agents = (await (await request.get("/agents")).json()) as Agent[];
@@ -27,6 +29,10 @@ test("an analyst's brief goes through six reviewed agents to a downloadable bund
   await page.goto("/app");
   await expect(page.getByRole("navigation", { name: "Runs" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "What happens next" })).toBeVisible();
+  // The reviewer's name, sent with each decision and recorded by the server; it survives a reload.
+  await page.getByRole("textbox", { name: "Your name" }).fill(reviewer);
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Your name" })).toHaveValue(reviewer);
   await snapshot(page, testInfo, "01-new-brief");
 
   // The brief.
@@ -52,7 +58,9 @@ test("an analyst's brief goes through six reviewed agents to a downloadable bund
   // Rejected with feedback: the rejection turn, then version 2 with what changed.
   await page.getByRole("textbox", { name: "Feedback" }).fill(feedback);
   await page.getByRole("button", { name: "Request changes" }).click();
-  await expect(page.getByRole("article", { name: `Requested changes to ${requirements!.name}` })).toContainText(feedback);
+  const rejection = page.getByRole("article", { name: `Requested changes to ${requirements!.name}` });
+  await expect(rejection).toContainText(feedback);
+  await expect(rejection).toContainText(`by ${reviewer}`);
   const v2 = page.getByRole("article", { name: `${requirements!.name} output, version 2` });
   await expect(v2).toBeVisible();
   const changes = v2.getByRole("region", { name: "What changed in version 2" });
@@ -75,7 +83,7 @@ test("an analyst's brief goes through six reviewed agents to a downloadable bund
     }
     if (index > 0) await snapshot(page, testInfo, `${String(index + 3).padStart(2, "0")}-${agent.slug}`);
     await composer.getByRole("button", { name: "Approve" }).click();
-    await expect(page.getByRole("article", { name: `Approved ${agent.name}` })).toBeVisible();
+    await expect(page.getByRole("article", { name: `Approved ${agent.name}` })).toContainText(`by ${reviewer}`);
   }
 
   // Completed: the export at the end of the conversation.

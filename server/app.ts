@@ -13,6 +13,7 @@ import { type Database, openDatabase } from "../db/client";
 import type { Config } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
 import { Engine } from "./engine/engine";
+import { actorOf } from "./http/actor";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
 import { errorResponse } from "./http/errors";
@@ -67,7 +68,7 @@ export function createApp(services: Services): Hono {
       endpoint: "/trpc",
       req: c.req.raw,
       router: appRouter,
-      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, actor: c.req.header("x-actor") ?? null }),
+      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, actor: actorOf(c) }),
     }),
   );
 

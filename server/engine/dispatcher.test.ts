@@ -116,9 +116,9 @@ describe.each(testDatabases)("Dispatcher on $name", (testDatabase) => {
     );
     const events = await api.get(`/api/stitch/runs/${refused.id}/events`);
     expect((events.body as { type: string }[]).map((e) => e.type)).toEqual(["start", "delivery_failed"]);
-    // Port 9 is one fetch refuses to call at all; the error says why rather than just "fetch failed".
+    // Port 9 is one fetch refuses to call at all: the error says why, and since no retry can help, there is one attempt.
     const blocked = await api.run(graphOf([workerNode("A", "http://127.0.0.1:9/hook")]));
-    expect((await failed(blocked.id, "A")).node_states.A!.error).toBe("could not deliver to http://127.0.0.1:9/hook: network error: bad port (3 attempts)");
+    expect((await failed(blocked.id, "A")).node_states.A!.error).toBe("could not deliver to http://127.0.0.1:9/hook: network error: bad port (1 attempt)");
     const unresolvable = await api.run(graphOf([workerNode("A", "http://worker.invalid/hook")]));
     expect((await failed(unresolvable.id, "A")).node_states.A!.error).toMatch(/^could not deliver to http:\/\/worker\.invalid\/hook: network error (ENOTFOUND|EAI_AGAIN)/);
   });

@@ -198,7 +198,9 @@ export class Dispatcher {
       const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
       return { ok: false, error: detail ? `${status}: ${detail}` : status, permanent: !retryable, url };
     } catch (error) {
-      return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: false, url };
+      // fetch refuses ports the Fetch standard blocks ("bad port") before connecting: no retry can change that.
+      const badPort = error instanceof Error && (error.cause as { message?: string } | undefined)?.message === "bad port";
+      return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: badPort, url };
     }
   }
 }

@@ -46,18 +46,18 @@ export async function readFlowGraph(tx: Executor, flowId: string): Promise<Stitc
 
 interface StoredNodeRow {
   node_id: string; status: NodeStatus; output: unknown; error: string | null; input: unknown;
-  attempt: number; path_total: number | null; path_done: number; path_failed: number;
+  attempt: number; path_total: number | null; path_done: number; path_failed: number; feedback: NodeRow["feedback"];
 }
 
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   key: r.node_id, status: r.status, output: r.output, error: r.error, input: r.input, attempt: r.attempt,
-  pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed,
+  pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed, feedback: r.feedback ?? null,
 });
 
 export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
   if (keys.length === 0) return [];
   const found = await rows<StoredNodeRow>(tx, sql`
-    SELECT node_id, status, output, error, input, attempt, path_total, path_done, path_failed
+    SELECT node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback
     FROM stitch_node_states
     WHERE run_id = ${runId} AND node_id IN (SELECT jsonb_array_elements_text(${json(keys)}::jsonb))`);
   return found.map(toNodeRow);
@@ -66,14 +66,14 @@ export async function loadNodeRows(tx: Executor, runId: string, keys: readonly s
 export async function saveNodeRows(tx: Executor, runId: string, changed: readonly NodeRow[]): Promise<void> {
   if (changed.length === 0) return;
   await tx.execute(sql`
-    INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, updated_at)
-    SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", now()
+    INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, updated_at)
+    SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, now()
     FROM jsonb_to_recordset(${json(changed)}::jsonb)
-      AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int)
+      AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb)
     ON CONFLICT (run_id, node_id) DO UPDATE SET
       status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
       attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
-      path_failed = excluded.path_failed, updated_at = excluded.updated_at`);
+      path_failed = excluded.path_failed, feedback = excluded.feedback, updated_at = excluded.updated_at`);
 }
 
 export interface NewDispatch {

@@ -584,6 +584,24 @@ describe("review gates (UX node with data.gate \"review\" after a Worker)", () =
     expect(run.dispatchesOf("Publish").map((d) => d.payload.input)).toEqual(["draft 3"]);
   });
 
+  it("feedback survives a failure of the re-run: a retry sends it again, and it is gone once answered", () => {
+    const run = waiting();
+    run.send({ type: "review", key: "Review", decision: "reject", feedback: "cite sources" });
+    run.send({ type: "callback", key: "Writer", status: "failed", error: "agent crashed" });
+    run.send({ type: "retry", key: "Writer" });
+    expect(run.dispatchesOf("Writer")[2]!.payload.feedback).toEqual({ text: "cite sources", previousOutput: "draft 1", round: 1 });
+    run.complete("Writer", "draft 2");
+    expect(run.row("Writer").feedback).toBeNull();
+    run.send({ type: "review", key: "Review", decision: "approve" });
+    expect(run.row("Review")).toMatchObject({ status: "completed", output: "draft 2" });
+  });
+
+  it("a review gate is decided by review only: /complete on it is a conflict", () => {
+    const run = waiting();
+    expect(run.send({ type: "complete", key: "Review", output: { anything: true } }).outcome).toMatchObject({ kind: "rejected", code: "conflict" });
+    expect(run.status("Review")).toBe("waiting_for_user");
+  });
+
   it("reject without feedback is refused; review of a node that is no review gate is a conflict", () => {
     const run = waiting();
     expect(run.send({ type: "review", key: "Review", decision: "reject", feedback: "  " }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });

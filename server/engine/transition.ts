@@ -24,10 +24,12 @@ export interface NodeRow {
   pathDone: number;
   /** Collectors: member instances of the scope currently failed. */
   pathFailed: number;
+  /** Workers re-run after a review rejection: the feedback they owe an answer to, kept until they deliver it (a retry resends it). */
+  feedback: { text: string; round: number } | null;
 }
 
 export const newRow = (key: string): NodeRow => ({
-  key, status: "pending", output: null, error: null, input: null, attempt: 0, pathTotal: null, pathDone: 0, pathFailed: 0,
+  key, status: "pending", output: null, error: null, input: null, attempt: 0, pathTotal: null, pathDone: 0, pathFailed: 0, feedback: null,
 });
 
 export type ExternalEvent =
@@ -193,7 +195,9 @@ class Step {
     return { input: mergeInputs(parts) };
   }
 
-  dispatch(ref: InstanceRef, row: NodeRow, feedback?: WorkerPayload["feedback"]): void {
+  /** The worker payload of Requirement 4.2; a worker that owes an answer to review feedback also gets that feedback. */
+  dispatch(ref: InstanceRef, row: NodeRow): void {
+    const feedback: WorkerPayload["feedback"] = row.feedback ? { text: row.feedback.text, previousOutput: row.output, round: row.feedback.round } : undefined;
     const { webhookUrl, ...config } = ref.node.data;
     const payload: WorkerPayload = {
       runId: this.ctx.runId,
@@ -272,7 +276,7 @@ function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
     }
     step.effects.push({ type: "cancel_dispatches", key: row.key });
     if (event.status === "completed") {
-      step.put({ ...row, status: "completed", output: event.output ?? null, error: null });
+      step.put({ ...row, status: "completed", output: event.output ?? null, error: null, feedback: null });
       step.next.push({ type: "completed", key: row.key });
     } else {
       step.put({ ...row, status: "failed", error: event.error?.trim() || "the worker reported a failure without an error message" });
@@ -288,6 +292,9 @@ function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
 function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown): StepResult {
   if (ref.node.type !== "UX") {
     return step.result(rejected("conflict", `node "${row.key}" is a ${ref.node.type} node; only UX nodes are completed by a person`));
+  }
+  if (isReviewGate(ref.node)) {
+    return step.result(rejected("conflict", `node "${row.key}" is a review gate; approve or reject its output with /api/stitch/review`));
   }
   if (row.status === "completed") return step.result(duplicate(`node "${row.key}" is already completed`));
   if (row.status !== "waiting_for_user") {
@@ -317,9 +324,9 @@ function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<Ext
   const worker = step.get(workerKey)!;
   const workerRef = parseKey(step.g, workerKey)!;
   step.put({ ...row, status: "pending" });
-  const refired: NodeRow = { ...worker, status: "running", attempt: worker.attempt + 1, error: null };
+  const refired: NodeRow = { ...worker, status: "running", attempt: worker.attempt + 1, error: null, feedback: { text: feedback, round: row.attempt } };
   step.put(refired);
-  step.dispatch(workerRef, refired, { text: feedback, previousOutput: worker.output, round: row.attempt });
+  step.dispatch(workerRef, refired);
   return step.result(applied);
 }
 

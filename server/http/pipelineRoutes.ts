@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import type { PipelineService } from "../pipeline/service";
 import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
+import { actorOf } from "./actor";
 import { HttpError, readBody } from "./errors";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -43,7 +44,6 @@ export function parseAgentCallback(raw: unknown): { runId: string; output: { con
 
 export function pipelineRoutes(pipeline: PipelineService): Hono {
   const app = new Hono();
-  const actorOf = (c: { req: { header(name: string): string | undefined } }) => c.req.header("x-actor") ?? null;
 
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.get("/agents", (c) => c.json(pipeline.listAgents()));

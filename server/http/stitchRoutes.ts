@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Engine } from "../engine/engine";
 import { CallbackBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
+import { actorOf } from "./actor";
 import { readBody } from "./errors";
 
 const AnyJson = z.unknown();
@@ -37,19 +38,19 @@ export function stitchRoutes(engine: Engine): Hono {
   app.post("/complete/:runId/:nodeId", async (c) => {
     const output = await readBody(c, AnyJson, { emptyAs: null });
     const { runId, nodeId } = c.req.param();
-    return c.json(await engine.handle(runId, { type: "complete", key: nodeId, output }, c.req.header("x-actor") ?? null));
+    return c.json(await engine.handle(runId, { type: "complete", key: nodeId, output }, actorOf(c)));
   });
   // Requirement 10: a failed node is fired again.
   app.post("/retry/:runId/:nodeId", async (c) => {
     const { runId, nodeId } = c.req.param();
-    return c.json(await engine.handle(runId, { type: "retry", key: nodeId }, c.req.header("x-actor") ?? null));
+    return c.json(await engine.handle(runId, { type: "retry", key: nodeId }, actorOf(c)));
   });
   // A review gate: approve the reviewed output, or reject it with feedback so its worker runs again.
   app.post("/review/:runId/:nodeId", async (c) => {
     const body = await readBody(c, ReviewBody);
     const { runId, nodeId } = c.req.param();
     const feedback = body.decision === "reject" ? body.feedback : undefined;
-    return c.json(await engine.handle(runId, { type: "review", key: nodeId, decision: body.decision, feedback }, body.actor ?? c.req.header("x-actor") ?? null));
+    return c.json(await engine.handle(runId, { type: "review", key: nodeId, decision: body.decision, feedback }, body.actor ?? actorOf(c)));
   });
   return app;
 }

@@ -1,6 +1,7 @@
-/** The shell: top bar, the runs sidebar (a drawer on narrow screens) and the current page. */
+/** The shell: top bar, the sidebar (the reviewer's name and the runs; a drawer on narrow screens) and the current page. */
 import { useEffect, useRef, useState } from "react";
 import { Link, paths, usePathname } from "../lib/router";
+import { ReviewerNameField } from "../features/reviewer/components/ReviewerNameField";
 import { RunList } from "../features/runs/components/RunList";
 import { AppProvider } from "./provider";
 import { resolveRoute } from "./routes";
@@ -81,6 +82,7 @@ function Shell() {
               </svg>
               New brief
             </Link>
+            <ReviewerNameField />
             <RunList activeRunId={route.runId} onNavigate={closeDrawer} />
           </div>
         </aside>

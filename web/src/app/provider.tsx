@@ -1,8 +1,12 @@
-/** Data plumbing for the whole app: one React Query client and one tRPC client talking to /trpc. */
+/**
+ * Data plumbing for the whole app: one React Query client and one tRPC client talking to /trpc.
+ * Headers are read per request, so a name the reviewer just typed signs their next decision.
+ */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
 import { isPermanentError } from "../lib/errors";
+import { actorHeaders } from "../lib/reviewerName";
 import { trpc } from "../lib/trpc";
 
 function createQueryClient(): QueryClient {
@@ -20,7 +24,7 @@ function createQueryClient(): QueryClient {
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
-  const [trpcClient] = useState(() => trpc.createClient({ links: [httpBatchLink({ url: "/trpc" })] }));
+  const [trpcClient] = useState(() => trpc.createClient({ links: [httpBatchLink({ url: "/trpc", headers: actorHeaders })] }));
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

@@ -33,16 +33,19 @@ describe("conversation messages", () => {
     expect(screen.getByRole("heading", { name: "Problem statement" })).toBeTruthy();
   });
 
-  it("shows approvals and rejections with the reviewer's feedback as their own turns", () => {
+  it("shows approvals and rejections with the reviewer's feedback and name as their own turns", () => {
     render(
       <>
         <RejectionMessage message={m.rejection("r1", requirements, "Add PDF export.") as Of<"rejection">} />
-        <ApprovalMessage message={m.approval("p1", requirements) as Of<"approval">} />
+        <ApprovalMessage message={m.approval("p1", requirements, "grace") as Of<"approval">} />
+        <ApprovalMessage message={m.approval("p2", agents[1]!) as Of<"approval">} />
       </>,
     );
     expect(screen.getByRole("article", { name: "Requested changes to Requirements" }).textContent).toContain("Add PDF export.");
     expect(screen.getByRole("article", { name: "Requested changes to Requirements" }).textContent).toContain("by dana");
-    expect(screen.getByRole("article", { name: "Approved Requirements" })).toBeTruthy();
+    expect(screen.getByRole("article", { name: "Approved Requirements" }).textContent).toContain("by grace");
+    // An approval recorded without a name says nothing about who gave it.
+    expect(screen.getByRole("article", { name: "Approved Inception" }).textContent).not.toContain("by ");
   });
 
   it("shows a failed agent as an error with a retry action, and no action once it is not the current failure", () => {

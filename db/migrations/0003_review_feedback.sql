@@ -1,0 +1,1 @@
+ALTER TABLE "stitch_node_states" ADD COLUMN "feedback" jsonb;
