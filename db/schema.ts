@@ -77,6 +77,8 @@ export const stitchDispatches = pgTable(
     runId: uuid("run_id").notNull().references(() => stitchRuns.id, { onDelete: "cascade" }),
     nodeId: text("node_id").notNull(),
     nodeAttempt: integer("node_attempt").notNull(),
+    /** `webhook` (deliver payload to url) or `timeout` (a timer: when due, the node's attempt times out). */
+    kind: text("kind").notNull().default("webhook"),
     url: text("url").notNull(),
     payload: jsonb("payload").notNull(),
     deliveries: integer("deliveries").notNull().default(0),

@@ -46,7 +46,7 @@ export async function createServices(config: Config, database?: Database): Promi
     signingSecret: config.STITCH_WEBHOOK_SECRET,
   });
   const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, config.NEXT_PUBLIC_BASE_URL);
-  const pipeline = new PipelineService(engine, agents, config.NEXT_PUBLIC_BASE_URL);
+  const pipeline = new PipelineService(engine, agents, config.NEXT_PUBLIC_BASE_URL, config.AGENT_TIMEOUT_MS);
   await pipeline.install();
   dispatcher.useAdapter("agent", agentDispatchAdapter(pipeline));
   return { config, database: db, engine, dispatcher, pipeline };

@@ -31,6 +31,8 @@ const Env = z.object({
   LLM_BASE_URL: z.string().url("LLM_BASE_URL must be a URL such as https://api.openai.com/v1").optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** How long an agent may take to call back before its run fails with the reason (and can be retried). */
+  AGENT_TIMEOUT_MS: positiveInt(30 * 60_000),
 });
 
 /** The parsed settings, plus the raw environment for the per-agent AGENT_WEBHOOK_<SLUG> overrides. */

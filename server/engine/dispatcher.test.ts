@@ -78,6 +78,23 @@ describe.each(testDatabases)("Dispatcher on $name", (testDatabase) => {
   const deliveriesOf = (runId: string): ReceivedDispatch[] => worker.received.filter((d) => d.payload.runId === runId);
   const failed = (runId: string, nodeId: string) => api.waitForStatus(runId, nodeId, "failed");
 
+  it("data.timeoutMs: a worker that accepts but never calls back fails the node with the reason; a retry that is answered in time completes it", async () => {
+    const run = await api.run(graphOf([workerNode("A", `${worker.url}/hold`, { timeoutMs: 300 })]));
+    const after = await failed(run.id, "A");
+    expect(after.node_states.A!.error).toBe("the worker did not call back within 300 ms (attempt 1)");
+    expect((await api.get(`/api/stitch/runs/${run.id}/events`)).body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: "timeout", node_id: "A" })]),
+    );
+    expect((await api.retry(run.id, "A")).status).toBe(200);
+    expect((await api.callback(run.id, "A", { status: "completed", output: "in time" })).status).toBe(200);
+    // The second attempt's timer was cancelled with its callback: the node stays completed after it would have fired.
+    await new Promise((r) => setTimeout(r, 600));
+    const done = await api.getRun(run.id);
+    expect(done.node_states.A).toEqual({ status: "completed", output: "in time" });
+    const [{ count }] = await env.database.run((db) => rows<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM stitch_dispatches WHERE run_id = ${run.id}`)) as [{ count: number }];
+    expect(count).toBe(0);
+  });
+
   it("4.5 a worker answering 500 gets exactly DISPATCH_MAX_ATTEMPTS deliveries, spaced by growing backoff; then the node fails naming the status", async () => {
     const run = await api.run(graphOf([workerNode("A", `${worker.url}/flaky`), workerNode("B", `${worker.url}/hold`)], chain("A", "B")));
     const after = await failed(run.id, "A");

@@ -30,6 +30,7 @@ interface ClaimedDispatch {
   run_id: string;
   node_id: string;
   node_attempt: number;
+  kind: "webhook" | "timeout";
   url: string;
   payload: unknown;
   deliveries: number;
@@ -138,11 +139,19 @@ export class Dispatcher {
           WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
           ORDER BY run_at LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
-        RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.url, d.payload, d.deliveries`),
+        RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries`),
     );
   }
 
   private async deliverAndRecord(row: ClaimedDispatch): Promise<void> {
+    if (row.kind === "timeout") {
+      // A timer that came due: the node's attempt times out (a no-op when the node has moved on). If this throws, the
+      // row stays claimed until its lease runs out and is then tried again.
+      const { afterMs } = row.payload as { afterMs: number };
+      await this.engine.handle(row.run_id, { type: "timeout", key: row.node_id, attempt: row.node_attempt, afterMs });
+      await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
+      return;
+    }
     const result = await this.deliver(row);
     if (result.ok) {
       await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));

@@ -273,7 +273,9 @@ export class Engine {
       }
       for (const effect of step.effects) {
         if (effect.type === "cancel_dispatches") cancelled.add(effect.key);
-        else dispatches.push({ key: effect.key, attempt: effect.attempt, url: effect.url, payload: effect.payload });
+        else if (effect.type === "schedule_timeout") {
+          dispatches.push({ kind: "timeout", key: effect.key, attempt: effect.attempt, url: "", payload: { afterMs: effect.afterMs }, delayMs: effect.afterMs });
+        } else dispatches.push({ kind: "webhook", key: effect.key, attempt: effect.attempt, url: effect.url, payload: effect.payload, delayMs: 0 });
       }
       queue.push(...step.next);
     }

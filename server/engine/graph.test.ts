@@ -90,6 +90,7 @@ describe("graph validation: a flow that cannot run is refused with a message nam
       /node "J" joins edges from different splitter scopes/,
     ],
     ["a node id that reads as another node's path", graphOf([uxNode("W"), uxNode("W_0")]), /"W_0" could be mistaken for a path of node "W"/],
+    ["a timeout that is not a positive whole number", graphOf([workerNode("W", hook, { timeoutMs: -5 })]), /data\.timeoutMs -5; it must be a positive whole number/],
     ["a review gate after a non-Worker", graphOf([uxNode("U"), reviewGate("G")], chain("U", "G")), /review gate "G" must have exactly one incoming edge/],
     [
       "a reviewed Worker with a second downstream node",

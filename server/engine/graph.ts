@@ -100,6 +100,10 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
 
   for (const node of nodes.values()) {
     if (node.type === "Worker") checkUrl(node);
+    const timeoutMs = node.data.timeoutMs;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+      throw new GraphError(`node "${node.id}" has data.timeoutMs ${JSON.stringify(timeoutMs)}; it must be a positive whole number of milliseconds`);
+    }
     if (node.type === "Splitter" && typeof node.data.arrayPath !== "string") {
       throw new GraphError(`Splitter node "${node.id}" needs data.arrayPath (a dot path to the array in its input, such as "items")`);
     }

@@ -77,18 +77,21 @@ export async function saveNodeRows(tx: Executor, runId: string, changed: readonl
 }
 
 export interface NewDispatch {
+  /** `webhook`: POST payload to url; `timeout`: a timer that becomes a `timeout` event when due. */
+  kind: "webhook" | "timeout";
   key: string;
   attempt: number;
   url: string;
   payload: unknown;
+  delayMs: number;
 }
 
 export async function insertDispatches(tx: Executor, runId: string, dispatches: readonly NewDispatch[]): Promise<void> {
   if (dispatches.length === 0) return;
   await tx.execute(sql`
-    INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, url, payload)
-    SELECT ${runId}::uuid, x.key, x.attempt, x.url, x.payload
-    FROM jsonb_to_recordset(${json(dispatches)}::jsonb) AS x(key text, attempt int, url text, payload jsonb)`);
+    INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, kind, url, payload, run_at)
+    SELECT ${runId}::uuid, x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0)
+    FROM jsonb_to_recordset(${json(dispatches)}::jsonb) AS x(kind text, key text, attempt int, url text, payload jsonb, "delayMs" int)`);
 }
 
 export async function deleteDispatchesOf(tx: Executor, runId: string, keys: readonly string[]): Promise<void> {

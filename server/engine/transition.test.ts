@@ -628,6 +628,31 @@ describe("review gates (UX node with data.gate \"review\" after a Worker)", () =
   });
 });
 
+describe("per-node timeouts (Worker data.timeoutMs)", () => {
+  const timed = () => graphOf([workerNode("W", hook, { timeoutMs: 5000 }), workerNode("N", otherHook)], chain("W", "N"));
+
+  it("firing schedules a timeout for the attempt; a callback in time cancels it", () => {
+    const run = new PureRun(timed());
+    const started = run.start();
+    expect(started.effects).toContainEqual({ type: "schedule_timeout", key: "W", attempt: 1, afterMs: 5000 });
+    expect(run.complete("W", "ok").effects).toContainEqual({ type: "cancel_dispatches", key: "W" });
+    expect(run.send({ type: "timeout", key: "W", attempt: 1, afterMs: 5000 }).outcome.kind).toBe("duplicate");
+    expect(run.status("N")).toBe("running");
+  });
+
+  it("a timeout of the current attempt fails the node with the reason; one of an earlier attempt changes nothing", () => {
+    const run = new PureRun(timed());
+    run.start();
+    const timedOut = run.send({ type: "timeout", key: "W", attempt: 1, afterMs: 5000 });
+    expect(timedOut.outcome.kind).toBe("applied");
+    expect(run.row("W")).toMatchObject({ status: "failed", error: "the worker did not call back within 5000 ms (attempt 1)" });
+    expect(timedOut.effects).toContainEqual({ type: "cancel_dispatches", key: "W" });
+    run.send({ type: "retry", key: "W" });
+    expect(run.send({ type: "timeout", key: "W", attempt: 1, afterMs: 5000 }).outcome.kind).toBe("duplicate");
+    expect(run.row("W")).toMatchObject({ status: "running", attempt: 2 });
+  });
+});
+
 describe("run status bookkeeping", () => {
   it("moves the counters by a node's status change", () => {
     expect(countDelta(undefined, "running")).toEqual({ running: 1, waiting: 0, failed: 0 });

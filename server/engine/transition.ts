@@ -38,7 +38,9 @@ export type ExternalEvent =
   | { type: "complete"; key: string; output: unknown }
   | { type: "review"; key: string; decision: "approve" | "reject"; feedback?: string }
   | { type: "retry"; key: string }
-  | { type: "delivery_failed"; key: string; attempt: number; error: string };
+  | { type: "delivery_failed"; key: string; attempt: number; error: string }
+  /** A Worker with `data.timeoutMs` did not call back in time for the attempt the timer was set for. */
+  | { type: "timeout"; key: string; attempt: number; afterMs: number };
 
 export type InternalEvent =
   | { type: "fire"; key: string }
@@ -51,7 +53,9 @@ export type EngineEvent = ExternalEvent | InternalEvent;
 
 export type Effect =
   | { type: "dispatch"; key: string; attempt: number; url: string; payload: WorkerPayload }
-  | { type: "cancel_dispatches"; key: string };
+  | { type: "cancel_dispatches"; key: string }
+  /** Deliver a `timeout` event for this attempt after `afterMs`, unless the node's outbox rows are cancelled first. */
+  | { type: "schedule_timeout"; key: string; attempt: number; afterMs: number };
 
 export type RejectionCode = "not_found" | "conflict" | "bad_request";
 export type Outcome =
@@ -86,6 +90,7 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
     case "callback":
     case "complete":
     case "delivery_failed":
+    case "timeout":
     case "member_failed":
     case "member_recovered":
       return [event.key];
@@ -210,6 +215,8 @@ class Step {
       ...(feedback ? { feedback } : {}),
     };
     this.effects.push({ type: "dispatch", key: row.key, attempt: row.attempt, url: String(webhookUrl), payload });
+    const timeoutMs = ref.node.data.timeoutMs;
+    if (typeof timeoutMs === "number") this.effects.push({ type: "schedule_timeout", key: row.key, attempt: row.attempt, afterMs: timeoutMs });
   }
 }
 
@@ -237,10 +244,13 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
     case "retry":
       return onRetry(step, row);
     case "delivery_failed":
+    case "timeout": {
       if (row.status !== "running" || row.attempt !== event.attempt) return step.result(duplicate("the node has moved on"));
-      step.put({ ...row, status: "failed", error: event.error });
+      const error = event.type === "timeout" ? `the worker did not call back within ${event.afterMs} ms (attempt ${event.attempt})` : event.error;
+      step.put({ ...row, status: "failed", error });
       step.effects.push({ type: "cancel_dispatches", key: row.key });
       return step.result(applied);
+    }
     case "fire":
       return onFire(step, ref, row);
     case "completed":

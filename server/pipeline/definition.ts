@@ -85,12 +85,15 @@ export function resolveAgents(file: DefinitionFile, env: Record<string, string |
 export const workerKey = (slug: string) => `agent_${slug}`;
 export const gateKey = (slug: string) => `review_${slug}`;
 
-/** The engine flow that runs the pipeline: agent_<slug> -> review_<slug> -> agent_<next> -> ... */
-export function pipelineGraph(agents: readonly PipelineAgent[]): StitchGraph {
+/**
+ * The engine flow that runs the pipeline: agent_<slug> -> review_<slug> -> agent_<next> -> ...
+ * `timeoutMs`: how long an agent may take to call back before the run fails with that reason.
+ */
+export function pipelineGraph(agents: readonly PipelineAgent[], timeoutMs: number): StitchGraph {
   const nodes: StitchGraph["nodes"] = [];
   const edges: StitchGraph["edges"] = [];
   agents.forEach((agent, i) => {
-    nodes.push({ id: workerKey(agent.slug), type: "Worker", position: { x: i * 260, y: 0 }, data: { label: agent.name, protocol: "agent", agent: agent.slug, webhookUrl: agent.webhook_url } });
+    nodes.push({ id: workerKey(agent.slug), type: "Worker", position: { x: i * 260, y: 0 }, data: { label: agent.name, protocol: "agent", agent: agent.slug, webhookUrl: agent.webhook_url, timeoutMs } });
     nodes.push({ id: gateKey(agent.slug), type: "UX", position: { x: i * 260, y: 140 }, data: { label: `Review ${agent.name}`, gate: "review", agent: agent.slug } });
     edges.push({ id: `e_${agent.slug}_review`, source: workerKey(agent.slug), target: gateKey(agent.slug) });
     const next = agents[i + 1];

@@ -192,6 +192,27 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
     });
   });
 
+  describe("an agent that accepts the call but never calls back", () => {
+    it("fails the run after AGENT_TIMEOUT_MS with the reason, instead of leaving it in progress forever", async () => {
+      let base = "";
+      const silent = await startFakeN8n(() => base);
+      silent.style.requirements = "none";
+      const server = await startTestServer(await freshDatabase(), { N8N_BASE_URL: silent.url, AGENT_TIMEOUT_MS: "400" });
+      base = server.url;
+      try {
+        const runId = ((await postJson(`${base}/runs`, { domain: "ops", brief })).body as RunView).run_id;
+        const failed = await waitForStatus(base, runId, "FAILED_REQUIREMENTS");
+        expect(failed.failure).toBe("the worker did not call back within 400 ms (attempt 1)");
+        silent.style.requirements = "preferred";
+        await postJson(`${base}/runs/${runId}/retry`, {});
+        await waitForStatus(base, runId, "WAITING_APPROVAL_REQUIREMENTS");
+      } finally {
+        await server.close();
+        await silent.close();
+      }
+    });
+  });
+
   describe("with the built-in agents", () => {
     it("runs the whole pipeline with no network, answering feedback visibly", async () => {
       const server = await startTestServer(await freshDatabase());

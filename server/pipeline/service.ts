@@ -60,17 +60,21 @@ export interface CallbackResult {
 export class PipelineService {
   readonly flowId: string;
 
+  private readonly graph: ReturnType<typeof pipelineGraph>;
+
   constructor(
     private readonly engine: Engine,
     readonly agents: readonly PipelineAgent[],
     private readonly baseUrl: string,
+    agentTimeoutMs: number,
   ) {
-    this.flowId = flowIdFor(pipelineGraph(agents));
+    this.graph = pipelineGraph(agents, agentTimeoutMs);
+    this.flowId = flowIdFor(this.graph);
   }
 
   /** Stores the definition in force and its flow (seed: `seed_agents()` at start-up), and starts projecting engine events. */
   async install(): Promise<void> {
-    await this.engine.ensureFlow(this.flowId, "agent pipeline", pipelineGraph(this.agents));
+    await this.engine.ensureFlow(this.flowId, "agent pipeline", this.graph);
     await this.engine.database.transaction(async (tx) => {
       await tx.delete(pipelineAgents);
       await tx.insert(pipelineAgents).values(

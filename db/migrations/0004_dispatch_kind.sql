@@ -1,0 +1,1 @@
+ALTER TABLE "stitch_dispatches" ADD COLUMN "kind" text DEFAULT 'webhook' NOT NULL;
