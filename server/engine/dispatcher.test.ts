@@ -103,10 +103,11 @@ describe.each(testDatabases)("Dispatcher on $name", (testDatabase) => {
     expect(after.node_states.B!.status).toBe("pending");
     const deliveries = deliveriesOf(run.id);
     expect(deliveries).toHaveLength(MAX_ATTEMPTS);
-    // Lower bounds only: backoff is at least 80% of base * 2^(n-1) before attempt n+1, however slow the machine.
+    // Lower bounds only: backoff is at least 80% of base * 2^(n-1) before attempt n+1. Arrival times carry the
+    // transport's jitter too (a first request slowed by a loaded machine shortens the next gap), hence the slack.
     const gaps = deliveries.slice(1).map((d, i) => d.receivedAt! - deliveries[i]!.receivedAt!);
-    expect(gaps[0]).toBeGreaterThanOrEqual(BACKOFF_MS * 0.8 - 5);
-    expect(gaps[1]).toBeGreaterThanOrEqual(BACKOFF_MS * 2 * 0.8 - 5);
+    expect(gaps[0]).toBeGreaterThanOrEqual(BACKOFF_MS * 0.8 - 40);
+    expect(gaps[1]).toBeGreaterThanOrEqual(BACKOFF_MS * 2 * 0.8 - 40);
     // The same delivery each time: one webhook-id (the receiver's idempotency key), one node attempt.
     expect(new Set(deliveries.map((d) => d.headers["webhook-id"])).size).toBe(1);
     expect(deliveries.map((d) => d.payload.attempt)).toEqual([1, 1, 1]);
