@@ -54,12 +54,17 @@ const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed, feedback: r.feedback ?? null,
 });
 
+/**
+ * `node_id = ANY(ARRAY(SELECT ...))` rather than `node_id IN (SELECT ...)`: the IN form is planned as a hash
+ * semi-join over every row of the run (a whole-table scan once statistics exist), so a callback's cost grew with
+ * the size of the run; ANY over an array is an index condition on the primary key (docs/performance.md).
+ */
 export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
   if (keys.length === 0) return [];
   const found = await rows<StoredNodeRow>(tx, sql`
     SELECT node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback
     FROM stitch_node_states
-    WHERE run_id = ${runId} AND node_id IN (SELECT jsonb_array_elements_text(${json(keys)}::jsonb))`);
+    WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(keys)}::jsonb)))`);
   return found.map(toNodeRow);
 }
 
@@ -98,7 +103,7 @@ export async function deleteDispatchesOf(tx: Executor, runId: string, keys: read
   if (keys.length === 0) return;
   await tx.execute(sql`
     DELETE FROM stitch_dispatches
-    WHERE run_id = ${runId} AND node_id IN (SELECT jsonb_array_elements_text(${json(keys)}::jsonb))`);
+    WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(keys)}::jsonb)))`);
 }
 
 export async function updateRunCounts(tx: Executor, runId: string, counts: RunCounts, status: RunStatus): Promise<void> {

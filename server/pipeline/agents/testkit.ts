@@ -23,6 +23,22 @@ export const BRIEFS = {
       "Patients can book appointments with doctors and receive SMS reminders through Twilio. Doctors manage their schedules and write prescriptions. " +
       "Administrators should be able to export monthly reports. All patient data must be encrypted and the system must comply with HIPAA.",
   },
+  /** One sentence, three groups, a colon, a passive ("get paid") and a verb phrase without its actor ("and pay by card"). */
+  rideHailing: {
+    domain: "",
+    brief:
+      "A ride-hailing app for a mid-sized city: riders book trips and pay by card, drivers accept trips and get paid weekly, and operations staff handle disputes.",
+  },
+  /** "where" introducing the clauses; a role outside the known words (receptionists). */
+  clinicPortal: {
+    domain: "",
+    brief: "A clinic booking portal where patients book appointments online, doctors manage their schedules, and receptionists confirm visits by SMS.",
+  },
+  /** No product description; a group named in the singular ("the back office reconciles ..."). */
+  streetVendors: {
+    domain: "",
+    brief: "Street vendors accept QR payments and see daily totals; the back office reconciles settlements with the bank every night.",
+  },
 } as const;
 
 export type PipelineEnvelopes = { [T in ArtifactType]: EnvelopeOf<T> };

@@ -6,7 +6,7 @@
 import type { DiagramacionArtifact, Entity, EnvelopeOf, Relationship } from "../../artifacts";
 import { type Directive, itemMatches, mentions, parseFeedback, replaceWording, revisionJustification } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
-import { isPersonWord, joinList, lowerFirst, objectPhrase, overlap, sentenceCase, significantWords, singular, titleCase, verbOf } from "../text";
+import { count, deliveredBy, isPersonWord, joinList, lowerFirst, objectPhrase, overlap, passiveVerb, relationLabel, sentenceCase, serviceReference, significantWords, singular, titleCase } from "../text";
 import {
   type Changes,
   type Operation,
@@ -24,6 +24,7 @@ import {
   snakeCase,
   storyEntity,
   storyFacts,
+  storyObject,
 } from "./shared";
 
 type Attribute = { name: string; type: string; key?: "PK" | "FK" };
@@ -36,11 +37,6 @@ export function mermaidText(text: string): string {
 }
 
 const HTTP_BY_OPERATION: Record<Operation, string> = { read: "GET", create: "POST", update: "PUT", delete: "DELETE" };
-function thirdPerson(verb: string): string {
-  if (/(s|x|z|ch|sh)$/.test(verb)) return `${verb}es`;
-  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ies`;
-  return `${verb}s`;
-}
 
 const SQL_BY_OPERATION: Record<Operation, string> = { read: "select", create: "insert", update: "update", delete: "delete" };
 
@@ -77,7 +73,7 @@ function buildModel(stories: readonly StoryFact[], services: readonly ServiceFac
     // "Drivers rate customers": the thing acted on is itself a role, related many-to-many.
     if (roleNames.has(thing) || isPersonWord(thing.toLowerCase())) {
       entity(thing, roleEntity).source_stories.push(story.id);
-      if (person) relate(role, thing, "N:M", thirdPerson(verbOf(story.action)), story.id);
+      if (person) relate(role, thing, "N:M", relationLabel(story.action), story.id);
       continue;
     }
     const target = entity(thing, () => [
@@ -95,7 +91,7 @@ function buildModel(stories: readonly StoryFact[], services: readonly ServiceFac
       const column = `${snakeCase(service.name.replace(/\(.*\)/, ""))}_reference`;
       if (!target.attributes.some((attribute) => attribute.name === column)) target.attributes.push({ name: column, type: "text" });
     }
-    if (person) relate(role, thing, "1:N", thirdPerson(verbOf(story.action)), story.id);
+    if (person) relate(role, thing, "1:N", relationLabel(story.action), story.id);
   }
   // "accept ride requests": a Request belongs to a Ride when Ride is an entity of its own.
   for (const story of stories) {
@@ -126,6 +122,21 @@ function sequenceDiagram(stories: readonly StoryFact[], services: readonly Servi
     const path = `/${plural(snakeCase(entity)).replace(/_/g, "-")}`;
     const touched = servicesFor(story.text, usedServices);
     lines.push(`  Note over ${story.kind === "person" ? `${actor},API` : "API"}: ${mermaidText(`${story.id} ${story.title}`)}`);
+    // "get paid weekly" is done for the actor: a scheduled run starts it and the actor is told the outcome.
+    const doneTo = story.kind === "person" ? deliveredBy(story.action) : undefined;
+    if (doneTo) {
+      // "pay the driver" (get paid), "send the SMS reminder to the patient" (receive).
+      const request = passiveVerb(story.action) ? `${doneTo} the ${story.role.toLowerCase()}` : `${doneTo} the ${storyObject(story)} to the ${story.role.toLowerCase()}`;
+      lines.push(`  API->>API: ${mermaidText(`scheduled run - ${story.action}`)}`);
+      for (const service of touched) {
+        const id = serviceId.get(service.name);
+        lines.push(`  API->>${id}: ${mermaidText(`request to ${request}`)}`);
+        lines.push(`  ${id}-->>API: ${mermaidText(`result from ${serviceReference(service.name)}`)}`);
+      }
+      const delivered = passiveVerb(story.action) ? `${entity} notification` : sentenceCase(storyObject(story));
+      lines.push(`  API->>DB: insert ${entity}`, `  DB-->>API: ${entity} saved`, `  API-->>${actor}: ${mermaidText(delivered)}`);
+      continue;
+    }
     if (story.kind === "person") {
       lines.push(`  ${actor}->>APP: ${mermaidText(story.action)}`);
       lines.push(`  APP->>API: ${HTTP_BY_OPERATION[operation]} ${path}`);
@@ -134,14 +145,14 @@ function sequenceDiagram(stories: readonly StoryFact[], services: readonly Servi
     }
     for (const service of touched) {
       const id = serviceId.get(service.name);
-      lines.push(`  API->>${id}: ${mermaidText(`request for ${story.action}`)}`);
-      lines.push(`  ${id}-->>API: ${mermaidText(`${service.name} result`)}`);
+      lines.push(`  API->>${id}: ${mermaidText(`request to ${story.action}`)}`);
+      lines.push(`  ${id}-->>API: ${mermaidText(`result from ${serviceReference(service.name)}`)}`);
     }
     lines.push(`  API->>DB: ${SQL_BY_OPERATION[operation]} ${entity}`);
     lines.push(`  DB-->>API: ${operation === "read" ? `${entity} rows` : `${entity} ${operation === "delete" ? "deleted" : "saved"}`}`);
     if (story.kind === "person") {
       lines.push(`  API-->>APP: ${operation === "create" ? "201 Created" : "200 OK"}`);
-      lines.push(`  APP-->>${actor}: ${mermaidText(operation === "read" ? `${entity} shown` : "confirmation shown")}`);
+      lines.push(`  APP-->>${actor}: ${mermaidText(operation === "read" ? `${plural(entity)} shown` : "confirmation shown")}`);
     }
   }
   return `${lines.join("\n")}\n`;
@@ -166,15 +177,15 @@ export function draftDiagramacion(request: AgentRequest): EnvelopeOf<"diagramaci
     added: [
       ...model.entities.map((entity) => `entity_relationship_model: entity ${entity.name}`),
       ...model.relationships.map((relationship) => `entity_relationship_model: ${relationship.from} ${relationship.label} ${relationship.to} (${relationship.cardinality})`),
-      `mermaid_sequence_diagram: ${stories.length} story blocks (${joinList(stories.map((story) => story.id))})`,
+      `mermaid_sequence_diagram: ${count(stories.length, "story block")} (${joinList(stories.map((story) => story.id))})`,
     ],
     removed: [],
     modified: [],
   };
   const justification =
-    `Entities come from the ${new Set(stories.map((story) => story.role)).size} roles and the things the ${stories.length} user stories act on; ` +
+    `Entities come from the ${count(new Set(stories.filter((story) => story.kind === "person").map((story) => story.role)).size, "role")} and the things the ${count(stories.length, "user story", "user stories")} act on; ` +
     `each relationship is what a role does to a thing (verb and cardinality). The sequence diagram has one block per story, ` +
-    `from the actor through the web client and API to the database${services.length > 0 ? ` and to ${joinList(services.map((service) => service.name))} where a story depends on it` : ""}.`;
+    `from the actor through the web client and API to the database${services.length > 0 ? ` and to ${joinList(services.map((service) => serviceReference(service.name)))} where a story depends on it` : ""}.`;
   return envelope(artifact, changes, justification);
 }
 

@@ -7,66 +7,105 @@ import type { EnvelopeOf, InceptionArtifact, RequirementItem, Risk } from "../..
 import { type Directive, fieldsNamed, mentions, parseFeedback, revisionJustification } from "../feedback";
 import { type AgentRequest, briefOf, contextArtifact, domainOf, previousArtifact } from "../request";
 import {
+  actorClause,
+  actorReference,
   capabilitiesIn,
+  capabilityName,
+  count,
+  isBaseVerb,
   isQualityText,
+  isSingularGroup,
   itemId,
   itemText,
+  joinClauses,
   joinList,
+  lowerArticle,
   lowerFirst,
   nextNumber,
+  numberWord,
   overlap,
+  deliveredBy,
   padId,
+  productDescriptionIn,
   qualityCategory,
-  qualityTargetsIn,
-  roleName,
+  qualityTargetsOf,
   sentenceCase,
-  shorten,
-  splitSentences,
+  serviceReference,
+  thirdPersonPhrase,
 } from "../text";
 import {
   type CapabilityFact,
   type Changes,
+  actionsOf,
   capabilityFacts,
   copyOf,
   envelope,
+  groupsOf,
   label,
   noChanges,
-  plural,
   qualityFacts,
   recordNote,
   removeMatching,
   renameMatching,
-  rolesOf,
   serviceFacts,
 } from "./shared";
 
 function functionalRequirement(capability: CapabilityFact, id: string): RequirementItem {
+  // "drivers get paid weekly", "patients receive reminders": done for them, not by them: the system ensures it rather than allowing it.
   const description =
-    capability.kind === "person"
-      ? `The system shall allow ${plural(roleName(capability.actor).toLowerCase())} to ${lowerFirst(capability.name)}.`
+    capability.kind === "person" && deliveredBy(capability.action)
+      ? `The system shall ensure that ${actorClause(capability.actor, capability.action)}.`
+      : capability.kind === "person"
+      ? `The system shall allow ${actorReference(capability.actor)} to ${capability.action}.`
       : capability.kind === "system"
-        ? `The system shall ${lowerFirst(capability.name)}.`
-        : `The system shall enforce that ${lowerFirst(capability.name).replace(/\b(?:must|should|shall|will|has to|have to|needs to|need to)\s+/i, "")}.`;
+        ? `The system shall ${capability.action}.`
+        : `The system shall enforce the rule that ${lowerFirst(capability.action)}.`;
   return { id, title: capability.name, description, capability_id: capability.id, actor: capability.actor, ...(capability.domain ? { domain: capability.domain } : {}) };
 }
 
-function nonFunctionalRequirements(targets: string[], roles: string[], services: string[], domains: string[]): RequirementItem[] {
+/** What the product does, said the way the brief would: "riders book trips and pay by card", "the system sends reminders". */
+function capabilityClause(capability: CapabilityFact): string {
+  if (capability.kind === "person") return actorClause(capability.actor, capability.action);
+  if (capability.kind === "system") return `the system ${thirdPersonPhrase(capability.action)}`;
+  return lowerFirst(capability.action);
+}
+
+/** "riders book trips and pay by card, drivers accept trips ..., and operations staff handle disputes" (base verbs, after "lets"). */
+function whoDoesWhat(capabilities: readonly CapabilityFact[]): string {
+  return joinClauses(groupsOf(capabilities).map((group) => `${actorReference(group)} ${joinList(actionsOf(group, capabilities).map((capability) => capability.action))}`));
+}
+
+/** How a risk of missing a quality target is reduced depends on the quality: load is measured, compliance is reviewed. */
+const MITIGATION_BY_QUALITY: Record<string, string> = {
+  Scalability: "Load-test against the target before release and size the infrastructure from the measurements",
+  Performance: "Load-test against the target before release and size the infrastructure from the measurements",
+  Availability: "Design for redundancy, rehearse failover and monitor availability from the first release",
+  Recoverability: "Rehearse backup restore and failover before release",
+  Security: "Review the design against the target and test it (threat model, penetration test) before release",
+  "Compliance and privacy": "Review the design against the regulation with a compliance checklist and test it before release",
+  Auditability: "Review the audit trail against the target and test it before release",
+};
+
+function nonFunctionalRequirements(targets: string[], groups: string[], services: string[], domains: string[]): RequirementItem[] {
   const items: { title: string; description: string }[] = targets.map((target) => ({ title: qualityCategory(target), description: sentenceCase(target).replace(/\.?$/, ".") }));
   const has = (title: string) => items.some((item) => item.title === title);
   if (!has("Security")) {
     items.push({
       title: "Security",
-      description: `Every action is authorised by role (${roles.length > 0 ? joinList(roles.map((role) => role.toLowerCase())) : "each user's role"}); personal data is encrypted in transit (TLS) and at rest.`,
+      description: `Every action is authorised by role (${groups.length > 0 ? joinList(groups.map(actorReference)) : "each user's role"}); personal data is encrypted in transit (TLS) and at rest.`,
     });
   }
   if (domains.includes("Payments and billing") && !has("Compliance and privacy")) {
-    const gateway = services.find((service) => /stripe|paypal|adyen|braintree|square|mercado|payment/i.test(service)) ?? "the payment gateway";
-    items.push({ title: "Compliance and privacy", description: `Card data never reaches the product's servers: payments are tokenised by ${gateway}, keeping the product out of PCI DSS card-data scope.` });
+    const gateway = services.find((service) => /stripe|paypal|adyen|braintree|square|mercado|payment/i.test(service));
+    items.push({
+      title: "Compliance and privacy",
+      description: `Card data never reaches the product's servers: payments are tokenised by ${gateway ? serviceReference(gateway) : "the payment gateway"}, keeping the product out of PCI DSS card-data scope.`,
+    });
   }
   if (services.length > 0) {
     items.push({
       title: "Integration resilience",
-      description: `Calls to ${joinList(services)} time out, are retried with backoff, and fail visibly without duplicating work when the service is unavailable.`,
+      description: `Calls to ${joinList(services.map((service) => serviceReference(service)))} time out, are retried with backoff, and fail visibly without duplicating work when the service is unavailable.`,
     });
   }
   if ((domains.includes("Payments and billing") || domains.includes("Identity and access")) && !has("Auditability")) {
@@ -85,82 +124,89 @@ export function draftInception(request: AgentRequest): EnvelopeOf<"inception"> {
   const product = domain ? `the ${domain} product` : "the product";
   const capabilities = capabilityFacts(requirements);
   const services = serviceFacts(requirements).map((service) => service.name);
-  const roles = rolesOf(capabilities);
+  const groups = groupsOf(capabilities);
   const domains = requirements.identified_domains.map(itemText);
-  const targets = [
-    ...qualityFacts(requirements),
-    ...splitSentences(brief)
-      .filter((sentence) => isQualityText(sentence) && capabilitiesIn(sentence).length === 0)
-      .flatMap(qualityTargetsIn),
-  ].filter((target, index, all) => all.findIndex((other) => overlap(other, target) >= 0.8) === index);
+  const targets = [...qualityFacts(requirements), ...qualityTargetsOf(brief)].filter((target, index, all) => all.findIndex((other) => overlap(other, target) >= 0.8) === index);
 
   const functional = capabilities.map((capability, index) => functionalRequirement(capability, padId("FR", index + 1)));
-  const nonFunctional = nonFunctionalRequirements(targets, roles, services, domains);
+  const nonFunctional = nonFunctionalRequirements(targets, groups, services, domains);
 
-  const needs = capabilities.slice(0, 3).map((capability) => lowerFirst(capability.name));
-  const vision =
-    `For ${roles.length > 0 ? joinList(roles.map((role) => plural(role.toLowerCase()))) : "its users"} who need to ${joinList(needs)}, ` +
-    `${product} is one place to do it${services.length > 0 ? `, built on ${joinList(services)}` : ""}. ` +
-    `Unlike separate tools for each task, it keeps all ${capabilities.length} capabilities in one account and one history` +
-    `${targets.length > 0 ? ` while meeting the brief's ${joinList([...new Set(targets.map(qualityCategory))].map((category) => category.toLowerCase()))} targets` : ""}.`;
+  const description = productDescriptionIn(brief);
+  const systemActions = capabilities.filter((capability) => capability.kind === "system").map((capability) => capability.action);
+  const builtOn = services.length > 0 ? `, built on ${joinList(services.map((service) => serviceReference(service, "a")))}` : "";
+  const kept = capabilities.length === 1 ? "keeps this capability" : capabilities.length === 2 ? "keeps both capabilities" : `keeps all ${numberWord(capabilities.length)} capabilities`;
+  const vision = [
+    groups.length > 0
+      ? `For ${joinList(groups.map(actorReference))}, ${product} is ${description ?? "one system"} that lets ${whoDoesWhat(capabilities)}${builtOn}.`
+      : `${sentenceCase(product)} is ${description ?? "one system for its users"}${builtOn}.`,
+    systemActions.length > 0 ? `The system itself must ${joinList(systemActions)}.` : "",
+    `Unlike separate tools for each task, it ${kept} in one place with one shared history` +
+      `${targets.length > 0 ? `, while meeting the brief's quality targets (${[...new Set(targets.map(qualityCategory))].map((category) => category.toLowerCase()).join("; ")})` : ""}.`,
+  ]
+    .filter(Boolean)
+    .join(" ");
 
-  const scopeIn = [...capabilities.map((capability) => capability.name), ...services.map((service) => `Integration with ${service}`)];
+  const scopeIn = [...capabilities.map((capability) => capability.name), ...services.map((service) => `Integration with ${serviceReference(service, "a")}`)];
   const lowerBrief = brief.toLowerCase();
   const scopeOut = [
-    ...services.map((service) => `Building or operating ${service} itself (it is integrated as an external service)`),
+    ...services.map((service) => `Building or operating ${serviceReference(service, "a")} itself (it is integrated as an external service)`),
     ...(/\b(mobile|ios|android|app)\b/.test(lowerBrief) ? [] : ["Native iOS and Android apps (the brief does not ask for them; the first release is a responsive web app)"]),
-    ...(/\b(report|analytics|dashboard|metric)/.test(lowerBrief) ? [] : ["Reporting and analytics dashboards beyond operational views"]),
+    ...(/\b(report|analytics|dashboard|metric|totals?)\b/.test(lowerBrief) ? [] : ["Reporting and analytics dashboards beyond operational views"]),
     ...(/\b(language|locali|i18n|translat)/.test(lowerBrief) ? [] : ["Localisation into more than one language"]),
     ...(/\b(migrat|import|legacy|existing system)/.test(lowerBrief) ? [] : ["Migrating data from existing systems"]),
   ];
 
   const stakeholders = [
-    ...roles.map((role) => ({
-      name: role,
-      interest: `Uses: ${joinList(capabilities.filter((capability) => capability.kind === "person" && roleName(capability.actor) === role).map((capability) => lowerFirst(capability.name)))}`,
+    ...groups.map((group) => ({
+      name: group,
+      interest: `${isSingularGroup(group) ? "Needs" : "Need"} to ${joinList(actionsOf(group, capabilities).map((capability) => capability.action))}`,
     })),
     { name: "Product owner", interest: `Owns the scope of ${product} and approves each artifact` },
-    { name: "Operations and support", interest: `Runs ${product}${services.length > 0 ? ` and handles incidents with ${joinList(services)}` : ""}` },
+    { name: "Operations and support", interest: `Runs ${product}${services.length > 0 ? ` and handles incidents with ${joinList(services.map((service) => serviceReference(service)))}` : ""}` },
   ];
 
-  const modules = [...new Set(capabilities.map((capability) => capability.domain ?? "Core"))].map((name) => ({
-    name: `${name} module`,
-    responsibility: joinList(capabilities.filter((capability) => (capability.domain ?? "Core") === name).map((capability) => lowerFirst(capability.name))),
-  }));
+  const modules = [...new Set(capabilities.map((capability) => capability.domain ?? "Core"))].map((name) => {
+    const members = capabilities.filter((capability) => (capability.domain ?? "Core") === name);
+    // One clause per group: "merchants manage their catalogs and track orders".
+    const people = groupsOf(members).map((group) => actorClause(group, actionsOf(group, members).map((capability) => capability.action)));
+    const others = members.filter((capability) => capability.kind !== "person").map(capabilityClause);
+    return { name: `${name} module`, responsibility: sentenceCase([...people, ...others].join("; ")) };
+  });
+  const users = groups.length > 0 ? joinList(groups.map(actorReference)) : "users";
   const architecture = {
     style: modules.length > 4 ? "Modular monolith, split along business domains, with an integration layer" : "Modular monolith with an integration layer",
     components: [
-      { name: "Web client", responsibility: `Screens for ${roles.length > 0 ? joinList(roles.map((role) => role.toLowerCase())) : "users"}` },
+      { name: "Web client", responsibility: `Screens for ${users}` },
       { name: "API backend", responsibility: "Authenticates requests, enforces roles and exposes one endpoint per capability" },
       ...modules,
-      ...(services.length > 0 ? [{ name: "Integration adapters", responsibility: `Calls ${joinList(services)} with timeouts and retries` }] : []),
+      ...(services.length > 0 ? [{ name: "Integration adapters", responsibility: `Calls ${joinList(services.map((service) => serviceReference(service)))} with timeouts and retries` }] : []),
       { name: "PostgreSQL database", responsibility: "System of record for every entity and its history" },
     ],
     integrations: services,
-    data_flow: `${roles.length > 0 ? joinList(roles) : "Users"} -> Web client -> API backend -> domain modules -> PostgreSQL${services.length > 0 ? `; modules reach ${joinList(services)} only through the integration adapters` : ""}`,
+    data_flow: `${sentenceCase(users)} -> Web client -> API backend -> domain modules -> PostgreSQL${services.length > 0 ? `; modules reach ${joinList(services.map((service) => serviceReference(service)))} only through the integration adapters` : ""}`,
   };
 
   const risks: Omit<Risk, "id">[] = [
     ...services.map((service) => ({
-      risk: `${service} is unavailable or changes its API`,
+      risk: `${sentenceCase(serviceReference(service))} is unavailable or changes its API`,
       probability: "Medium",
-      impact: /pay|stripe|paypal|adyen/i.test(service) ? "High" : "Medium",
-      mitigation: `Wrap ${service} behind an adapter with timeouts, retries and a contract test; watch its status page`,
+      impact: /pay|stripe|paypal|adyen|bank/i.test(service) ? "High" : "Medium",
+      mitigation: `Wrap ${serviceReference(service)} behind an adapter with timeouts, retries and a contract test; watch its status page`,
     })),
     ...targets.map((target) => ({
-      risk: `Target not met: ${target.replace(/\.$/, "")}`,
+      risk: `Target not met: ${lowerArticle(target.replace(/\.$/, ""))}`,
       probability: "Medium",
       impact: "High",
-      mitigation: "Load-test against the target before release and size the infrastructure from the measurements",
+      mitigation: MITIGATION_BY_QUALITY[qualityCategory(target)] ?? "Agree how the target is verified and test it before release",
     })),
     ...(capabilities.length > 6
-      ? [{ risk: `${capabilities.length} capabilities are too many for one release`, probability: "High", impact: "Medium", mitigation: "Release in increments, Must-have stories first" }]
+      ? [{ risk: `${sentenceCase(numberWord(capabilities.length))} capabilities are too many for one release`, probability: "High", impact: "Medium", mitigation: "Release in increments, Must-have stories first" }]
       : []),
-    ...(roles.length > 2
-      ? [{ risk: `Needs of ${joinList(roles.map((role) => role.toLowerCase()))} conflict`, probability: "Medium", impact: "Medium", mitigation: "Review the epics with one representative of each role" }]
+    ...(groups.length > 2
+      ? [{ risk: `The needs of ${joinList(groups.map(actorReference))} conflict`, probability: "Medium", impact: "Medium", mitigation: "Review the epics with one representative of each group" }]
       : []),
     ...requirements.assumptions.slice(0, 3).map((assumption) => ({
-      risk: `Assumption proves false: ${itemText(assumption).replace(/\.$/, "")}`,
+      risk: `Assumption proves false: "${itemText(assumption).replace(/\.$/, "")}"`,
       probability: "Low",
       impact: "Medium",
       mitigation: "Confirm it with the stakeholders at the inception review",
@@ -181,21 +227,22 @@ export function draftInception(request: AgentRequest): EnvelopeOf<"inception"> {
   const changes: Changes = {
     added: [
       "product_vision",
-      `scope_in: ${scopeIn.length} items`,
-      `scope_out: ${artifact.scope_out.length} items`,
+      `scope_in: ${count(scopeIn.length, "item")}`,
+      `scope_out: ${count(artifact.scope_out.length, "item")}`,
       `stakeholders: ${joinList(stakeholders.map((stakeholder) => stakeholder.name))}`,
-      `high_level_architecture: ${architecture.components.length} components`,
-      `risk_matrix: ${riskMatrix.length} risks`,
+      `high_level_architecture: ${count(architecture.components.length, "component")}`,
+      `risk_matrix: ${count(riskMatrix.length, "risk")}`,
       ...functional.map((requirement) => `functional_requirements: ${requirement.id} "${requirement.title}"`),
       ...nonFunctional.map((requirement) => `non_functional_requirements: ${requirement.id} "${requirement.title}"`),
     ],
     removed: [],
     modified: [],
   };
+  const range = functional.length === 1 ? functional[0]?.id : `${functional[0]?.id} to ${functional[functional.length - 1]?.id}`;
   const justification =
-    `One functional requirement per core capability (${functional.length}, ${functional[0]?.id ?? "FR-001"} to ${functional[functional.length - 1]?.id ?? "FR-001"}); ` +
-    `${nonFunctional.length} non-functional requirements from the ${targets.length} quality target(s) of the requirements plus what the domains (${domains.join("; ")}) and ` +
-    `${services.length} external dependencies call for; risks from each dependency, target and open assumption; stakeholders from the roles that act in the capabilities.`;
+    `One functional requirement per core capability (${count(functional.length, "requirement")}, ${range}); ` +
+    `${count(nonFunctional.length, "non-functional requirement")} from ${targets.length > 0 ? `the ${count(targets.length, "quality target")} of the requirements plus ` : ""}what the domains (${domains.join("; ")}) and ` +
+    `${count(services.length, "external dependency", "external dependencies")} call for; risks from each dependency, target and open assumption; stakeholders from the groups that act in the capabilities.`;
   return envelope(artifact, changes, justification);
 }
 
@@ -219,10 +266,18 @@ export function reviseInception(request: AgentRequest): EnvelopeOf<"inception"> 
 
   const addFunctional = (directive: Directive) => {
     const read = capabilitiesIn(directive.subject)[0];
-    const title = sentenceCase(shorten(read?.action ?? directive.subject, 10));
+    const title = capabilityName(read?.action ?? directive.subject);
     const capability: CapabilityFact = read
-      ? { id: "", name: title, description: directive.sentence, actor: read.actor, kind: read.kind }
-      : { id: "", name: title, description: directive.sentence, actor: "System", kind: "system" };
+      ? { id: "", name: title, description: directive.sentence, action: read.action, actor: read.actor, kind: read.kind }
+      : {
+          id: "",
+          name: title,
+          description: directive.sentence,
+          // "Log every failed call" is an action; "refund handling" names something the system must support.
+          action: isBaseVerb(directive.subject.split(" ")[0] ?? "") ? lowerFirst(directive.subject) : `support ${lowerFirst(directive.subject)}`,
+          actor: "System",
+          kind: "system",
+        };
     const requirement = { ...functionalRequirement(capability, nextId(artifact.functional_requirements, "FR")), source: "reviewer feedback" };
     delete (requirement as Record<string, unknown>).capability_id;
     artifact.functional_requirements.push(requirement);

@@ -6,7 +6,7 @@
 import type { Entity, EnvelopeOf, PseudocodigoArtifact } from "../../artifacts";
 import { parseFeedback, replaceWording, revisionJustification } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
-import { camelCase, itemText, joinList, lowerFirst, overlap, sentenceCase } from "../text";
+import { camelCase, count, deliveredBy, itemText, joinList, lowerFirst, overlap, passiveVerb, sentenceCase } from "../text";
 import {
   type Changes,
   type ServiceFact,
@@ -22,6 +22,7 @@ import {
   snakeCase,
   storyEntity,
   storyFacts,
+  storyObject,
 } from "./shared";
 
 function entityFor(story: StoryFact, entities: readonly Entity[]): Entity | undefined {
@@ -41,6 +42,13 @@ function fieldsOf(entity: Entity | undefined): string[] {
     .map((attribute) => attribute.name);
 }
 
+/** "reconcile settlements with the bank every night" -> reconcileSettlements; "pay by card" keeps its words -> payByCard. */
+function functionName(action: string): string {
+  const words = action.split(/\s+/);
+  const stop = words.findIndex((word, index) => index > 0 && /^(for|to|from|with|by|in|on|at|via|through|using|before|after|when|while|so|every|each|within|into)$/i.test(word));
+  return camelCase(stop > 1 ? words.slice(0, stop).join(" ") : action);
+}
+
 function pseudocode(story: StoryFact, entity: Entity | undefined, services: readonly ServiceFact[]): string {
   const name = entity?.name ?? pascalCase(storyEntity(story));
   // The entity's variable must not shadow the caller's input ("accept ride requests" works on a Request).
@@ -52,10 +60,19 @@ function pseudocode(story: StoryFact, entity: Entity | undefined, services: read
   const fields = fieldsOf(entity).filter((field) => field !== owner);
   const references = (entity?.attributes ?? []).map((attribute) => (typeof attribute === "string" ? attribute : attribute.name)).filter((field) => field.endsWith("_reference"));
   const lines: string[] = [];
-  lines.push(person ? `FUNCTION ${camelCase(story.action)}(${actor}, input)` : `FUNCTION ${camelCase(story.action)}(input)`);
-  lines.push(`  // ${story.id}: ${story.title}`);
+  // "get paid weekly" is done for the actor by a scheduled run: named after what is done, and no sign-in to check.
+  const doneTo = person ? deliveredBy(story.action) : undefined;
+  const functionId = !doneTo ? functionName(story.action) : passiveVerb(story.action) ? camelCase(`${doneTo} ${story.role}`) : camelCase(`${doneTo} ${storyObject(story)}`);
+  // What the call and the audit entry say is done: the actor's words, or what the product does for them.
+  const deed = !doneTo
+    ? lowerFirst(story.action)
+    : passiveVerb(story.action)
+      ? `${doneTo} the ${story.role.toLowerCase()}`
+      : `${doneTo} the ${storyObject(story)} to the ${story.role.toLowerCase()}`;
+  lines.push(person ? `FUNCTION ${functionId}(${actor}, input)` : `FUNCTION ${functionId}(input)`);
+  lines.push(`  // ${story.id}: ${story.title}${doneTo ? ` (runs on a schedule for each ${story.role.toLowerCase()})` : ""}`);
   for (const criterion of story.criteria) lines.push(`  // Acceptance: ${criterion}`);
-  if (person) lines.push(`  REQUIRE ${actor} is signed in with role ${story.role}`, '    ELSE RETURN error 403 "not allowed"');
+  if (person && !doneTo) lines.push(`  REQUIRE ${actor} is signed in with role ${story.role}`, '    ELSE RETURN error 403 "not allowed"');
   if (operation === "read") {
     lines.push(`  ${variable}List <- SELECT ${name} WHERE ${person ? `${owner} = ${actor}.id AND ` : ""}matches input.filters`);
     lines.push(`  RETURN ${variable}List ordered by created_at, newest first`);
@@ -73,7 +90,7 @@ function pseudocode(story: StoryFact, entity: Entity | undefined, services: read
   const assignments: string[] = [];
   for (const service of services) {
     const call = camelCase(`${service.name.replace(/\(.*\)/, "")} result`);
-    lines.push(`  ${call} <- CALL ${service.name} FOR "${lowerFirst(story.action)}" WITH idempotency key = input.id, timeout 10 s, up to 3 retries`);
+    lines.push(`  ${call} <- CALL ${service.name} FOR "${deed}" WITH idempotency key = input.id, timeout 10 s, up to 3 retries`);
     lines.push(`  IF ${call} failed THEN`, `    RETURN error 502 "${service.name} is unavailable; nothing was saved"`, "  END IF");
     const reference = references.find((field) => field === `${snakeCase(service.name.replace(/\(.*\)/, ""))}_reference`);
     if (reference) assignments.push(`${reference} = ${call}.id`);
@@ -88,9 +105,10 @@ function pseudocode(story: StoryFact, entity: Entity | undefined, services: read
   } else {
     lines.push(`    DELETE ${variable}`);
   }
-  lines.push(`    RECORD audit entry (${person ? `${actor}.id` : "system"}, "${lowerFirst(story.action)}", ${variable}.id)`);
+  lines.push(`    RECORD audit entry (${person ? `${actor}.id` : "system"}, "${deed}", ${variable}.id)`);
   lines.push("  COMMIT");
-  if (person) lines.push(`  NOTIFY ${actor}: "${sentenceCase(story.action)}" succeeded`);
+  if (doneTo && passiveVerb(story.action)) lines.push(`  NOTIFY ${actor}: "${name} made"`);
+  else if (person) lines.push(`  NOTIFY ${actor}: "${sentenceCase(story.action)}" succeeded`);
   lines.push(`  RETURN ${operation === "delete" ? "success" : variable}`);
   lines.push("END FUNCTION");
   return lines.join("\n");
@@ -109,8 +127,8 @@ export function draftPseudocodigo(request: AgentRequest): EnvelopeOf<"pseudocodi
   const artifact: PseudocodigoArtifact = { user_story_pseudocode: byStory };
   const changes: Changes = { added: stories.map((story) => `user_story_pseudocode: ${story.id} "${story.title}"`), removed: [], modified: [] };
   const justification =
-    `One function per user story (${stories.length}); each follows what its story does (read, create, update or delete), works on the entity the diagrams gave it ` +
-    `(${entities.length} entities available), checks the role, validates input, calls the external services the story depends on with idempotency keys and retries, ` +
+    `One function per user story (${count(stories.length, "function")}); each follows what its story does (read, create, update or delete), works on the entity the diagrams gave it ` +
+    `(${count(entities.length, "entity", "entities")} available), checks the role, validates input, calls the external services the story depends on with idempotency keys and retries, ` +
     "writes in one transaction with an audit entry, and carries its acceptance criteria as comments.";
   return envelope(artifact, changes, justification);
 }

@@ -6,7 +6,7 @@
 import type { EnvelopeOf, QaArtifact, TestCase, TestSuite } from "../../artifacts";
 import { type Directive, itemMatches, parseFeedback, revisionJustification } from "../feedback";
 import { type AgentRequest, AgentInputError, contextArtifact, previousArtifact } from "../request";
-import { isQualityText, itemId, joinList, lowerFirst, nextNumber, overlap, padId, sentenceCase, shorten, withArticle } from "../text";
+import { count, deliveredBy, isQualityText, oneOf, thirdPerson, itemId, joinList, lowerFirst, nextNumber, overlap, padId, sentenceCase, serviceReference, shorten, withArticle } from "../text";
 import {
   type Changes,
   type StoryFact,
@@ -20,16 +20,31 @@ import {
   renameMatching,
   serviceFacts,
   servicesFor,
-  storyEntity,
   storyFacts,
+  storyObject,
 } from "./shared";
 
 const PRIORITY_OF_STORY: Record<string, string> = { Must: "High", Should: "Medium", Could: "Low", "Won't": "Low" };
 
-/** The outcome part of a Given/When/Then criterion, as an expected result. */
-function thenPart(criterion: string | undefined): string | undefined {
+/**
+ * The outcome part of a Given/When/Then criterion, as an expected result a tester checks: told about the
+ * role, not by it ("I see a confirmation" -> "the rider sees a confirmation").
+ */
+function thenPart(criterion: string | undefined, role: string): string | undefined {
   const match = criterion ? /\bthen\s+(.+)$/i.exec(criterion) : null;
-  return match?.[1] ? `${sentenceCase(match[1])}.` : undefined;
+  if (!match?.[1]) return undefined;
+  // The first mention names the role; later ones are pronouns ("reaches the patient and they can see it in their account").
+  let named = false;
+  const outcome = match[1].replace(/\bI (\w+)\b|\bme\b|\bmy\b/g, (pronoun: string, verb: string | undefined) => {
+    if (pronoun === "my") return "their";
+    const first = !named;
+    named = true;
+    if (verb === undefined) return first ? `the ${role.toLowerCase()}` : "them";
+    const who = first ? `the ${role.toLowerCase()}` : "they";
+    if (verb === "am") return `${who} ${first ? "is" : "are"}`;
+    return `${who} ${first && !/^(can|could|will|would|must|should|may|might)$/.test(verb) ? thirdPerson(verb) : verb}`;
+  });
+  return `${sentenceCase(outcome)}.`;
 }
 
 function pseudocodeOf(pseudocode: unknown, storyId: string): string {
@@ -57,12 +72,24 @@ type CaseDraft = {
 };
 
 function casesForStory(story: StoryFact, serviceNames: string[], code: string): CaseDraft[] {
-  const object = storyEntity(story).toLowerCase();
+  const object = storyObject(story);
   const priority = PRIORITY_OF_STORY[story.priority] ?? "Medium";
   const person = story.kind === "person";
   const reads = operationOf(story.action) === "read";
-  const given = person ? [`Signed in as ${withArticle(story.role.toLowerCase())}`] : [`The conditions of ${story.id} hold`];
-  const act = person ? `${sentenceCase(story.action)} with valid details` : story.kind === "system" ? `Trigger the system to ${lowerFirst(story.action)}` : `Process a ${object} covered by ${story.id}`;
+  // "get paid weekly" is done to the person: the test makes it fall due instead of having them act.
+  const receives = person && deliveredBy(story.action) !== undefined;
+  const given = receives
+    ? [`${sentenceCase(withArticle(story.role.toLowerCase()))} with complete account details`]
+    : person
+      ? [`Signed in as ${withArticle(story.role.toLowerCase())}`]
+      : [`The conditions of ${story.id} hold`];
+  const act = receives
+    ? `Make ${withArticle(object)} due for this ${story.role.toLowerCase()}`
+    : person
+      ? reads
+        ? sentenceCase(story.action.replace(/\bmy\b/g, "the"))
+        : `${sentenceCase(oneOf(story.action).replace(/\bmy\b/g, "the"))} with valid details`
+      : story.kind === "system" ? `Trigger the system to ${lowerFirst(story.action)}` : `Process ${withArticle(object)} covered by ${story.id}`;
   const negative = story.criteria.find((criterion) => /invalid|incomplete|another/i.test(criterion));
   const cases: CaseDraft[] = [
     {
@@ -71,21 +98,29 @@ function casesForStory(story: StoryFact, serviceNames: string[], code: string): 
       type: "functional",
       priority,
       preconditions: [...given, ...serviceNames.map((name) => `${name} test environment reachable`)],
-      steps: person ? (reads ? [`Open the ${object} list`, sentenceCase(story.action), "Inspect what is shown"] : [`Open the ${object} screen`, act, "Submit"]) : [act, "Inspect the stored outcome"],
-      expected_result: thenPart(story.criteria[0]) ?? `The ${object} is saved and confirmed.`,
+      steps: receives
+        ? [act, "Let the scheduled run process it", `Open the ${object} list`]
+        : person
+          ? reads
+            ? [`Open the ${object} list`, sentenceCase(story.action), "Inspect what is shown"]
+            : [`Open the ${object} screen`, act, "Submit"]
+          : [act, "Inspect the stored outcome"],
+      expected_result: thenPart(story.criteria[0], story.role) ?? `The ${object} is saved and confirmed.`,
     },
     {
-      title: `${story.title}: ${person && reads ? `hides another ${story.role.toLowerCase()}'s data` : "rejects incomplete input"}`,
+      title: `${story.title}: ${receives ? `held while account details are missing` : person && reads ? `hides another ${story.role.toLowerCase()}'s data` : "rejects incomplete input"}`,
       user_story_id: story.id,
       type: person && reads ? "security" : "negative",
       priority,
       preconditions: person && reads ? [...given, `${sentenceCase(plural(object))} owned by another ${story.role.toLowerCase()} exist`] : given,
-      steps: person
+      steps: receives
+        ? [`Remove the delivery details from this ${story.role.toLowerCase()}'s account`, act, "Let the scheduled run process it"]
+        : person
         ? reads
           ? [`Open the ${object} list`, sentenceCase(story.action), "Look for the other account's data"]
           : [`Open the ${object} screen`, "Leave a required field empty", "Submit"]
         : ["Provide incomplete data", act],
-      expected_result: thenPart(negative) ?? "The input is rejected with a message per invalid field and nothing is saved.",
+      expected_result: thenPart(negative, story.role) ?? "The input is rejected with a message per invalid field and nothing is saved.",
     },
     ...serviceNames.map((name) => ({
       title: `${story.title}: ${name} unavailable`,
@@ -95,7 +130,11 @@ function casesForStory(story: StoryFact, serviceNames: string[], code: string): 
       preconditions: [...given, `${name} test environment configured to fail`],
       steps: [act, "Observe the answer", "Retry once the service is back"],
       expected_result:
-        thenPart(story.criteria.find((criterion) => criterion.startsWith(`Given ${name} is unavailable`))) ?? `The failure is reported, nothing is saved, and the retry does not duplicate the ${object}.`,
+        thenPart(
+          story.criteria.find((criterion) => criterion.startsWith(`Given ${serviceReference(name)} is unavailable`) || criterion.startsWith(`Given ${name} is unavailable`)),
+          story.role,
+        ) ??
+        `The failure is reported, nothing is saved, and the retry does not duplicate the ${object}.`,
     })),
   ];
   // The pseudocode's role check is behaviour worth a test of its own.
@@ -146,7 +185,7 @@ export function draftQa(request: AgentRequest): EnvelopeOf<"qa"> {
       user_story_ids: [],
       test_cases: numbered(
         nonFunctional.map((requirement) => ({
-          title: `${requirement.id} ${requirement.title}: ${shorten(requirement.description.replace(/\.$/, ""), 10)}`,
+          title: `${requirement.id} ${requirement.title}: ${lowerFirst(shorten(requirement.description.replace(/\.$/, ""), 16))}`,
           type: "non-functional",
           priority: /security|compliance|privacy/i.test(requirement.title) ? "High" : "Medium",
           requirement_id: requirement.id,
@@ -167,8 +206,8 @@ export function draftQa(request: AgentRequest): EnvelopeOf<"qa"> {
     modified: [],
   };
   const justification =
-    `${allCases.length} test cases (${allCases[0]?.id} to ${allCases[allCases.length - 1]?.id}) in ${suites.length} suites, one per epic${nonFunctional.length > 0 ? " plus one for the non-functional requirements" : ""}. ` +
-    `Every one of the ${stories.length} user stories has a success case and an invalid-input case taken from its acceptance criteria, ` +
+    `${count(allCases.length, "test case")} (${allCases[0]?.id} to ${allCases[allCases.length - 1]?.id}) in ${count(suites.length, "suite")}, one per epic${nonFunctional.length > 0 ? " plus one for the non-functional requirements" : ""}. ` +
+    `Each of the ${count(stories.length, "user story", "user stories")} has a success case and an invalid-input case taken from its acceptance criteria, ` +
     "an integration case per external service it depends on, and a role check where its pseudocode requires one; coverage lists the cases per story.";
   return envelope(artifact, changes, justification);
 }

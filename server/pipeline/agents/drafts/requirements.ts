@@ -8,21 +8,32 @@ import { type Directive, fieldsNamed, mentions, parseFeedback, revisionJustifica
 import { type AgentRequest, AgentInputError, briefOf, domainOf, previousArtifact } from "../request";
 import {
   type ExtractedCapability,
+  actorClause,
+  actorReference,
   capabilitiesIn,
+  capabilityName,
+  count,
+  countInWords,
   domainsIn,
   externalServicesIn,
+  isBaseVerb,
   isQualityText,
+  isSingularGroup,
   itemText,
   joinList,
   lowerFirst,
   nextNumber,
+  numberWord,
   padId,
+  primaryDomain,
+  productDescriptionIn,
+  qualityTargetsOf,
+  readClauses,
   roleName,
   sentenceCase,
-  shorten,
+  serviceReference,
   splitSentences,
-  primaryDomain,
-  qualityTargetsIn,
+  thirdPersonPhrase,
 } from "../text";
 import { type Changes, copyOf, envelope, label, noChanges, recordNote, removeMatching, renameMatching } from "./shared";
 
@@ -36,20 +47,64 @@ type CapabilityItem = {
 };
 
 function describeCapability(capability: ExtractedCapability): string {
-  if (capability.kind === "person") return `${capability.actor} can ${capability.action}.`;
+  if (capability.kind === "person") return `${sentenceCase(actorReference(capability.actor))} can ${capability.action}.`;
   if (capability.kind === "system") return `The system must ${capability.action}.`;
   return `${sentenceCase(capability.action)}.`;
 }
 
-function capabilityItem(capability: ExtractedCapability, id: string): CapabilityItem {
-  const name = sentenceCase(shorten(capability.action, 10));
-  // The action decides the domain; the sentence only when the action alone names none ("customers can order food, book rides and pay bills").
+function capabilityItem(capability: ExtractedCapability, id: string, name = capabilityName(capability.action)): CapabilityItem {
+  // The action decides the domain; the clause only when the action alone names none.
   const domain = primaryDomain(capability.action) ?? primaryDomain(capability.sentence);
   return { id, name, description: describeCapability(capability), actor: capability.actor, kind: capability.kind, ...(domain ? { domain } : {}) };
 }
 
-function productName(domain: string): string {
-  return domain ? `${domain} product` : "product";
+/** "riders, drivers and operations staff", or "the back office" on its own, with the verb that agrees. */
+function groupsPhrase(groups: readonly string[]): { who: string; are: string } {
+  const who = joinList(groups.map(actorReference));
+  return { who, are: groups.length === 1 && isSingularGroup(groups[0] ?? "") ? "is" : "are" };
+}
+
+/** A brief that only describes ("A recipe planner for families") still yields something to build: using what it describes. */
+function capabilitiesFromDescription(brief: string): ExtractedCapability[] {
+  const descriptions = readClauses(brief).filter((clause) => clause.kind === "description" && !isQualityText(clause.text));
+  const described = productDescriptionIn(brief);
+  const sources = descriptions.length > 0 ? descriptions.slice(0, 1) : [];
+  return sources.map((clause) => {
+    const forWhom = /\bfor ((?:[a-z-]+ )?[a-z-]+s)\b/i.exec(clause.action);
+    const actor = forWhom?.[1] ? sentenceCase(forWhom[1]) : "Users";
+    const thing = (described ?? lowerFirst(clause.action)).replace(/\s+for (?:[a-z-]+ )?[a-z-]+s\b.*$/i, "");
+    const action = isBaseVerb(thing.split(" ")[0] ?? "") ? thing : `use ${thing}`;
+    return { actor, action, sentence: clause.text, kind: "person" as const };
+  });
+}
+
+function productOf(domain: string): string {
+  return domain ? `the ${domain} product` : "the product";
+}
+
+/** "The product is a ride-hailing app ... It serves three groups: riders, who book trips and pay by card; ..." */
+function problemStatement(description: string | undefined, domain: string, extracted: ExtractedCapability[], services: string[], qualityTargets: string[]): string {
+  const people = extracted.filter((capability) => capability.kind === "person");
+  const groups = [...new Set(people.map((capability) => capability.actor))];
+  const served = groups.map((group) => {
+    const singularGroup = isSingularGroup(group);
+    const actions = people.filter((capability) => capability.actor === group).map((capability) => (singularGroup ? thirdPersonPhrase(capability.action) : capability.action));
+    return `${actorReference(group)}, ${singularGroup ? "which" : "who"} ${joinList(actions)}`;
+  });
+  const subject = description ? "It" : sentenceCase(productOf(domain));
+  const system = extracted.filter((capability) => capability.kind === "system").map((capability) => capability.action);
+  const rules = extracted.filter((capability) => capability.kind === "rule").map((capability) => capability.action);
+  return [
+    description ? `The product is ${description}.` : "",
+    groups.length === 1 ? `${subject} serves ${served[0]}.` : "",
+    groups.length > 1 ? `${subject} serves ${numberWord(groups.length)} groups: ${served.slice(0, -1).join("; ")}; and ${served[served.length - 1]}.` : "",
+    system.length > 0 ? (groups.length > 0 ? `It must also ${joinList(system)}.` : `${subject} must ${joinList(system)}.`) : "",
+    rules.length > 0 ? `${rules.length === 1 ? "A rule" : "Rules"} from the brief: ${rules.join("; ")}.` : "",
+    services.length > 0 ? `It depends on ${joinList(services.map((service) => serviceReference(service, "a")))}.` : "",
+    qualityTargets.length > 0 ? `It must meet ${countInWords(qualityTargets.length, "quality target")} set in the brief.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 export function draftRequirements(request: AgentRequest): EnvelopeOf<"requirements"> {
@@ -60,56 +115,47 @@ export function draftRequirements(request: AgentRequest): EnvelopeOf<"requiremen
 
   const seen = new Set<string>();
   const extracted: ExtractedCapability[] = [];
-  for (const sentence of sentences) {
-    for (const capability of capabilitiesIn(sentence)) {
-      const key = capability.action.toLowerCase();
-      if (!seen.has(key)) {
-        seen.add(key);
-        extracted.push(capability);
-      }
+  for (const capability of capabilitiesIn(brief)) {
+    const key = `${roleName(capability.actor)}|${capability.action}`.toLowerCase();
+    if (!seen.has(key)) {
+      seen.add(key);
+      extracted.push(capability);
     }
   }
-  const qualityTargets = sentences.filter((sentence) => isQualityText(sentence) && capabilitiesIn(sentence).length === 0).flatMap(qualityTargetsIn);
-  // A brief that only describes ("A recipe planner for families") still yields something to build: its descriptive sentences.
-  if (extracted.length === 0) {
-    const descriptive = sentences.filter((sentence) => !isQualityText(sentence));
-    for (const sentence of descriptive.length > 0 ? descriptive : sentences.slice(0, 1)) {
-      extracted.push({ actor: "User", action: lowerFirst(sentence), sentence, kind: "person" });
-    }
-  }
-  const capabilities = extracted.map((capability, index) => capabilityItem(capability, padId("CAP", index + 1)));
+  if (extracted.length === 0) extracted.push(...capabilitiesFromDescription(brief));
+  if (extracted.length === 0) extracted.push({ actor: "Users", action: `use ${productOf(domain)}`, sentence: brief, kind: "person" });
+  const qualityTargets = qualityTargetsOf(brief);
+  // Two groups doing the same thing ("riders rate trips", "drivers rate trips") get names that say who.
+  const nameOf = (capability: ExtractedCapability) => {
+    const name = capabilityName(capability.action);
+    const shared = extracted.filter((other) => capabilityName(other.action) === name).length > 1;
+    return shared && capability.kind === "person" ? capabilityName(actorClause(capability.actor, capability.action)) : name;
+  };
+  const capabilities = extracted.map((capability, index) => capabilityItem(capability, padId("CAP", index + 1), nameOf(capability)));
   const services = externalServicesIn(brief);
   const domains = [...new Set([...(domain ? [domain] : []), ...domainsIn(brief)])];
-  const roles = [...new Set(capabilities.filter((capability) => capability.kind === "person").map((capability) => capability.actor))];
+  const groups = [...new Set(capabilities.filter((capability) => capability.kind === "person").map((capability) => capability.actor))];
 
   const assumptions: string[] = [];
-  if (roles.length > 0 && !domainsIn(brief).includes("Identity and access")) {
-    assumptions.push(`The brief does not describe sign-up or sign-in: ${joinList(roles.map((role) => role.toLowerCase()))} are assumed to have accounts whose role decides what they may do.`);
+  if (groups.length > 0 && !domainsIn(brief).includes("Identity and access")) {
+    const { who, are } = groupsPhrase(groups);
+    assumptions.push(`The brief does not describe sign-up or sign-in: ${who} ${are} assumed to have accounts whose role decides what they may do.`);
   }
-  for (const service of services) assumptions.push(`${service.name} offers an API and a test environment the product can integrate against.`);
+  for (const service of services) assumptions.push(`${sentenceCase(serviceReference(service.name))} offers an API and a test environment the product can integrate against.`);
   if (qualityTargets.length === 0) {
-    assumptions.push(`The brief sets no load, response-time or availability targets; the first release is sized for a pilot of the ${productName(domain)} and measured before targets are fixed.`);
+    assumptions.push(`The brief sets no load, response-time or availability targets; the first release is sized for a pilot of ${productOf(domain)} and measured before targets are fixed.`);
   } else {
     assumptions.push(`The quality targets stated in the brief apply to production load: ${qualityTargets.map((target) => lowerFirst(target.replace(/\.$/, ""))).join("; ")}.`);
   }
-  assumptions.push(`The ${capabilities.length} capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it.`);
-
-  const lead = sentences[0] ? `${sentenceCase(sentences[0])}.` : "";
-  const who = roles.length > 0 ? joinList(roles.map((role) => role.toLowerCase())) : "its users";
-  const shown = capabilities.slice(0, 6).map((capability) => lowerFirst(capability.name));
-  const doWhat = capabilities.length > 6 ? `${shown.join(", ")} and ${capabilities.length - 6} more` : joinList(shown);
-  const problem = [
-    lead,
-    `The ${productName(domain)} must let ${who} ${doWhat}.`,
-    services.length > 0 ? `It depends on ${joinList(services.map((service) => service.name))}.` : "",
-    qualityTargets.length > 0 ? `It must meet ${qualityTargets.length} quality target${qualityTargets.length === 1 ? "" : "s"} set in the brief.` : "",
-  ]
-    .filter(Boolean)
-    .join(" ");
+  assumptions.push(
+    capabilities.length === 1
+      ? "The single capability listed here makes up the first release; anything else is out of scope until a reviewer adds it."
+      : `The ${numberWord(capabilities.length)} capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it.`,
+  );
 
   const artifact: RequirementsArtifact = {
-    problem_statement_refined: problem,
-    identified_domains: domains.length > 0 ? domains : [`Core ${productName(domain)} operations`],
+    problem_statement_refined: problemStatement(productDescriptionIn(brief), domain, extracted, services.map((service) => service.name), qualityTargets),
+    identified_domains: domains.length > 0 ? domains : [`Core operations of ${productOf(domain)}`],
     core_capabilities: capabilities,
     external_dependencies: services.map((service) => ({ name: service.name, purpose: service.purpose })),
     assumptions,
@@ -127,11 +173,12 @@ export function draftRequirements(request: AgentRequest): EnvelopeOf<"requiremen
     removed: [],
     modified: [],
   };
+  const actors = groups.length > 0 ? joinList(groups.map(actorReference)) : "the system";
   const justification =
-    `Drafted from the ${sentences.length}-sentence brief${domain ? ` for the "${domain}" domain` : ""}: ` +
-    `${capabilities.length} capabilities read from the sentences that say who does what (${joinList(roles.length > 0 ? roles : ["the system"])}), ` +
-    `${services.length} external dependencies named or implied by the brief, ${qualityTargets.length} quality target(s) kept as quality_attributes, ` +
-    `and ${assumptions.length} assumptions where the brief is silent.`;
+    `Drafted from the ${numberWord(sentences.length)}-sentence brief${domain ? ` for the "${domain}" domain` : ""}, read clause by clause: ` +
+    `${count(capabilities.length, "capability", "capabilities")} from the clauses that say who does what (${actors}), ` +
+    `${count(services.length, "external dependency", "external dependencies")} named or implied by the brief, ${count(qualityTargets.length, "quality target")} kept as quality_attributes, ` +
+    `and ${count(assumptions.length, "assumption")} where the brief is silent.`;
   return envelope(artifact, changes, justification);
 }
 
@@ -164,15 +211,18 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
   const addCapability = (directive: Directive) => {
     const ids = artifact.core_capabilities.map((item) => (typeof item === "object" && item && "id" in item ? String(item.id) : ""));
     const read = capabilitiesIn(directive.subject)[0];
-    const existingActors = artifact.core_capabilities.map((item) => (typeof item === "object" && item && typeof item.actor === "string" ? item.actor : "")).filter(Boolean);
-    const actor = read?.actor ?? existingActors[0] ?? "User";
-    const capability = capabilityItem(
-      read ?? { actor, action: lowerFirst(directive.subject), sentence: directive.sentence, kind: actor === "System" ? "system" : "person" },
-      padId("CAP", nextNumber(ids, "CAP")),
-    );
+    const existingActors = artifact.core_capabilities
+      .map((item) => (typeof item === "object" && item && typeof item.actor === "string" && item.actor !== "System" ? item.actor : ""))
+      .filter(Boolean);
+    // "Log every failed call" is something someone does; "refunds to customers" names a thing the product must support.
+    const doing = isBaseVerb(directive.subject.split(" ")[0] ?? "");
+    const fallback: ExtractedCapability = doing
+      ? { actor: existingActors[0] ?? "Users", action: lowerFirst(directive.subject), sentence: directive.sentence, kind: "person" }
+      : { actor: "System", action: `support ${lowerFirst(directive.subject)}`, sentence: directive.sentence, kind: "system" };
+    const capability = capabilityItem(read ?? fallback, padId("CAP", nextNumber(ids, "CAP")));
     artifact.core_capabilities.push(capability);
     changes.added.push(`core_capabilities: ${capability.id} "${capability.name}"`);
-    outcomes.push(`Added capability ${capability.id} "${capability.name}" for ${roleName(capability.actor).toLowerCase()}.`);
+    outcomes.push(`Added capability ${capability.id} "${capability.name}" ${capability.kind === "person" ? `for ${actorReference(capability.actor)}` : "for the system to provide"}.`);
   };
 
   for (const directive of parseFeedback(request.feedback)) {
@@ -234,15 +284,34 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
     }
   }
   if (changes.added.length + changes.removed.length + changes.modified.length > 0) {
-    artifact.problem_statement_refined = reviseProblemStatement(artifact);
+    artifact.problem_statement_refined = reviseProblemStatement(artifact, domainOf(request));
     changes.modified.push("problem_statement_refined");
   }
   return envelope(artifact, changes, revisionJustification("requirements", request.feedback, outcomes));
 }
 
-/** Keeps the problem statement in step with the capability list after a revision. */
-function reviseProblemStatement(artifact: RequirementsArtifact): string {
+/**
+ * Keeps the problem statement in step with the capability list after a revision: restated from the revised
+ * capabilities when they carry who does what (this agent's own shape), otherwise the revised scope is appended.
+ */
+function reviseProblemStatement(artifact: RequirementsArtifact, domain: string): string {
+  const items = artifact.core_capabilities;
+  const structured = items.every((item) => typeof item === "object" && item !== null && typeof item.actor === "string" && typeof item.description === "string");
+  if (structured) {
+    const extracted = items.map((item): ExtractedCapability => {
+      const record = item as Record<string, unknown>;
+      const description = String(record.description);
+      const kind = record.kind === "system" || record.kind === "rule" ? record.kind : "person";
+      const read = capabilitiesIn(description)[0];
+      return { actor: String(record.actor), action: read?.action ?? lowerFirst(itemText(item)), sentence: description, kind };
+    });
+    // The product's description came from the brief, which a revision does not see; the first draft's sentence keeps it.
+    const description = /^The product is (.+?)\.(?:\s|$)/.exec(artifact.problem_statement_refined)?.[1];
+    const services = artifact.external_dependencies.map(itemText).filter((name) => name.trim() !== "");
+    const targets = Array.isArray(artifact.quality_attributes) ? (artifact.quality_attributes as unknown[]).map(itemText) : [];
+    return problemStatement(description, domain, extracted, services, targets);
+  }
   const base = artifact.problem_statement_refined.replace(/\s*Revised scope: .*$/s, "");
-  const names = artifact.core_capabilities.map(itemText).map(lowerFirst);
-  return `${base} Revised scope: ${names.length} capabilities (${joinList(names)}).`;
+  const names = items.map(itemText).map(lowerFirst);
+  return `${base} Revised scope: ${count(names.length, "capability", "capabilities")} (${joinList(names)}).`;
 }

@@ -7,13 +7,17 @@ import { type Directive, itemMatches, replaceWording } from "../feedback";
 import {
   allText,
   capabilitiesIn,
+  capabilityName,
   isPersonWord,
   itemId,
   itemText,
   lowerFirst,
   normalizeSpace,
   objectNoun,
+  objectText,
   overlap,
+  deliveredBy,
+  pluralNoun,
   primaryDomain,
   roleName,
   sentenceCase,
@@ -114,6 +118,8 @@ export interface CapabilityFact {
   id: string;
   name: string;
   description: string;
+  /** What is done, as the brief said it ("manage their catalogs"); the name may be shorter ("Manage catalogs"). */
+  action: string;
   actor: string;
   /** Whether a person role acts (person), the product acts (system), or it is a rule about a thing (rule). */
   kind: "person" | "system" | "rule";
@@ -128,11 +134,13 @@ export function capabilityFacts(requirements: RequirementsArtifact): CapabilityF
     const text = itemText(item);
     const description = typeof record.description === "string" ? record.description : text;
     const read = capabilitiesIn(description)[0] ?? capabilitiesIn(text)[0];
-    const actor = typeof record.actor === "string" && record.actor.trim() !== "" ? record.actor : (read?.actor ?? "User");
+    const actor = typeof record.actor === "string" && record.actor.trim() !== "" ? record.actor : (read?.actor ?? "Users");
     const kind = actor === "System" ? (read?.kind === "rule" ? "rule" : "system") : "person";
-    const name = typeof record.name === "string" ? record.name : sentenceCase(read?.action ?? text);
+    const name = typeof record.name === "string" ? record.name : capabilityName(read?.action ?? text);
+    // The description's own words where they are about this capability's actor, so possessives survive ("manage their catalogs").
+    const action = read && (read.actor === actor || kind !== "person") ? read.action : lowerFirst(name);
     const domain = typeof record.domain === "string" ? record.domain : primaryDomain(`${name} ${description}`);
-    return { id, name, description, actor, kind, ...(domain ? { domain } : {}) };
+    return { id, name, description, action, actor, kind, ...(domain ? { domain } : {}) };
   });
 }
 
@@ -154,7 +162,8 @@ export function serviceFacts(requirements: RequirementsArtifact | undefined): Se
 
 /** What a service is for, by its name, and the words of a piece of work that need it. */
 const SERVICE_KINDS: readonly (readonly [RegExp, RegExp])[] = [
-  [/stripe|paypal|adyen|braintree|square|mercado pago|apple pay|google pay|payment/i, /\b(pay|pays|paying|payments?|checkout|bills?|billing|charges?|refunds?|invoices?)\b/i],
+  [/stripe|paypal|adyen|braintree|square|mercado pago|apple pay|google pay|payment/i, /\b(pay|pays|paid|paying|payments?|payouts?|checkout|bills?|billing|charges?|refunds?|invoices?)\b/i],
+  [/bank/i, /\b(banks?|banking|settlements?|reconcil\w*|payouts?|transfers?)\b/i],
   [/sendgrid|mailgun|mailchimp|e-?mail/i, /\be-?mails?\b/i],
   [/twilio|sms/i, /\b(sms|text messages?)\b/i],
   [/firebase|onesignal|expo|push/i, /\bnotif\w*/i],
@@ -188,10 +197,26 @@ export function rolesOf(capabilities: readonly CapabilityFact[]): string[] {
   return [...roles.values()];
 }
 
+/** The groups that act in the capabilities, as the brief names them ("Riders", "Operations staff"), in order. */
+export function groupsOf(capabilities: readonly CapabilityFact[]): string[] {
+  const groups = new Map<string, string>();
+  for (const capability of capabilities) {
+    if (capability.kind === "person" && !groups.has(roleName(capability.actor).toLowerCase())) groups.set(roleName(capability.actor).toLowerCase(), capability.actor);
+  }
+  return [...groups.values()];
+}
+
+/** The capabilities of one group, in order. */
+export function actionsOf(group: string, capabilities: readonly CapabilityFact[]): CapabilityFact[] {
+  return capabilities.filter((capability) => capability.kind === "person" && roleName(capability.actor) === roleName(group));
+}
+
 export interface RequirementFact {
   id: string;
   title: string;
   description: string;
+  /** What is done, in the requirement's own words ("manage their catalogs"). */
+  action: string;
   actor: string;
   kind: "person" | "system" | "rule";
   domain?: string;
@@ -209,7 +234,15 @@ export function functionalFacts(inception: InceptionArtifact, capabilities: read
     const actor = (typeof record.actor === "string" ? record.actor : undefined) ?? capability?.actor ?? actorFromText ?? "System";
     const kind = actor === "System" ? (capability?.kind === "rule" ? "rule" : "system") : "person";
     const domain = capability?.domain ?? primaryDomain(`${requirement.title} ${requirement.description}`);
-    return { id: requirement.id, title: requirement.title, description: requirement.description, actor, kind, ...(domain ? { domain } : {}) };
+    // The requirement's own sentence wins over the capability's: a revision may have reworded it.
+    const stated =
+      kind === "person"
+        ? /\ballow (?:the |a |an )?[A-Za-z -]+? to (.+?)\.?$/i.exec(requirement.description)?.[1]
+        : kind === "system"
+          ? /^the system shall (.+?)\.?$/i.exec(requirement.description)?.[1]
+          : undefined;
+    const action = stated ?? capability?.action ?? lowerFirst(requirement.title);
+    return { id: requirement.id, title: requirement.title, description: requirement.description, action, actor, kind, ...(domain ? { domain } : {}) };
   });
 }
 
@@ -267,6 +300,12 @@ export function storyEntity(story: Pick<StoryFact, "action" | "title" | "kind">)
   return objectNoun(story.action) ?? objectNoun(`do ${story.title}`) ?? "Record";
 }
 
+/** The thing a story works on, in words, one of it ("ride request", "daily total"), for sentences. */
+export function storyObject(story: Pick<StoryFact, "action" | "title" | "kind">): string {
+  if (story.kind === "rule") return storyEntity(story).toLowerCase();
+  return objectText(story.action) ?? objectText(`do ${story.title}`) ?? storyEntity(story).toLowerCase();
+}
+
 const READ_VERBS = /^(view|see|browse|search|list|track|check|read|find|look|consult|review|monitor|filter|compare|get|show|display|download|export|follow|watch|access|query)\b/i;
 const UPDATE_VERBS = /^(update|edit|manage|change|modify|adjust|configure|maintain|set|reschedule|rename|assign|approve|reject|rate|confirm)\b/i;
 const DELETE_VERBS = /^(delete|remove|cancel|archive|close|deactivate|revoke|withdraw)\b/i;
@@ -274,6 +313,10 @@ const DELETE_VERBS = /^(delete|remove|cancel|archive|close|deactivate|revoke|wit
 export type Operation = "read" | "create" | "update" | "delete";
 
 export function operationOf(action: string): Operation {
+  // "get paid weekly": something is made for the actor, even though "get" reads like a lookup.
+  if (deliveredBy(action)) return "create";
+  // "check out", "sign up", "log in": a phrasal verb is something done, not a lookup.
+  if (/^(check|sign|log)\s+(in|out|up|on)\b/i.test(action)) return "create";
   if (READ_VERBS.test(action)) return "read";
   if (DELETE_VERBS.test(action)) return "delete";
   if (UPDATE_VERBS.test(action)) return "update";
@@ -298,9 +341,7 @@ export function pascalCase(text: string): string {
 }
 
 export function plural(word: string): string {
-  if (/[^aeiou]y$/i.test(word)) return `${word.slice(0, -1)}ies`;
-  if (/(s|x|z|ch|sh)$/i.test(word)) return `${word}es`;
-  return `${word}s`;
+  return pluralNoun(word);
 }
 
 /** The phrase after "I want" for a story: to act (person), for the product to act (system), or for a rule to hold. */

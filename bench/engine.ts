@@ -1,0 +1,375 @@
+/**
+ * The engine benchmark: `npm run bench` (add `-- --help` for the options).
+ *
+ * It runs the real server (HTTP, engine, dispatcher) on a throw-away database of the configured kind
+ * (a scratch database beside DATABASE_URL when it is set, dropped afterwards; otherwise embedded PGlite in a
+ * temporary directory, deleted afterwards), with a worker that answers over real HTTP at once, and measures:
+ * - a splitter fan-out (Worker producing the array -> Splitter -> Worker per path -> Collector) at each size;
+ * - a chain of Worker nodes: node completions per second, and the latency from sending the callback of node N
+ *   to receiving the dispatch of node N+1.
+ * Every figure is the median of the repeats. It exits non-zero only on errors (a run that fails, stalls or ends
+ * with the wrong output), never because of a timing.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { z } from "zod";
+import { type Database, openDatabase } from "../db/client";
+import { type RunningServer, startServer } from "../server/app";
+import { type Config, loadConfig } from "../server/config";
+import type { StitchGraph, StitchRun } from "../server/engine/schemas";
+import { createScratchDatabase } from "../server/testing/databases";
+import { freePort } from "../server/testing/harness";
+import { fixed, grouped, median, percentile, table } from "./report";
+import { type BenchWorker, startBenchWorker } from "./worker";
+
+// ---- Options ----------------------------------------------------------------------------------------
+
+const sizeList = z.string().transform((text, ctx) => {
+  const parts = text.split(",").map((part) => part.trim()).filter((part) => part.length > 0);
+  const bad = parts.filter((part) => !/^[1-9]\d*$/.test(part));
+  if (parts.length === 0 || bad.length > 0) {
+    ctx.addIssue({ code: "custom", message: `must be a comma-separated list of positive whole numbers such as 100,1000 (got "${text}")` });
+    return z.NEVER;
+  }
+  return parts.map(Number);
+});
+
+const wholeNumber = z.coerce.number({ error: "must be a whole number" }).int("must be a whole number");
+
+const Options = z.object({
+  sizes: sizeList.default([100, 1000, 10_000]),
+  repeats: wholeNumber.min(1, "must be at least 1").default(3),
+  chain: wholeNumber.min(2, "a chain needs at least 2 nodes").default(1000),
+  stallMs: wholeNumber.min(1, "must be at least 1 (milliseconds)").default(120_000),
+});
+type Options = z.infer<typeof Options>;
+
+const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000]
+  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS (flags win).
+  The database is DATABASE_URL's server (a scratch database is created and dropped) or, without it, a temporary PGlite.
+  DISPATCH_CONCURRENCY, DATABASE_POOL_SIZE and DISPATCH_POLL_MS are read as the server reads them.`;
+
+function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
+  const raw: Record<string, string | undefined> = {
+    sizes: env.BENCH_SIZES, repeats: env.BENCH_REPEATS, chain: env.BENCH_CHAIN, stallMs: env.BENCH_STALL_MS,
+  };
+  const flagNames: Record<string, keyof Options> = { sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs" };
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") {
+      console.log(usage);
+      process.exit(0);
+    }
+    const match = /^--([a-z-]+)=(.*)$/.exec(arg);
+    const name = match && flagNames[match[1]!];
+    if (!match || !name) throw new UsageError(`unknown argument "${arg}"`);
+    raw[name] = match[2];
+  }
+  const parsed = Options.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== "")));
+  if (!parsed.success) {
+    throw new UsageError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "options"}: ${issue.message}`).join("; "));
+  }
+  return parsed.data;
+}
+
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+// ---- The server under test ------------------------------------------------------------------------
+
+interface Harness {
+  server: RunningServer;
+  worker: BenchWorker;
+  baseUrl: string;
+  config: Config;
+  describeDatabase: string;
+  /** Stops the worker and the server, then deletes the database, even when the server does not stop in time. */
+  close(): Promise<void>;
+}
+
+const SHUTDOWN_GRACE_MS = 15_000;
+
+async function startHarness(): Promise<Harness> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // The environment's settings apply as `npm start` would read them; only where the server listens is ours.
+  const config = loadConfig({ ...process.env, NEXT_PUBLIC_BASE_URL: baseUrl, PORT: String(port), HOST: "127.0.0.1" });
+
+  let database: Database;
+  let discard: () => Promise<void>;
+  let describeDatabase: string;
+  if (config.DATABASE_URL) {
+    const scratch = await createScratchDatabase(config.DATABASE_URL);
+    discard = scratch.drop;
+    const where = new URL(scratch.url);
+    describeDatabase = `PostgreSQL, scratch database ${where.pathname.slice(1)} on ${where.host} (dropped afterwards)`;
+    database = await openDatabase({ databaseUrl: scratch.url, poolSize: config.DATABASE_POOL_SIZE }).catch(async (error) => {
+      await scratch.drop();
+      throw error;
+    });
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), "stitch-bench-"));
+    discard = async () => rmSync(dataDir, { recursive: true, force: true });
+    describeDatabase = `embedded PGlite in ${dataDir} (deleted afterwards)`;
+    database = await openDatabase({ dataDir });
+  }
+
+  let server: RunningServer | undefined;
+  let worker: BenchWorker | undefined;
+  const stop = async () => {
+    await worker?.close();
+    if (server) await server.close();
+    else await database.close();
+  };
+  const close = async () => {
+    // The timer is kept referenced on purpose: a shutdown that waits on nothing would otherwise let Node exit
+    // silently, before the database is deleted and before the outcome is reported.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), SHUTDOWN_GRACE_MS)));
+    const outcome = await Promise.race([stop().then(() => "stopped" as const), late]).catch((error: unknown) => {
+      console.error("bench: stopping the server failed:", error);
+      return "failed" as const;
+    });
+    clearTimeout(timer);
+    if (outcome === "late") console.error(`bench: the server did not stop within ${SHUTDOWN_GRACE_MS / 1000} s; deleting the database anyway`);
+    await discard();
+  };
+  try {
+    server = await startServer(config, database);
+    worker = await startBenchWorker();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { server, worker, baseUrl, config, describeDatabase, close };
+}
+
+async function api<T>(baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}/api/stitch${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as T;
+}
+
+// ---- The flows ------------------------------------------------------------------------------------
+
+const at = (i: number) => ({ x: i * 200, y: 0 });
+
+function fanOutGraph(workerUrl: string): StitchGraph {
+  return {
+    nodes: [
+      { id: "produce", type: "Worker", position: at(0), data: { webhookUrl: workerUrl, role: "produce" } },
+      { id: "split", type: "Splitter", position: at(1), data: { arrayPath: "items" } },
+      { id: "work", type: "Worker", position: at(2), data: { webhookUrl: workerUrl, role: "double" } },
+      { id: "collect", type: "Collector", position: at(3), data: {} },
+    ],
+    edges: [
+      { id: "e1", source: "produce", target: "split" },
+      { id: "e2", source: "split", target: "work" },
+      { id: "e3", source: "work", target: "collect" },
+    ],
+  };
+}
+
+const chainNodeId = (i: number) => `s${String(i).padStart(5, "0")}`;
+
+function chainGraph(workerUrl: string, length: number): StitchGraph {
+  const nodes = Array.from({ length }, (_, i) => ({
+    id: chainNodeId(i), type: "Worker" as const, position: at(i), data: { webhookUrl: workerUrl, role: "step" },
+  }));
+  const edges = nodes.slice(1).map((node, i) => ({ id: `e${i}`, source: nodes[i]!.id, target: node.id }));
+  return { nodes, edges };
+}
+
+// ---- Measurements ---------------------------------------------------------------------------------
+
+interface FanOutSample {
+  wallMs: number;
+  /** The producer's callback: the transaction that completes the Splitter and writes a row and a dispatch per path. */
+  splitMs: number;
+  callbackP50Ms: number;
+  callbackP99Ms: number;
+}
+
+interface ChainSample {
+  wallMs: number;
+  handoffP50Ms: number;
+  handoffP99Ms: number;
+}
+
+async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs: number): Promise<FanOutSample> {
+  const startedAt = performance.now();
+  const run = await api<StitchRun>(h.baseUrl, "POST", `/flows/${flowId}/runs`, { input: { count: paths } });
+  const trace = h.worker.trace(run.id);
+  await trace.waitForAnswered(paths + 1, stallMs);
+  const finishedAt = Math.max(...trace.callbackAnsweredAt.values());
+
+  const callbackMs: number[] = [];
+  for (let k = 0; k < paths; k++) {
+    const key = `work_${k}`;
+    callbackMs.push(trace.callbackAnsweredAt.get(key)! - trace.callbackSentAt.get(key)!);
+  }
+  const sample: FanOutSample = {
+    wallMs: finishedAt - startedAt,
+    splitMs: trace.callbackAnsweredAt.get("produce")! - trace.callbackSentAt.get("produce")!,
+    callbackP50Ms: percentile(callbackMs, 50),
+    callbackP99Ms: percentile(callbackMs, 99),
+  };
+  h.worker.forget(run.id);
+
+  // The run must have done the work, not merely answered: every path doubled its item and the Collector gathered them in order.
+  const finished = await api<StitchRun>(h.baseUrl, "GET", `/runs/${run.id}`);
+  if (finished.status !== "completed") throw new Error(`fan-out run ${run.id} of ${paths} paths ended ${finished.status}, not completed`);
+  const gathered = finished.node_states.collect?.output;
+  if (!Array.isArray(gathered) || gathered.length !== paths) {
+    throw new Error(`fan-out run ${run.id}: the Collector's output has ${Array.isArray(gathered) ? gathered.length : "no"} entries, expected ${paths}`);
+  }
+  gathered.forEach((entry, k) => {
+    if ((entry as { value?: unknown } | null)?.value !== k * 2) throw new Error(`fan-out run ${run.id}: path ${k} gathered ${JSON.stringify(entry)}, expected {"value":${k * 2}}`);
+  });
+  return sample;
+}
+
+async function measureChain(h: Harness, flowId: string, length: number, stallMs: number): Promise<ChainSample> {
+  const startedAt = performance.now();
+  const run = await api<StitchRun>(h.baseUrl, "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
+  const trace = h.worker.trace(run.id);
+  await trace.waitForAnswered(length, stallMs);
+  const finishedAt = trace.callbackAnsweredAt.get(chainNodeId(length - 1))!;
+
+  const handoffMs: number[] = [];
+  for (let i = 1; i < length; i++) {
+    handoffMs.push(trace.dispatchReceivedAt.get(chainNodeId(i))! - trace.callbackSentAt.get(chainNodeId(i - 1))!);
+  }
+  h.worker.forget(run.id);
+
+  const finished = await api<StitchRun>(h.baseUrl, "GET", `/runs/${run.id}`);
+  if (finished.status !== "completed") throw new Error(`chain run ${run.id} ended ${finished.status}, not completed`);
+  const last = finished.node_states[chainNodeId(length - 1)]?.output as { step?: unknown } | undefined;
+  if (last?.step !== length) throw new Error(`chain run ${run.id}: the last node output ${JSON.stringify(last)}, expected {"step":${length}}`);
+  return { wallMs: finishedAt - startedAt, handoffP50Ms: percentile(handoffMs, 50), handoffP99Ms: percentile(handoffMs, 99) };
+}
+
+/**
+ * The server, its worker and the database share the machine's cores with everything else on it, so the figures
+ * say how busy it was. Before the benchmark starts, the load is other work; by the end it includes the benchmark's own.
+ */
+function describeLoad(when: "start" | "end"): string {
+  const [oneMinute] = loadavg();
+  const cores = availableParallelism();
+  const busy = when === "start" && oneMinute! > cores * 0.75 ? " (the machine is busy with other work: expect slower, noisier figures)" : "";
+  return `load average ${oneMinute!.toFixed(2)} on ${cores} cores at the ${when}${busy}`;
+}
+
+// ---- Main -----------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  const h = await startHarness();
+  let closing: Promise<void> | undefined;
+  const closeOnce = () => (closing ??= h.close());
+  const interrupted = () => {
+    console.error("\ninterrupted: removing the benchmark database");
+    void closeOnce().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  try {
+    await runBenchmark(h, options);
+  } catch (error) {
+    // Reported before shutting down, so the cause is on screen even if the shutdown goes wrong.
+    reportFailure(error);
+    await closeOnce();
+    process.exit(1);
+  }
+  process.off("SIGINT", interrupted);
+  process.off("SIGTERM", interrupted);
+  await closeOnce();
+}
+
+function reportFailure(error: unknown): void {
+  if (error instanceof UsageError) console.error(`bench: ${error.message}\n${usage}`);
+  else console.error("bench failed:", error instanceof Error ? (error.stack ?? error.message) : error);
+}
+
+async function runBenchmark(h: Harness, options: Options): Promise<void> {
+  const { config } = h;
+  console.log(`Stitch engine benchmark: Node ${process.version}, ${h.describeDatabase}`);
+  console.log(`DISPATCH_CONCURRENCY=${config.DISPATCH_CONCURRENCY} DATABASE_POOL_SIZE=${config.DATABASE_POOL_SIZE} DISPATCH_POLL_MS=${config.DISPATCH_POLL_MS}`);
+  console.log(`fan-out sizes ${options.sizes.join(", ")}; chain of ${options.chain}; ${options.repeats} repeat(s), medians reported`);
+  console.log(`${describeLoad("start")}\n`);
+
+  const fanOut = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: fan-out", graph: fanOutGraph(h.worker.url) });
+  const chain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: `bench: chain of ${options.chain}`, graph: chainGraph(h.worker.url, options.chain) });
+  const warmChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: warm-up chain", graph: chainGraph(h.worker.url, 20) });
+
+  // Warm-up (not reported): JIT, connection pools and the compiled-graph cache.
+  await measureFanOut(h, fanOut.id, Math.min(...options.sizes), options.stallMs);
+  await measureChain(h, warmChain.id, 20, options.stallMs);
+
+  const fanOutSamples = new Map<number, FanOutSample[]>(options.sizes.map((size) => [size, []]));
+  const chainSamples: ChainSample[] = [];
+  // Sizes are interleaved within each repeat, so a drift of the machine touches every size alike.
+  for (let r = 1; r <= options.repeats; r++) {
+    for (const size of options.sizes) {
+      const sample = await measureFanOut(h, fanOut.id, size, options.stallMs);
+      fanOutSamples.get(size)!.push(sample);
+      console.log(`  repeat ${r}: fan-out ${grouped(size)} paths in ${fixed(sample.wallMs, 0)} ms (${fixed(sample.wallMs / size, 3)} ms/path)`);
+    }
+    const sample = await measureChain(h, chain.id, options.chain, options.stallMs);
+    chainSamples.push(sample);
+    console.log(`  repeat ${r}: chain of ${grouped(options.chain)} in ${fixed(sample.wallMs, 0)} ms (hand-off p50 ${fixed(sample.handoffP50Ms, 2)} ms)`);
+  }
+
+  const perPath = new Map<number, number>();
+  const fanOutRows = options.sizes.map((size) => {
+    const samples = fanOutSamples.get(size)!;
+    const wall = median(samples.map((s) => s.wallMs));
+    perPath.set(size, wall / size);
+    return [
+      grouped(size), String(samples.length), fixed(wall, 0), grouped((size / wall) * 1000), fixed(wall / size, 3),
+      fixed(median(samples.map((s) => s.splitMs)), 1), fixed(median(samples.map((s) => s.callbackP50Ms)), 2), fixed(median(samples.map((s) => s.callbackP99Ms)), 2),
+    ];
+  });
+  console.log("\nSplitter fan-out (Worker -> Splitter -> Worker per path -> Collector), medians:");
+  console.log(table(["paths", "runs", "wall ms", "paths/s", "ms/path", "split ms", "callback p50 ms", "callback p99 ms"], fanOutRows));
+  console.log("  wall: start request to the answer of the last callback (the Collector completes in that transaction);");
+  console.log("  split ms: the producer's callback, which completes the Splitter and writes every path's row and dispatch;");
+  console.log("  callback: a path's callback request until its answer, queueing on the run's lock included.");
+
+  const chainWall = median(chainSamples.map((s) => s.wallMs));
+  console.log(`\nChain of ${grouped(options.chain)} Worker nodes, medians:`);
+  console.log(
+    table(
+      ["nodes", "runs", "wall ms", "completions/s", "hand-off p50 ms", "hand-off p99 ms"],
+      [[grouped(options.chain), String(chainSamples.length), fixed(chainWall, 0), grouped((options.chain / chainWall) * 1000),
+        fixed(median(chainSamples.map((s) => s.handoffP50Ms)), 2), fixed(median(chainSamples.map((s) => s.handoffP99Ms)), 2)]],
+    ),
+  );
+  console.log("  hand-off: from sending the callback of node N to receiving the dispatch of node N+1.");
+
+  console.log(`\n${describeLoad("end")}`);
+  const resets = h.worker.resets();
+  if (resets > 0) console.log(`the worker sent ${resets} callback(s) again after a connection reset (repeated callbacks are no-ops)`);
+
+  const smallest = Math.min(...options.sizes);
+  const largest = Math.max(...options.sizes);
+  if (smallest !== largest) {
+    const ratio = perPath.get(largest)! / perPath.get(smallest)!;
+    const verdict = ratio <= 1.5 ? "within the 1.5x requirement" : "NOT within the 1.5x requirement";
+    console.log(`\nPer-path time at ${grouped(largest)} / at ${grouped(smallest)} paths: ${fixed(ratio, 2)}x (${verdict})`);
+  } else {
+    console.log("\nOnly one fan-out size was run, so there is no per-path ratio to report.");
+  }
+}
+
+main().catch((error) => {
+  reportFailure(error);
+  process.exit(1);
+});
