@@ -119,6 +119,17 @@ describe("requirements: who does what", () => {
     expect(single.artifact.assumptions).toContain("The single capability listed here makes up the first release; anything else is out of scope until a reviewer adds it.");
   });
 
+  it("a revision that changes the number of capabilities restates the scope assumption", () => {
+    const added = draft("requirements", feedbackCall(ride.requirements, "Add a capability to export trip reports as PDF."));
+    expect(added.artifact.core_capabilities).toHaveLength(6);
+    expect(added.artifact.assumptions).toContain("The six capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it.");
+    expect(added.artifact.assumptions.filter((item) => String(item).includes("listed here"))).toHaveLength(1);
+    expect(added.changes_made.modified).toContain('assumptions: "The six capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it."');
+    const renamed = draft("requirements", feedbackCall(ride.requirements, 'Rename "Handle disputes" to "Resolve disputes".'));
+    expect(renamed.artifact.assumptions).toContain("The five capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it.");
+    expect(renamed.changes_made.modified.some((line) => line.startsWith("assumptions:"))).toBe(false);
+  });
+
   it("a revision restates the problem from the revised capabilities and quotes the feedback", () => {
     const feedback = "Add a capability for riders to rate drivers. Remove the dispute capability.";
     const revised = draft("requirements", feedbackCall(ride.requirements, feedback));

@@ -78,6 +78,14 @@ function capabilitiesFromDescription(brief: string): ExtractedCapability[] {
   });
 }
 
+/** The assumption that bounds the first release; a revision that adds or removes capabilities restates it. */
+function scopeAssumption(capabilityCount: number): string {
+  return capabilityCount === 1
+    ? "The single capability listed here makes up the first release; anything else is out of scope until a reviewer adds it."
+    : `The ${numberWord(capabilityCount)} capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it.`;
+}
+const SCOPE_ASSUMPTION = /^The (?:single capability listed here makes|[\w-]+ capabilities listed here make) up the first release;/;
+
 function productOf(domain: string): string {
   return domain ? `the ${domain} product` : "the product";
 }
@@ -147,11 +155,7 @@ export function draftRequirements(request: AgentRequest): EnvelopeOf<"requiremen
   } else {
     assumptions.push(`The quality targets stated in the brief apply to production load: ${qualityTargets.map((target) => lowerFirst(target.replace(/\.$/, ""))).join("; ")}.`);
   }
-  assumptions.push(
-    capabilities.length === 1
-      ? "The single capability listed here makes up the first release; anything else is out of scope until a reviewer adds it."
-      : `The ${numberWord(capabilities.length)} capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it.`,
-  );
+  assumptions.push(scopeAssumption(capabilities.length));
 
   const artifact: RequirementsArtifact = {
     problem_statement_refined: problemStatement(productDescriptionIn(brief), domain, extracted, services.map((service) => service.name), qualityTargets),
@@ -282,6 +286,12 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
         outcomes.push(`Nothing matched "${directive.subject}", so "${directive.replacement}" was added instead.`);
       }
     }
+  }
+  const scopeAt = artifact.assumptions.findIndex((item) => typeof item === "string" && SCOPE_ASSUMPTION.test(item));
+  const restated = scopeAssumption(artifact.core_capabilities.length);
+  if (scopeAt >= 0 && artifact.assumptions[scopeAt] !== restated) {
+    artifact.assumptions[scopeAt] = restated;
+    changes.modified.push(`assumptions: "${restated}"`);
   }
   if (changes.added.length + changes.removed.length + changes.modified.length > 0) {
     artifact.problem_statement_refined = reviseProblemStatement(artifact, domainOf(request));
