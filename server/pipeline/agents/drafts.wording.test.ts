@@ -127,7 +127,7 @@ describe("requirements: who does what", () => {
     expect(added.changes_made.modified).toContain('assumptions: "The six capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it."');
     const renamed = draft("requirements", feedbackCall(ride.requirements, 'Rename "Handle disputes" to "Resolve disputes".'));
     expect(renamed.artifact.assumptions).toContain("The five capabilities listed here make up the first release; anything else is out of scope until a reviewer adds it.");
-    expect(renamed.changes_made.modified.some((line) => line.startsWith("assumptions:"))).toBe(false);
+    expect(renamed.changes_made.modified.some((line) => String(line).startsWith("assumptions:"))).toBe(false);
   });
 
   it("a revision restates the problem from the revised capabilities and quotes the feedback", () => {
