@@ -36,7 +36,7 @@ export interface Services {
 export async function createServices(config: Config, database?: Database): Promise<Services> {
   const db = database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE }));
   let dispatcher: Dispatcher | undefined;
-  const engine = new Engine(db, { baseUrl: config.NEXT_PUBLIC_BASE_URL, onDispatch: () => dispatcher?.wake() });
+  const engine = new Engine(db, { baseUrl: config.NEXT_PUBLIC_BASE_URL, onDispatch: () => dispatcher?.wake(), callbackSecret: config.STITCH_CALLBACK_SECRET });
   dispatcher = new Dispatcher(db, engine, {
     maxAttempts: config.DISPATCH_MAX_ATTEMPTS,
     backoffMs: config.DISPATCH_BACKOFF_MS,

@@ -23,6 +23,7 @@ const Env = z.object({
   DISPATCH_CONCURRENCY: positiveInt(64),
   DISPATCH_POLL_MS: positiveInt(1000),
   STITCH_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STITCH_CALLBACK_SECRET: z.string().min(16, "STITCH_CALLBACK_SECRET must be at least 16 characters").optional(),
   /** The agent pipeline: a JSON definition file (default: server/pipeline/pipeline.default.json). */
   PIPELINE_DEFINITION: z.string().min(1).optional(),
   /** One n8n for all agents: each agent's webhook_path is appended. AGENT_WEBHOOK_<SLUG> overrides one agent. */

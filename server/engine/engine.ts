@@ -10,13 +10,14 @@ import { rows } from "../../db/client";
 import { stitchFlows, stitchNodeStates, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { type CompiledGraph, GraphError, compileGraph } from "./graph";
 import type { NodeState, NodeStatus, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
+import { callbackToken, isValidCallbackToken } from "./callbackToken";
 import * as store from "./store";
 import {
   type EngineEvent, type ExternalEvent, type NodeRow, type RejectionCode, type RunContext, type RunCounts,
   countDelta, newRow, requiredKeys, runStatusOf, transition,
 } from "./transition";
 
-export type EngineErrorCode = RejectionCode | "invalid_graph";
+export type EngineErrorCode = RejectionCode | "invalid_graph" | "unauthorized";
 
 /** A typed refusal: nothing was changed. Adapters map `code` to their status (REST: 404, 409, 400). */
 export class EngineError extends Error {
@@ -61,6 +62,8 @@ export interface EngineOptions {
   baseUrl: string;
   /** Called after a commit that wrote outbox rows, so the local dispatcher sends them at once. */
   onDispatch?: () => void;
+  /** STITCH_CALLBACK_SECRET: callback URLs carry a token and callbacks must present it (callbackToken.ts). */
+  callbackSecret?: string;
 }
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
@@ -170,6 +173,19 @@ export class Engine {
    * The one door for every external event: callbacks, UX completions, reviews, retries, delivery failures.
    * Either the whole event is applied or, when refused, nothing is (the transaction rolls back).
    */
+  /**
+   * A worker's callback from outside: with a callback secret configured, only one presenting the token of its
+   * callback URL is taken. Throws `unauthorized` otherwise, before anything is read or written.
+   */
+  authorizeCallback(runId: string, nodeId: string, token: string | undefined): void {
+    const secret = this.options.callbackSecret;
+    if (!secret || isValidCallbackToken(secret, runId, nodeId, token)) return;
+    throw new EngineError(
+      "unauthorized",
+      token ? `the callback token is not valid for node "${nodeId}" of run "${runId}"` : "this callback needs the token of its callback URL (?token=...)",
+    );
+  }
+
   handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null = null): Promise<EventResult> {
     return this.transaction((ops) => ops.handle(runId, event, actor));
   }
@@ -238,7 +254,13 @@ export class Engine {
 
   /** Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. */
   private async apply(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>, actor: string | null) {
-    const ctx: RunContext = { runId: run.id, runInput: run.input, baseUrl: this.options.baseUrl };
+    const secret = this.options.callbackSecret;
+    const ctx: RunContext = {
+      runId: run.id,
+      runInput: run.input,
+      baseUrl: this.options.baseUrl,
+      ...(secret ? { callbackToken: (key: string) => callbackToken(secret, run.id, key) } : {}),
+    };
     const cache = new Map<string, NodeRow>(seed);
     const absent = new Set<string>();
     const before = new Map<string, NodeStatus | undefined>();

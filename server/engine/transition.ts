@@ -75,6 +75,8 @@ export interface RunContext {
   runInput: unknown;
   /** NEXT_PUBLIC_BASE_URL: callback URLs are built from it and nothing else (Requirement 12). */
   baseUrl: string;
+  /** The `token` a node's callback URL carries, when callbacks must be authenticated (a deterministic function of the key). */
+  callbackToken?: (key: string) => string;
 }
 
 const applied: Outcome = { kind: "applied" };
@@ -210,7 +212,9 @@ class Step {
       config,
       input: row.input,
       // Encoded, so a node id with "/", "?" or "#" still names its own node (the routes decode path parameters).
-      callbackUrl: `${this.ctx.baseUrl}/api/stitch/callback/${encodeURIComponent(this.ctx.runId)}/${encodeURIComponent(row.key)}`,
+      callbackUrl:
+        `${this.ctx.baseUrl}/api/stitch/callback/${encodeURIComponent(this.ctx.runId)}/${encodeURIComponent(row.key)}` +
+        (this.ctx.callbackToken ? `?token=${this.ctx.callbackToken(row.key)}` : ""),
       attempt: row.attempt,
       ...(feedback ? { feedback } : {}),
     };

@@ -13,7 +13,7 @@ export class HttpError extends Error {
   }
 }
 
-const statusOf: Record<EngineErrorCode, ContentfulStatusCode> = { not_found: 404, conflict: 409, bad_request: 400, invalid_graph: 400 };
+const statusOf: Record<EngineErrorCode, ContentfulStatusCode> = { not_found: 404, conflict: 409, bad_request: 400, invalid_graph: 400, unauthorized: 401 };
 
 export function describeZodError(error: z.ZodError): string {
   return error.issues

@@ -160,7 +160,7 @@ const body = (name: ComponentName, example: unknown, description?: string) => ({
   required: true, ...(description ? { description } : {}), content: jsonContent(ref(name), example),
 });
 
-type ErrorStatus = 400 | 404 | 409 | 422;
+type ErrorStatus = 400 | 401 | 404 | 409 | 422;
 /** The refusals of one operation, each with when it happens; all share the `{ error, message, detail }` body. */
 const refusals = (cases: Partial<Record<ErrorStatus, string>>) =>
   Object.fromEntries(Object.entries(cases).map(([status, description]) => [status, answer(description, ref("ErrorBody"))]));
@@ -286,12 +286,22 @@ function buildPaths() {
         description:
           "The callback URL a Worker node's webhook receives (`callbackUrl` in WorkerPayload). Idempotent: a repeated callback, " +
           "or one for an attempt the node has moved past (when `attempt` is echoed), answers 200 with `duplicate: true` and changes nothing. " +
-          "A completed node's output flows to the nodes after it; a failed node waits for a retry.",
-        parameters: [engineRunIdParam, nodeIdParam],
+          "A completed node's output flows to the nodes after it; a failed node waits for a retry. " +
+          "With `STITCH_CALLBACK_SECRET` set, the callback URL carries `?token=` and a callback must present that token " +
+          "(in the query, or as `Authorization: Bearer <token>`); otherwise it is refused with 401 before anything is read.",
+        parameters: [
+          engineRunIdParam,
+          nodeIdParam,
+          queryParam("token", "The token of the callback URL the worker received; required when the server has STITCH_CALLBACK_SECRET."),
+        ],
         requestBody: body("CallbackBody", { status: "completed", output: { greeting: "Hello, Ada" }, attempt: 1 }),
         responses: {
           200: answer("The event's outcome.", ref("EventResult")),
-          ...engineEventRefusals({ 400: `${invalidJson400} Or a body that does not validate.`, 409: "The node is not a Worker, or is not running (a failed node must be retried first)." }),
+          ...engineEventRefusals({
+            400: `${invalidJson400} Or a body that does not validate.`,
+            401: "Callbacks must be authenticated here (STITCH_CALLBACK_SECRET) and the token is missing or not the one for this run and node.",
+            409: "The node is not a Worker, or is not running (a failed node must be retried first).",
+          }),
         },
       },
     },

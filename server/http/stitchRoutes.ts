@@ -30,8 +30,10 @@ export function stitchRoutes(engine: Engine): Hono {
 
   // Requirement 5: a worker reports completion or failure.
   app.post("/callback/:runId/:nodeId", async (c) => {
-    const body = await readBody(c, CallbackBody);
     const { runId, nodeId } = c.req.param();
+    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    engine.authorizeCallback(runId, nodeId, c.req.query("token") ?? bearer);
+    const body = await readBody(c, CallbackBody);
     return c.json(await engine.handle(runId, { type: "callback", key: nodeId, ...body }));
   });
   // Requirement 8.3: a person completes a UX node; the body is their input and becomes the node's output.

@@ -18,7 +18,7 @@ const t = initTRPC.context<AppContext>().create({
   },
 });
 
-const codeOf = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST", invalid_graph: "BAD_REQUEST" } as const;
+const codeOf = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST", invalid_graph: "BAD_REQUEST", unauthorized: "UNAUTHORIZED" } as const;
 
 /** Engine refusals keep their message and become NOT_FOUND, CONFLICT or BAD_REQUEST. */
 const engineErrors = t.middleware(async ({ next }) => {
