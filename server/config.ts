@@ -48,3 +48,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return { ...parsed.data, env: cleaned as Record<string, string> };
 }
+
+/**
+ * A warning when NEXT_PUBLIC_BASE_URL names this machine on another port than the one the server listens on
+ * (`PORT=4000 npm start` with the committed `.env`): workers' callbacks and the built-in agents would go elsewhere.
+ */
+export function baseUrlMismatch(baseUrl: string, listeningPort: number): string | undefined {
+  const url = new URL(baseUrl);
+  if (!["localhost", "127.0.0.1", "[::1]", "0.0.0.0"].includes(url.hostname)) return undefined;
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  if (port === listeningPort) return undefined;
+  return (
+    `warning: NEXT_PUBLIC_BASE_URL is ${baseUrl}, but this server listens on port ${listeningPort}; ` +
+    `callbacks from workers and the built-in agents will not reach it. Set NEXT_PUBLIC_BASE_URL=${url.protocol}//${url.hostname}:${listeningPort}` +
+    ` (or leave it if a proxy on port ${port} forwards here).`
+  );
+}

@@ -1,5 +1,5 @@
 /** `npm start`: load configuration, open and migrate the database, serve API and app on PORT. */
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, baseUrlMismatch, loadConfig } from "./config";
 import { startServer } from "./app";
 
 try {
@@ -7,6 +7,8 @@ try {
   const server = await startServer(config);
   const mode = config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.DATA_DIR}`;
   console.log(`stitch listening on http://localhost:${server.port} (${mode}); callbacks go to ${config.NEXT_PUBLIC_BASE_URL}`);
+  const mismatch = baseUrlMismatch(config.NEXT_PUBLIC_BASE_URL, server.port);
+  if (mismatch) console.warn(mismatch);
   const shutdown = async () => {
     await server.close();
     process.exit(0);

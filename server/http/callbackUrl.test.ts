@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../config";
+import { ConfigError, baseUrlMismatch, loadConfig } from "../config";
 import { pglite } from "../testing/databases";
 import { graphOf, workerNode } from "../testing/flows";
 import { freePort } from "../testing/harness";
@@ -28,6 +28,14 @@ describe("Requirement 12: callback URL construction", () => {
   it("12.1 reads the base URL from NEXT_PUBLIC_BASE_URL (a trailing slash is dropped)", () => {
     expect(loadConfig({ NEXT_PUBLIC_BASE_URL: "https://stitch.example.test/" }).NEXT_PUBLIC_BASE_URL).toBe("https://stitch.example.test");
     expect(loadConfig({ NEXT_PUBLIC_BASE_URL: "https://example.test/stitch" }).NEXT_PUBLIC_BASE_URL).toBe("https://example.test/stitch");
+  });
+
+  it("warns when the base URL names this machine on another port than the server listens on", () => {
+    expect(baseUrlMismatch("http://localhost:3000", 3000)).toBeUndefined();
+    expect(baseUrlMismatch("http://localhost", 80)).toBeUndefined();
+    expect(baseUrlMismatch("https://stitch.example.test", 3000)).toBeUndefined();
+    expect(baseUrlMismatch("http://localhost:3000", 4000)).toMatch(/listens on port 4000.*NEXT_PUBLIC_BASE_URL=http:\/\/localhost:4000/);
+    expect(baseUrlMismatch("http://127.0.0.1:3000/base", 4000)).toMatch(/NEXT_PUBLIC_BASE_URL=http:\/\/127\.0\.0\.1:4000/);
   });
 
   it("12.3 the server process exits at start-up with the configuration error when NEXT_PUBLIC_BASE_URL is missing", async () => {
