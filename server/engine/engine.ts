@@ -14,8 +14,11 @@ import { callbackToken, isValidCallbackToken } from "./callbackToken";
 import * as store from "./store";
 import {
   type EngineEvent, type ExternalEvent, type NodeRow, type RejectionCode, type RunContext, type RunCounts,
-  countDelta, newRow, requiredKeys, runStatusOf, transition,
+  countDelta, newRow, requiredKeys, runStatusAfter, transition,
 } from "./transition";
+
+/** An event addressed to one node (everything but a run's start and its cancellation). */
+export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" }>;
 
 export type EngineErrorCode = RejectionCode | "invalid_graph" | "unauthorized";
 
@@ -41,7 +44,9 @@ export interface EventResult {
 export interface EngineOps {
   /** Starts a run; `runId` lets a caller that must reference the run before it exists choose its id. */
   startRun(flowId: string, input: unknown, runId?: string): Promise<string>;
-  handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor?: string | null): Promise<EventResult>;
+  handle(runId: string, event: KeyedEvent, actor?: string | null): Promise<EventResult>;
+  /** Cancels the run: every unfinished node stops and nothing more is sent. */
+  cancel(runId: string, reason?: string, actor?: string | null): Promise<EventResult>;
 }
 
 /**
@@ -186,8 +191,12 @@ export class Engine {
     );
   }
 
-  handle(runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null = null): Promise<EventResult> {
+  handle(runId: string, event: KeyedEvent, actor: string | null = null): Promise<EventResult> {
     return this.transaction((ops) => ops.handle(runId, event, actor));
+  }
+
+  cancel(runId: string, reason?: string, actor: string | null = null): Promise<EventResult> {
+    return this.transaction((ops) => ops.cancel(runId, reason, actor));
   }
 
   /**
@@ -208,6 +217,7 @@ export class Engine {
           dispatched += n;
           return r;
         },
+        cancel: (runId, reason, actor = null) => this.handleWithin(tx, runId, { type: "cancel", ...(reason?.trim() ? { reason: reason.trim() } : {}) }, actor).then(({ result: r }) => r),
       };
       return fn(ops, tx);
     });
@@ -231,19 +241,22 @@ export class Engine {
   }
 
   private async handleWithin(tx: Executor, runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null) {
-    const { type: _type, key: _key, ...carried } = event;
+    const { type, ...carried } = event;
+    const key = "key" in event ? event.key : null;
     refuseUnstorable({ ...carried, actor }, "");
     const locked = await store.lockRun(tx, runId);
     if (!locked) throw new EngineError("not_found", `no run with id "${runId}"`);
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
-    const applied = await this.apply(tx, locked, g, event, new Map(), actor);
+    // A cancellation reads every row of the run; any other event loads only the rows it needs.
+    const seed = type === "cancel" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : new Map<string, NodeRow>();
+    const applied = await this.apply(tx, locked, g, event, seed, actor);
     if (!applied.duplicate) {
-      const { type, key, ...payload } = event;
+      const { key: _key, ...payload } = carried as typeof carried & { key?: string };
       await store.appendRunEvent(tx, runId, { nodeId: key, type, payload, actor });
     }
     const result: EventResult = {
       runId,
-      nodeId: event.key,
+      nodeId: key,
       duplicate: applied.duplicate,
       ...(applied.message ? { message: applied.message } : {}),
       ...(applied.node ? { node: toNodeState(applied.node) } : {}),
@@ -315,7 +328,7 @@ export class Engine {
       counts.waiting += d.waiting;
       counts.failed += d.failed;
     }
-    const runStatus = runStatusOf(counts);
+    const runStatus = runStatusAfter(run.status, event, counts);
     await store.saveNodeRows(tx, run.id, changed);
     await store.deleteDispatchesOf(tx, run.id, [...cancelled]);
     await store.insertDispatches(tx, run.id, dispatches);

@@ -109,6 +109,12 @@ export const ReviewBody = z.discriminatedUnion("decision", [
 ]);
 export type ReviewBody = z.infer<typeof ReviewBody>;
 
+/** Cancelling a run: an optional reason, recorded on every node it stops and in the run's event log. */
+export const CancelBody = z.object({
+  reason: z.string().trim().max(2000, "reason must be at most 2000 characters").optional(),
+});
+export type CancelBody = z.infer<typeof CancelBody>;
+
 /** What a Worker receives (Requirement 4.2), plus `attempt` and, after a review rejection, `feedback`. */
 export const WorkerPayload = z.object({
   runId: z.string(),

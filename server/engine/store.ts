@@ -68,6 +68,14 @@ export async function loadNodeRows(tx: Executor, runId: string, keys: readonly s
   return found.map(toNodeRow);
 }
 
+/** Every row of a run: only a cancellation needs them all. */
+export async function loadAllNodeRows(tx: Executor, runId: string): Promise<NodeRow[]> {
+  const found = await rows<StoredNodeRow>(tx, sql`
+    SELECT node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback
+    FROM stitch_node_states WHERE run_id = ${runId}`);
+  return found.map(toNodeRow);
+}
+
 export async function saveNodeRows(tx: Executor, runId: string, changed: readonly NodeRow[]): Promise<void> {
   if (changed.length === 0) return;
   await tx.execute(sql`

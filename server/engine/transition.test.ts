@@ -8,7 +8,7 @@ import { PureRun } from "../testing/pureRun";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { compileGraph } from "./graph";
 import {
-  type NodeRow, countDelta, mergeInputs, newRow, requiredKeys, runStatusOf, transition,
+  type NodeRow, countDelta, mergeInputs, newRow, requiredKeys, runStatusAfter, runStatusOf, transition,
 } from "./transition";
 
 const hook = "https://worker.example.test/hook";
@@ -650,6 +650,62 @@ describe("per-node timeouts (Worker data.timeoutMs)", () => {
     run.send({ type: "retry", key: "W" });
     expect(run.send({ type: "timeout", key: "W", attempt: 1, afterMs: 5000 }).outcome.kind).toBe("duplicate");
     expect(run.row("W")).toMatchObject({ status: "running", attempt: 2 });
+  });
+});
+
+describe("run cancellation", () => {
+  it("stops every unfinished node, splitter paths included, and drops the outbox rows of running ones; finished nodes keep their results", () => {
+    const run = new PureRun(splitFlow(), { items: ["a", "b", "c"] });
+    run.start();
+    run.complete("In", { items: ["a", "b", "c"] });
+    run.complete("W_0", "A");
+    run.fail("W_1", "worker down");
+    const cancelled = run.send({ type: "cancel", reason: "brief withdrawn" });
+    expect(cancelled.outcome.kind).toBe("applied");
+    expect(run.row("In")).toMatchObject({ status: "completed", output: { items: ["a", "b", "c"] } });
+    expect(run.row("W_0")).toMatchObject({ status: "completed", output: "A" });
+    expect(run.row("W_1")).toMatchObject({ status: "cancelled", error: "cancelled: brief withdrawn (it had failed: worker down)" });
+    expect(run.row("W_2")).toMatchObject({ status: "cancelled", error: "cancelled: brief withdrawn" });
+    for (const key of ["W", "C", "After"]) expect(run.status(key)).toBe("cancelled");
+    expect(cancelled.effects).toEqual([{ type: "cancel_dispatches", key: "W_2" }]);
+    expect(cancelled.followUps).toEqual([]);
+  });
+
+  it("after it, nothing moves: a late callback is a conflict, a retry finds nothing failed, a repeated cancel is a duplicate", () => {
+    const run = new PureRun(linear());
+    run.start();
+    run.send({ type: "cancel" });
+    expect(run.row("A")).toMatchObject({ status: "cancelled", error: "cancelled" });
+    const late = run.complete("A", "too late");
+    expect(late.outcome).toMatchObject({ kind: "rejected", code: "conflict" });
+    expect(run.send({ type: "retry", key: "A" }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
+    expect(run.send({ type: "delivery_failed", key: "A", attempt: 1, error: "HTTP 500" }).outcome.kind).toBe("duplicate");
+    expect(run.send({ type: "cancel" }).outcome).toEqual({ kind: "duplicate", message: "the run is already cancelled" });
+    expect(run.dispatchesOf("B")).toEqual([]);
+  });
+
+  it("a run that has finished has nothing to cancel", () => {
+    const run = new PureRun(graphOf([workerNode("A", hook)]));
+    run.start();
+    run.complete("A", 1);
+    expect(run.send({ type: "cancel" }).outcome).toMatchObject({ kind: "rejected", code: "conflict", message: "the run has finished; there is nothing to cancel" });
+  });
+
+  it("a review gate waiting for a person is cancelled like any other node", () => {
+    const run = new PureRun(graphOf([workerNode("W", hook), reviewGate("R")], chain("W", "R")));
+    run.start();
+    run.complete("W", "draft");
+    expect(run.status("R")).toBe("waiting_for_user");
+    run.send({ type: "cancel", reason: "  " });
+    expect(run.row("R")).toMatchObject({ status: "cancelled", error: "cancelled" });
+    expect(run.send({ type: "review", key: "R", decision: "approve" }).outcome).toMatchObject({ kind: "rejected", code: "conflict" });
+  });
+
+  it("the run's status is cancelled from the cancellation on, whatever its counters say", () => {
+    const zero = { running: 0, waiting: 0, failed: 0 };
+    expect(runStatusAfter("running", { type: "cancel" }, zero)).toBe("cancelled");
+    expect(runStatusAfter("cancelled", { type: "retry", key: "A" }, { ...zero, running: 1 })).toBe("cancelled");
+    expect(runStatusAfter("running", { type: "retry", key: "A" }, { ...zero, failed: 1 })).toBe("failed");
   });
 });
 

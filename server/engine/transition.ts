@@ -3,7 +3,7 @@
  * It performs no I/O, reads no clock and keeps nothing between calls; the store applies its changes in one
  * transaction and the dispatcher performs its effects after commit.
  *
- * External events (start, callback, complete, review, retry, delivery_failed) answer with an outcome;
+ * External events (start, callback, complete, review, retry, delivery_failed, timeout, cancel) answer with an outcome;
  * the follow-up events (fire, completed, collect, member_failed, member_recovered) are how one event's
  * consequences ripple through the graph inside the same transaction.
  */
@@ -40,7 +40,9 @@ export type ExternalEvent =
   | { type: "retry"; key: string }
   | { type: "delivery_failed"; key: string; attempt: number; error: string }
   /** A Worker with `data.timeoutMs` did not call back in time for the attempt the timer was set for. */
-  | { type: "timeout"; key: string; attempt: number; afterMs: number };
+  | { type: "timeout"; key: string; attempt: number; afterMs: number }
+  /** The whole run stops: the shell hands `transition` every row of the run for it. */
+  | { type: "cancel"; reason?: string };
 
 export type InternalEvent =
   | { type: "fire"; key: string }
@@ -86,6 +88,8 @@ const rejected = (code: RejectionCode, message: string): Outcome => ({ kind: "re
 /** The rows `transition` reads for an event; the store loads them (and keeps what earlier steps changed). */
 export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
   if (event.type === "start") return [...g.entries];
+  // A cancellation reads every row of the run, which no graph can list (splitter paths): the shell seeds them all.
+  if (event.type === "cancel") return [];
   const ref = parseKey(g, event.key);
   if (!ref) return [];
   switch (event.type) {
@@ -184,6 +188,11 @@ class Step {
     this.next.push(isFailed ? { type: "member_failed", key: collectorKey, member: row.key } : { type: "member_recovered", key: collectorKey });
   }
 
+  /** A cancellation's change: every collector of the run is cancelled in the same step, so none is told. */
+  stop(row: NodeRow): void {
+    this.changed.set(row.key, row);
+  }
+
   result(outcome: Outcome): StepResult {
     return { outcome, changes: [...this.changed.values()], effects: this.effects, next: this.next };
   }
@@ -230,6 +239,7 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
     for (const entry of g.entries) step.next.push({ type: "fire", key: entry });
     return step.result(applied);
   }
+  if (event.type === "cancel") return onCancel(step, rows, event.reason);
   const ref = parseKey(g, event.key);
   const row = ref && step.get(event.key);
   if (!ref || !row) return step.result(rejected("not_found", `run ${ctx.runId} has no node "${event.key}"`));
@@ -278,6 +288,30 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
       return step.result(applied);
     }
   }
+}
+
+/** Statuses a cancellation stops: everything not yet finished (a failed node can no longer be retried either). */
+const CANCELLABLE: ReadonlySet<NodeStatus> = new Set(["pending", "running", "waiting_for_user", "failed", "split"]);
+
+/**
+ * Cancels the run: every unfinished node becomes `cancelled` and its outbox rows (webhooks still to send, timers)
+ * go. Completed and skipped nodes keep their results. Nothing fires afterwards: a late callback finds its node
+ * cancelled (409), a retry finds nothing failed (400), and the run's status stays `cancelled`.
+ */
+function onCancel(step: Step, rows: ReadonlyMap<string, NodeRow>, reason: string | undefined): StepResult {
+  const why = reason?.trim() ? `cancelled: ${reason.trim()}` : "cancelled";
+  let stopped = 0;
+  let alreadyCancelled = false;
+  for (const row of rows.values()) {
+    if (row.status === "cancelled") alreadyCancelled = true;
+    if (!CANCELLABLE.has(row.status)) continue;
+    step.stop({ ...row, status: "cancelled", error: row.status === "failed" ? `${why} (it had failed: ${row.error ?? "no error recorded"})` : why });
+    if (row.status === "running") step.effects.push({ type: "cancel_dispatches", key: row.key });
+    stopped++;
+  }
+  if (stopped > 0) return step.result(applied);
+  if (alreadyCancelled) return step.result(duplicate("the run is already cancelled"));
+  return step.result(rejected("conflict", "the run has finished; there is nothing to cancel"));
 }
 
 function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "callback" }>): StepResult {
@@ -461,6 +495,12 @@ export interface RunCounts {
   running: number;
   waiting: number;
   failed: number;
+}
+
+/** The run's status after an event: derived from its counters, except that a cancelled run stays cancelled. */
+export function runStatusAfter(previous: RunStatus, event: EngineEvent, counts: RunCounts): RunStatus {
+  if (previous === "cancelled" || event.type === "cancel") return "cancelled";
+  return runStatusOf(counts);
 }
 
 /** How a row's status change moves the run's counters; the run's status is derived from them alone. */

@@ -393,6 +393,8 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         ["start: body not an object", () => api.post(`/api/stitch/flows/${run.flow_id}/runs`, "[1]"), 400, /body/],
         ["run: unknown id", () => api.get("/api/stitch/runs/nope"), 404, /no run/],
         ["events: unknown run", () => api.get("/api/stitch/runs/00000000-0000-4000-8000-00000000000f/events"), 404, /no run/],
+        ["cancel: unknown run", () => api.post("/api/stitch/runs/00000000-0000-4000-8000-00000000000f/cancel", {}), 404, /no run/],
+        ["cancel: reason not a string", () => api.post(`/api/stitch/runs/${id}/cancel`, { reason: 42 }), 400, /reason/],
       ];
       for (const [what, send, status, message] of bad) {
         const answer = await send();
@@ -403,6 +405,70 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         expect(await outbox(), what).toEqual([]);
       }
       expect((await api.get(`/api/stitch/runs?flow_id=${run.flow_id}`)).body).toHaveLength(1);
+    });
+  });
+  describe("run cancellation", () => {
+    const outboxOf = (runId: string) =>
+      env.database.run((db) => rows<{ node_id: string; kind: string }>(db, sql`SELECT node_id, kind FROM stitch_dispatches WHERE run_id = ${runId} ORDER BY node_id, kind`));
+
+    it("stops every unfinished node, splitter paths and their timers included, and nothing is sent afterwards", async () => {
+      const graph = graphOf(
+        [workerNode("In", `${worker.url}/items`), splitterNode("S"), workerNode("W", hold, { timeoutMs: 600_000 }), collectorNode("C"), workerNode("After", echo)],
+        chain("In", "S", "W", "C", "After"),
+      );
+      const run = await api.run(graph, { items: ["a", "b", "c"] });
+      await dispatched(run.id, "W_2");
+      expect((await api.callback(run.id, "W_0", { status: "completed", output: "A" })).status).toBe(200);
+      expect(await outboxOf(run.id)).toEqual([
+        { node_id: "W_1", kind: "timeout" },
+        { node_id: "W_2", kind: "timeout" },
+      ]);
+
+      const answer = await api.post(`/api/stitch/runs/${run.id}/cancel`, { reason: "brief withdrawn" }, { "x-actor": "Ada" });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ runId: run.id, nodeId: null, duplicate: false, runStatus: "cancelled" });
+      const after = await api.getRun(run.id);
+      expect(after.status).toBe("cancelled");
+      expect(after.node_states).toMatchObject({
+        In: { status: "completed" },
+        S: { status: "completed" },
+        W_0: { status: "completed", output: "A" },
+        W_1: { status: "cancelled", error: "cancelled: brief withdrawn" },
+        W_2: { status: "cancelled", error: "cancelled: brief withdrawn" },
+        C: { status: "cancelled" },
+        After: { status: "cancelled" },
+      });
+      expect(await outboxOf(run.id)).toEqual([]);
+      expect(await env.server.engine.nodeStatesFromView(run.id)).toEqual(after.node_states);
+
+      const late = await api.callback(run.id, "W_1", { status: "completed", output: "B" });
+      expect(late.status).toBe(409);
+      expect(late.body.message).toMatch(/cancelled/);
+      expect((await api.retry(run.id, "W_1")).status).toBe(400);
+      const again = await api.post(`/api/stitch/runs/${run.id}/cancel`, {});
+      expect(again).toMatchObject({ status: 200, body: { duplicate: true, message: "the run is already cancelled" } });
+      expect(await api.getRun(run.id)).toEqual(after);
+      const events = (await api.get(`/api/stitch/runs/${run.id}/events`)).body as { type: string; actor: string | null; payload: unknown }[];
+      expect(events.filter((e) => e.type === "cancel")).toEqual([expect.objectContaining({ actor: "Ada", payload: { reason: "brief withdrawn" } })]);
+      expect(dispatchesOf(worker.received, run.id, "After")).toEqual([]);
+    });
+
+    it("a finished run has nothing to cancel (409), and a run with a failed node can be abandoned", async () => {
+      const done = await api.run(graphOf([workerNode("A", echo)]), 1);
+      await api.waitForRun(done.id, (r) => r.status === "completed", "completed");
+      const refused = await api.post(`/api/stitch/runs/${done.id}/cancel`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe("the run has finished; there is nothing to cancel");
+
+      const broken = await api.run(graphOf([workerNode("A", hold), workerNode("B", hold)], chain("A", "B")));
+      await dispatched(broken.id, "A");
+      await api.callback(broken.id, "A", { status: "failed", error: "worker down" });
+      expect((await api.getRun(broken.id)).status).toBe("failed");
+      expect((await api.post(`/api/stitch/runs/${broken.id}/cancel`)).status).toBe(200);
+      expect(await api.getRun(broken.id)).toMatchObject({
+        status: "cancelled",
+        node_states: { A: { status: "cancelled", error: "cancelled (it had failed: worker down)" }, B: { status: "cancelled" } },
+      });
     });
   });
 });

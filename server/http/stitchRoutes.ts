@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Engine } from "../engine/engine";
-import { CallbackBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
+import { CallbackBody, CancelBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
 import { actorOf } from "./actor";
 import { readBody } from "./errors";
 
@@ -27,6 +27,11 @@ export function stitchRoutes(engine: Engine): Hono {
   app.get("/runs", async (c) => c.json(await engine.listRuns({ flowId: c.req.query("flow_id") })));
   app.get("/runs/:id", async (c) => c.json(await engine.getRun(c.req.param("id"))));
   app.get("/runs/:id/events", async (c) => c.json(await engine.runEvents(c.req.param("id"))));
+  // The whole run stops: unfinished nodes become cancelled and nothing more is sent.
+  app.post("/runs/:id/cancel", async (c) => {
+    const body = await readBody(c, CancelBody);
+    return c.json(await engine.cancel(c.req.param("id"), body.reason, actorOf(c)));
+  });
 
   // Requirement 5: a worker reports completion or failure.
   app.post("/callback/:runId/:nodeId", async (c) => {

@@ -39,7 +39,8 @@ export class PureRun {
 
   /** Applies one event and its follow-ups; a refused or duplicate event changes nothing (as the engine rolls back). */
   send(event: ExternalEvent): SettledEvent {
-    const cache = new Map<string, NodeRow>();
+    // A cancellation reads every row of the run; the engine seeds them all for it, and so does this.
+    const cache = new Map<string, NodeRow>(event.type === "cancel" ? this.rows : []);
     const changes = new Map<string, NodeRow>();
     const effects: Effect[] = [];
     const followUps: InternalEvent[] = [];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ReviewBody } from "../../engine/schemas";
+import { CancelBody, ReviewBody } from "../../engine/schemas";
 import { publicProcedure, router } from "../trpc";
 
 const NodeRef = z.object({ runId: z.string(), nodeId: z.string().min(1) });
@@ -19,6 +19,9 @@ export const runsRouter = router({
   retryNode: publicProcedure
     .input(NodeRef)
     .mutation(({ ctx, input }) => ctx.engine.handle(input.runId, { type: "retry", key: input.nodeId }, ctx.actor)),
+  cancel: publicProcedure
+    .input(CancelBody.extend({ runId: z.string() }))
+    .mutation(({ ctx, input }) => ctx.engine.cancel(input.runId, input.reason, ctx.actor)),
   reviewNode: publicProcedure
     .input(z.intersection(NodeRef, ReviewBody))
     .mutation(({ ctx, input }) =>
