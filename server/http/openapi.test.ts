@@ -303,6 +303,13 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("GET", "/api/stitch/runs/{id}", { params: { id: run.id } })).body.status).toBe("completed");
     const events = (await call("GET", "/api/stitch/runs/{id}/events", { params: { id: run.id } })).body;
     expect(events.map((e: Json) => e.type)).toEqual(["start", "complete", "callback", "retry", "callback", "review", "callback", "review"]);
+
+    expect((await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: run.id } })).status).toBe(409);
+    expect((await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: crypto.randomUUID() } })).status).toBe(404);
+    const second = (await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: flow.id }, body: { input: null } })).body;
+    expect((await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: 7 } })).status).toBe(400);
+    const cancelled = await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: "not needed" }, headers: { "x-actor": "ada" } });
+    expect(cancelled.body.runStatus).toBe("cancelled");
   });
 
   it("pipeline routes: a run through callbacks, failure, retry, rejection, approval and artifacts, and their refusals", async () => {
@@ -357,6 +364,10 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect(exported.body.artifacts.map((a: Json) => a.artifact_type)).toEqual([first, second]);
     await call("GET", "/runs/{run_id}/artifacts/bundle", runParams);
     expect((await call("GET", "/runs/{run_id}/artifacts/bundle", { params: { run_id: "RUN_nope" } })).status).toBe(404);
+
+    expect((await call("POST", "/runs/{run_id}/cancel", { ...runParams, body: { reason: [] } })).status).toBe(422);
+    expect((await call("POST", "/runs/{run_id}/cancel", { params: { run_id: "RUN_nope" } })).status).toBe(404);
+    expect((await call("POST", "/runs/{run_id}/cancel", { ...runParams, body: { reason: "done here" } })).body.status).toBe("CANCELLED");
   });
 
   it("built-in agents: a call is accepted with 202 and its result POSTed to callback_url; the documented body and the route agree", async () => {

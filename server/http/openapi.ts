@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Engine, EventResult } from "../engine/engine";
 import {
-  CallbackBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
+  CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
 } from "../engine/schemas";
 import {
   AgentCall, AgentRef, ApproveBody, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
@@ -102,7 +102,7 @@ void answerSchemasMatchTheirTypes;
 
 /** Request bodies, converted as zod parses them (`io: "input"`). */
 const requestSchemas = {
-  CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody,
+  CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody, CancelBody,
   CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
 };
 
@@ -270,6 +270,21 @@ function buildPaths() {
         tags: engine, operationId: "getEngineRun", summary: "Get a run with its node states",
         parameters: [runIdParam],
         responses: { 200: answer("The run.", ref("StitchRun")), ...refusals({ 404: "No run with that id." }) },
+      },
+    },
+    "/api/stitch/runs/{id}/cancel": {
+      post: {
+        tags: engine, operationId: "cancelEngineRun", summary: "Cancel a run",
+        description:
+          "Every unfinished node (pending, running, waiting for a person, failed) becomes `cancelled` with the reason as its error, " +
+          "its webhooks still to send and its timers are dropped, and the run's status is `cancelled` for good: a late callback is " +
+          "refused with 409 and nothing can be retried. Completed nodes keep their outputs. Cancelling again answers `duplicate: true`.",
+        parameters: [runIdParam, actorHeader],
+        requestBody: { ...body("CancelBody", { reason: "the brief was withdrawn" }), required: false },
+        responses: {
+          200: answer("The event's outcome (`runStatus: \"cancelled\"`).", ref("EventResult")),
+          ...refusals({ 400: `${invalidJson400} Or a reason that is not a string.`, 404: "No run with that id.", 409: "The run has finished; there is nothing to cancel." }),
+        },
       },
     },
     "/api/stitch/runs/{id}/events": {
@@ -447,6 +462,21 @@ function buildPaths() {
         responses: {
           200: answer("The run after the retry.", ref("PipelineRunView")),
           ...refusals({ 404: unknownPipelineRun404, 409: "The run's current agent has not failed." }),
+        },
+      },
+    },
+    "/runs/{run_id}/cancel": {
+      post: {
+        tags: pipeline, operationId: "cancelPipelineRun", summary: "Cancel a run",
+        description:
+          "Stops the run for good (status `CANCELLED`): the agent at work or the output waiting for review is cancelled, nothing more is " +
+          "sent, and a late callback, an approval, a rejection or a retry is refused with 409. The conversation records who cancelled and why. " +
+          "Cancelling a cancelled run again changes nothing.",
+        parameters: [pipelineRunIdParam, actorHeader],
+        requestBody: { ...body("CancelBody", { reason: "the brief was withdrawn" }), required: false },
+        responses: {
+          200: answer("The run, now CANCELLED.", ref("PipelineRunView")),
+          ...refusals({ 404: unknownPipelineRun404, 409: "The run is COMPLETED; there is nothing to cancel.", 422: "The reason is not a string." }),
         },
       },
     },

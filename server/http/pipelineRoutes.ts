@@ -4,6 +4,7 @@
  * seed's FastAPI backend did. Handlers parse and delegate; the service decides.
  */
 import { Hono } from "hono";
+import { CancelBody } from "../engine/schemas";
 import type { PipelineService } from "../pipeline/service";
 import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
 import { actorOf } from "./actor";
@@ -75,6 +76,10 @@ export function pipelineRoutes(pipeline: PipelineService): Hono {
     return c.json(await pipeline.reject(c.req.param("runId"), body.feedback, actorOf(c), body.expected));
   });
   app.post("/runs/:runId/retry", async (c) => c.json(await pipeline.retry(c.req.param("runId"), actorOf(c))));
+  app.post("/runs/:runId/cancel", async (c) => {
+    const body = await readBody(c, CancelBody, { invalidStatus: 422 });
+    return c.json(await pipeline.cancel(c.req.param("runId"), body.reason, actorOf(c)));
+  });
 
   app.post("/runs/:runId/artifacts", async (c) => {
     const body = await readBody(c, StoreArtifactBody, { invalidStatus: 422 });

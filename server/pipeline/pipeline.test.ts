@@ -213,6 +213,61 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
     });
   });
 
+  describe("cancelling a run", () => {
+    it("stops the agent at work or the output waiting for review; late callbacks, decisions and retries are refused", async () => {
+      let base = "";
+      const n8n = await startFakeN8n(() => base);
+      const server = await startTestServer(await freshDatabase(), { N8N_BASE_URL: n8n.url });
+      base = server.url;
+      try {
+        // Cancelled while the output waits for review.
+        const waiting = ((await postJson(`${base}/runs`, { domain: "ops", brief })).body as RunView).run_id;
+        await waitForStatus(base, waiting, "WAITING_APPROVAL_REQUIREMENTS");
+        const cancelled = await fetch(`${base}/runs/${waiting}/cancel`, {
+          method: "POST", headers: { "content-type": "application/json", "x-actor": "Dana" }, body: JSON.stringify({ reason: "brief withdrawn" }),
+        });
+        expect(cancelled.status).toBe(200);
+        expect(await cancelled.json()).toMatchObject({ status: "CANCELLED", current_agent: null, is_waiting_for_user: false });
+        expect((await postJson(`${base}/runs/${waiting}/approve`, {})).status).toBe(409);
+        expect((await postJson(`${base}/runs/${waiting}/reject`, { feedback: "more" })).status).toBe(409);
+        expect((await postJson(`${base}/runs/${waiting}/retry`, {})).status).toBe(409);
+        expect((await postJson(`${base}/runs/${waiting}/cancel`, {})).body).toMatchObject({ status: "CANCELLED" });
+        expect((await postJson(`${base}/runs/${waiting}/cancel`, { reason: 5 })).status).toBe(422);
+        expect((await postJson(`${base}/runs/RUN_nope/cancel`, {})).status).toBe(404);
+
+        // Cancelled while the agent works: its late callback is refused and stores nothing.
+        n8n.style.requirements = "none";
+        const working = ((await postJson(`${base}/runs`, { domain: "ops", brief })).body as RunView).run_id;
+        await eventually(async () => n8n.calls.find((c) => c.body.run_id === working), 20_000, "the requirements call");
+        expect(((await postJson(`${base}/runs/${working}/cancel`, {})).body as RunView).status).toBe("CANCELLED");
+        const late = await postJson(`${base}/callbacks/agent/requirements`, { run_id: working, content: { artifact: {}, changes_made: [], justification: "late" } });
+        expect(late.status).toBe(409);
+        expect((await getJson(`${base}/runs/${working}/artifacts`)).body).toEqual([]);
+        const stitchRun = (await getJson(`${base}/api/stitch/runs`)).body as { id: string; status: string }[];
+        expect(stitchRun.filter((r) => r.status === "cancelled")).toHaveLength(2);
+
+        // The conversation ends with the cancellation, who did it and why.
+        const conversation = await server.pipeline.conversation(waiting);
+        expect(conversation.messages.at(-1)).toMatchObject({ kind: "cancelled", reason: "brief withdrawn", actor: "Dana" });
+
+        // A completed run has nothing to cancel.
+        n8n.style.requirements = "preferred";
+        const done = ((await postJson(`${base}/runs`, { domain: "ops", brief })).body as RunView).run_id;
+        for (const slug of order) {
+          await waitForStatus(base, done, `WAITING_APPROVAL_${slug.toUpperCase()}`);
+          await postJson(`${base}/runs/${done}/approve`, {});
+        }
+        await waitForStatus(base, done, "COMPLETED");
+        const refused = await postJson(`${base}/runs/${done}/cancel`, {});
+        expect(refused.status).toBe(409);
+        expect(JSON.stringify(refused.body)).toContain("nothing to cancel");
+      } finally {
+        await server.close();
+        await n8n.close();
+      }
+    });
+  });
+
   describe("with the built-in agents", () => {
     it("runs the whole pipeline with no network, answering feedback visibly", async () => {
       const server = await startTestServer(await freshDatabase());

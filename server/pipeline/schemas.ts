@@ -114,6 +114,7 @@ export const ConversationMessage = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("rejection"), id: z.string(), at: z.string(), agent: AgentRef, feedback: z.string(), actor: z.string().nullable() }),
   z.object({ kind: z.literal("error"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), error: z.string(), retryable: z.boolean() }),
   z.object({ kind: z.literal("completed"), id: z.string(), at: z.string() }),
+  z.object({ kind: z.literal("cancelled"), id: z.string(), at: z.string(), reason: z.string().nullable(), actor: z.string().nullable() }),
 ]);
 export type ConversationMessage = z.infer<typeof ConversationMessage>;
 

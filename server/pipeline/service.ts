@@ -180,6 +180,20 @@ export class PipelineService {
     return this.getRun(runId);
   }
 
+  /**
+   * Stops the run for good: the agent at work or the output waiting for review is cancelled, nothing more is sent,
+   * and a late callback from the agent is refused. Cancelling a cancelled run again changes nothing.
+   */
+  async cancel(runId: string, reason?: string, actor: string | null = null): Promise<PipelineRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const run = await this.lock(tx, runId);
+      if (run.status === "COMPLETED") throw new EngineError("conflict", `run ${runId} is COMPLETED; there is nothing to cancel`);
+      if (run.status === "CANCELLED") return;
+      await ops.cancel(run.stitchRunId, reason, actor);
+    });
+    return this.getRun(runId);
+  }
+
   /** Fires a failed agent again (its webhook was unreachable or it reported a failure). */
   async retry(runId: string, actor: string | null = null): Promise<PipelineRunView> {
     await this.engine.transaction(async (ops, tx) => {
@@ -237,6 +251,12 @@ export class PipelineService {
     let update: Partial<typeof pipelineRuns.$inferInsert> = {};
     const turns: (typeof pipelineEvents.$inferInsert)[] = [];
     const turn = (kind: string, agent: string | null, payload: unknown = null, actor: string | null = null) => turns.push({ runId: run.id, kind, agent, payload, actor });
+    if (t.event.type === "cancel") {
+      await tx.update(pipelineRuns).set({ status: "CANCELLED", currentAgent: null, isWaitingForUser: false, failure: null, updatedAt: sql`now()` }).where(eq(pipelineRuns.id, run.id));
+      turn("cancelled", run.currentAgent, { reason: t.event.reason ?? null }, t.actor);
+      await tx.insert(pipelineEvents).values(turns);
+      return;
+    }
     for (const change of relevant) {
       const node = t.graph.nodes.get(change.key)!;
       const slug = String(node.data.agent);
@@ -413,6 +433,7 @@ export class PipelineService {
         messages.push({ kind: "error", id, at, agent, error: String(payload.error ?? "the agent failed"), retryable: latestFailure });
       }
       else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
+      else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: typeof payload.reason === "string" ? payload.reason : null, actor: e.actor });
     }
     return { run: this.view(run), stitch_run_id: run.stitchRunId, messages };
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CancelBody } from "../../engine/schemas";
 import { ApproveBody, CreateRunBody, RejectBody } from "../../pipeline/schemas";
 import { publicProcedure, router } from "../trpc";
 
@@ -15,5 +16,6 @@ export const pipelineRouter = router({
     .input(RunRef.extend(RejectBody.shape))
     .mutation(({ ctx, input }) => ctx.pipeline.reject(input.runId, input.feedback, ctx.actor, input.expected)),
   retry: publicProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.retry(input.runId, ctx.actor)),
+  cancel: publicProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.cancel(input.runId, input.reason, ctx.actor)),
   export: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.exportRun(input.runId)),
 });
