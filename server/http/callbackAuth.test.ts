@@ -9,7 +9,7 @@ import { testDatabases } from "../testing/databases";
 import { chain, graphOf, workerNode } from "../testing/flows";
 import { holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
-import { type WorkerServer, postJson, startWorkerServer } from "../testing/workerServer";
+import { type WorkerServer, eventually, postJson, startWorkerServer } from "../testing/workerServer";
 
 const SECRET = "a-callback-secret-of-some-length";
 
@@ -41,7 +41,7 @@ describe.each(testDatabases)("authenticated callbacks on $name", (testDatabase) 
 
   it("the callback URL a worker receives carries the token, and a callback to it completes the node; a repeat is still a duplicate", async () => {
     const run = await env.api.run(graphOf([workerNode("A", worker.url), workerNode("B", worker.url)], chain("A", "B")));
-    const delivery = (await worker.waitFor(worker.received.length + 1)).find((d) => d.payload.runId === run.id)!;
+    const delivery = await eventually(async () => worker.received.find((d) => d.payload.runId === run.id), 30_000, "the dispatch of A");
     const url = new URL(delivery.payload.callbackUrl);
     expect(url.pathname).toBe(`/api/stitch/callback/${run.id}/A`);
     expect(url.searchParams.get("token")).toBe(callbackToken(SECRET, run.id, "A"));
