@@ -235,8 +235,8 @@ export class Engine {
     const g = await this.compiled(tx, flowId, locked.flowVersion);
     const initial = [...g.nodes.keys()].map(newRow);
     await store.saveNodeRows(tx, run!.id, initial);
-    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])), null);
-    await store.appendRunEvent(tx, run!.id, { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null });
+    const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
+    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])), log);
     return { runId: run!.id, dispatched: applied.dispatched };
   }
 
@@ -249,11 +249,8 @@ export class Engine {
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
     // A cancellation reads every row of the run; any other event loads only the rows it needs.
     const seed = type === "cancel" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : new Map<string, NodeRow>();
-    const applied = await this.apply(tx, locked, g, event, seed, actor);
-    if (!applied.duplicate) {
-      const { key: _key, ...payload } = carried as typeof carried & { key?: string };
-      await store.appendRunEvent(tx, runId, { nodeId: key, type, payload, actor });
-    }
+    const { key: _key, ...payload } = carried as typeof carried & { key?: string };
+    const applied = await this.apply(tx, locked, g, event, seed, { nodeId: key, type, payload, actor });
     const result: EventResult = {
       runId,
       nodeId: key,
@@ -266,7 +263,8 @@ export class Engine {
   }
 
   /** Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. */
-  private async apply(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>, actor: string | null) {
+  private async apply(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>, log: store.EventWrites["log"]) {
+    const { actor } = log;
     const secret = this.options.callbackSecret;
     const ctx: RunContext = {
       runId: run.id,
@@ -329,11 +327,10 @@ export class Engine {
       counts.failed += d.failed;
     }
     const runStatus = runStatusAfter(run.status, event, counts);
-    await store.saveNodeRows(tx, run.id, changed);
-    await store.deleteDispatchesOf(tx, run.id, [...cancelled]);
-    await store.insertDispatches(tx, run.id, dispatches);
-    await store.updateRunCounts(tx, run.id, counts, runStatus);
-    if (dispatches.length > 0 && this.database.kind === "postgres") await store.notifyDispatchers(tx);
+    await store.writeEvent(tx, run.id, {
+      changed, cancelled: [...cancelled], dispatches, counts, status: runStatus, log,
+      notify: dispatches.length > 0 && this.database.kind === "postgres",
+    });
     if (this.observers.length > 0) {
       const transition: RunTransition = {
         runId: run.id, graph: g, event, actor,

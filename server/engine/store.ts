@@ -76,17 +76,20 @@ export async function loadAllNodeRows(tx: Executor, runId: string): Promise<Node
   return found.map(toNodeRow);
 }
 
+/** The upsert of node rows, shared by a run's creation and `writeEvent`. */
+const upsertNodeRows = (runId: string, changed: readonly NodeRow[]) => sql`
+  INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, updated_at)
+  SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, now()
+  FROM jsonb_to_recordset(${json(changed)}::jsonb)
+    AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb)
+  ON CONFLICT (run_id, node_id) DO UPDATE SET
+    status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
+    attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
+    path_failed = excluded.path_failed, feedback = excluded.feedback, updated_at = excluded.updated_at`;
+
 export async function saveNodeRows(tx: Executor, runId: string, changed: readonly NodeRow[]): Promise<void> {
   if (changed.length === 0) return;
-  await tx.execute(sql`
-    INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, updated_at)
-    SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, now()
-    FROM jsonb_to_recordset(${json(changed)}::jsonb)
-      AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb)
-    ON CONFLICT (run_id, node_id) DO UPDATE SET
-      status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
-      attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
-      path_failed = excluded.path_failed, feedback = excluded.feedback, updated_at = excluded.updated_at`);
+  await tx.execute(upsertNodeRows(runId, changed));
 }
 
 export interface NewDispatch {
@@ -99,36 +102,50 @@ export interface NewDispatch {
   delayMs: number;
 }
 
-export async function insertDispatches(tx: Executor, runId: string, dispatches: readonly NewDispatch[]): Promise<void> {
-  if (dispatches.length === 0) return;
-  await tx.execute(sql`
-    INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, kind, url, payload, run_at)
-    SELECT ${runId}::uuid, x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0)
-    FROM jsonb_to_recordset(${json(dispatches)}::jsonb) AS x(kind text, key text, attempt int, url text, payload jsonb, "delayMs" int)`);
+export interface EventWrites {
+  changed: readonly NodeRow[];
+  /** Node keys whose outbox rows (webhooks, timers) go: the node moved on. Deleted before `dispatches` are added. */
+  cancelled: readonly string[];
+  dispatches: readonly NewDispatch[];
+  counts: RunCounts;
+  status: RunStatus;
+  /** The accepted event, for the run's event log. */
+  log: { nodeId: string | null; type: string; payload: unknown; actor: string | null };
+  /** Wake other processes' dispatchers (PostgreSQL only). */
+  notify: boolean;
 }
 
-export async function deleteDispatchesOf(tx: Executor, runId: string, keys: readonly string[]): Promise<void> {
-  if (keys.length === 0) return;
+/**
+ * Everything an accepted event writes, in one statement (one round trip while the run's lock is held): node rows,
+ * outbox deletions and insertions, the run's counters and status, the event log and the wake-up. Data-modifying
+ * CTEs all see the snapshot from before the statement, so the deletion cannot touch the rows inserted beside it.
+ */
+export async function writeEvent(tx: Executor, runId: string, w: EventWrites): Promise<void> {
   await tx.execute(sql`
-    DELETE FROM stitch_dispatches
-    WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(keys)}::jsonb)))`);
+    WITH saved AS (
+      ${upsertNodeRows(runId, w.changed)}
+      RETURNING 1
+    ), removed AS (
+      DELETE FROM stitch_dispatches
+      WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(w.cancelled)}::jsonb)))
+      RETURNING 1
+    ), queued AS (
+      INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, kind, url, payload, run_at)
+      SELECT ${runId}::uuid, x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0)
+      FROM jsonb_to_recordset(${json(w.dispatches)}::jsonb) AS x(kind text, key text, attempt int, url text, payload jsonb, "delayMs" int)
+      RETURNING 1
+    ), counted AS (
+      UPDATE stitch_runs SET running_count = ${w.counts.running}, waiting_count = ${w.counts.waiting},
+        failed_count = ${w.counts.failed}, status = ${w.status}, updated_at = now()
+      WHERE id = ${runId}
+      RETURNING 1
+    ), logged AS (
+      INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
+      VALUES (${runId}, ${w.log.nodeId}, ${w.log.type}, ${json(w.log.payload)}::jsonb, ${w.log.actor})
+      RETURNING 1
+    ), woken AS (
+      SELECT pg_notify('stitch_dispatch', '') WHERE ${w.notify}
+    )
+    SELECT (SELECT count(*) FROM woken) AS woken`);
 }
 
-export async function updateRunCounts(tx: Executor, runId: string, counts: RunCounts, status: RunStatus): Promise<void> {
-  await tx.execute(sql`
-    UPDATE stitch_runs SET running_count = ${counts.running}, waiting_count = ${counts.waiting},
-      failed_count = ${counts.failed}, status = ${status}, updated_at = now()
-    WHERE id = ${runId}`);
-}
-
-export async function appendRunEvent(
-  tx: Executor, runId: string, event: { nodeId: string | null; type: string; payload: unknown; actor: string | null },
-): Promise<void> {
-  await tx.execute(sql`
-    INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
-    VALUES (${runId}, ${event.nodeId}, ${event.type}, ${json(event.payload)}::jsonb, ${event.actor})`);
-}
-
-export async function notifyDispatchers(tx: Executor): Promise<void> {
-  await tx.execute(sql`NOTIFY stitch_dispatch`);
-}
