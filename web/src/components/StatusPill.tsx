@@ -8,6 +8,7 @@ const toneOfPhase: Record<RunPhase, Tone> = {
   waiting: "warning",
   completed: "success",
   failed: "danger",
+  cancelled: "neutral",
   unknown: "neutral",
 };
 

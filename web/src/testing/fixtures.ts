@@ -126,6 +126,7 @@ export const messages = {
   approval: (id: string, agent: AgentRef, actor: string | null = null): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor }),
   rejection: (id: string, agent: AgentRef, feedback: string): ConversationMessage => ({ kind: "rejection", id, at: at(5), agent, feedback, actor: "dana" }),
   error: (id: string, agent: AgentRef, error: string): ConversationMessage => ({ kind: "error", id, at: at(6), agent, error, retryable: true }),
+  cancelled: (id: string, reason: string | null = null, actor: string | null = null): ConversationMessage => ({ kind: "cancelled", id, at: at(7), reason, actor }),
 };
 
 export function conversation(run: PipelineRunView, list: ConversationMessage[]): Conversation {

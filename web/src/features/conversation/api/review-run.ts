@@ -1,6 +1,7 @@
 /**
- * The reviewer's decisions and the retry of a failed agent. Each mutation stays pending until the
- * conversation and the run list are fetched again, so the composer never offers a decision twice.
+ * The reviewer's decisions, the retry of a failed agent and the cancellation of the run. Each mutation
+ * stays pending until the conversation and the run list are fetched again, so the composer never offers
+ * a decision twice.
  */
 import type { PipelineRunView } from "../../../../../server/pipeline/schemas";
 import { trpc } from "../../../lib/trpc";
@@ -26,4 +27,11 @@ export function useRejectRun() {
 export function useRetryRun() {
   const refresh = useRefreshRun();
   return trpc.pipeline.retry.useMutation({ onSuccess: refresh });
+}
+
+/** Also refreshes the engine run, so the flow graph tab shows its nodes cancelled at once. */
+export function useCancelRun() {
+  const refresh = useRefreshRun();
+  const utils = trpc.useUtils();
+  return trpc.pipeline.cancel.useMutation({ onSuccess: (run) => Promise.all([refresh(run), utils.runs.get.invalidate(), utils.runs.list.invalidate()]) });
 }

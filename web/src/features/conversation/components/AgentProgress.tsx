@@ -1,24 +1,41 @@
-/** The pipeline as a row of steps: which agents are approved, which one holds the run now. */
-import type { AgentRef, Conversation, PipelineAgent } from "../../../../../server/pipeline/schemas";
+/** The pipeline as a row of steps: which agents are approved, which one holds the run now (or was stopped). */
+import type { AgentRef, Conversation, ConversationMessage, PipelineAgent } from "../../../../../server/pipeline/schemas";
 import { parseRunStatus } from "../../../lib/runStatus";
 
-type StepState = "done" | "current" | "waiting" | "failed" | "todo";
+type StepState = "done" | "current" | "waiting" | "failed" | "cancelled" | "todo";
 
-const stateText: Record<StepState, string> = { done: "approved", current: "working", waiting: "awaiting review", failed: "failed", todo: "not started" };
+const stateText: Record<StepState, string> = {
+  done: "approved",
+  current: "working",
+  waiting: "awaiting review",
+  failed: "failed",
+  cancelled: "stopped by the cancellation",
+  todo: "not started",
+};
+
+/** The agent the conversation last heard from: once a run is cancelled its status no longer names one. */
+function lastAgentSlug(messages: ConversationMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if ("agent" in message && message.agent) return message.agent.slug;
+  }
+  return null;
+}
 
 export function stepStates(agents: Pick<AgentRef, "slug">[], conversation: Pick<Conversation, "run" | "messages">): StepState[] {
   const approved = new Set(conversation.messages.filter((m) => m.kind === "approval").map((m) => (m.kind === "approval" ? m.agent.slug : "")));
   const { phase, slug } = parseRunStatus(conversation.run.status);
-  const currentSlug = conversation.run.current_agent?.slug ?? slug;
+  const currentSlug = conversation.run.current_agent?.slug ?? slug ?? (phase === "cancelled" ? lastAgentSlug(conversation.messages) : null);
   return agents.map((agent) => {
     if (phase === "completed" || approved.has(agent.slug)) return "done";
     if (agent.slug !== currentSlug) return "todo";
     if (phase === "failed") return "failed";
+    if (phase === "cancelled") return "cancelled";
     return phase === "waiting" ? "waiting" : "current";
   });
 }
 
-export function AgentProgress({ agents, conversation }: { agents: PipelineAgent[]; conversation: Pick<Conversation, "run" | "messages"> }) {
+export function AgentProgress({ agents, conversation }: { agents: Pick<PipelineAgent, "slug" | "name" | "order">[]; conversation: Pick<Conversation, "run" | "messages"> }) {
   const states = stepStates(agents, conversation);
   return (
     <ol className="progress" aria-label="Pipeline progress">

@@ -1,6 +1,7 @@
 /**
  * A pipeline run as a conversation: the brief, each agent's work and output, each decision, errors
- * with their retry, the export at the end, and the reviewer's composer inline when it is their turn.
+ * with their retry, the export at the end (or the cancellation that stopped the run), and the
+ * reviewer's composer inline when it is their turn.
  */
 import { useEffect, useMemo } from "react";
 import { trpc } from "../../../lib/trpc";
@@ -17,7 +18,7 @@ import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
 import { annotateConversation, type ConversationNotes } from "../utils/annotate";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
-import { ApprovalMessage, ArtifactMessage, BriefMessage, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
+import { ApprovalMessage, ArtifactMessage, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
 import { RunHeader } from "./RunHeader";
 import { ReviewComposer } from "./ReviewComposer";
 
@@ -140,6 +141,8 @@ function MessageItem({ message, notes, retry }: { message: ConversationMessage; 
       return <ErrorMessage message={message} retry={retry} />;
     case "completed":
       return <CompletedLine message={message} />;
+    case "cancelled":
+      return <CancelledLine message={message} />;
   }
 }
 

@@ -1,9 +1,10 @@
-/** Each turn of the conversation as its own message: decisions, revisions with their changes, errors with retry. */
+/** Each turn of the conversation as its own message: decisions, revisions with their changes, errors with retry, the cancellation. */
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ConversationMessage } from "../../../../../server/pipeline/schemas";
 import { agents, envelope, messages as m, requirementsArtifact } from "../../../testing/fixtures";
-import { ApprovalMessage, ArtifactMessage, ErrorMessage, RejectionMessage, WorkingMessage } from "./Messages";
+import { formatTime } from "../../../lib/time";
+import { ApprovalMessage, ArtifactMessage, CancelledLine, ErrorMessage, RejectionMessage, WorkingMessage } from "./Messages";
 
 afterEach(cleanup);
 const requirements = agents[0]!;
@@ -68,5 +69,23 @@ describe("conversation messages", () => {
     rerender(<WorkingMessage message={working} live={false} />);
     expect(screen.queryByRole("status")).toBeNull();
     expect(screen.getByText(/Requirements agent started a revision/)).toBeTruthy();
+  });
+
+  it("ends a cancelled run with a line saying who stopped it and when, and the reason under it", () => {
+    const cancelled = m.cancelled("c1", "The client withdrew the brief.", "Ada") as Of<"cancelled">;
+    render(<CancelledLine message={cancelled} />);
+    const note = screen.getByRole("article", { name: "Run cancelled" });
+    expect(note.textContent).toContain(`Run cancelled by Ada · ${formatTime(cancelled.at)}`);
+    expect(note.querySelector("time")!.getAttribute("datetime")).toBe(cancelled.at);
+    expect(within(note).getByText("The client withdrew the brief.")).toBeTruthy();
+    expect(within(note).getByText("Reason")).toBeTruthy();
+  });
+
+  it("says nothing about who or why when the cancellation was recorded without a name or a reason", () => {
+    const cancelled = m.cancelled("c1") as Of<"cancelled">;
+    render(<CancelledLine message={cancelled} />);
+    const note = screen.getByRole("article", { name: "Run cancelled" });
+    expect(note.textContent).toBe(`Run cancelled · ${formatTime(cancelled.at)}`);
+    expect(within(note).queryByText("Reason")).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 /** One component per kind of conversation message; each renders only what its message holds. */
 import { memo, useState } from "react";
 import type { AgentRef, ConversationMessage } from "../../../../../server/pipeline/schemas";
+import { StopIcon } from "../../../components/CancelRun";
 import { Spinner } from "../../../components/Spinner";
 import { errorMessage } from "../../../lib/errors";
 import { formatDateTime, formatTime } from "../../../lib/time";
@@ -220,5 +221,24 @@ export function CompletedLine({ message }: { message: MessageOf<"completed"> }) 
         All agents approved · run completed <Time at={message.at} />
       </span>
     </p>
+  );
+}
+
+/** The run's last word when someone stopped it: who and when on the line, the reason under it. */
+export function CancelledLine({ message }: { message: MessageOf<"cancelled"> }) {
+  return (
+    <article className="cancelled-note" aria-label="Run cancelled">
+      <p className="system-line system-line-cancelled">
+        <span>
+          <StopIcon />
+          Run cancelled{message.actor ? ` by ${message.actor}` : ""} · <Time at={message.at} />
+        </span>
+      </p>
+      {message.reason ? (
+        <p className="cancel-reason">
+          <span className="cancel-reason-label">Reason</span> {message.reason}
+        </p>
+      ) : null}
+    </article>
   );
 }

@@ -1,4 +1,7 @@
-/** What a person can do to one node of an engine run: complete a UX node, review a gate, retry a failure. */
+/**
+ * What a person can do to one node of an engine run (complete a UX node, review a gate, retry a failure)
+ * and to the run as a whole (cancel it).
+ */
 import { trpc } from "../../../lib/trpc";
 
 function useRefreshEngineRun() {
@@ -20,4 +23,9 @@ export function useRetryNode() {
 export function useReviewNode() {
   const refresh = useRefreshEngineRun();
   return trpc.runs.reviewNode.useMutation({ onSuccess: refresh });
+}
+
+export function useCancelEngineRun() {
+  const refresh = useRefreshEngineRun();
+  return trpc.runs.cancel.useMutation({ onSuccess: refresh });
 }

@@ -1,12 +1,15 @@
 /**
  * One engine run followed live: the flow as a graph, every node and splitter path as a table, and
- * the selected node's details and actions. Works for any flow, not only the agent pipeline's.
+ * the selected node's details and actions, with "Cancel run" while the run is unfinished. Works for
+ * any flow, not only the agent pipeline's (whose own header brings the pipeline's cancel).
  */
-import { type ReactNode, useCallback, useMemo, useState } from "react";
+import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { CancelRun } from "../../../components/CancelRun";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { formatDateTime } from "../../../lib/time";
 import { useEngineRun, useFlow } from "../api/engine-runs";
+import { useCancelEngineRun } from "../api/node-actions";
 import { nodeViews, statusLabel } from "../utils/nodeStates";
 import { EngineRunPill } from "./EngineRunPill";
 import { GraphCanvas } from "./GraphCanvas";
@@ -19,6 +22,7 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const onSelect = useCallback((key: string) => setSelectedKey(key), []);
   const views = useMemo(() => (flow.data && run.data ? nodeViews(flow.data.graph, run.data.node_states) : []), [flow.data, run.data]);
+  const titleRef = useRef<HTMLHeadingElement>(null);
 
   const error = (!run.data && run.error) || (!flow.data && flow.error);
   if (error) return <div className="page-pad">{header}<ErrorNotice title="The run's graph could not be loaded" error={error} /></div>;
@@ -42,8 +46,14 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
       {header ?? (
         <header className="run-header">
           <div className="run-title-row">
-            <h1 className="run-title">{flow.data.name}</h1>
+            {/* Focus lands here once the run is cancelled and "Cancel run" is gone. */}
+            <h1 className="run-title" ref={titleRef} tabIndex={-1}>
+              {flow.data.name}
+            </h1>
             <EngineRunPill status={run.data.status} />
+            {run.data.status !== "completed" && run.data.status !== "cancelled" ? (
+              <CancelEngineRun runId={run.data.id} onCancelled={() => titleRef.current?.focus()} />
+            ) : null}
           </div>
           <p className="run-sub muted small">
             Engine run <code>{run.data.id}</code> · started {formatDateTime(run.data.created_at)}
@@ -67,5 +77,19 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
       <h2 className="section-title">Nodes</h2>
       <NodeTable views={views} selectedKey={selectedKey} onSelect={onSelect} />
     </div>
+  );
+}
+
+function CancelEngineRun({ runId, onCancelled }: { runId: string; onCancelled(): void }) {
+  const cancel = useCancelEngineRun();
+  return (
+    <CancelRun
+      consequence="Every unfinished node stops and nothing more is sent to its workers; completed nodes keep their output."
+      pending={cancel.isPending}
+      error={cancel.error}
+      onConfirm={(reason) => cancel.mutateAsync({ runId, reason })}
+      onDismiss={cancel.reset}
+      onCancelled={onCancelled}
+    />
   );
 }

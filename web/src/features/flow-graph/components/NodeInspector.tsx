@@ -49,9 +49,10 @@ export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId:
         <span className={`node-status status-${status}`}>{statusLabel[status]}</span>
       </p>
       {state?.error ? (
-        <div className="notice notice-error">
+        // A cancelled node's "error" says why it stopped, which is not a fault.
+        <div className={`notice ${status === "cancelled" ? "notice-neutral" : "notice-error"}`}>
           <div>
-            <strong className="notice-title">Error</strong>
+            <strong className="notice-title">{status === "cancelled" ? "Stopped" : "Error"}</strong>
             <p className="notice-body">{state.error}</p>
           </div>
         </div>

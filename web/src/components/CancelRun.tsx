@@ -1,0 +1,138 @@
+/**
+ * "Cancel run" and its inline confirmation: an optional reason, "Cancel this run" to confirm and
+ * "Keep running" (or Escape) to back out. It holds no server state; the container passes what is
+ * pending and what failed, so every state (closed, confirming, sending, refused) renders from props.
+ */
+import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
+import { ErrorNotice } from "./ErrorNotice";
+import { Spinner } from "./Spinner";
+
+/** The server's limit on a cancellation's reason. */
+export const cancelReasonMaxLength = 2000;
+
+export interface CancelRunProps {
+  /** What cancelling stops, in a sentence for the person deciding. */
+  consequence: string;
+  pending: boolean;
+  error: unknown;
+  /** Sends the cancellation (the reason trimmed, undefined when empty); rejects when the server refused it, whose error arrives as `error`. */
+  onConfirm(reason: string | undefined): Promise<unknown>;
+  /** Forgets a refused attempt when the person backs out. */
+  onDismiss?(): void;
+  /** Called once the run is cancelled: this control is usually gone by then, so focus is the caller's to place. */
+  onCancelled?(): void;
+}
+
+export function CancelRun({ consequence, pending, error, onConfirm, onDismiss, onCancelled }: CancelRunProps) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [validation, setValidation] = useState<string | null>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const titleId = useId();
+  const reasonId = useId();
+  const hintId = useId();
+
+  const close = () => {
+    if (pending) return;
+    setOpen(false);
+    setValidation(null);
+    onDismiss?.();
+    triggerRef.current?.focus();
+  };
+
+  const confirm = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending) return;
+    const trimmed = reason.trim();
+    if (trimmed.length > cancelReasonMaxLength) {
+      setValidation(`Keep the reason within ${cancelReasonMaxLength} characters (${trimmed.length} written).`);
+      return;
+    }
+    setValidation(null);
+    try {
+      await onConfirm(trimmed || undefined);
+    } catch {
+      // The refusal is on `error` and shown below; the reason stays for another try.
+      return;
+    }
+    setOpen(false);
+    setReason("");
+    onCancelled?.();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    } else if (event.key === "Enter" && (event.metaKey || event.ctrlKey) && event.target instanceof HTMLTextAreaElement) {
+      void confirm();
+    }
+  };
+
+  return (
+    <>
+      <button
+        ref={triggerRef}
+        type="button"
+        className="button button-secondary button-small cancel-trigger"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        <StopIcon />
+        Cancel run
+      </button>
+      {open ? (
+        <form id={panelId} className="cancel-panel" aria-labelledby={titleId} aria-busy={pending} onSubmit={confirm} onKeyDown={onKeyDown} noValidate>
+          <h2 id={titleId} className="cancel-panel-title">
+            Cancel this run?
+          </h2>
+          <p className="cancel-panel-sub">{consequence} This cannot be undone.</p>
+          <label htmlFor={reasonId} className="field-title">
+            Reason
+          </label>
+          <textarea
+            id={reasonId}
+            className="textarea"
+            rows={2}
+            value={reason}
+            placeholder="Why is this run being stopped?"
+            aria-describedby={hintId}
+            aria-invalid={validation ? true : undefined}
+            disabled={pending}
+            autoFocus
+            onChange={(event) => {
+              setReason(event.target.value);
+              if (validation) setValidation(null);
+            }}
+          />
+          <p id={hintId} className={validation ? "hint hint-error" : "hint"} role={validation ? "alert" : undefined}>
+            {validation ?? "Optional; recorded with the cancellation. Escape keeps the run going."}
+          </p>
+          {error && !pending ? <ErrorNotice title="The run was not cancelled" error={error} /> : null}
+          <div className="composer-actions">
+            <button type="button" className="button button-secondary" disabled={pending} onClick={close}>
+              Keep running
+            </button>
+            <button type="submit" className="button button-danger" disabled={pending} aria-busy={pending}>
+              {pending ? <Spinner /> : <StopIcon />}
+              Cancel this run
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </>
+  );
+}
+
+/** A stop sign: the cancel action and the cancellation it leaves in the conversation. */
+export function StopIcon() {
+  return (
+    <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+      <circle cx="10" cy="10" r="7.25" fill="none" stroke="currentColor" strokeWidth="1.8" />
+      <rect x="7.25" y="7.25" width="5.5" height="5.5" rx="1" fill="currentColor" />
+    </svg>
+  );
+}

@@ -1,0 +1,17 @@
+/** "Cancel run" for a pipeline run, signed with the reviewer's name like their decisions. */
+import { CancelRun } from "../../../components/CancelRun";
+import { useCancelRun } from "../api/review-run";
+
+export function CancelPipelineRun({ runId, onCancelled }: { runId: string; onCancelled?(): void }) {
+  const cancel = useCancelRun();
+  return (
+    <CancelRun
+      consequence="The agent at work stops, and nothing in this run can be approved, sent back or retried afterwards."
+      pending={cancel.isPending}
+      error={cancel.error}
+      onConfirm={(reason) => cancel.mutateAsync({ runId, reason })}
+      onDismiss={cancel.reset}
+      onCancelled={onCancelled}
+    />
+  );
+}
