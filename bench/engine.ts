@@ -6,7 +6,9 @@
  * temporary directory, deleted afterwards), with a worker that answers over real HTTP at once, and measures:
  * - a splitter fan-out (Worker producing the array -> Splitter -> Worker per path -> Collector) at each size;
  * - a chain of Worker nodes: node completions per second, and the latency from sending the callback of node N
- *   to receiving the dispatch of node N+1.
+ *   to receiving the dispatch of node N+1;
+ * - many short runs at once (3-node chains, a fixed number in flight): runs per second across runs, and each run's
+ *   time from its start request to its last callback answered.
  * Every figure is the median of the repeats. It exits non-zero only on errors (a run that fails, stalls or ends
  * with the wrong output), never because of a timing.
  */
@@ -43,19 +45,25 @@ const Options = z.object({
   repeats: wholeNumber.min(1, "must be at least 1").default(3),
   chain: wholeNumber.min(2, "a chain needs at least 2 nodes").default(1000),
   stallMs: wholeNumber.min(1, "must be at least 1 (milliseconds)").default(120_000),
+  runs: wholeNumber.min(0, "must be 0 (skip) or more").default(1000),
+  inFlight: wholeNumber.min(1, "must be at least 1").default(50),
 });
 type Options = z.infer<typeof Options>;
 
-const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000]
-  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS (flags win).
+const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50]
+  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT (flags win).
+  --runs: short runs (3-node chains) started with --in-flight of them running at once; 0 skips them.
   The database is DATABASE_URL's server (a scratch database is created and dropped) or, without it, a temporary PGlite.
   DISPATCH_CONCURRENCY, DATABASE_POOL_SIZE and DISPATCH_POLL_MS are read as the server reads them.`;
 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
   const raw: Record<string, string | undefined> = {
     sizes: env.BENCH_SIZES, repeats: env.BENCH_REPEATS, chain: env.BENCH_CHAIN, stallMs: env.BENCH_STALL_MS,
+    runs: env.BENCH_RUNS, inFlight: env.BENCH_IN_FLIGHT,
   };
-  const flagNames: Record<string, keyof Options> = { sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs" };
+  const flagNames: Record<string, keyof Options> = {
+    sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs", runs: "runs", "in-flight": "inFlight",
+  };
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") {
       console.log(usage);
@@ -256,6 +264,43 @@ async function measureChain(h: Harness, flowId: string, length: number, stallMs:
   return { wallMs: finishedAt - startedAt, handoffP50Ms: percentile(handoffMs, 50), handoffP99Ms: percentile(handoffMs, 99) };
 }
 
+interface ConcurrentSample {
+  wallMs: number;
+  runP50Ms: number;
+  runP99Ms: number;
+}
+
+const SHORT_CHAIN = 3;
+
+/** `runs` runs of a 3-node chain, `inFlight` at a time: throughput across runs, which do not share a lock. */
+async function measureConcurrentRuns(h: Harness, flowId: string, runs: number, inFlight: number, stallMs: number): Promise<ConcurrentSample> {
+  const runMs: number[] = [];
+  const ids: string[] = [];
+  let next = 0;
+  const startedAt = performance.now();
+  const lane = async () => {
+    while (next < runs) {
+      next++;
+      const runStartedAt = performance.now();
+      const run = await api<StitchRun>(h.baseUrl, "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
+      const trace = h.worker.trace(run.id);
+      await trace.waitForAnswered(SHORT_CHAIN, stallMs);
+      runMs.push(trace.callbackAnsweredAt.get(chainNodeId(SHORT_CHAIN - 1))! - runStartedAt);
+      h.worker.forget(run.id);
+      ids.push(run.id);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, runs) }, lane));
+  const wallMs = performance.now() - startedAt;
+  // Every run must have finished with the right output; checked after the clock stopped.
+  for (const id of ids) {
+    const finished = await api<StitchRun>(h.baseUrl, "GET", `/runs/${id}`);
+    const last = finished.node_states[chainNodeId(SHORT_CHAIN - 1)]?.output as { step?: unknown } | undefined;
+    if (finished.status !== "completed" || last?.step !== SHORT_CHAIN) throw new Error(`short run ${id} ended ${finished.status} with ${JSON.stringify(last)}`);
+  }
+  return { wallMs, runP50Ms: percentile(runMs, 50), runP99Ms: percentile(runMs, 99) };
+}
+
 /**
  * The server, its worker and the database share the machine's cores with everything else on it, so the figures
  * say how busy it was. Before the benchmark starts, the load is other work; by the end it includes the benchmark's own.
@@ -302,12 +347,16 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
   const { config } = h;
   console.log(`Stitch engine benchmark: Node ${process.version}, ${h.describeDatabase}`);
   console.log(`DISPATCH_CONCURRENCY=${config.DISPATCH_CONCURRENCY} DATABASE_POOL_SIZE=${config.DATABASE_POOL_SIZE} DISPATCH_POLL_MS=${config.DISPATCH_POLL_MS}`);
-  console.log(`fan-out sizes ${options.sizes.join(", ")}; chain of ${options.chain}; ${options.repeats} repeat(s), medians reported`);
+  console.log(
+    `fan-out sizes ${options.sizes.join(", ")}; chain of ${options.chain}; ` +
+      `${options.runs > 0 ? `${options.runs} short runs, ${options.inFlight} in flight; ` : ""}${options.repeats} repeat(s), medians reported`,
+  );
   console.log(`${describeLoad("start")}\n`);
 
   const fanOut = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: fan-out", graph: fanOutGraph(h.worker.url) });
   const chain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: `bench: chain of ${options.chain}`, graph: chainGraph(h.worker.url, options.chain) });
   const warmChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: warm-up chain", graph: chainGraph(h.worker.url, 20) });
+  const shortChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: short runs", graph: chainGraph(h.worker.url, SHORT_CHAIN) });
 
   // Warm-up (not reported): JIT, connection pools and the compiled-graph cache.
   await measureFanOut(h, fanOut.id, Math.min(...options.sizes), options.stallMs);
@@ -315,6 +364,7 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
 
   const fanOutSamples = new Map<number, FanOutSample[]>(options.sizes.map((size) => [size, []]));
   const chainSamples: ChainSample[] = [];
+  const concurrentSamples: ConcurrentSample[] = [];
   // Sizes are interleaved within each repeat, so a drift of the machine touches every size alike.
   for (let r = 1; r <= options.repeats; r++) {
     for (const size of options.sizes) {
@@ -325,6 +375,11 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
     const sample = await measureChain(h, chain.id, options.chain, options.stallMs);
     chainSamples.push(sample);
     console.log(`  repeat ${r}: chain of ${grouped(options.chain)} in ${fixed(sample.wallMs, 0)} ms (hand-off p50 ${fixed(sample.handoffP50Ms, 2)} ms)`);
+    if (options.runs > 0) {
+      const many = await measureConcurrentRuns(h, shortChain.id, options.runs, options.inFlight, options.stallMs);
+      concurrentSamples.push(many);
+      console.log(`  repeat ${r}: ${grouped(options.runs)} short runs in ${fixed(many.wallMs, 0)} ms (${grouped((options.runs / many.wallMs) * 1000)} runs/s)`);
+    }
   }
 
   const perPath = new Map<number, number>();
@@ -353,6 +408,20 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
     ),
   );
   console.log("  hand-off: from sending the callback of node N to receiving the dispatch of node N+1.");
+
+  if (concurrentSamples.length > 0) {
+    const wall = median(concurrentSamples.map((s) => s.wallMs));
+    console.log(`\nShort runs (chains of ${SHORT_CHAIN} Worker nodes), ${options.inFlight} in flight, medians:`);
+    console.log(
+      table(
+        ["runs", "repeats", "wall ms", "runs/s", "node completions/s", "run p50 ms", "run p99 ms"],
+        [[grouped(options.runs), String(concurrentSamples.length), fixed(wall, 0), grouped((options.runs / wall) * 1000),
+          grouped(((options.runs * SHORT_CHAIN) / wall) * 1000), fixed(median(concurrentSamples.map((s) => s.runP50Ms)), 1),
+          fixed(median(concurrentSamples.map((s) => s.runP99Ms)), 1)]],
+      ),
+    );
+    console.log("  run: from its start request to the answer of its last callback.");
+  }
 
   console.log(`\n${describeLoad("end")}`);
   const resets = h.worker.resets();
