@@ -82,8 +82,27 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
+/**
+ * Where postgres.js should connect for a DATABASE_URL. Besides host:port it accepts libpq's way of naming a Unix
+ * socket, `postgres://user@localhost/db?host=/var/run/postgresql`, which postgres.js alone would send to the server
+ * as an unknown setting. A local PostgreSQL over its socket skips the loopback TCP stack on every statement.
+ */
+export function postgresTarget(url: string): { url: string; path?: string } {
+  const parsed = new URL(url);
+  const socketDir = parsed.searchParams.get("host");
+  if (!socketDir?.startsWith("/")) return { url };
+  parsed.searchParams.delete("host");
+  return { url: parsed.toString(), path: `${socketDir.replace(/\/+$/, "")}/.s.PGSQL.${parsed.port || 5432}` };
+}
+
+/** A postgres.js client for a DATABASE_URL (see postgresTarget). */
+export function connectPostgres(url: string, options: postgres.Options<Record<string, postgres.PostgresType>> = {}) {
+  const target = postgresTarget(url);
+  return postgres(target.url, { onnotice: () => {}, ...(target.path ? { path: target.path } : {}), ...options });
+}
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const client = postgres(url, { max: poolSize, onnotice: () => {}, connection: { application_name: "stitch" } });
+  const client = connectPostgres(url, { max: poolSize, connection: { application_name: "stitch" } });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   // Processes starting together must not race to create the schema: one migrates, the others wait for it.
   const lock = await client.reserve();

@@ -3,8 +3,7 @@
  * (created on the server DATABASE_URL points at, dropped afterwards) whenever DATABASE_URL is set, as in CI.
  */
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { type Database, openDatabase } from "../../db/client";
+import { type Database, connectPostgres, openDatabase } from "../../db/client";
 
 export interface TestDatabase {
   name: "pglite" | "postgres";
@@ -22,7 +21,7 @@ export const pglite: TestDatabase = {
 /** Creates an empty database beside the one in `serverUrl`; returns its URL and how to drop it. */
 export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `stitch_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const admin = connectPostgres(serverUrl, { max: 1 });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
@@ -30,7 +29,7 @@ export async function createScratchDatabase(serverUrl: string): Promise<{ url: s
   return {
     url: url.toString(),
     async drop() {
-      const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      const again = connectPostgres(serverUrl, { max: 1 });
       await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await again.end();
     },

@@ -1,0 +1,53 @@
+/**
+ * DATABASE_URL forms the postgres driver is given: host:port as usual, and libpq's `?host=/socket/dir` for a
+ * PostgreSQL on this machine's Unix socket.
+ */
+import { sql } from "drizzle-orm";
+import { existsSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createScratchDatabase } from "../server/testing/databases";
+import { connectPostgres, openDatabase, postgresTarget, rows } from "./client";
+
+describe("postgresTarget", () => {
+  it("leaves host:port URLs alone", () => {
+    expect(postgresTarget("postgres://u:p@db.example.test:6543/stitch?sslmode=require")).toEqual({ url: "postgres://u:p@db.example.test:6543/stitch?sslmode=require" });
+    expect(postgresTarget("postgres://u@localhost/stitch?host=db.internal")).toEqual({ url: "postgres://u@localhost/stitch?host=db.internal" });
+  });
+
+  it("turns libpq's ?host=/socket/dir into the socket path, on the URL's port or 5432", () => {
+    expect(postgresTarget("postgres://postgres@localhost/stitch?host=/var/run/postgresql")).toEqual({
+      url: "postgres://postgres@localhost/stitch",
+      path: "/var/run/postgresql/.s.PGSQL.5432",
+    });
+    expect(postgresTarget("postgres://postgres@localhost:5433/stitch?host=%2Ftmp%2F&application_name=x")).toEqual({
+      url: "postgres://postgres@localhost:5433/stitch?application_name=x",
+      path: "/tmp/.s.PGSQL.5433",
+    });
+  });
+});
+
+// The CI machine's PostgreSQL listens on TCP and on its socket; where both are there, the socket form must work end to end.
+const socketDir = "/var/run/postgresql";
+const tcpUrl = process.env.DATABASE_URL;
+const canTrySocket = tcpUrl !== undefined && existsSync(`${socketDir}/.s.PGSQL.${new URL(tcpUrl).port || 5432}`);
+
+describe.skipIf(!canTrySocket)("a PostgreSQL on its Unix socket", () => {
+  it("opens, migrates and answers through ?host=", async () => {
+    const url = new URL(tcpUrl!);
+    url.searchParams.set("host", socketDir);
+    const probe = connectPostgres(url.toString(), { max: 1 });
+    const [{ socket }] = (await probe`SELECT inet_client_addr() IS NULL AS socket`) as unknown as [{ socket: boolean }];
+    await probe.end();
+    expect(socket).toBe(true);
+    const scratch = await createScratchDatabase(url.toString());
+    const database = await openDatabase({ databaseUrl: scratch.url });
+    try {
+      expect(new URL(scratch.url).searchParams.get("host")).toBe(socketDir);
+      const [row] = await database.run((db) => rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM stitch_flows`));
+      expect(row!.n).toBe(0);
+    } finally {
+      await database.close();
+      await scratch.drop();
+    }
+  });
+});
