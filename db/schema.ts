@@ -60,6 +60,8 @@ export const stitchNodeStates = pgTable(
     pathFailed: integer("path_failed").notNull().default(0),
     /** A worker re-run after a review rejection: the feedback it owes an answer to, until it delivers one. */
     feedback: jsonb("feedback"),
+    /** Workers with data.retry: the attempt their current budget of automatic attempts began with. */
+    retryFrom: integer("retry_from").notNull().default(0),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.nodeId] })],
@@ -77,7 +79,7 @@ export const stitchDispatches = pgTable(
     runId: uuid("run_id").notNull().references(() => stitchRuns.id, { onDelete: "cascade" }),
     nodeId: text("node_id").notNull(),
     nodeAttempt: integer("node_attempt").notNull(),
-    /** `webhook` (deliver payload to url) or `timeout` (a timer: when due, the node's attempt times out). */
+    /** `webhook` (deliver payload to url), `timeout` (a timer: when due, the node's attempt times out) or `retry` (a timer: when due, the node's next automatic attempt is fired). */
     kind: text("kind").notNull().default("webhook"),
     url: text("url").notNull(),
     payload: jsonb("payload").notNull(),

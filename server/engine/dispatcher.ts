@@ -30,7 +30,7 @@ interface ClaimedDispatch {
   run_id: string;
   node_id: string;
   node_attempt: number;
-  kind: "webhook" | "timeout";
+  kind: "webhook" | "timeout" | "retry";
   url: string;
   payload: unknown;
   deliveries: number;
@@ -144,11 +144,16 @@ export class Dispatcher {
   }
 
   private async deliverAndRecord(row: ClaimedDispatch): Promise<void> {
-    if (row.kind === "timeout") {
-      // A timer that came due: the node's attempt times out (a no-op when the node has moved on). If this throws, the
-      // row stays claimed until its lease runs out and is then tried again.
+    if (row.kind === "timeout" || row.kind === "retry") {
+      // A timer that came due: the node's attempt times out, or its next automatic attempt is fired (each a no-op when
+      // the node has moved on). If this throws, the row stays claimed until its lease runs out and is then tried again.
       const { afterMs } = row.payload as { afterMs: number };
-      await this.engine.handle(row.run_id, { type: "timeout", key: row.node_id, attempt: row.node_attempt, afterMs });
+      await this.engine.handle(
+        row.run_id,
+        row.kind === "timeout"
+          ? { type: "timeout", key: row.node_id, attempt: row.node_attempt, afterMs }
+          : { type: "retry_due", key: row.node_id, attempt: row.node_attempt },
+      );
       await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
       return;
     }

@@ -306,8 +306,9 @@ export class Engine {
       }
       for (const effect of step.effects) {
         if (effect.type === "cancel_dispatches") cancelled.add(effect.key);
-        else if (effect.type === "schedule_timeout") {
-          dispatches.push({ kind: "timeout", key: effect.key, attempt: effect.attempt, url: "", payload: { afterMs: effect.afterMs }, delayMs: effect.afterMs });
+        else if (effect.type === "schedule_timeout" || effect.type === "schedule_retry") {
+          const kind = effect.type === "schedule_timeout" ? "timeout" : "retry";
+          dispatches.push({ kind, key: effect.key, attempt: effect.attempt, url: "", payload: { afterMs: effect.afterMs }, delayMs: effect.afterMs });
         } else dispatches.push({ kind: "webhook", key: effect.key, attempt: effect.attempt, url: effect.url, payload: effect.payload, delayMs: 0 });
       }
       queue.push(...step.next);

@@ -91,6 +91,10 @@ describe("graph validation: a flow that cannot run is refused with a message nam
     ],
     ["a node id that reads as another node's path", graphOf([uxNode("W"), uxNode("W_0")]), /"W_0" could be mistaken for a path of node "W"/],
     ["a timeout that is not a positive whole number", graphOf([workerNode("W", hook, { timeoutMs: -5 })]), /data\.timeoutMs -5; it must be a positive whole number/],
+    ["a retry without maxAttempts", graphOf([workerNode("W", hook, { retry: { backoffMs: 10 } })]), /invalid data\.retry\.maxAttempts/],
+    ["a retry with too many attempts", graphOf([workerNode("W", hook, { retry: { maxAttempts: 1000 } })]), /invalid data\.retry\.maxAttempts.*maxAttempts: 1 to 100/],
+    ["a retry with an unknown field", graphOf([workerNode("W", hook, { retry: { maxAttempts: 2, jitter: true } })]), /invalid data\.retry: .*jitter/],
+    ["a retry on a node that is not a Worker", graphOf([uxNode("U", { retry: { maxAttempts: 2 } })]), /only Worker nodes are retried automatically/],
     ["a review gate after a non-Worker", graphOf([uxNode("U"), reviewGate("G")], chain("U", "G")), /review gate "G" must have exactly one incoming edge/],
     [
       "a reviewed Worker with a second downstream node",

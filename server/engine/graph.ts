@@ -3,7 +3,7 @@
  * which splitter scopes a node lives in, which collector closes a splitter, and how instance keys
  * (`nodeId`, `nodeId_3`, `nodeId_3_0`) map to nodes and path indices.
  */
-import type { StitchGraph, StitchNode } from "./schemas";
+import { type StitchGraph, type StitchNode, WorkerRetry } from "./schemas";
 
 export class GraphError extends Error {
   override name = "GraphError";
@@ -42,6 +42,18 @@ export const instanceKey = (nodeId: string, vector: readonly number[]): string =
 export const isReviewGate = (node: StitchNode): boolean => node.type === "UX" && node.data.gate === "review";
 
 const sameScope = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+function checkRetry(node: StitchNode): void {
+  if (node.type !== "Worker") throw new GraphError(`node "${node.id}" has data.retry, but only Worker nodes are retried automatically`);
+  const parsed = WorkerRetry.safeParse(node.data.retry);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length > 0 ? `data.retry.${issue.path.join(".")}` : "data.retry";
+    throw new GraphError(
+      `Worker node "${node.id}" has an invalid ${where}: ${issue.message} (expected { maxAttempts: 1 to 100, backoffMs?: 0 to 3600000 })`,
+    );
+  }
+}
 
 function checkUrl(node: StitchNode): void {
   const url = node.data.webhookUrl;
@@ -104,6 +116,7 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
     if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isInteger(timeoutMs) && timeoutMs > 0)) {
       throw new GraphError(`node "${node.id}" has data.timeoutMs ${JSON.stringify(timeoutMs)}; it must be a positive whole number of milliseconds`);
     }
+    if (node.data.retry !== undefined) checkRetry(node);
     if (node.type === "Splitter" && typeof node.data.arrayPath !== "string") {
       throw new GraphError(`Splitter node "${node.id}" needs data.arrayPath (a dot path to the array in its input, such as "items")`);
     }

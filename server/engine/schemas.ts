@@ -109,6 +109,15 @@ export const ReviewBody = z.discriminatedUnion("decision", [
 ]);
 export type ReviewBody = z.infer<typeof ReviewBody>;
 
+/** A Worker's automatic retries, `data.retry`: attempts in all (the first included) and the wait before the second, doubled for each further one. */
+export const WorkerRetry = z
+  .object({
+    maxAttempts: z.number().int().min(1).max(100),
+    backoffMs: z.number().int().min(0).max(3_600_000).default(1000),
+  })
+  .strict();
+export type WorkerRetry = z.infer<typeof WorkerRetry>;
+
 /** Cancelling a run: an optional reason, recorded on every node it stops and in the run's event log. */
 export const CancelBody = z.object({
   reason: z.string().trim().max(2000, "reason must be at most 2000 characters").optional(),

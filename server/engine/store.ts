@@ -47,11 +47,15 @@ export async function readFlowGraph(tx: Executor, flowId: string): Promise<Stitc
 interface StoredNodeRow {
   node_id: string; status: NodeStatus; output: unknown; error: string | null; input: unknown;
   attempt: number; path_total: number | null; path_done: number; path_failed: number; feedback: NodeRow["feedback"];
+  retry_from: number;
 }
+
+const NODE_COLUMNS = sql.raw("node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from");
 
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   key: r.node_id, status: r.status, output: r.output, error: r.error, input: r.input, attempt: r.attempt,
   pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed, feedback: r.feedback ?? null,
+  retryFrom: r.retry_from,
 });
 
 /**
@@ -62,7 +66,7 @@ const toNodeRow = (r: StoredNodeRow): NodeRow => ({
 export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
   if (keys.length === 0) return [];
   const found = await rows<StoredNodeRow>(tx, sql`
-    SELECT node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback
+    SELECT ${NODE_COLUMNS}
     FROM stitch_node_states
     WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(keys)}::jsonb)))`);
   return found.map(toNodeRow);
@@ -71,21 +75,21 @@ export async function loadNodeRows(tx: Executor, runId: string, keys: readonly s
 /** Every row of a run: only a cancellation needs them all. */
 export async function loadAllNodeRows(tx: Executor, runId: string): Promise<NodeRow[]> {
   const found = await rows<StoredNodeRow>(tx, sql`
-    SELECT node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback
+    SELECT ${NODE_COLUMNS}
     FROM stitch_node_states WHERE run_id = ${runId}`);
   return found.map(toNodeRow);
 }
 
 /** The upsert of node rows, shared by a run's creation and `writeEvent`. */
 const upsertNodeRows = (runId: string, changed: readonly NodeRow[]) => sql`
-  INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, updated_at)
-  SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, now()
+  INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from, updated_at)
+  SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
   FROM jsonb_to_recordset(${json(changed)}::jsonb)
-    AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb)
+    AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
   ON CONFLICT (run_id, node_id) DO UPDATE SET
     status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
     attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
-    path_failed = excluded.path_failed, feedback = excluded.feedback, updated_at = excluded.updated_at`;
+    path_failed = excluded.path_failed, feedback = excluded.feedback, retry_from = excluded.retry_from, updated_at = excluded.updated_at`;
 
 export async function saveNodeRows(tx: Executor, runId: string, changed: readonly NodeRow[]): Promise<void> {
   if (changed.length === 0) return;
@@ -93,8 +97,8 @@ export async function saveNodeRows(tx: Executor, runId: string, changed: readonl
 }
 
 export interface NewDispatch {
-  /** `webhook`: POST payload to url; `timeout`: a timer that becomes a `timeout` event when due. */
-  kind: "webhook" | "timeout";
+  /** `webhook`: POST payload to url; `timeout` / `retry`: a timer that becomes a `timeout` / `retry_due` event when due. */
+  kind: "webhook" | "timeout" | "retry";
   key: string;
   attempt: number;
   url: string;

@@ -653,6 +653,95 @@ describe("per-node timeouts (Worker data.timeoutMs)", () => {
   });
 });
 
+describe("automatic retry (Worker data.retry)", () => {
+  const retried = (retry: unknown, extra: Record<string, unknown> = {}) =>
+    graphOf([workerNode("W", hook, { retry, ...extra }), workerNode("Next", otherHook)], chain("W", "Next"));
+
+  it("a failed attempt with attempts left keeps the node running, says when the next comes, and schedules it with doubling backoff", () => {
+    const run = new PureRun(retried({ maxAttempts: 3, backoffMs: 500 }));
+    run.start();
+    const first = run.fail("W", "HTTP 503 from the model");
+    expect(first.outcome.kind).toBe("applied");
+    expect(run.row("W")).toMatchObject({ status: "running", attempt: 1, error: "attempt 1 failed: HTTP 503 from the model; attempt 2 of 3 in 500 ms" });
+    expect(first.effects).toEqual([{ type: "cancel_dispatches", key: "W" }, { type: "schedule_retry", key: "W", attempt: 1, afterMs: 500 }]);
+    expect(first.followUps).toEqual([]);
+
+    const due = run.send({ type: "retry_due", key: "W", attempt: 1 });
+    expect(due.outcome.kind).toBe("applied");
+    expect(run.row("W")).toMatchObject({ status: "running", attempt: 2, error: null });
+    expect(run.dispatchesOf("W").map((d) => d.payload.attempt)).toEqual([1, 2]);
+
+    run.send({ type: "delivery_failed", key: "W", attempt: 2, error: "could not deliver: HTTP 502" });
+    expect(run.row("W").error).toBe("attempt 2 failed: could not deliver: HTTP 502; attempt 3 of 3 in 1000 ms");
+    run.send({ type: "retry_due", key: "W", attempt: 2 });
+    run.send({ type: "timeout", key: "W", attempt: 3, afterMs: 100 });
+    expect(run.row("W")).toMatchObject({ status: "failed", attempt: 3, error: "the worker did not call back within 100 ms (attempt 3) (after 3 attempts)" });
+    expect(run.dispatchesOf("Next")).toEqual([]);
+  });
+
+  it("a success on a later attempt completes the node and fires what follows", () => {
+    const run = new PureRun(retried({ maxAttempts: 2 }));
+    run.start();
+    run.fail("W", "flaky");
+    expect(run.row("W").error).toBe("attempt 1 failed: flaky; attempt 2 of 2 in 1000 ms");
+    run.send({ type: "retry_due", key: "W", attempt: 1 });
+    run.complete("W", "ok");
+    expect(run.row("W")).toMatchObject({ status: "completed", output: "ok", error: null });
+    expect(run.dispatchesOf("Next")).toHaveLength(1);
+  });
+
+  it("between attempts: a repeated failure, a late timer or delivery failure, and a stale retry timer change nothing; a completion is still taken", () => {
+    const run = new PureRun(retried({ maxAttempts: 3, backoffMs: 10 }));
+    run.start();
+    run.fail("W", "first");
+    expect(run.fail("W", "first").outcome.kind).toBe("duplicate");
+    expect(run.send({ type: "timeout", key: "W", attempt: 1, afterMs: 5 }).outcome.kind).toBe("duplicate");
+    expect(run.send({ type: "delivery_failed", key: "W", attempt: 1, error: "x" }).outcome.kind).toBe("duplicate");
+    expect(run.send({ type: "retry_due", key: "W", attempt: 0 }).outcome.kind).toBe("duplicate");
+    const late = run.complete("W", "the first attempt finished after all");
+    expect(late.outcome.kind).toBe("applied");
+    expect(late.effects).toContainEqual({ type: "cancel_dispatches", key: "W" });
+    expect(run.row("W")).toMatchObject({ status: "completed", error: null });
+    expect(run.send({ type: "retry_due", key: "W", attempt: 1 }).outcome.kind).toBe("duplicate");
+  });
+
+  it("a manual retry after the budget is spent starts a fresh budget", () => {
+    const run = new PureRun(retried({ maxAttempts: 2, backoffMs: 0 }));
+    run.start();
+    run.fail("W", "a");
+    run.send({ type: "retry_due", key: "W", attempt: 1 });
+    run.fail("W", "b");
+    expect(run.row("W")).toMatchObject({ status: "failed", attempt: 2, error: "b (after 2 attempts)" });
+    run.send({ type: "retry", key: "W" });
+    expect(run.row("W")).toMatchObject({ status: "running", attempt: 3, retryFrom: 3 });
+    run.fail("W", "c");
+    expect(run.row("W")).toMatchObject({ status: "running", error: "attempt 3 failed: c; attempt 4 of 4 in 0 ms" });
+  });
+
+  it("a path between attempts does not fail its collector", () => {
+    const graph = graphOf(
+      [workerNode("In", hook), splitterNode("S"), workerNode("W", hook, { retry: { maxAttempts: 2 } }), collectorNode("C")],
+      chain("In", "S", "W", "C"),
+    );
+    const run = new PureRun(graph);
+    run.start();
+    run.complete("In", { items: [1, 2] });
+    run.fail("W_0", "flaky");
+    expect(run.row("C")).toMatchObject({ status: "pending", pathFailed: 0 });
+    run.send({ type: "retry_due", key: "W_0", attempt: 1 });
+    run.complete("W_0", "a");
+    run.complete("W_1", "b");
+    expect(run.row("C")).toMatchObject({ status: "completed", output: ["a", "b"] });
+  });
+
+  it("without data.retry a failure fails the node at once, as before", () => {
+    const run = new PureRun(retried(undefined));
+    run.start();
+    run.fail("W", "boom");
+    expect(run.row("W")).toMatchObject({ status: "failed", error: "boom" });
+  });
+});
+
 describe("run cancellation", () => {
   it("stops every unfinished node, splitter paths included, and drops the outbox rows of running ones; finished nodes keep their results", () => {
     const run = new PureRun(splitFlow(), { items: ["a", "b", "c"] });

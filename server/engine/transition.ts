@@ -8,7 +8,7 @@
  * consequences ripple through the graph inside the same transaction.
  */
 import { type CompiledGraph, type InstanceRef, instanceKey, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
-import type { NodeStatus, RunStatus, WorkerPayload } from "./schemas";
+import { type NodeStatus, type RunStatus, type WorkerPayload, WorkerRetry } from "./schemas";
 
 /** One row of `stitch_node_states`: a node of the graph, or one path's instance of it. */
 export interface NodeRow {
@@ -26,10 +26,12 @@ export interface NodeRow {
   pathFailed: number;
   /** Workers re-run after a review rejection: the feedback they owe an answer to, kept until they deliver it (a retry resends it). */
   feedback: { text: string; round: number } | null;
+  /** Workers with `data.retry`: the attempt their current budget of automatic attempts began with (set whenever the node is fired afresh). */
+  retryFrom: number;
 }
 
 export const newRow = (key: string): NodeRow => ({
-  key, status: "pending", output: null, error: null, input: null, attempt: 0, pathTotal: null, pathDone: 0, pathFailed: 0, feedback: null,
+  key, status: "pending", output: null, error: null, input: null, attempt: 0, pathTotal: null, pathDone: 0, pathFailed: 0, feedback: null, retryFrom: 0,
 });
 
 export type ExternalEvent =
@@ -41,6 +43,8 @@ export type ExternalEvent =
   | { type: "delivery_failed"; key: string; attempt: number; error: string }
   /** A Worker with `data.timeoutMs` did not call back in time for the attempt the timer was set for. */
   | { type: "timeout"; key: string; attempt: number; afterMs: number }
+  /** A Worker with `data.retry` waited out its backoff after attempt `attempt` failed: fire the next attempt. */
+  | { type: "retry_due"; key: string; attempt: number }
   /** The whole run stops: the shell hands `transition` every row of the run for it. */
   | { type: "cancel"; reason?: string };
 
@@ -57,7 +61,9 @@ export type Effect =
   | { type: "dispatch"; key: string; attempt: number; url: string; payload: WorkerPayload }
   | { type: "cancel_dispatches"; key: string }
   /** Deliver a `timeout` event for this attempt after `afterMs`, unless the node's outbox rows are cancelled first. */
-  | { type: "schedule_timeout"; key: string; attempt: number; afterMs: number };
+  | { type: "schedule_timeout"; key: string; attempt: number; afterMs: number }
+  /** Deliver a `retry_due` event for this (failed) attempt after `afterMs`, unless the node's outbox rows are cancelled first. */
+  | { type: "schedule_retry"; key: string; attempt: number; afterMs: number };
 
 export type RejectionCode = "not_found" | "conflict" | "bad_request";
 export type Outcome =
@@ -97,6 +103,7 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
     case "complete":
     case "delivery_failed":
     case "timeout":
+    case "retry_due":
     case "member_failed":
     case "member_recovered":
       return [event.key];
@@ -259,10 +266,17 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
       return onRetry(step, row);
     case "delivery_failed":
     case "timeout": {
-      if (row.status !== "running" || row.attempt !== event.attempt) return step.result(duplicate("the node has moved on"));
+      if (row.status !== "running" || row.attempt !== event.attempt || betweenAttempts(row)) return step.result(duplicate("the node has moved on"));
       const error = event.type === "timeout" ? `the worker did not call back within ${event.afterMs} ms (attempt ${event.attempt})` : event.error;
-      step.put({ ...row, status: "failed", error });
+      failOrRetry(step, ref, row, error);
+      return step.result(applied);
+    }
+    case "retry_due": {
+      if (row.status !== "running" || row.attempt !== event.attempt || !betweenAttempts(row)) return step.result(duplicate("the node has moved on"));
+      const next: NodeRow = { ...row, attempt: row.attempt + 1, error: null };
+      step.put(next);
       step.effects.push({ type: "cancel_dispatches", key: row.key });
+      step.dispatch(ref, next);
       return step.result(applied);
     }
     case "fire":
@@ -322,12 +336,14 @@ function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
     if (event.attempt !== undefined && event.attempt !== row.attempt) {
       return step.result(duplicate(`callback for attempt ${event.attempt}, but node "${row.key}" is on attempt ${row.attempt}`));
     }
-    step.effects.push({ type: "cancel_dispatches", key: row.key });
     if (event.status === "completed") {
+      step.effects.push({ type: "cancel_dispatches", key: row.key });
       step.put({ ...row, status: "completed", output: event.output ?? null, error: null, feedback: null });
       step.next.push({ type: "completed", key: row.key });
     } else {
-      step.put({ ...row, status: "failed", error: event.error?.trim() || "the worker reported a failure without an error message" });
+      // A failure repeated while the node waits for its next automatic attempt is the same failure.
+      if (betweenAttempts(row)) return step.result(duplicate(`node "${row.key}" already failed attempt ${row.attempt} and waits for attempt ${row.attempt + 1}`));
+      failOrRetry(step, ref, row, event.error?.trim() || "the worker reported a failure without an error message");
     }
     return step.result(applied);
   }
@@ -335,6 +351,37 @@ function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
   return step.result(
     rejected("conflict", `node "${row.key}" is ${row.status}; a "${event.status}" callback does not apply${row.status === "failed" ? " (retry the node first)" : ""}`),
   );
+}
+
+/** A Worker's automatic retries (`data.retry`, validated by compileGraph); none when it has no such field. */
+function retryPolicyOf(data: Record<string, unknown>): WorkerRetry | undefined {
+  if (data.retry === undefined) return undefined;
+  const parsed = WorkerRetry.safeParse(data.retry);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export const MAX_RETRY_BACKOFF_MS = 3_600_000;
+
+/** A Worker that failed an attempt and waits for its next one stays `running`, with the failure as its error. */
+const betweenAttempts = (row: NodeRow) => row.status === "running" && row.error !== null;
+
+/**
+ * A Worker's attempt failed. With attempts left in its `data.retry` budget it stays running, says why and when the
+ * next attempt comes, and a timer fires that attempt (no collector hears of a failure that may yet be retried);
+ * otherwise it fails, with how many attempts it had.
+ */
+function failOrRetry(step: Step, ref: InstanceRef, row: NodeRow, error: string): void {
+  step.effects.push({ type: "cancel_dispatches", key: row.key });
+  const policy = retryPolicyOf(ref.node.data);
+  const used = row.attempt - row.retryFrom + 1;
+  if (policy && used < policy.maxAttempts) {
+    const afterMs = Math.min(policy.backoffMs * 2 ** (used - 1), MAX_RETRY_BACKOFF_MS);
+    step.put({ ...row, error: `attempt ${row.attempt} failed: ${error}; attempt ${row.attempt + 1} of ${row.retryFrom + policy.maxAttempts - 1} in ${afterMs} ms` });
+    step.effects.push({ type: "schedule_retry", key: row.key, attempt: row.attempt, afterMs });
+    return;
+  }
+  const tries = policy && used > 1 ? ` (after ${used} attempts)` : "";
+  step.put({ ...row, status: "failed", error: `${error}${tries}` });
 }
 
 function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown): StepResult {
@@ -372,7 +419,9 @@ function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<Ext
   const worker = step.get(workerKey)!;
   const workerRef = parseKey(step.g, workerKey)!;
   step.put({ ...row, status: "pending" });
-  const refired: NodeRow = { ...worker, status: "running", attempt: worker.attempt + 1, error: null, feedback: { text: feedback, round: row.attempt } };
+  const refired: NodeRow = {
+    ...worker, status: "running", attempt: worker.attempt + 1, retryFrom: worker.attempt + 1, error: null, feedback: { text: feedback, round: row.attempt },
+  };
   step.put(refired);
   step.dispatch(workerRef, refired);
   return step.result(applied);
@@ -398,7 +447,7 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
   const { input } = ready;
   switch (ref.node.type) {
     case "Worker": {
-      const fired: NodeRow = { ...row, status: "running", input, attempt: row.attempt + 1, error: null };
+      const fired: NodeRow = { ...row, status: "running", input, attempt: row.attempt + 1, error: null, retryFrom: row.attempt + 1 };
       step.put(fired);
       step.dispatch(ref, fired);
       break;

@@ -10,7 +10,7 @@ import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { type StitchClient, dispatchesOf, holdWorker, routeByPath } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
-import { type WorkerServer, echoWorker, eventually, startWorkerServer } from "../testing/workerServer";
+import { type WorkerServer, echoWorker, eventually, postJson, startWorkerServer } from "../testing/workerServer";
 import type { StitchRun, WorkerPayload } from "../engine/schemas";
 
 describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
@@ -27,6 +27,13 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         hold: holdWorker,
         items: echoWorker((p) => ({ items: (p.input as { items: unknown[] }).items })),
         upper: echoWorker((p) => String(p.input).toUpperCase()),
+        // Fails its first two attempts, then succeeds: what a transiently failing service looks like.
+        "third-time": (dispatch, res) => {
+          res.writeHead(200).end("{}");
+          const { attempt, callbackUrl } = dispatch.payload;
+          const body = attempt < 3 ? { status: "failed", error: `busy (attempt ${attempt})`, attempt } : { status: "completed", output: { attempt }, attempt };
+          void postJson(callbackUrl, body).catch(() => undefined);
+        },
       }),
     );
     env = await serverOn(testDatabase);
@@ -407,6 +414,33 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
       expect((await api.get(`/api/stitch/runs?flow_id=${run.flow_id}`)).body).toHaveLength(1);
     });
   });
+  describe("automatic retry (Worker data.retry)", () => {
+    it("a worker that fails twice is fired again after the backoff and its run completes; the events say what happened", async () => {
+      const run = await api.run(graphOf([workerNode("W", `${worker.url}/third-time`, { retry: { maxAttempts: 3, backoffMs: 50 } }), workerNode("Next", echo)], chain("W", "Next")));
+      const done = await api.waitForRun(run.id, (r) => r.status === "completed", "the run to complete");
+      expect(done.node_states.W).toEqual({ status: "completed", output: { attempt: 3 } });
+      expect(dispatchesOf(worker.received, run.id, "W").map((p) => p.attempt)).toEqual([1, 2, 3]);
+      const events = (await api.get(`/api/stitch/runs/${run.id}/events`)).body as { type: string; node_id: string | null }[];
+      expect(events.filter((e) => e.node_id === "W").map((e) => e.type)).toEqual(["callback", "retry_due", "callback", "retry_due", "callback"]);
+    });
+
+    it("a worker that keeps failing fails the node after its attempts, with the last error; a manual retry starts a fresh budget", async () => {
+      const run = await api.run(graphOf([workerNode("W", `${worker.url}/third-time`, { retry: { maxAttempts: 2, backoffMs: 20 } })]));
+      const failed = await api.waitForStatus(run.id, "W", "failed");
+      expect(failed.node_states.W!.error).toBe("busy (attempt 2) (after 2 attempts)");
+      expect(failed.status).toBe("failed");
+      expect((await api.retry(run.id, "W")).status).toBe(200);
+      const done = await api.waitForRun(run.id, (r) => r.status === "completed", "the run to complete after the manual retry");
+      expect(done.node_states.W).toEqual({ status: "completed", output: { attempt: 3 } });
+    });
+
+    it("a graph with an invalid retry is refused with 400 naming the field", async () => {
+      const answer = await api.post("/api/stitch/flows", { name: "bad retry", graph: graphOf([workerNode("W", echo, { retry: { maxAttempts: 0 } })]) });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toMatch(/data\.retry\.maxAttempts/);
+    });
+  });
+
   describe("run cancellation", () => {
     const outboxOf = (runId: string) =>
       env.database.run((db) => rows<{ node_id: string; kind: string }>(db, sql`SELECT node_id, kind FROM stitch_dispatches WHERE run_id = ${runId} ORDER BY node_id, kind`));

@@ -1,0 +1,1 @@
+ALTER TABLE "stitch_node_states" ADD COLUMN "retry_from" integer DEFAULT 0 NOT NULL;
