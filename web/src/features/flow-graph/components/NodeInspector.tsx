@@ -48,15 +48,7 @@ export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId:
       <p>
         <span className={`node-status status-${status}`}>{statusLabel[status]}</span>
       </p>
-      {state?.error ? (
-        // A cancelled node's "error" says why it stopped, which is not a fault.
-        <div className={`notice ${status === "cancelled" ? "notice-neutral" : "notice-error"}`}>
-          <div>
-            <strong className="notice-title">{status === "cancelled" ? "Stopped" : "Error"}</strong>
-            <p className="notice-body">{state.error}</p>
-          </div>
-        </div>
-      ) : null}
+      {state?.error ? <NodeErrorNotice status={status} error={state.error} /> : null}
       {status === "failed" ? <RetryAction runId={runId} nodeKey={nodeKey} /> : null}
       {status === "waiting_for_user" && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
       {status === "waiting_for_user" && view.type === "UX" && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
@@ -73,6 +65,23 @@ export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId:
         </details>
       ) : null}
     </aside>
+  );
+}
+
+/**
+ * A node's error: a fault when it failed; why it stopped when it was cancelled; which attempt failed and when the
+ * next comes when it is running between automatic retries.
+ */
+export function NodeErrorNotice({ status, error }: { status: string; error: string }) {
+  const { className, title } =
+    status === "cancelled" ? { className: "notice-neutral", title: "Stopped" } : status === "running" ? { className: "notice-warning", title: "Retrying" } : { className: "notice-error", title: "Error" };
+  return (
+    <div className={`notice ${className}`}>
+      <div>
+        <strong className="notice-title">{title}</strong>
+        <p className="notice-body">{error}</p>
+      </div>
+    </div>
   );
 }
 
