@@ -7,7 +7,7 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
 import { rows } from "../../db/client";
-import { stitchFlows, stitchNodeStates, stitchRunEvents, stitchRuns } from "../../db/schema";
+import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { type CompiledGraph, GraphError, compileGraph } from "./graph";
 import type { NodeState, NodeStatus, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import { callbackToken, isValidCallbackToken } from "./callbackToken";
@@ -344,20 +344,25 @@ export class Engine {
 
   async getRun(runId: string): Promise<StitchRun> {
     if (!store.isUuid(runId)) throw new EngineError("not_found", `no run with id "${runId}"`);
-    return this.database.run(async (db) => {
-      const [run] = await db.select().from(stitchRuns).where(eq(stitchRuns.id, runId));
-      if (!run) throw new EngineError("not_found", `no run with id "${runId}"`);
-      const states = await db
-        .select({ nodeId: stitchNodeStates.nodeId, status: stitchNodeStates.status, output: stitchNodeStates.output, error: stitchNodeStates.error })
-        .from(stitchNodeStates)
-        .where(eq(stitchNodeStates.runId, runId));
-      const nodeStates: Record<string, NodeState> = {};
-      for (const s of states) nodeStates[s.nodeId] = toNodeState({ status: s.status as NodeStatus, output: s.output, error: s.error });
-      return {
-        id: run.id, flow_id: run.flowId, status: run.status as RunStatus, input: run.input ?? null,
-        node_states: nodeStates, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
-      };
-    });
+    // One statement, so one snapshot: the run's status and its node states always belong together (two reads
+    // could straddle an event's commit and answer, say, a running run whose last node has failed).
+    const [run] = await this.database.run((db) =>
+      rows<{
+        id: string; flow_id: string; status: RunStatus; input: unknown; created_at: unknown; updated_at: unknown;
+        states: { node_id: string; status: NodeStatus; output: unknown; error: string | null }[];
+      }>(db, sql`
+        SELECT r.id, r.flow_id, r.status, r.input, r.created_at, r.updated_at,
+          COALESCE((SELECT json_agg(json_build_object('node_id', s.node_id, 'status', s.status, 'output', s.output, 'error', s.error))
+                    FROM stitch_node_states s WHERE s.run_id = r.id), '[]'::json) AS states
+        FROM stitch_runs r WHERE r.id = ${runId}`),
+    );
+    if (!run) throw new EngineError("not_found", `no run with id "${runId}"`);
+    const nodeStates: Record<string, NodeState> = {};
+    for (const s of run.states) nodeStates[s.node_id] = toNodeState(s);
+    return {
+      id: run.id, flow_id: run.flow_id, status: run.status, input: run.input ?? null,
+      node_states: nodeStates, created_at: iso(run.created_at), updated_at: iso(run.updated_at),
+    };
   }
 
   async listRuns(options: { flowId?: string; limit?: number } = {}) {
