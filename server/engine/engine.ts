@@ -175,10 +175,6 @@ export class Engine {
   }
 
   /**
-   * The one door for every external event: callbacks, UX completions, reviews, retries, delivery failures.
-   * Either the whole event is applied or, when refused, nothing is (the transaction rolls back).
-   */
-  /**
    * A worker's callback from outside: with a callback secret configured, only one presenting the token of its
    * callback URL is taken. Throws `unauthorized` otherwise, before anything is read or written.
    */
@@ -191,6 +187,10 @@ export class Engine {
     );
   }
 
+  /**
+   * The one door for every external event: callbacks, UX completions, reviews, retries, delivery failures, timers.
+   * Either the whole event is applied or, when refused, nothing is (the transaction rolls back).
+   */
   handle(runId: string, event: KeyedEvent, actor: string | null = null): Promise<EventResult> {
     return this.transaction((ops) => ops.handle(runId, event, actor));
   }
@@ -234,9 +234,8 @@ export class Engine {
     const locked = (await store.lockRun(tx, run!.id))!;
     const g = await this.compiled(tx, flowId, locked.flowVersion);
     const initial = [...g.nodes.keys()].map(newRow);
-    await store.saveNodeRows(tx, run!.id, initial);
     const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
-    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])), log);
+    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])), log, { seedIsNew: true });
     return { runId: run!.id, dispatched: applied.dispatched };
   }
 
@@ -262,8 +261,14 @@ export class Engine {
     return { result, dispatched: applied.dispatched };
   }
 
-  /** Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. */
-  private async apply(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>, log: store.EventWrites["log"]) {
+  /**
+   * Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. `seedIsNew`:
+   * the seed rows are not stored yet (a run's start), so they are written with the event's changes.
+   */
+  private async apply(
+    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>, log: store.EventWrites["log"],
+    { seedIsNew = false } = {},
+  ) {
     const { actor } = log;
     const secret = this.options.callbackSecret;
     const ctx: RunContext = {
@@ -274,7 +279,7 @@ export class Engine {
     };
     const cache = new Map<string, NodeRow>(seed);
     const absent = new Set<string>();
-    const before = new Map<string, NodeStatus | undefined>();
+    const before = new Map<string, NodeStatus | undefined>(seedIsNew ? [...seed.keys()].map((key) => [key, undefined]) : []);
     const dispatches: store.NewDispatch[] = [];
     const cancelled = new Set<string>();
     const queue: EngineEvent[] = [event];

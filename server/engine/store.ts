@@ -80,22 +80,6 @@ export async function loadAllNodeRows(tx: Executor, runId: string): Promise<Node
   return found.map(toNodeRow);
 }
 
-/** The upsert of node rows, shared by a run's creation and `writeEvent`. */
-const upsertNodeRows = (runId: string, changed: readonly NodeRow[]) => sql`
-  INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from, updated_at)
-  SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
-  FROM jsonb_to_recordset(${json(changed)}::jsonb)
-    AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
-  ON CONFLICT (run_id, node_id) DO UPDATE SET
-    status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
-    attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
-    path_failed = excluded.path_failed, feedback = excluded.feedback, retry_from = excluded.retry_from, updated_at = excluded.updated_at`;
-
-export async function saveNodeRows(tx: Executor, runId: string, changed: readonly NodeRow[]): Promise<void> {
-  if (changed.length === 0) return;
-  await tx.execute(upsertNodeRows(runId, changed));
-}
-
 export interface NewDispatch {
   /** `webhook`: POST payload to url; `timeout` / `retry`: a timer that becomes a `timeout` / `retry_due` event when due. */
   kind: "webhook" | "timeout" | "retry";
@@ -127,26 +111,28 @@ export interface EventWrites {
 export async function writeEvent(tx: Executor, runId: string, w: EventWrites): Promise<void> {
   await tx.execute(sql`
     WITH saved AS (
-      ${upsertNodeRows(runId, w.changed)}
-      RETURNING 1
+      INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from, updated_at)
+      SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
+      FROM jsonb_to_recordset(${json(w.changed)}::jsonb)
+        AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
+      ON CONFLICT (run_id, node_id) DO UPDATE SET
+        status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
+        attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
+        path_failed = excluded.path_failed, feedback = excluded.feedback, retry_from = excluded.retry_from, updated_at = excluded.updated_at
     ), removed AS (
       DELETE FROM stitch_dispatches
       WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(w.cancelled)}::jsonb)))
-      RETURNING 1
     ), queued AS (
       INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, kind, url, payload, run_at)
       SELECT ${runId}::uuid, x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0)
       FROM jsonb_to_recordset(${json(w.dispatches)}::jsonb) AS x(kind text, key text, attempt int, url text, payload jsonb, "delayMs" int)
-      RETURNING 1
     ), counted AS (
       UPDATE stitch_runs SET running_count = ${w.counts.running}, waiting_count = ${w.counts.waiting},
         failed_count = ${w.counts.failed}, status = ${w.status}, updated_at = now()
       WHERE id = ${runId}
-      RETURNING 1
     ), logged AS (
       INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
       VALUES (${runId}, ${w.log.nodeId}, ${w.log.type}, ${json(w.log.payload)}::jsonb, ${w.log.actor})
-      RETURNING 1
     ), woken AS (
       SELECT pg_notify('stitch_dispatch', '') WHERE ${w.notify}
     )

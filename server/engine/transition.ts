@@ -360,7 +360,7 @@ function retryPolicyOf(data: Record<string, unknown>): WorkerRetry | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-export const MAX_RETRY_BACKOFF_MS = 3_600_000;
+const MAX_RETRY_BACKOFF_MS = 3_600_000;
 
 /** A Worker that failed an attempt and waits for its next one stays `running`, with the failure as its error. */
 const betweenAttempts = (row: NodeRow) => row.status === "running" && row.error !== null;

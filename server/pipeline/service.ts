@@ -182,13 +182,12 @@ export class PipelineService {
 
   /**
    * Stops the run for good: the agent at work or the output waiting for review is cancelled, nothing more is sent,
-   * and a late callback from the agent is refused. Cancelling a cancelled run again changes nothing.
+   * and a late callback from the agent is refused. The engine decides: a finished run has nothing to cancel (409),
+   * and cancelling a cancelled run again is a duplicate that changes nothing.
    */
   async cancel(runId: string, reason?: string, actor: string | null = null): Promise<PipelineRunView> {
     await this.engine.transaction(async (ops, tx) => {
       const run = await this.lock(tx, runId);
-      if (run.status === "COMPLETED") throw new EngineError("conflict", `run ${runId} is COMPLETED; there is nothing to cancel`);
-      if (run.status === "CANCELLED") return;
       await ops.cancel(run.stitchRunId, reason, actor);
     });
     return this.getRun(runId);
