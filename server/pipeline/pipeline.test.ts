@@ -103,12 +103,16 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       expect((await postJson(`${base}/callbacks/agent/nobody`, { run_id: runId, content: { artifact: {} } })).status).toBe(404);
       expect((await statusOf(base, runId)).status).toBe("WAITING_APPROVAL_REQUIREMENTS");
 
-      // 7.7 / 12: reject with feedback; the same agent runs again with its last output as context.
+      // 7.7 / 12: reject with feedback; the same agent runs again with its last output as context. Its answer is
+      // held back until the run has been seen in RETRYING, where nothing waits for approval.
+      n8n.style.requirements = "held";
       const rejected = await postJson(`${base}/runs/${runId}/reject`, { feedback: "Add offline payments" });
       expect(rejected.status).toBe(200);
       expect((rejected.body as RunView).status).toBe("RETRYING_REQUIREMENTS");
       expect((await postJson(`${base}/runs/${runId}/approve`, {})).status).toBe(409);
       const [, retryCall] = await n8n.waitForCalls(2);
+      n8n.style.requirements = "preferred";
+      await n8n.release();
       const versions = (await getJson(`${base}/runs/${runId}/artifacts`)).body as { artifact_type: string; version: number; content: unknown }[];
       const v1 = versions.find((a) => a.artifact_type === "requirements" && a.version === 1)!;
       expect(v1).toBeDefined();

@@ -12,7 +12,8 @@ export interface AgentCall {
   body: { run_id: string; context: Record<string, unknown>; is_feedback: boolean; feedback: string; callback_url?: string };
 }
 
-export type CallbackStyle = "preferred" | "wrapped" | "fallback" | "twice" | "none";
+/** `held`: the preferred callback waits until `release()`, so a test can act while the agent is still at work. */
+export type CallbackStyle = "preferred" | "wrapped" | "fallback" | "twice" | "none" | "held";
 
 /** The seed's webhook paths (section 3), by agent slug. */
 export const n8nPaths: Record<string, string> = {
@@ -64,6 +65,8 @@ export interface FakeN8n {
   /** How the next calls of an agent call back; default "preferred". */
   style: Record<string, CallbackStyle>;
   waitForCalls(count: number, timeoutMs?: number): Promise<AgentCall[]>;
+  /** Sends the callbacks held back so far (style `held`). */
+  release(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +74,7 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
   const calls: AgentCall[] = [];
   const rounds = new Map<string, number>();
   const style: Record<string, CallbackStyle> = {};
+  const held: (() => Promise<unknown>)[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -90,6 +94,7 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
       const how = style[slug] ?? "preferred";
       const target = `${pipelineUrl()}/callbacks/agent/${slug}`;
       const send = (body: unknown) => fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      if (how === "held") return void held.push(() => send({ run_id: call.body.run_id, content }));
       setTimeout(async () => {
         if (how === "none") return;
         if (how === "wrapped") await send({ body: { run_id: call.body.run_id, content } });
@@ -114,6 +119,9 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
         const timer = setTimeout(() => reject(new Error(`n8n got ${calls.length} of ${count} calls within ${timeoutMs} ms`)), timeoutMs);
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(calls.slice(0, count))) });
       });
+    },
+    async release() {
+      for (const callback of held.splice(0)) await callback();
     },
     close: () =>
       new Promise<void>((resolve) => {
