@@ -4,7 +4,6 @@
  */
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import type { StitchGraph } from "../server/engine/schemas";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -13,7 +12,8 @@ const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "str
 export const stitchFlows = pgTable("stitch_flows", {
   id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
   name: text("name").notNull(),
-  graph: jsonb("graph").$type<StitchGraph>().notNull(),
+  /** A React Flow graph; the engine validates it before it is stored and reads it back through its own schema. */
+  graph: jsonb("graph").notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -135,7 +135,10 @@ export const pipelineRuns = pgTable(
     id: text("id").primaryKey(),
     domain: text("domain").notNull(),
     brief: text("brief").notNull(),
+    /** The seed's status string (`WAITING_APPROVAL_QA`), written from `phase` and `current_agent`, which say the same typed. */
     status: text("status").notNull(),
+    /** in_progress, retrying, waiting_approval, failed, completed or cancelled; with `current_agent`, the run's typed status. */
+    phase: text("phase").notNull().default("in_progress"),
     currentAgent: text("current_agent"),
     isWaitingForUser: boolean("is_waiting_for_user").notNull().default(false),
     failure: text("failure"),

@@ -17,12 +17,13 @@ import { actorOf } from "./http/actor";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
 import { errorResponse } from "./http/errors";
+import { builtinAgentPaths, pipelinePaths, stitchPaths, trpcEndpoint } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
 import { stitchRoutes } from "./http/stitchRoutes";
-import { agentDispatchAdapter } from "./pipeline/adapter";
+import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { llmConfigFromEnv } from "./pipeline/agents/llm";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
-import { PipelineService } from "./pipeline/service";
+import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import { appRouter } from "./trpc/router";
 
 export interface Services {
@@ -30,13 +31,19 @@ export interface Services {
   database: Database;
   engine: Engine;
   dispatcher: Dispatcher;
-  pipeline: PipelineService;
+  pipeline: Pipeline;
+  builtinAgents: BuiltinAgents;
 }
 
 export async function createServices(config: Config, database?: Database): Promise<Services> {
   const db = database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE }));
+  const baseUrl = config.NEXT_PUBLIC_BASE_URL;
   let dispatcher: Dispatcher | undefined;
-  const engine = new Engine(db, { baseUrl: config.NEXT_PUBLIC_BASE_URL, onDispatch: () => dispatcher?.wake(), callbackSecret: config.STITCH_CALLBACK_SECRET });
+  const engine = new Engine(db, {
+    callbackUrl: (runId, nodeKey) => stitchPaths.callbackUrl(baseUrl, runId, nodeKey),
+    onDispatch: () => dispatcher?.wake(),
+    callbackSecret: config.STITCH_CALLBACK_SECRET,
+  });
   dispatcher = new Dispatcher(db, engine, {
     maxAttempts: config.DISPATCH_MAX_ATTEMPTS,
     backoffMs: config.DISPATCH_BACKOFF_MS,
@@ -45,11 +52,15 @@ export async function createServices(config: Config, database?: Database): Promi
     pollMs: config.DISPATCH_POLL_MS,
     signingSecret: config.STITCH_WEBHOOK_SECRET,
   });
-  const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, config.NEXT_PUBLIC_BASE_URL);
-  const pipeline = new PipelineService(engine, agents, config.NEXT_PUBLIC_BASE_URL, config.AGENT_TIMEOUT_MS);
-  await pipeline.install();
-  dispatcher.useAdapter("agent", agentDispatchAdapter(pipeline));
-  return { config, database: db, engine, dispatcher, pipeline };
+  const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, (slug) => builtinAgentPaths.webhookUrl(baseUrl, slug));
+  const pipeline = await installPipeline(db, engine, {
+    agents,
+    agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+    agentCallbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug),
+  });
+  dispatcher.useAdapter("agent", pipeline.dispatchAdapter);
+  const builtinAgents = new BuiltinAgents({ slugs: agents.map((a) => a.slug), llm: llmConfigFromEnv(config.env) });
+  return { config, database: db, engine, dispatcher, pipeline, builtinAgents };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
@@ -59,13 +70,13 @@ export function createApp(services: Services): Hono {
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) => c.json({ error: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }, 404));
 
-  app.route("/api/stitch", stitchRoutes(services.engine));
-  app.route("/api/agents/builtin", builtinAgentRoutes(services.pipeline.agents.map((a) => a.slug), llmConfigFromEnv(services.config.env)));
+  app.route("/", stitchRoutes(services.engine));
+  app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", docsRoutes());
-  app.all("/trpc/*", (c) =>
+  app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({
-      endpoint: "/trpc",
+      endpoint: trpcEndpoint,
       req: c.req.raw,
       router: appRouter,
       createContext: () => ({ engine: services.engine, pipeline: services.pipeline, actor: actorOf(c) }),

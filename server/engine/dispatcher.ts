@@ -5,10 +5,10 @@
  * `delivery_failed` event after the last one: never left claimed.
  */
 import { createHmac } from "node:crypto";
-import { sql } from "drizzle-orm";
-import { type Database, rows } from "../../db/client";
+import type { Database } from "../../db/client";
 import type { Engine } from "./engine";
 import type { WorkerPayload } from "./schemas";
+import { type ClaimedDispatch, claimDispatches, deleteDispatch, rescheduleDispatch } from "./store";
 
 export interface DispatcherOptions {
   /** Delivery attempts per dispatch before the node fails. */
@@ -25,20 +25,9 @@ export interface DispatcherOptions {
   signingSecret?: string;
 }
 
-interface ClaimedDispatch {
-  id: string;
-  run_id: string;
-  node_id: string;
-  node_attempt: number;
-  kind: "webhook" | "timeout" | "retry";
-  url: string;
-  payload: unknown;
-  deliveries: number;
-}
-
 /**
  * How a node's dispatch is put on the wire when its `data.protocol` names an adapter (the agent pipeline speaks
- * its agents' own protocol). Without one, the engine's worker payload (Requirement 4.2) goes to `data.webhookUrl`.
+ * its agents' own protocol). Without one, the engine's worker payload goes to `data.webhookUrl`.
  * An adapter that throws fails the delivery with its message, permanently.
  */
 export type DispatchAdapter = (dispatch: { runId: string; nodeId: string; url: string; payload: WorkerPayload }) => Promise<{ url: string; body: unknown }>;
@@ -129,18 +118,11 @@ export class Dispatcher {
   }
 
   private claim(limit: number): Promise<ClaimedDispatch[]> {
-    const leaseMs = this.options.timeoutMs + 10_000;
-    return this.database.run((db) =>
-      rows<ClaimedDispatch>(db, sql`
-        UPDATE stitch_dispatches d
-        SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), deliveries = d.deliveries + 1
-        WHERE d.id IN (
-          SELECT id FROM stitch_dispatches
-          WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
-          ORDER BY run_at LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-        RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries`),
-    );
+    return this.database.run((db) => claimDispatches(db, limit, this.options.timeoutMs + 10_000));
+  }
+
+  private forget(row: ClaimedDispatch): Promise<void> {
+    return this.database.run((db) => deleteDispatch(db, row.id));
   }
 
   private async deliverAndRecord(row: ClaimedDispatch): Promise<void> {
@@ -154,22 +136,17 @@ export class Dispatcher {
           ? { type: "timeout", key: row.node_id, attempt: row.node_attempt, afterMs }
           : { type: "retry_due", key: row.node_id, attempt: row.node_attempt },
       );
-      await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
+      await this.forget(row);
       return;
     }
     const result = await this.deliver(row);
     if (result.ok) {
-      await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
+      await this.forget(row);
       return;
     }
     if (!result.permanent && row.deliveries < this.options.maxAttempts) {
       const delayMs = backoff(this.options.backoffMs, row.deliveries);
-      await this.database.run((db) =>
-        db.execute(sql`
-          UPDATE stitch_dispatches
-          SET run_at = now() + make_interval(secs => ${delayMs / 1000}), locked_until = NULL, last_error = ${result.error}
-          WHERE id = ${row.id}`),
-      );
+      await this.database.run((db) => rescheduleDispatch(db, row.id, delayMs, result.error));
       return;
     }
     const attempts = row.deliveries === 1 ? "1 attempt" : `${row.deliveries} attempts`;
@@ -177,7 +154,7 @@ export class Dispatcher {
       .handle(row.run_id, { type: "delivery_failed", key: row.node_id, attempt: row.node_attempt, error: `could not deliver to ${result.url ?? row.url}: ${result.error} (${attempts})` })
       .catch((error) => console.error(`dispatcher: failing node ${row.node_id} of run ${row.run_id} failed`, error));
     // The event deletes the node's rows; this covers a node that had already moved on.
-    await this.database.run((db) => db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${row.id}`));
+    await this.forget(row);
   }
 
   private async deliver(row: ClaimedDispatch): Promise<Delivery> {

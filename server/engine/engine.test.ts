@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rows } from "../../db/client";
 import { stitchFlows } from "../../db/schema";
+import { stitchPaths } from "../http/paths";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { startWorkerServer } from "../testing/workerServer";
@@ -25,7 +26,7 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
   beforeAll(async () => {
     opened = await testDatabase.open();
     database = opened.database;
-    engine = new Engine(database, { baseUrl });
+    engine = new Engine(database, { callbackUrl: (runId, key) => stitchPaths.callbackUrl(baseUrl, runId, key) });
   });
   afterAll(async () => {
     await opened?.drop();
@@ -168,7 +169,7 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
     it("11.1/11.4 a second engine, sharing no memory with the first, carries on the first one's run", async () => {
       const run = await start(graphOf([workerNode("A", hook), splitterNode("S"), workerNode("W", hook), collectorNode("C")], chain("A", "S", "W", "C")));
       await engine.handle(run.id, { type: "callback", key: "A", status: "completed", output: { items: ["x", "y"] } });
-      const other = new Engine(database, { baseUrl });
+      const other = new Engine(database, { callbackUrl: (runId, key) => stitchPaths.callbackUrl(baseUrl, runId, key) });
       await other.handle(run.id, { type: "callback", key: "W_1", status: "completed", output: "Y" });
       await engine.handle(run.id, { type: "callback", key: "W_0", status: "completed", output: "X" });
       expect((await other.getRun(run.id)).node_states.C).toEqual({ status: "completed", output: ["X", "Y"] });

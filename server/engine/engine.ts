@@ -1,34 +1,22 @@
 /**
- * The engine's shell: it stores, locks and loads around the pure `transition`.
- * Every external event runs in one transaction with the run's row locked: load what the step needs,
- * apply the pure step and its follow-ups, then write node rows, outbox rows, run counters and the event log
- * together. Nothing about a run lives in memory between events (Requirement 11).
+ * The engine's shell: it locks, loads and stores around the pure core. Every external event runs in one transaction
+ * with the run's row locked: load what the macrostep needs, run it, then write node rows, outbox rows, run counters
+ * and the event log together, and let observers project the change in the same transaction. Nothing about a run
+ * lives in memory between events, so any number of processes can share the work.
  */
-import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
-import { rows } from "../../db/client";
-import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
+import { nulPath } from "../lib/json";
+import { isValidCallbackToken, callbackToken } from "./callbackToken";
+import { EngineError } from "./errors";
 import { type CompiledGraph, GraphError, compileGraph } from "./graph";
-import type { NodeState, NodeStatus, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
-import { callbackToken, isValidCallbackToken } from "./callbackToken";
+import { type RowChange, macrostep, settle } from "./macrostep";
+import type { NodeState, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
-import {
-  type EngineEvent, type ExternalEvent, type NodeRow, type RejectionCode, type RunContext, type RunCounts,
-  countDelta, newRow, requiredKeys, runStatusAfter, transition,
-} from "./transition";
+import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, runStatusAfter } from "./transition";
 
-/** An event addressed to one node (everything but a run's start and its cancellation). */
+export { EngineError, type EngineErrorCode } from "./errors";
+
 export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" }>;
-
-export type EngineErrorCode = RejectionCode | "invalid_graph" | "unauthorized";
-
-/** A typed refusal: nothing was changed. Adapters map `code` to their status (REST: 404, 409, 400). */
-export class EngineError extends Error {
-  override name = "EngineError";
-  constructor(readonly code: EngineErrorCode, message: string) {
-    super(message);
-  }
-}
 
 export interface EventResult {
   runId: string;
@@ -58,36 +46,21 @@ export interface RunTransition {
   graph: CompiledGraph;
   event: EngineEvent;
   actor: string | null;
-  changes: { key: string; before: NodeStatus | undefined; after: NodeRow }[];
+  changes: RowChange[];
 }
 export type TransitionObserver = (tx: Executor, transition: RunTransition) => Promise<void>;
 
 export interface EngineOptions {
-  /** NEXT_PUBLIC_BASE_URL */
-  baseUrl: string;
+  /** Where a Worker instance calls back (NEXT_PUBLIC_BASE_URL and the REST route): the routes own the path, not the engine. */
+  callbackUrl: (runId: string, nodeKey: string) => string;
   /** Called after a commit that wrote outbox rows, so the local dispatcher sends them at once. */
   onDispatch?: () => void;
   /** STITCH_CALLBACK_SECRET: callback URLs carry a token and callbacks must present it (callbackToken.ts). */
   callbackSecret?: string;
 }
 
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
-
 export function toNodeState(row: Pick<NodeRow, "status" | "output" | "error">): NodeState {
   return { status: row.status, output: row.output ?? null, ...(row.error ? { error: row.error } : {}) };
-}
-
-/** Where in `value` a string (or key) holds U+0000, which PostgreSQL cannot store in text or jsonb. */
-function nulPath(value: unknown, path: string): string | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const here = path ? `${path}.${key}` : key;
-    if (key.includes("\u0000")) return here;
-    const found = nulPath(inner, here);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /** Refuses, as a bad request, a value that would otherwise fail deep in the database as an internal error. */
@@ -95,6 +68,18 @@ function refuseUnstorable(value: unknown, name: string): void {
   const where = nulPath(value, name);
   if (where !== undefined) {
     throw new EngineError("bad_request", `${where || "value"} contains the NUL character (\\u0000), which cannot be stored; remove it`);
+  }
+}
+
+const flowNotFound = (id: string) => new EngineError("not_found", `no flow with id "${id}"`);
+const runNotFound = (id: string) => new EngineError("not_found", `no run with id "${id}"`);
+
+function compileOrRefuse(graph: StitchGraph): CompiledGraph {
+  try {
+    return compileGraph(graph);
+  } catch (error) {
+    if (error instanceof GraphError) throw new EngineError("invalid_graph", `graph: ${error.message}`);
+    throw error;
   }
 }
 
@@ -116,43 +101,24 @@ export class Engine {
 
   async createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
     refuseUnstorable({ name, graph }, "");
-    try {
-      compileGraph(graph);
-    } catch (error) {
-      if (error instanceof GraphError) throw new EngineError("invalid_graph", `graph: ${error.message}`);
-      throw error;
-    }
-    const [row] = await this.database.run((db) => db.insert(stitchFlows).values({ name, graph }).returning());
-    return this.toFlow(row!);
+    compileOrRefuse(graph);
+    return this.database.run((db) => store.insertFlow(db, name, graph));
   }
 
   /** Stores a flow under a caller-chosen id unless it already exists (flows are immutable, so it is the same flow). */
   async ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void> {
-    try {
-      compileGraph(graph);
-    } catch (error) {
-      if (error instanceof GraphError) throw new EngineError("invalid_graph", `graph: ${error.message}`);
-      throw error;
-    }
-    await this.database.run((db) => db.insert(stitchFlows).values({ id, name, graph }).onConflictDoNothing());
+    compileOrRefuse(graph);
+    await this.database.run((db) => store.insertFlowIfAbsent(db, id, name, graph));
   }
 
   async getFlow(id: string): Promise<StitchFlow> {
-    if (!store.isUuid(id)) throw new EngineError("not_found", `no flow with id "${id}"`);
-    const [row] = await this.database.run((db) => db.select().from(stitchFlows).where(eq(stitchFlows.id, id)));
-    if (!row) throw new EngineError("not_found", `no flow with id "${id}"`);
-    return this.toFlow(row);
+    const flow = store.isUuid(id) ? await this.database.run((db) => store.findFlow(db, id)) : undefined;
+    if (!flow) throw flowNotFound(id);
+    return flow;
   }
 
-  async listFlows(): Promise<Pick<StitchFlow, "id" | "name" | "created_at">[]> {
-    const found = await this.database.run((db) =>
-      db.select({ id: stitchFlows.id, name: stitchFlows.name, createdAt: stitchFlows.createdAt }).from(stitchFlows).orderBy(desc(stitchFlows.createdAt)).limit(200),
-    );
-    return found.map((f) => ({ id: f.id, name: f.name, created_at: iso(f.createdAt) }));
-  }
-
-  private toFlow(row: typeof stitchFlows.$inferSelect): StitchFlow {
-    return { id: row.id, name: row.name, graph: row.graph, created_at: iso(row.createdAt), updated_at: iso(row.updatedAt) };
+  listFlows(): Promise<Pick<StitchFlow, "id" | "name" | "created_at">[]> {
+    return this.database.run((db) => store.listFlows(db, 200));
   }
 
   private async compiled(tx: Executor, flowId: string, version: string): Promise<CompiledGraph> {
@@ -168,7 +134,7 @@ export class Engine {
 
   // ---- Runs -----------------------------------------------------------------------------------
 
-  /** Creates the run with every node `pending` (Requirement 2.6) and fires its entry nodes, in one transaction. */
+  /** Creates the run with every node `pending` and fires its entry nodes, in one transaction. */
   async startRun(flowId: string, input: unknown): Promise<StitchRun> {
     const runId = await this.transaction((ops) => ops.startRun(flowId, input));
     return this.getRun(runId);
@@ -206,20 +172,23 @@ export class Engine {
   async transaction<T>(fn: (ops: EngineOps, tx: Executor) => Promise<T>): Promise<T> {
     let dispatched = 0;
     const result = await this.database.transaction((tx) => {
-      const ops: EngineOps = {
-        startRun: async (flowId, input, runId) => {
-          const { runId: id, dispatched: n } = await this.startRunWithin(tx, flowId, input, runId);
-          dispatched += n;
-          return id;
-        },
-        handle: async (runId, event, actor = null) => {
-          const { result: r, dispatched: n } = await this.handleWithin(tx, runId, event, actor);
-          dispatched += n;
-          return r;
-        },
-        cancel: (runId, reason, actor = null) => this.handleWithin(tx, runId, { type: "cancel", ...(reason?.trim() ? { reason: reason.trim() } : {}) }, actor).then(({ result: r }) => r),
+      const apply = async (runId: string, event: ApplicableEvent, actor: string | null) => {
+        const applied = await this.applyEvent(tx, runId, event, actor);
+        dispatched += applied.dispatched;
+        return applied.result;
       };
-      return fn(ops, tx);
+      return fn(
+        {
+          startRun: async (flowId, input, runId) => {
+            const started = await this.startRunWithin(tx, flowId, input, runId);
+            dispatched += started.dispatched;
+            return started.runId;
+          },
+          handle: (runId, event, actor = null) => apply(runId, event, actor),
+          cancel: (runId, reason, actor = null) => apply(runId, { type: "cancel", ...(reason?.trim() ? { reason: reason.trim() } : {}) }, actor),
+        },
+        tx,
+      );
     });
     if (dispatched > 0) this.options.onDispatch?.();
     return result;
@@ -227,29 +196,27 @@ export class Engine {
 
   private async startRunWithin(tx: Executor, flowId: string, input: unknown, runId?: string) {
     refuseUnstorable(input, "input");
-    if (!store.isUuid(flowId)) throw new EngineError("not_found", `no flow with id "${flowId}"`);
-    const [flow] = await tx.select({ id: stitchFlows.id }).from(stitchFlows).where(eq(stitchFlows.id, flowId));
-    if (!flow) throw new EngineError("not_found", `no flow with id "${flowId}"`);
-    const [run] = await tx.insert(stitchRuns).values({ ...(runId ? { id: runId } : {}), flowId, input: input ?? null }).returning({ id: stitchRuns.id });
-    const locked = (await store.lockRun(tx, run!.id))!;
+    const id = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, runId) : undefined;
+    if (!id) throw flowNotFound(flowId);
+    const locked = (await store.lockRun(tx, id))!;
     const g = await this.compiled(tx, flowId, locked.flowVersion);
-    const initial = [...g.nodes.keys()].map(newRow);
+    const initial = new Map([...g.nodes.keys()].map((key) => [key, newRow(key)]));
     const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
-    const applied = await this.apply(tx, locked, g, { type: "start" }, new Map(initial.map((r) => [r.key, r])), log, { seedIsNew: true });
-    return { runId: run!.id, dispatched: applied.dispatched };
+    const { dispatched } = await this.apply(tx, locked, g, { type: "start" }, log, initial, new Set(initial.keys()));
+    return { runId: id, dispatched };
   }
 
-  private async handleWithin(tx: Executor, runId: string, event: Exclude<ExternalEvent, { type: "start" }>, actor: string | null) {
+  private async applyEvent(tx: Executor, runId: string, event: ApplicableEvent, actor: string | null) {
     const { type, ...carried } = event;
     const key = "key" in event ? event.key : null;
     refuseUnstorable({ ...carried, actor }, "");
     const locked = await store.lockRun(tx, runId);
-    if (!locked) throw new EngineError("not_found", `no run with id "${runId}"`);
+    if (!locked) throw runNotFound(runId);
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
-    // A cancellation reads every row of the run; any other event loads only the rows it needs.
-    const seed = type === "cancel" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : new Map<string, NodeRow>();
+    // A cancellation reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
+    const seed = type === "cancel" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : undefined;
     const { key: _key, ...payload } = carried as typeof carried & { key?: string };
-    const applied = await this.apply(tx, locked, g, event, seed, { nodeId: key, type, payload, actor });
+    const applied = await this.apply(tx, locked, g, event, { nodeId: key, type, payload, actor }, seed);
     const result: EventResult = {
       runId,
       nodeId: key,
@@ -262,138 +229,87 @@ export class Engine {
   }
 
   /**
-   * Runs the event and its follow-ups to quiescence inside `tx`, then writes everything they changed. `seedIsNew`:
-   * the seed rows are not stored yet (a run's start), so they are written with the event's changes.
+   * Runs the event's macrostep inside `tx`, loading rows from the store as it asks for them, then writes everything
+   * it changed in one statement and lets the observers project it. A refused event throws (the transaction rolls back).
    */
   private async apply(
-    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, seed: Map<string, NodeRow>, log: store.EventWrites["log"],
-    { seedIsNew = false } = {},
+    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"],
+    seed?: ReadonlyMap<string, NodeRow>, created?: ReadonlySet<string>,
   ) {
-    const { actor } = log;
-    const secret = this.options.callbackSecret;
-    const ctx: RunContext = {
-      runId: run.id,
-      runInput: run.input,
-      baseUrl: this.options.baseUrl,
-      ...(secret ? { callbackToken: (key: string) => callbackToken(secret, run.id, key) } : {}),
-    };
-    const cache = new Map<string, NodeRow>(seed);
-    const absent = new Set<string>();
-    const before = new Map<string, NodeStatus | undefined>(seedIsNew ? [...seed.keys()].map((key) => [key, undefined]) : []);
-    const dispatches: store.NewDispatch[] = [];
-    const cancelled = new Set<string>();
-    const queue: EngineEvent[] = [event];
-    let first = true;
-    let duplicate = false;
-    let message: string | undefined;
-    while (queue.length > 0) {
-      const current = queue.shift()!;
-      const missing = requiredKeys(g, current).filter((k) => !cache.has(k) && !absent.has(k));
-      if (missing.length > 0) {
-        const loaded = await store.loadNodeRows(tx, run.id, missing);
-        for (const row of loaded) cache.set(row.key, row);
-        for (const key of missing) if (!cache.has(key)) absent.add(key);
-      }
-      const step = transition(g, cache, current, ctx);
-      if (first) {
-        first = false;
-        if (step.outcome.kind === "rejected") throw new EngineError(step.outcome.code, step.outcome.message);
-        if (step.outcome.kind === "duplicate") {
-          duplicate = true;
-          message = step.outcome.message;
-          break;
-        }
-      }
-      for (const change of step.changes) {
-        if (!before.has(change.key)) before.set(change.key, cache.get(change.key)?.status);
-        cache.set(change.key, change);
-        absent.delete(change.key);
-      }
-      for (const effect of step.effects) {
-        if (effect.type === "cancel_dispatches") cancelled.add(effect.key);
-        else if (effect.type === "schedule_timeout" || effect.type === "schedule_retry") {
-          const kind = effect.type === "schedule_timeout" ? "timeout" : "retry";
-          dispatches.push({ kind, key: effect.key, attempt: effect.attempt, url: "", payload: { afterMs: effect.afterMs }, delayMs: effect.afterMs });
-        } else dispatches.push({ kind: "webhook", key: effect.key, attempt: effect.attempt, url: effect.url, payload: effect.payload, delayMs: 0 });
-      }
-      queue.push(...step.next);
-    }
-    const key = "key" in event ? event.key : undefined;
-    const node = key ? cache.get(key) : undefined;
-    if (duplicate) return { duplicate, message, node, dispatched: 0, runStatus: run.status };
+    const ctx: RunContext = { runId: run.id, runInput: run.input, callbackUrl: (key) => this.callbackUrl(run.id, key) };
+    const step = await settle(macrostep(g, event, ctx, seed, created), (keys) => store.loadNodeRows(tx, run.id, keys));
+    const node = step.addressed;
+    if (step.outcome.kind === "rejected") throw new EngineError(step.outcome.code, step.outcome.message);
+    if (step.outcome.kind === "duplicate") return { duplicate: true, message: step.outcome.message, node, dispatched: 0, runStatus: run.status };
 
     const counts: RunCounts = { ...run.counts };
-    const changed: NodeRow[] = [];
-    for (const [k, was] of before) {
-      const now = cache.get(k)!;
-      changed.push(now);
-      const d = countDelta(was, now.status);
+    for (const { before, after } of step.changes) {
+      const d = countDelta(before, after.status);
       counts.running += d.running;
       counts.waiting += d.waiting;
       counts.failed += d.failed;
     }
     const runStatus = runStatusAfter(run.status, event, counts);
+    const { dispatches, cancelled } = outboxOf(step.effects);
     await store.writeEvent(tx, run.id, {
-      changed, cancelled: [...cancelled], dispatches, counts, status: runStatus, log,
+      changed: step.changes.map((c) => c.after), cancelled, dispatches, counts, status: runStatus, log,
       notify: dispatches.length > 0 && this.database.kind === "postgres",
     });
-    if (this.observers.length > 0) {
-      const transition: RunTransition = {
-        runId: run.id, graph: g, event, actor,
-        changes: [...before].map(([k, was]) => ({ key: k, before: was, after: cache.get(k)! })),
-      };
-      for (const observer of this.observers) await observer(tx, transition);
-    }
-    return { duplicate, message, node, dispatched: dispatches.length, runStatus };
+    const transition: RunTransition = { runId: run.id, graph: g, event, actor: log.actor, changes: step.changes };
+    for (const observer of this.observers) await observer(tx, transition);
+    return { duplicate: false, message: undefined, node, dispatched: dispatches.length, runStatus };
   }
 
+  /** The callback URL of a Worker instance, with its token when callbacks are authenticated. */
+  private callbackUrl(runId: string, key: string): string {
+    const secret = this.options.callbackSecret;
+    const url = this.options.callbackUrl(runId, key);
+    return secret ? `${url}?token=${callbackToken(secret, runId, key)}` : url;
+  }
+
+  // ---- Queries --------------------------------------------------------------------------------
+
   async getRun(runId: string): Promise<StitchRun> {
-    if (!store.isUuid(runId)) throw new EngineError("not_found", `no run with id "${runId}"`);
-    // One statement, so one snapshot: the run's status and its node states always belong together (two reads
-    // could straddle an event's commit and answer, say, a running run whose last node has failed).
-    const [run] = await this.database.run((db) =>
-      rows<{
-        id: string; flow_id: string; status: RunStatus; input: unknown; created_at: unknown; updated_at: unknown;
-        states: { node_id: string; status: NodeStatus; output: unknown; error: string | null }[];
-      }>(db, sql`
-        SELECT r.id, r.flow_id, r.status, r.input, r.created_at, r.updated_at,
-          COALESCE((SELECT json_agg(json_build_object('node_id', s.node_id, 'status', s.status, 'output', s.output, 'error', s.error))
-                    FROM stitch_node_states s WHERE s.run_id = r.id), '[]'::json) AS states
-        FROM stitch_runs r WHERE r.id = ${runId}`),
-    );
-    if (!run) throw new EngineError("not_found", `no run with id "${runId}"`);
+    const run = store.isUuid(runId) ? await this.database.run((db) => store.readRunWithStates(db, runId)) : undefined;
+    if (!run) throw runNotFound(runId);
     const nodeStates: Record<string, NodeState> = {};
     for (const s of run.states) nodeStates[s.node_id] = toNodeState(s);
-    return {
-      id: run.id, flow_id: run.flow_id, status: run.status, input: run.input ?? null,
-      node_states: nodeStates, created_at: iso(run.created_at), updated_at: iso(run.updated_at),
-    };
+    const { states: _states, ...rest } = run;
+    return { ...rest, input: run.input ?? null, node_states: nodeStates };
   }
 
   async listRuns(options: { flowId?: string; limit?: number } = {}) {
-    const limit = Math.min(options.limit ?? 100, 500);
     if (options.flowId !== undefined && !store.isUuid(options.flowId)) return [];
-    const found = await this.database.run((db) => {
-      const query = db
-        .select({ id: stitchRuns.id, flowId: stitchRuns.flowId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name })
-        .from(stitchRuns)
-        .innerJoin(stitchFlows, eq(stitchFlows.id, stitchRuns.flowId));
-      return (options.flowId ? query.where(eq(stitchRuns.flowId, options.flowId)) : query).orderBy(desc(stitchRuns.createdAt)).limit(limit);
-    });
-    return found.map((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) }));
+    return this.database.run((db) => store.listRuns(db, { flowId: options.flowId, limit: Math.min(options.limit ?? 100, 500) }));
   }
 
   /** The run's accepted events in order: the audit trail of who completed, approved or rejected what. */
   async runEvents(runId: string) {
-    if (!store.isUuid(runId)) throw new EngineError("not_found", `no run with id "${runId}"`);
-    const found = await this.database.run((db) => db.select().from(stitchRunEvents).where(eq(stitchRunEvents.runId, runId)).orderBy(asc(stitchRunEvents.id)));
+    if (!store.isUuid(runId)) throw runNotFound(runId);
+    const found = await this.database.run((db) => store.listRunEvents(db, runId));
     if (found.length === 0) await this.getRun(runId); // every run has its "start" event: none means no such run (404)
-    return found.map((e) => ({ id: e.id, node_id: e.nodeId, type: e.type, payload: e.payload, actor: e.actor, created_at: iso(e.createdAt) }));
+    return found;
   }
 
   /** Rows of the seed's SQL view, for checks that read node_states the way the seed's SQL would. */
-  async nodeStatesFromView(runId: string): Promise<Record<string, NodeState>> {
-    const [row] = await this.database.run((db) => rows<{ node_states: Record<string, NodeState> }>(db, sql`SELECT node_states FROM stitch_runs_with_node_states WHERE id = ${runId}`));
-    return row?.node_states ?? {};
+  nodeStatesFromView(runId: string): Promise<Record<string, NodeState>> {
+    return this.database.run((db) => store.readNodeStatesView(db, runId));
   }
+}
+
+type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
+
+/** The outbox rows a macrostep's effects ask for: webhooks to send and timers to set, and the nodes whose rows go. */
+function outboxOf(effects: readonly Effect[]): { dispatches: store.NewDispatch[]; cancelled: string[] } {
+  const dispatches: store.NewDispatch[] = [];
+  const cancelled = new Set<string>();
+  for (const effect of effects) {
+    if (effect.type === "cancel_dispatches") cancelled.add(effect.key);
+    else if (effect.type === "dispatch") dispatches.push({ kind: "webhook", key: effect.key, attempt: effect.attempt, url: effect.url, payload: effect.payload, delayMs: 0 });
+    else {
+      const kind = effect.type === "schedule_timeout" ? "timeout" : "retry";
+      dispatches.push({ kind, key: effect.key, attempt: effect.attempt, url: "", payload: { afterMs: effect.afterMs }, delayMs: effect.afterMs });
+    }
+  }
+  return { dispatches, cancelled: [...cancelled] };
 }

@@ -1,13 +1,65 @@
 /**
- * Every database operation of the engine, one function each. All JSON crosses as one JSONB parameter
+ * Every database statement of the engine, one function each, and nothing else: the engine's shell decides, the
+ * dispatcher delivers, and both come here to read and write. Bulk JSON crosses as one JSONB parameter
  * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand.
  */
-import { sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
-import type { NodeStatus, RunStatus, StitchGraph } from "./schemas";
+import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
+import type { NodeState, NodeStatus, RunStatus, StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
+
+// ---- Flows ----------------------------------------------------------------------------------------------------
+
+export interface StoredFlow {
+  id: string;
+  name: string;
+  graph: StitchGraph;
+  created_at: string;
+  updated_at: string;
+}
+
+const toFlow = (row: typeof stitchFlows.$inferSelect): StoredFlow => ({
+  id: row.id, name: row.name, graph: row.graph as StitchGraph, created_at: iso(row.createdAt), updated_at: iso(row.updatedAt),
+});
+
+export async function insertFlow(db: Executor, name: string, graph: StitchGraph): Promise<StoredFlow> {
+  const [row] = await db.insert(stitchFlows).values({ name, graph }).returning();
+  return toFlow(row!);
+}
+
+/** Stores a flow under a chosen id unless one is there: flows are immutable, so an existing one is the same flow. */
+export async function insertFlowIfAbsent(db: Executor, id: string, name: string, graph: StitchGraph): Promise<void> {
+  await db.insert(stitchFlows).values({ id, name, graph }).onConflictDoNothing();
+}
+
+export async function findFlow(db: Executor, id: string): Promise<StoredFlow | undefined> {
+  const [row] = await db.select().from(stitchFlows).where(eq(stitchFlows.id, id));
+  return row ? toFlow(row) : undefined;
+}
+
+export async function listFlows(db: Executor, limit: number): Promise<Pick<StoredFlow, "id" | "name" | "created_at">[]> {
+  const found = await db
+    .select({ id: stitchFlows.id, name: stitchFlows.name, createdAt: stitchFlows.createdAt })
+    .from(stitchFlows)
+    .orderBy(desc(stitchFlows.createdAt))
+    .limit(limit);
+  return found.map((f) => ({ id: f.id, name: f.name, created_at: iso(f.createdAt) }));
+}
+
+// ---- Runs -----------------------------------------------------------------------------------------------------
+
+/** Creates a run of an existing flow; undefined when there is no such flow (nothing is written then). */
+export async function insertRun(tx: Executor, flowId: string, input: unknown, runId?: string): Promise<string | undefined> {
+  const [row] = await rows<{ id: string }>(tx, sql`
+    INSERT INTO stitch_runs (id, flow_id, input)
+    SELECT COALESCE(${runId ?? null}::uuid, gen_random_uuid()), f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb FROM stitch_flows f WHERE f.id = ${flowId}
+    RETURNING id`);
+  return row?.id;
+}
 
 export interface LockedRun {
   id: string;
@@ -36,6 +88,50 @@ export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | 
     id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, status: row.status,
     counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
   };
+}
+
+export interface RunWithStates {
+  id: string;
+  flow_id: string;
+  status: RunStatus;
+  input: unknown;
+  created_at: string;
+  updated_at: string;
+  states: { node_id: string; status: NodeStatus; output: unknown; error: string | null }[];
+}
+
+/**
+ * A run and its node states in one statement, so one snapshot: the run's status and its node states always belong
+ * together (two reads could straddle an event's commit and answer, say, a running run whose last node has failed).
+ */
+export async function readRunWithStates(db: Executor, runId: string): Promise<RunWithStates | undefined> {
+  const [run] = await rows<RunWithStates>(db, sql`
+    SELECT r.id, r.flow_id, r.status, r.input, r.created_at, r.updated_at,
+      COALESCE((SELECT json_agg(json_build_object('node_id', s.node_id, 'status', s.status, 'output', s.output, 'error', s.error))
+                FROM stitch_node_states s WHERE s.run_id = r.id), '[]'::json) AS states
+    FROM stitch_runs r WHERE r.id = ${runId}`);
+  return run ? { ...run, created_at: iso(run.created_at), updated_at: iso(run.updated_at) } : undefined;
+}
+
+export async function listRuns(db: Executor, options: { flowId?: string; limit: number }) {
+  const query = db
+    .select({ id: stitchRuns.id, flowId: stitchRuns.flowId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name })
+    .from(stitchRuns)
+    .innerJoin(stitchFlows, eq(stitchFlows.id, stitchRuns.flowId));
+  const found = await (options.flowId ? query.where(eq(stitchRuns.flowId, options.flowId)) : query).orderBy(desc(stitchRuns.createdAt)).limit(options.limit);
+  return found.map((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) }));
+}
+
+/** The run's accepted events in order. */
+export async function listRunEvents(db: Executor, runId: string) {
+  const found = await db.select().from(stitchRunEvents).where(eq(stitchRunEvents.runId, runId)).orderBy(asc(stitchRunEvents.id));
+  return found.map((e) => ({ id: e.id, node_id: e.nodeId, type: e.type, payload: e.payload, actor: e.actor, created_at: iso(e.createdAt) }));
+}
+
+/** The seed's `node_states` object as the SQL view `stitch_runs_with_node_states` assembles it. */
+export async function readNodeStatesView(db: Executor, runId: string): Promise<Record<string, NodeState>> {
+  const [row] = await rows<{ node_states: Record<string, NodeState> }>(db, sql`SELECT node_states FROM stitch_runs_with_node_states WHERE id = ${runId}`);
+  return row?.node_states ?? {};
 }
 
 export async function readFlowGraph(tx: Executor, flowId: string): Promise<StitchGraph> {
@@ -139,3 +235,41 @@ export async function writeEvent(tx: Executor, runId: string, w: EventWrites): P
     SELECT (SELECT count(*) FROM woken) AS woken`);
 }
 
+
+// ---- The outbox, as the dispatcher works it ------------------------------------------------------------------
+
+export interface ClaimedDispatch {
+  id: string;
+  run_id: string;
+  node_id: string;
+  node_attempt: number;
+  kind: "webhook" | "timeout" | "retry";
+  url: string;
+  payload: unknown;
+  deliveries: number;
+}
+
+/** Claims up to `limit` due rows under a lease and counts the delivery: SKIP LOCKED lets every process share the work. */
+export function claimDispatches(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDispatch[]> {
+  return rows<ClaimedDispatch>(db, sql`
+    UPDATE stitch_dispatches d
+    SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), deliveries = d.deliveries + 1
+    WHERE d.id IN (
+      SELECT id FROM stitch_dispatches
+      WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+      ORDER BY run_at LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries`);
+}
+
+export async function deleteDispatch(db: Executor, id: string): Promise<void> {
+  await db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${id}`);
+}
+
+/** Releases a claimed row for another attempt after `delayMs`, recording why this one failed. */
+export async function rescheduleDispatch(db: Executor, id: string, delayMs: number, error: string): Promise<void> {
+  await db.execute(sql`
+    UPDATE stitch_dispatches
+    SET run_at = now() + make_interval(secs => ${delayMs / 1000}), locked_until = NULL, last_error = ${error}
+    WHERE id = ${id}`);
+}

@@ -25,7 +25,7 @@ describe("the pure core performs nothing", () => {
     const g = compileGraph(linear());
     const rows = new Map<string, NodeRow>([["A", Object.freeze(newRow("A")) as NodeRow]]);
     const snapshot = structuredClone([...rows]);
-    const step = transition(g, rows, { type: "fire", key: "A" }, { runId: "r", runInput: { q: 1 }, baseUrl: "https://b.test" });
+    const step = transition(g, rows, { type: "fire", key: "A" }, { runId: "r", runInput: { q: 1 }, callbackUrl: (key) => `https://b.test/callback/${key}` });
     expect(step.outcome).toEqual({ kind: "applied" });
     expect(step.changes).toEqual([expect.objectContaining({ key: "A", status: "running", input: { q: 1 }, attempt: 1 })]);
     expect(step.effects).toEqual([expect.objectContaining({ type: "dispatch", key: "A", url: hook })]);
@@ -428,16 +428,18 @@ describe("Requirement 8: UX node (human gate)", () => {
     expect(run.dispatchesOf("B")[0]!.payload.input).toEqual({ approved: true, note: "ok" });
   });
 
-  it("a second completion is a duplicate; completing a node that is not waiting is a conflict", () => {
+  it("the same completion again is a duplicate, a different one a conflict; completing a node that is not waiting is a conflict", () => {
     const run = new PureRun(gated());
     run.start();
     expect(run.send({ type: "complete", key: "U", output: 1 }).outcome).toMatchObject({ kind: "rejected", code: "conflict" });
     expect(run.send({ type: "complete", key: "A", output: 1 }).outcome).toMatchObject({ kind: "rejected", code: "conflict", message: expect.stringMatching(/only UX nodes/) });
     run.complete("A", 1);
-    run.send({ type: "complete", key: "U", output: "first" });
-    const again = run.send({ type: "complete", key: "U", output: "second" });
-    expect(again.outcome.kind).toBe("duplicate");
-    expect(run.row("U").output).toBe("first");
+    run.send({ type: "complete", key: "U", output: { choice: "first", n: 1 } });
+    // The same input (key order does not count: JSONB keeps none) is a repeat; a different one is refused, not dropped.
+    expect(run.send({ type: "complete", key: "U", output: { n: 1, choice: "first" } }).outcome.kind).toBe("duplicate");
+    const different = run.send({ type: "complete", key: "U", output: "second" });
+    expect(different.outcome).toMatchObject({ kind: "rejected", code: "conflict", message: expect.stringMatching(/already completed with another input/) });
+    expect(run.row("U").output).toEqual({ choice: "first", n: 1 });
     expect(run.dispatchesOf("B")).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@
  * consequences ripple through the graph inside the same transaction.
  */
 import { type CompiledGraph, type InstanceRef, instanceKey, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
+import { isPlainObject, sameJson } from "../lib/json";
 import { type NodeStatus, type RunStatus, type WorkerPayload, WorkerRetry } from "./schemas";
 
 /** One row of `stitch_node_states`: a node of the graph, or one path's instance of it. */
@@ -81,10 +82,11 @@ export interface StepResult {
 export interface RunContext {
   runId: string;
   runInput: unknown;
-  /** NEXT_PUBLIC_BASE_URL: callback URLs are built from it and nothing else (Requirement 12). */
-  baseUrl: string;
-  /** The `token` a node's callback URL carries, when callbacks must be authenticated (a deterministic function of the key). */
-  callbackToken?: (key: string) => string;
+  /**
+   * The URL a Worker instance calls back to. The shell builds it from NEXT_PUBLIC_BASE_URL and the REST route (with
+   * the callback token when callbacks are authenticated); the core knows no paths. A deterministic function of the key.
+   */
+  callbackUrl: (key: string) => string;
 }
 
 const applied: Outcome = { kind: "applied" };
@@ -148,9 +150,8 @@ function closesScopeOf(g: CompiledGraph, collector: string, source: string): boo
   return g.nodes.get(collector)!.type === "Collector" && g.nodes.get(source)!.type !== "Splitter";
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** Requirement 9.5: one upstream passes its output as is; several are merged (objects shallowly, in edge order; otherwise keyed by node id). */
+/** A node's input: one upstream passes its output as is; several are merged (objects shallowly, in edge order; otherwise keyed by node id). */
 export function mergeInputs(parts: { from: string; value: unknown }[]): unknown {
   if (parts.length === 1) return parts[0]!.value;
   if (parts.every((p) => isPlainObject(p.value))) return Object.assign({}, ...parts.map((p) => p.value));
@@ -218,7 +219,7 @@ class Step {
     return { input: mergeInputs(parts) };
   }
 
-  /** The worker payload of Requirement 4.2; a worker that owes an answer to review feedback also gets that feedback. */
+  /** What a Worker receives: run, node, its config, its input and where to call back; one that owes an answer to review feedback also gets that feedback. */
   dispatch(ref: InstanceRef, row: NodeRow): void {
     const feedback: WorkerPayload["feedback"] = row.feedback ? { text: row.feedback.text, previousOutput: row.output, round: row.feedback.round } : undefined;
     const { webhookUrl, ...config } = ref.node.data;
@@ -227,10 +228,7 @@ class Step {
       nodeId: row.key,
       config,
       input: row.input,
-      // Encoded, so a node id with "/", "?" or "#" still names its own node (the routes decode path parameters).
-      callbackUrl:
-        `${this.ctx.baseUrl}/api/stitch/callback/${encodeURIComponent(this.ctx.runId)}/${encodeURIComponent(row.key)}` +
-        (this.ctx.callbackToken ? `?token=${this.ctx.callbackToken(row.key)}` : ""),
+      callbackUrl: this.ctx.callbackUrl(row.key),
       attempt: row.attempt,
       ...(feedback ? { feedback } : {}),
     };
@@ -286,7 +284,7 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
     case "collect":
       return onCollect(step, ref, row, event.paths);
     case "member_failed":
-      // Only a collector still waiting fails (Requirement 7.6). One that already collected keeps its output:
+      // Only a collector still waiting fails. One that already collected keeps its output:
       // its downstream has run, and a side branch of a path failing later must not undo or repeat that.
       step.put({
         ...row,
@@ -389,9 +387,13 @@ function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown)
     return step.result(rejected("conflict", `node "${row.key}" is a ${ref.node.type} node; only UX nodes are completed by a person`));
   }
   if (isReviewGate(ref.node)) {
-    return step.result(rejected("conflict", `node "${row.key}" is a review gate; approve or reject its output with /api/stitch/review`));
+    return step.result(rejected("conflict", `node "${row.key}" is a review gate; approve or reject its output with a review instead`));
   }
-  if (row.status === "completed") return step.result(duplicate(`node "${row.key}" is already completed`));
+  if (row.status === "completed") {
+    // The same input again is a repeat (a double click, a client's retry); a different one would be silently dropped.
+    if (sameJson(row.output, output)) return step.result(duplicate(`node "${row.key}" is already completed with this input`));
+    return step.result(rejected("conflict", `node "${row.key}" was already completed with another input; a second, different input is not taken`));
+  }
   if (row.status !== "waiting_for_user") {
     return step.result(rejected("conflict", `node "${row.key}" is ${row.status}, not waiting_for_user`));
   }
@@ -509,7 +511,7 @@ function onCompleted(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
   return step.result(applied);
 }
 
-/** Requirement 7.2: a collector runs once every feeder of every path has completed and none has failed. */
+/** A collector runs once every feeder of every path has completed and none has failed. */
 function collectIfReady(step: Step, collector: NodeRow): void {
   if (collector.status !== "pending" || collector.pathTotal === null) return;
   if (collector.pathDone < collector.pathTotal || collector.pathFailed > 0) return;

@@ -1,6 +1,6 @@
 /**
- * `GET /openapi.json` (the REST API's OpenAPI document) and `GET /docs` (Swagger UI on it), as the seed's FastAPI
- * backend offered. Swagger UI is served from the installed swagger-ui-dist package, never a CDN: the server may
+ * `GET /openapi.json` (the REST API's OpenAPI document) and `GET /docs` (Swagger UI on it), as the pipeline's
+ * original FastAPI backend offered. Swagger UI is served from the installed swagger-ui-dist package, never a CDN: the server may
  * run without internet access.
  */
 import { readFileSync } from "node:fs";
@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Hono } from "hono";
 import { buildOpenApiDocument } from "./openapi";
+import { docsPaths as paths } from "./paths";
 
 /** The only files of the package that are served; anything else under /docs/assets is a 404. */
 export const docsAssets: Record<string, string> = {
@@ -54,10 +55,10 @@ export function docsRoutes(): Hono {
   const document = buildOpenApiDocument();
   const assetCache = new Map<string, Uint8Array<ArrayBuffer>>();
 
-  app.get("/openapi.json", (c) => c.json(document));
-  app.get("/docs", (c) => c.html(page));
-  app.get("/docs/", (c) => c.html(page));
-  app.get("/docs/assets/:file", (c) => {
+  app.get(paths.openapi.pattern, (c) => c.json(document));
+  app.get(paths.docs.pattern, (c) => c.html(page));
+  app.get(paths.docsSlash.pattern, (c) => c.html(page));
+  app.get(paths.docsAsset.pattern, (c) => {
     const file = c.req.param("file");
     const contentType = docsAssets[file];
     if (!contentType) return c.json({ error: "not_found", message: `no documentation asset "${file}"`, detail: `no documentation asset "${file}"` }, 404);

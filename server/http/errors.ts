@@ -1,30 +1,22 @@
 /**
  * How refusals become HTTP answers: one JSON shape, `{ error, message, detail }` (`detail` repeats the message for
- * clients of the seed's FastAPI backend, which read it), with the status the seeds ask for.
+ * clients of the pipeline's original FastAPI backend, which read it). Every front door's refusal carries its code,
+ * and the status comes from the one table in server/lib/refusal.ts.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
-import { EngineError, type EngineErrorCode } from "../engine/engine";
+import { Refusal } from "../lib/refusal";
+import { describeZodError } from "../lib/zodIssues";
 
+/** A request the HTTP layer itself refuses: a body that is not JSON or does not fit its schema, a missing query parameter. */
 export class HttpError extends Error {
   constructor(readonly status: ContentfulStatusCode, readonly code: string, message: string) {
     super(message);
   }
 }
 
-const statusOf: Record<EngineErrorCode, ContentfulStatusCode> = { not_found: 404, conflict: 409, bad_request: 400, invalid_graph: 400, unauthorized: 401 };
-
-export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const field = issue.path.length > 0 ? issue.path.join(".") : "body";
-      return `${field}: ${issue.message}`;
-    })
-    .join("; ");
-}
-
-/** Reads the JSON body and validates it; anything else is a 400 that names the field. */
+/** Reads the JSON body and validates it; anything else is a 400 (or `invalidStatus`) that names the field. */
 export async function readBody<S extends z.ZodType>(
   c: Context,
   schema: S,
@@ -47,7 +39,7 @@ export async function readBody<S extends z.ZodType>(
 
 export function errorResponse(c: Context, error: unknown): Response {
   if (error instanceof HttpError) return c.json({ error: error.code, message: error.message, detail: error.message }, error.status);
-  if (error instanceof EngineError) return c.json({ error: error.code, message: error.message, detail: error.message }, statusOf[error.code]);
+  if (error instanceof Refusal) return c.json({ error: error.code, message: error.message, detail: error.message }, error.httpStatus);
   console.error(error);
   return c.json({ error: "internal", message: "internal server error" }, 500);
 }

@@ -12,9 +12,8 @@ import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
 } from "../engine/schemas";
 import {
-  AgentCall, AgentRef, ApproveBody, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
+  AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../pipeline/schemas";
-import type { CallbackResult } from "../pipeline/service";
 
 // ---- Schemas for answers typed by TypeScript rather than zod --------------------------------------------------
 // Each is checked against the handler's return type below, so a change to the type breaks the build, not the docs.
@@ -53,16 +52,6 @@ const EventResultBody = z
   })
   .describe("The outcome of one event (callback, completion, retry or review).");
 
-const CallbackResultBody = z
-  .object({
-    status: z.literal("ok"),
-    run_id: z.string(),
-    artifact_type: z.string(),
-    version: z.number().int().describe("The stored artifact version; 0 when the agent reported a failure."),
-    duplicate: z.boolean().describe("True when the same content was already stored: nothing new was stored or triggered."),
-  })
-  .describe("The outcome of an agent callback or a stored artifact.");
-
 const Health = z.object({ status: z.literal("ok") });
 
 const BuiltinAgentAccepted = z.object({ accepted: z.literal(true), run_id: z.string(), agent: z.string() });
@@ -91,11 +80,10 @@ type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Item<T extends (...args: never[]) => Promise<unknown[]>> = Awaited<ReturnType<T>>[number];
 const answerSchemasMatchTheirTypes: [
   Exactly<z.infer<typeof EventResultBody>, EventResult>,
-  Exactly<z.infer<typeof CallbackResultBody>, CallbackResult>,
   Exactly<z.infer<typeof FlowSummary>, Item<Engine["listFlows"]>>,
   Exactly<z.infer<typeof EngineRunSummary>, Item<Engine["listRuns"]>>,
   Exactly<z.infer<typeof RunEvent>, Item<Engine["runEvents"]>>,
-] = [true, true, true, true, true];
+] = [true, true, true, true];
 void answerSchemasMatchTheirTypes;
 
 // ---- Components ----------------------------------------------------------------------------------------------
@@ -112,7 +100,7 @@ const requestSchemas = {
  */
 const responseSchemas = {
   StitchFlow, FlowSummary, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
-  Health, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult: CallbackResultBody, ArtifactVersion, ExportPayload,
+  Health, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult, ArtifactVersion, ExportPayload,
   BuiltinAgentAccepted, ErrorBody,
 };
 

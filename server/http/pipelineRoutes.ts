@@ -1,105 +1,67 @@
 /**
- * The agent pipeline's REST API at the seed's paths (agent-pipeline-backend.md section 7): existing n8n flows and
- * clients call these, so paths, bodies and answers are kept. Validation failures answer 422 with `detail`, as the
- * seed's FastAPI backend did. Handlers parse and delegate; the service decides.
+ * The agent pipeline's REST API at the paths its existing clients and n8n flows call, with their bodies and
+ * answers. Validation failures answer 422 with `detail`, as the pipeline's original FastAPI backend did.
+ * Handlers parse and delegate: commands decide, queries read.
  */
 import { Hono } from "hono";
 import { CancelBody } from "../engine/schemas";
-import type { PipelineService } from "../pipeline/service";
+import type { Pipeline } from "../pipeline/pipeline";
+import { AgentCallbackBody } from "../pipeline/protocol";
 import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
 import { actorOf } from "./actor";
 import { HttpError, readBody } from "./errors";
+import { pipelinePaths as paths } from "./paths";
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const invalid = { invalidStatus: 422 } as const;
 
-/** Seed 7.5: the preferred body, the `{ body: {...} }` wrapper some n8n set-ups send, and the fallback without `content`. */
-export function parseAgentCallback(raw: unknown): { runId: string; output: { content: Record<string, unknown>; metadata: Record<string, unknown> | null } | { failed: string } } {
-  if (!isObject(raw)) throw new HttpError(422, "invalid_body", "body: expected a JSON object with run_id and content");
-  const inner = isObject(raw.body) && ("run_id" in raw.body || "content" in raw.body) ? raw.body : raw;
-  const runId = inner.run_id;
-  if (typeof runId !== "string" || runId.trim() === "") throw new HttpError(422, "invalid_body", "run_id: required (the run_id the agent was called with)");
-  if (inner.status === "failed") {
-    return { runId, output: { failed: typeof inner.error === "string" && inner.error ? inner.error : "the agent reported a failure without an error message" } };
-  }
-  let content: unknown;
-  let metadata: Record<string, unknown> | null = null;
-  if ("content" in inner) {
-    content = inner.content;
-    if (isObject(inner.metadata)) metadata = inner.metadata;
-  } else {
-    const { run_id: _runId, ...rest } = inner;
-    content = rest;
-  }
-  if (typeof content === "string") {
-    try {
-      content = JSON.parse(content);
-    } catch {
-      throw new HttpError(422, "invalid_body", "content: a string that is not JSON; send the agent's output as a JSON object");
-    }
-  }
-  if (!isObject(content) || Object.keys(content).length === 0) {
-    throw new HttpError(422, "invalid_body", "content: expected the agent's output as a non-empty JSON object ({ artifact, changes_made, justification })");
-  }
-  return { runId, output: { content, metadata } };
-}
-
-export function pipelineRoutes(pipeline: PipelineService): Hono {
+export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
   const app = new Hono();
 
-  app.get("/health", (c) => c.json({ status: "ok" }));
-  app.get("/agents", (c) => c.json(pipeline.listAgents()));
+  app.get(paths.health.pattern, (c) => c.json({ status: "ok" }));
+  app.get(paths.agents.pattern, (c) => c.json(queries.listAgents()));
 
-  app.post("/runs", async (c) => {
-    const body = await readBody(c, CreateRunBody, { invalidStatus: 422 });
-    return c.json(await pipeline.createRun(body));
-  });
-  app.get("/runs", async (c) => c.json(await pipeline.listRuns()));
-  app.get("/runs/:runId", async (c) => c.json(await pipeline.getRun(c.req.param("runId"))));
+  app.post(paths.runs.pattern, async (c) => c.json(await commands.createRun(await readBody(c, CreateRunBody, invalid))));
+  app.get(paths.runs.pattern, async (c) => c.json(await queries.listRuns()));
+  app.get(paths.run.pattern, async (c) => c.json(await queries.getRun(c.req.param("run_id"))));
 
-  app.post("/callbacks/agent/:slug", async (c) => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await c.req.text());
-    } catch {
-      throw new HttpError(422, "invalid_json", "request body is not valid JSON");
-    }
-    const { runId, output } = parseAgentCallback(raw);
-    return c.json(await pipeline.receiveCallback(c.req.param("slug"), runId, output));
+  app.post(paths.agentCallback.pattern, async (c) => {
+    const callback = await readBody(c, AgentCallbackBody, invalid);
+    return c.json(await commands.receiveCallback(c.req.param("agent_slug"), callback));
   });
 
-  app.post("/runs/:runId/approve", async (c) => {
-    const body = await readBody(c, ApproveBody, { invalidStatus: 422 });
-    return c.json(await pipeline.approve(c.req.param("runId"), actorOf(c), body.expected));
+  app.post(paths.approve.pattern, async (c) => {
+    const body = await readBody(c, ApproveBody, invalid);
+    return c.json(await commands.approve(c.req.param("run_id"), actorOf(c), body.expected));
   });
-  app.post("/runs/:runId/reject", async (c) => {
-    const body = await readBody(c, RejectBody, { invalidStatus: 422 });
-    return c.json(await pipeline.reject(c.req.param("runId"), body.feedback, actorOf(c), body.expected));
+  app.post(paths.reject.pattern, async (c) => {
+    const body = await readBody(c, RejectBody, invalid);
+    return c.json(await commands.reject(c.req.param("run_id"), body.feedback, actorOf(c), body.expected));
   });
-  app.post("/runs/:runId/retry", async (c) => c.json(await pipeline.retry(c.req.param("runId"), actorOf(c))));
-  app.post("/runs/:runId/cancel", async (c) => {
-    const body = await readBody(c, CancelBody, { invalidStatus: 422 });
-    return c.json(await pipeline.cancel(c.req.param("runId"), body.reason, actorOf(c)));
+  app.post(paths.retry.pattern, async (c) => c.json(await commands.retry(c.req.param("run_id"), actorOf(c))));
+  app.post(paths.cancel.pattern, async (c) => {
+    const body = await readBody(c, CancelBody, invalid);
+    return c.json(await commands.cancel(c.req.param("run_id"), body.reason, actorOf(c)));
   });
 
-  app.post("/runs/:runId/artifacts", async (c) => {
-    const body = await readBody(c, StoreArtifactBody, { invalidStatus: 422 });
-    return c.json(await pipeline.storeArtifact(c.req.param("runId"), body.artifact_type, { content: body.content, metadata: body.metadata ?? null }));
+  app.post(paths.artifacts.pattern, async (c) => {
+    const body = await readBody(c, StoreArtifactBody, invalid);
+    return c.json(await commands.storeArtifact(c.req.param("run_id"), body.artifact_type, { content: body.content, metadata: body.metadata ?? null }));
   });
-  app.get("/runs/:runId/artifacts", async (c) => c.json(await pipeline.listArtifacts(c.req.param("runId"))));
-  app.get("/runs/:runId/artifacts/latest", async (c) => {
+  app.get(paths.artifacts.pattern, async (c) => c.json(await queries.listArtifacts(c.req.param("run_id"))));
+  app.get(paths.latestArtifact.pattern, async (c) => {
     const type = c.req.query("artifact_type") ?? c.req.query("type");
     if (!type) throw new HttpError(422, "invalid_query", "artifact_type: required query parameter (legacy name: type)");
-    return c.json(await pipeline.latestArtifact(c.req.param("runId"), type));
+    return c.json(await queries.latestArtifact(c.req.param("run_id"), type));
   });
-  app.get("/runs/:runId/artifacts/export", async (c) => {
-    const runId = c.req.param("runId");
-    const payload = await pipeline.exportRun(runId);
+  app.get(paths.exportArtifacts.pattern, async (c) => {
+    const runId = c.req.param("run_id");
+    const payload = await queries.exportRun(runId);
     if (c.req.query("download") !== undefined) c.header("content-disposition", `attachment; filename="${runId}-export.json"`);
     return c.json(payload);
   });
-  app.get("/runs/:runId/artifacts/bundle", async (c) => {
-    const runId = c.req.param("runId");
-    const zip = await pipeline.bundle(runId);
+  app.get(paths.bundle.pattern, async (c) => {
+    const runId = c.req.param("run_id");
+    const zip = await queries.bundle(runId);
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
       "content-type": "application/zip",
       "content-disposition": `attachment; filename="${runId}-artifacts.zip"`,

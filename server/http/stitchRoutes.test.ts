@@ -229,8 +229,10 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
       expect((await dispatched(run.id, "B"))[0]!.input).toEqual({ choice: "yes" });
       const events = (await api.get(`/api/stitch/runs/${run.id}/events`)).body as { type: string; actor: string | null }[];
       expect(events.find((e) => e.type === "complete")).toMatchObject({ actor: "ada" });
-      const again = await api.complete(run.id, "U", { choice: "no" });
-      expect(again).toMatchObject({ status: 200, body: { duplicate: true } });
+      // The same body again is a repeat (200 duplicate); a different one is refused (409), never silently dropped.
+      expect(await api.complete(run.id, "U", { choice: "yes" })).toMatchObject({ status: 200, body: { duplicate: true } });
+      const different = await api.complete(run.id, "U", { choice: "no" });
+      expect(different).toMatchObject({ status: 409, body: { error: "conflict", message: expect.stringMatching(/already completed with another input/) } });
       expect((await api.getRun(run.id)).node_states.U!.output).toEqual({ choice: "yes" });
     });
 

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { StitchGraph } from "../engine/schemas";
+import { describeZodError } from "../lib/zodIssues";
 import { AgentSlug, type PipelineAgent } from "./schemas";
 
 export const DefinitionFile = z.object({
@@ -41,19 +42,18 @@ export function readDefinitionFile(path: string): DefinitionFile {
   }
   const parsed = DefinitionFile.safeParse(raw);
   if (!parsed.success) {
-    throw new DefinitionError(`pipeline definition ${path}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new DefinitionError(`pipeline definition ${path}: ${describeZodError(parsed.error, "(root)")}`);
   }
   return parsed.data;
 }
 
 export const envNameFor = (slug: string) => `AGENT_WEBHOOK_${slug.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
-export const builtinAgentUrl = (baseUrl: string, slug: string) => `${baseUrl}/api/agents/builtin/${slug}`;
 
 /**
  * Resolves each agent's webhook: AGENT_WEBHOOK_<SLUG> first, then the definition's webhook_url, then
  * N8N_BASE_URL + webhook_path, and otherwise the built-in agent this product serves itself.
  */
-export function resolveAgents(file: DefinitionFile, env: Record<string, string | undefined>, baseUrl: string): PipelineAgent[] {
+export function resolveAgents(file: DefinitionFile, env: Record<string, string | undefined>, builtinAgentUrl: (slug: string) => string): PipelineAgent[] {
   const seenSlugs = new Set<string>();
   const earlierTypes = new Set<string>();
   const n8n = env.N8N_BASE_URL?.replace(/\/+$/, "");
@@ -74,7 +74,7 @@ export function resolveAgents(file: DefinitionFile, env: Record<string, string |
       name: agent.name,
       order: index + 1,
       artifact_type: agent.artifact_type,
-      webhook_url: external ?? builtinAgentUrl(baseUrl, agent.slug),
+      webhook_url: external ?? builtinAgentUrl(agent.slug),
       ...(agent.webhook_path ? { webhook_path: agent.webhook_path } : {}),
       context: agent.context,
       builtin: external === undefined,

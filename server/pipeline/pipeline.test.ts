@@ -251,7 +251,7 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
         expect(stitchRun.filter((r) => r.status === "cancelled")).toHaveLength(2);
 
         // The conversation ends with the cancellation, who did it and why.
-        const conversation = await server.pipeline.conversation(waiting);
+        const conversation = await server.pipeline.queries.conversation(waiting);
         expect(conversation.messages.at(-1)).toMatchObject({ kind: "cancelled", reason: "brief withdrawn", actor: "Dana" });
 
         // A completed run has nothing to cancel.

@@ -69,12 +69,24 @@ export type AgentCall = z.infer<typeof AgentCall>;
 export const AgentRef = z.object({ slug: z.string(), name: z.string(), order: z.number().int(), artifact_type: z.string() });
 export type AgentRef = z.infer<typeof AgentRef>;
 
-/** GET /runs/{run_id} (section 7.3), plus `failure` when an agent could not be reached. */
+/**
+ * Where a run stands: an agent at work (`in_progress`), at work again on review feedback (`retrying`), its output
+ * waiting for a reviewer (`waiting_approval`), its agent failed (`failed`), or the run over (`completed`, `cancelled`).
+ */
+export const RunPhase = z.enum(["in_progress", "retrying", "waiting_approval", "failed", "completed", "cancelled"]);
+export type RunPhase = z.infer<typeof RunPhase>;
+
+/** The run's status, typed: the phase and the agent it concerns (none once the run is over). */
+export const RunState = z.object({ phase: RunPhase, agent: AgentSlug.nullable() });
+export type RunState = z.infer<typeof RunState>;
+
+/** A run as its clients read it, plus `failure` when an agent could not be reached or failed. */
 export const PipelineRunView = z.object({
   run_id: z.string(),
   domain: z.string(),
   brief: z.string(),
-  status: z.string(),
+  status: z.string().describe("The status string existing clients read: IN_PROGRESS_<SLUG>, RETRYING_<SLUG>, WAITING_APPROVAL_<SLUG>, FAILED_<SLUG>, COMPLETED or CANCELLED."),
+  state: RunState.describe("The same status, typed: read this rather than parsing `status`."),
   current_agent: AgentRef.nullable(),
   is_waiting_for_user: z.boolean(),
   failure: z.string().nullable(),
@@ -84,7 +96,7 @@ export const PipelineRunView = z.object({
 export type PipelineRunView = z.infer<typeof PipelineRunView>;
 
 export const RunSummary = PipelineRunView.pick({
-  run_id: true, domain: true, status: true, is_waiting_for_user: true, current_agent: true, failure: true, created_at: true, updated_at: true,
+  run_id: true, domain: true, status: true, state: true, is_waiting_for_user: true, current_agent: true, failure: true, created_at: true, updated_at: true,
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -126,7 +138,19 @@ export const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
-/** GET /runs/{run_id}/artifacts/export (section 7.10). */
+/** The answer to an agent's callback or a stored artifact. */
+export const CallbackResult = z
+  .object({
+    status: z.literal("ok"),
+    run_id: z.string(),
+    artifact_type: z.string(),
+    version: z.number().int().describe("The stored artifact version; 0 when the agent reported a failure."),
+    duplicate: z.boolean().describe("True when the same content was already stored: nothing new was stored or triggered."),
+  })
+  .describe("The outcome of an agent callback or a stored artifact.");
+export type CallbackResult = z.infer<typeof CallbackResult>;
+
+/** GET /runs/{run_id}/artifacts/export: the latest version of each artifact type. */
 export const ExportPayload = z.object({
   run_id: z.string(),
   exported_at: z.string(),

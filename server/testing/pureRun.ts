@@ -1,15 +1,16 @@
 /**
- * Drives the pure core (`transition`) the way the engine does, with no database: rows live in a Map standing in
- * for stitch_node_states, and each event (with its follow-ups) sees only the rows `requiredKeys` names plus the
- * ones earlier steps of the same event changed. A transition that reads a row it never asked for therefore fails
- * here just as it would against the store. Effects are collected, never performed.
+ * Drives the engine's own macrostep with no database: rows live in a Map standing in for stitch_node_states, and
+ * each event (with its follow-ups) sees only the rows `requiredKeys` names plus the ones earlier steps of the same
+ * event changed. A transition that reads a row it never asked for therefore fails here just as it would against
+ * the store. Effects are collected, never performed.
  */
 import { type CompiledGraph, compileGraph } from "../engine/graph";
+import { macrostep, settleSync } from "../engine/macrostep";
 import type { NodeState, StitchGraph } from "../engine/schemas";
-import {
-  type Effect, type EngineEvent, type ExternalEvent, type InternalEvent, type NodeRow, type Outcome, type RunContext,
-  newRow, requiredKeys, transition,
-} from "../engine/transition";
+import { type Effect, type ExternalEvent, type InternalEvent, type NodeRow, type Outcome, type RunContext, newRow } from "../engine/transition";
+import { stitchPaths } from "../http/paths";
+
+export const pureBaseUrl = "https://stitch.example.test";
 
 export interface SettledEvent {
   outcome: Outcome;
@@ -27,9 +28,11 @@ export class PureRun {
   /** Every dispatch effect produced so far, in order. */
   readonly dispatches: Extract<Effect, { type: "dispatch" }>[] = [];
 
-  constructor(graph: StitchGraph, runInput: unknown = null, ctx: Partial<RunContext> = {}) {
+  constructor(graph: StitchGraph, runInput: unknown = null, ctx: Partial<Omit<RunContext, "callbackUrl">> & { baseUrl?: string } = {}) {
     this.graph = compileGraph(graph);
-    this.ctx = { runId: "00000000-0000-4000-8000-000000000001", runInput, baseUrl: "https://stitch.example.test", ...ctx };
+    const { baseUrl = pureBaseUrl, ...rest } = ctx;
+    const runId = rest.runId ?? "00000000-0000-4000-8000-000000000001";
+    this.ctx = { runId, runInput, callbackUrl: (key) => stitchPaths.callbackUrl(baseUrl, runId, key), ...rest };
     for (const id of this.graph.nodes.keys()) this.rows.set(id, newRow(id));
   }
 
@@ -40,34 +43,13 @@ export class PureRun {
   /** Applies one event and its follow-ups; a refused or duplicate event changes nothing (as the engine rolls back). */
   send(event: ExternalEvent): SettledEvent {
     // A cancellation reads every row of the run; the engine seeds them all for it, and so does this.
-    const cache = new Map<string, NodeRow>(event.type === "cancel" ? this.rows : []);
-    const changes = new Map<string, NodeRow>();
-    const effects: Effect[] = [];
-    const followUps: InternalEvent[] = [];
-    const queue: EngineEvent[] = [event];
-    let outcome: Outcome | undefined;
-    while (queue.length > 0) {
-      const current = queue.shift()!;
-      for (const key of requiredKeys(this.graph, current)) {
-        const stored = this.rows.get(key);
-        if (!cache.has(key) && stored) cache.set(key, stored);
-      }
-      const step = transition(this.graph, cache, current, this.ctx);
-      if (outcome === undefined) {
-        outcome = step.outcome;
-        if (outcome.kind !== "applied") return { outcome, changes: new Map(), effects: [], followUps: [] };
-      }
-      for (const row of step.changes) {
-        cache.set(row.key, row);
-        changes.set(row.key, row);
-      }
-      effects.push(...step.effects);
-      followUps.push(...step.next);
-      queue.push(...step.next);
-    }
+    const seed = event.type === "cancel" ? this.rows : undefined;
+    const step = settleSync(macrostep(this.graph, event, this.ctx, seed), (keys) => keys.flatMap((key) => this.rows.get(key) ?? []));
+    if (step.outcome.kind !== "applied") return { outcome: step.outcome, changes: new Map(), effects: [], followUps: [] };
+    const changes = new Map(step.changes.map((change) => [change.key, change.after]));
     for (const row of changes.values()) this.rows.set(row.key, row);
-    for (const effect of effects) if (effect.type === "dispatch") this.dispatches.push(effect);
-    return { outcome: outcome!, changes, effects, followUps };
+    for (const effect of step.effects) if (effect.type === "dispatch") this.dispatches.push(effect);
+    return { outcome: step.outcome, changes, effects: step.effects, followUps: step.followUps };
   }
 
   row(key: string): NodeRow {

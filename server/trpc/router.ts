@@ -1,14 +1,17 @@
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { flowsRouter } from "./routers/flows";
 import { pipelineRouter } from "./routers/pipeline";
 import { runsRouter } from "./routers/runs";
 import { createCallerFactory, router } from "./trpc";
 
+/** One namespace per front door: the engine's flows and runs, and the agent pipeline's runs. */
 export const appRouter = router({
-  flows: flowsRouter,
-  runs: runsRouter,
+  engine: router({ flows: flowsRouter, runs: runsRouter }),
   pipeline: pipelineRouter,
 });
 
-/** All the web app imports from the server: the router's type. */
+/** All the web app imports from the server: the router's type, and what it infers from it. */
 export type AppRouter = typeof appRouter;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export const createCaller = createCallerFactory(appRouter);

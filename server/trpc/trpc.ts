@@ -1,7 +1,7 @@
-/** The only tRPC building blocks the routers may use; engine refusals become typed tRPC errors here. */
+/** The only tRPC building blocks the routers may use; every front door's refusals become typed tRPC errors here. */
 import { TRPCError, initTRPC } from "@trpc/server";
 import { ZodError } from "zod";
-import { EngineError } from "../engine/engine";
+import { Refusal } from "../lib/refusal";
 import type { AppContext } from "./context";
 
 const t = initTRPC.context<AppContext>().create({
@@ -12,24 +12,22 @@ const t = initTRPC.context<AppContext>().create({
       data: {
         ...shape.data,
         zodError: cause instanceof ZodError ? cause.flatten() : null,
-        engineCode: cause instanceof EngineError ? cause.code : null,
+        refusalCode: cause instanceof Refusal ? cause.code : null,
       },
     };
   },
 });
 
-const codeOf = { not_found: "NOT_FOUND", conflict: "CONFLICT", bad_request: "BAD_REQUEST", invalid_graph: "BAD_REQUEST", unauthorized: "UNAUTHORIZED" } as const;
-
-/** Engine refusals keep their message and become NOT_FOUND, CONFLICT or BAD_REQUEST. */
-const engineErrors = t.middleware(async ({ next }) => {
+/** Refusals keep their message and take the tRPC code of their refusal code (NOT_FOUND, CONFLICT, BAD_REQUEST, ...). */
+const refusals = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof EngineError) {
+  if (!result.ok && result.error.cause instanceof Refusal) {
     const cause = result.error.cause;
-    throw new TRPCError({ code: codeOf[cause.code], message: cause.message, cause });
+    throw new TRPCError({ code: cause.trpcCode, message: cause.message, cause });
   }
   return result;
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure.use(engineErrors);
+export const publicProcedure = t.procedure.use(refusals);
 export const createCallerFactory = t.createCallerFactory;

@@ -1,11 +1,11 @@
 /** produceArtifact: the LLM when configured, the deterministic draft otherwise, and never a silent fallback. */
 import { afterEach, describe, expect, it } from "vitest";
+import { BRIEFS, type ChatServer, completion, firstCall, runPipeline, startChatServer } from "../../testing/agentTestkit";
 import { ARTIFACT_TYPES } from "../artifacts";
 import { DETERMINISTIC_NOTE, produceArtifact } from "./builtin";
 import { draft } from "./drafts";
 import { LlmError } from "./llm";
 import { AgentInputError } from "./request";
-import { BRIEFS, type ChatServer, completion, firstCall, runPipeline, startChatServer } from "./testkit";
 
 let server: ChatServer | undefined;
 afterEach(async () => {

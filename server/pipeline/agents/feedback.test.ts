@@ -1,4 +1,4 @@
-/** How a reviewer's feedback (section 7.7) is read into edits, one per sentence. */
+/** How a reviewer's feedback on a rejected artifact is read into edits, one per sentence. */
 import { describe, expect, it } from "vitest";
 import { itemMatches, parseFeedback } from "./feedback";
 

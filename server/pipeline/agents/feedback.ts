@@ -3,7 +3,9 @@
  * Each agent decides where an edit lands in its own artifact; these helpers only read the words and match
  * them against existing items.
  */
-import { allText, itemId, normalizeSpace, overlap, significantWords, splitSentences } from "./text";
+import { allText, itemId } from "./text/items";
+import { overlap, significantWords } from "./text/keywords";
+import { normalizeSpace, splitSentences } from "./text/normalize";
 
 /** `note`: a remark that asks for nothing to add, remove or change ("Too generic"); agents record it as a review note. */
 export type DirectiveKind = "add" | "remove" | "modify" | "note";

@@ -3,9 +3,9 @@
  * reads the answer, and a clear error for every way the answer can be unusable.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { BRIEFS, type ChatAnswer, type ChatRequest, type ChatServer, completion, feedbackCall, firstCall, runPipeline, startChatServer } from "../../testing/agentTestkit";
 import { ConfigError } from "../../config";
 import { type LlmConfig, LlmError, composeWithLlm, llmConfigFromEnv } from "./llm";
-import { BRIEFS, type ChatAnswer, type ChatRequest, type ChatServer, completion, feedbackCall, firstCall, runPipeline, startChatServer } from "./testkit";
 
 let server: ChatServer | undefined;
 afterEach(async () => {

@@ -1,6 +1,7 @@
 /**
- * What the pipeline sends an agent (seed section 8.1: `{ run_id, context, is_feedback, feedback }`, plus the
- * run's domain and brief), and how an agent reads the earlier artifacts out of `context` (section 6).
+ * What the pipeline sends an agent (`{ run_id, context, is_feedback, feedback }`, plus the run's domain and
+ * brief), and how an agent reads the earlier artifacts out of `context`, which holds the latest content
+ * envelope of each earlier agent the agent's context rule names, keyed by artifact type.
  */
 import { z } from "zod";
 import { type ArtifactOf, type ArtifactType, artifactSchemas, describeIssues } from "../artifacts";
@@ -56,7 +57,7 @@ function readArtifact<T extends ArtifactType>(type: T, value: unknown, where: st
   return parsed.data as ArtifactOf<T>;
 }
 
-/** The latest artifact of an earlier agent, as section 6 puts it into this agent's context. */
+/** The latest artifact of an earlier agent, which the pipeline puts into this agent's context under its artifact type. */
 export function contextArtifact<T extends ArtifactType>(request: AgentRequest, type: T, forAgent: ArtifactType): ArtifactOf<T> {
   const value = request.context[type];
   if (value === undefined || value === null) {
@@ -72,7 +73,7 @@ export function optionalContextArtifact<T extends ArtifactType>(request: AgentRe
   return readArtifact(type, value, `context.${type}`, forAgent);
 }
 
-/** On a retry (section 7.7) the context is this agent's own last content envelope. */
+/** On a feedback call (a reviewer rejected the agent's output) the context is this agent's own last content envelope. */
 export function previousArtifact<T extends ArtifactType>(request: AgentRequest, type: T): ArtifactOf<T> {
   if (!("artifact" in request.context) && Object.keys(request.context).length === 0) {
     throw new AgentInputError(`${type}: a feedback request must carry the agent's last artifact as its context`);

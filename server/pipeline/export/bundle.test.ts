@@ -2,8 +2,8 @@
 import { createHash } from "node:crypto";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
+import { BRIEFS, runPipeline } from "../../testing/agentTestkit";
 import { ARTIFACT_TYPES } from "../artifacts";
-import { BRIEFS, runPipeline } from "../agents/testkit";
 import { type BundleArtifact, BundleError, BundleManifest, buildBundle, exportPayloadOf } from "./bundle";
 
 const envelopes = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
@@ -35,7 +35,7 @@ describe("buildBundle", () => {
     ]);
   });
 
-  it("export.json is the section 7.10 payload as given: latest versions, artifacts only", () => {
+  it("export.json is the export payload as given: latest versions, artifacts only", () => {
     const written = JSON.parse(strFromU8(files["export.json"] as Uint8Array));
     expect(written).toEqual(exportJson);
     expect(written.artifacts.map((artifact: { artifact_type: string; version: number }) => `${artifact.artifact_type}@${artifact.version}`)).toEqual([

@@ -1,8 +1,8 @@
 /**
- * The export bundle: one ZIP with `export.json` (the section 7.10 export payload, as the API returns it),
- * one Markdown document per exported artifact, and `manifest.json` naming every file with its SHA-256, so a
- * downloaded bundle can be checked file by file. Byte-for-byte reproducible: entries are stored in pipeline
- * order with the export's own time as their modification time.
+ * The export bundle: one ZIP with `export.json` (the export payload as the API returns it: each artifact
+ * type's latest version, artifact only), one Markdown document per exported artifact, and `manifest.json`
+ * naming every file with its SHA-256, so a downloaded bundle can be checked file by file. Byte-for-byte
+ * reproducible: entries are stored in pipeline order with the export's own time as their modification time.
  */
 import { createHash } from "node:crypto";
 import { strToU8, zipSync } from "fflate";
@@ -97,8 +97,8 @@ export function buildBundle(exportJson: ExportPayload, artifacts: readonly Bundl
 }
 
 /**
- * Section 7.10's transformation, for callers that hold full contents: the latest version per type, keeping
- * only `content.artifact` when present.
+ * The export payload, for callers that hold full contents: the latest version per type, keeping only
+ * `content.artifact` when present.
  */
 export function exportPayloadOf(runId: string, exportedAt: string, artifacts: readonly BundleArtifact[]): ExportPayload {
   const latest = new Map<string, BundleArtifact>();

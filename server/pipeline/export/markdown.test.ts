@@ -1,7 +1,7 @@
 /** One Markdown document per artifact, readable for the built-in shapes and never failing on others. */
 import { describe, expect, it } from "vitest";
+import { BRIEFS, runPipeline } from "../../testing/agentTestkit";
 import { ARTIFACT_TYPES } from "../artifacts";
-import { BRIEFS, runPipeline } from "../agents/testkit";
 import { artifactFileName, renderArtifactMarkdown } from "./markdown";
 
 const envelopes = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
@@ -34,7 +34,7 @@ describe("built-in artifacts", () => {
     ]);
   });
 
-  it("requirements: sections in the seed's order, capabilities as a table, extra fields generically", () => {
+  it("requirements: sections in the artifact's field order, capabilities as a table, extra fields generically", () => {
     const markdown = render("requirements", envelopes.requirements);
     const headings = markdown.split("\n").filter((line) => line.startsWith("## "));
     expect(headings).toEqual([

@@ -6,32 +6,16 @@
 import type { AgileArtifact, Epic, EnvelopeOf, RequirementItem, UserStory } from "../../artifacts";
 import { type Directive, parseFeedback, revisionJustification } from "../feedback";
 import { type AgentRequest, AgentInputError, contextArtifact, domainOf, previousArtifact } from "../request";
-import {
-  actorReference,
-  capabilitiesIn,
-  capabilityName,
-  count,
-  firstPerson,
-  isPersonWord,
-  itemText,
-  joinClauses,
-  joinList,
-  lowerFirst,
-  nextNumber,
-  objectPhrase,
-  oneOf,
-  overlap,
-  padId,
-  deliveredBy,
-  passiveVerb,
-  pluralNoun,
-  roleName,
-  sentenceCase,
-  serviceReference,
-  singular,
-  verbOf,
-  withArticle,
-} from "../text";
+import { actorReference, firstPerson, isPersonWord, roleName } from "../text/actors";
+import { capabilitiesIn, capabilityName } from "../text/capabilities";
+import { itemText, nextNumber, padId } from "../text/items";
+import { overlap } from "../text/keywords";
+import { count, joinClauses, joinList } from "../text/lists";
+import { lowerFirst, sentenceCase } from "../text/normalize";
+import { pluralNoun, singular, withArticle } from "../text/nouns";
+import { objectPhrase, oneOf } from "../text/objects";
+import { serviceReference } from "../text/services";
+import { deliveredBy, passiveVerb, verbOf } from "../text/verbs";
 import {
   type Changes,
   type ServiceFact,

@@ -6,26 +6,16 @@
 import type { DiagramacionArtifact, Entity, EnvelopeOf, Relationship } from "../../artifacts";
 import { type Directive, itemMatches, mentions, parseFeedback, replaceWording, revisionJustification } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
-import { count, deliveredBy, isPersonWord, joinList, lowerFirst, objectPhrase, overlap, passiveVerb, relationLabel, sentenceCase, serviceReference, significantWords, singular, titleCase } from "../text";
-import {
-  type Changes,
-  type Operation,
-  type ServiceFact,
-  type StoryFact,
-  copyOf,
-  envelope,
-  noChanges,
-  operationOf,
-  pascalCase,
-  plural,
-  recordNote,
-  serviceFacts,
-  servicesFor,
-  snakeCase,
-  storyEntity,
-  storyFacts,
-  storyObject,
-} from "./shared";
+import { isPersonWord } from "../text/actors";
+import { overlap, significantWords } from "../text/keywords";
+import { count, joinList } from "../text/lists";
+import { lowerFirst, sentenceCase, titleCase } from "../text/normalize";
+import { singular } from "../text/nouns";
+import { objectPhrase } from "../text/objects";
+import { serviceReference } from "../text/services";
+import { relationLabel } from "../text/verbs";
+import { entityOfStory, pascalCase, referenceColumn, scheduledDelivery, snakeCase } from "./design";
+import { type Changes, type Operation, type ServiceFact, type StoryFact, copyOf, envelope, noChanges, operationOf, plural, recordNote, serviceFacts, servicesFor, storyEntity, storyFacts, storyObject } from "./shared";
 
 type Attribute = { name: string; type: string; key?: "PK" | "FK" };
 type EntityDraft = { name: string; attributes: Attribute[]; source_stories: string[] };
@@ -88,7 +78,7 @@ function buildModel(stories: readonly StoryFact[], services: readonly ServiceFac
       target.attributes.splice(1, 0, { name: `${snakeCase(role)}_id`, type: "uuid", key: "FK" });
     }
     for (const service of servicesFor(story.text, services)) {
-      const column = `${snakeCase(service.name.replace(/\(.*\)/, ""))}_reference`;
+      const column = referenceColumn(service.name);
       if (!target.attributes.some((attribute) => attribute.name === column)) target.attributes.push({ name: column, type: "text" });
     }
     if (person) relate(role, thing, "1:N", relationLabel(story.action), story.id);
@@ -123,17 +113,15 @@ function sequenceDiagram(stories: readonly StoryFact[], services: readonly Servi
     const touched = servicesFor(story.text, usedServices);
     lines.push(`  Note over ${story.kind === "person" ? `${actor},API` : "API"}: ${mermaidText(`${story.id} ${story.title}`)}`);
     // "get paid weekly" is done for the actor: a scheduled run starts it and the actor is told the outcome.
-    const doneTo = story.kind === "person" ? deliveredBy(story.action) : undefined;
-    if (doneTo) {
-      // "pay the driver" (get paid), "send the SMS reminder to the patient" (receive).
-      const request = passiveVerb(story.action) ? `${doneTo} the ${story.role.toLowerCase()}` : `${doneTo} the ${storyObject(story)} to the ${story.role.toLowerCase()}`;
+    const delivery = scheduledDelivery(story);
+    if (delivery) {
       lines.push(`  API->>API: ${mermaidText(`scheduled run - ${story.action}`)}`);
       for (const service of touched) {
         const id = serviceId.get(service.name);
-        lines.push(`  API->>${id}: ${mermaidText(`request to ${request}`)}`);
+        lines.push(`  API->>${id}: ${mermaidText(`request to ${delivery.deed}`)}`);
         lines.push(`  ${id}-->>API: ${mermaidText(`result from ${serviceReference(service.name)}`)}`);
       }
-      const delivered = passiveVerb(story.action) ? `${entity} notification` : sentenceCase(storyObject(story));
+      const delivered = delivery.passive ? `${entity} notification` : sentenceCase(storyObject(story));
       lines.push(`  API->>DB: insert ${entity}`, `  DB-->>API: ${entity} saved`, `  API-->>${actor}: ${mermaidText(delivered)}`);
       continue;
     }
@@ -165,10 +153,7 @@ export function draftDiagramacion(request: AgentRequest): EnvelopeOf<"diagramaci
   const stories = storyFacts(agile);
   const services = serviceFacts(requirements);
   const model = buildModel(stories, services);
-  const entityOf = (story: StoryFact) => {
-    const owned = model.entities.find((entity) => entity.name !== pascalCase(story.role) && entity.source_stories.includes(story.id));
-    return owned?.name ?? pascalCase(storyEntity(story));
-  };
+  const entityOf = (story: StoryFact) => entityOfStory(story, model.entities)?.name ?? pascalCase(storyEntity(story));
   const artifact: DiagramacionArtifact = {
     entity_relationship_model: model,
     mermaid_sequence_diagram: sequenceDiagram(stories, services, entityOf),

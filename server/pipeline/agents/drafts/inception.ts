@@ -6,33 +6,17 @@
 import type { EnvelopeOf, InceptionArtifact, RequirementItem, Risk } from "../../artifacts";
 import { type Directive, fieldsNamed, mentions, parseFeedback, revisionJustification } from "../feedback";
 import { type AgentRequest, briefOf, contextArtifact, domainOf, previousArtifact } from "../request";
-import {
-  actorClause,
-  actorReference,
-  capabilitiesIn,
-  capabilityName,
-  count,
-  isBaseVerb,
-  isQualityText,
-  isSingularGroup,
-  itemId,
-  itemText,
-  joinClauses,
-  joinList,
-  lowerArticle,
-  lowerFirst,
-  nextNumber,
-  numberWord,
-  overlap,
-  deliveredBy,
-  padId,
-  productDescriptionIn,
-  qualityCategory,
-  qualityTargetsOf,
-  sentenceCase,
-  serviceReference,
-  thirdPersonPhrase,
-} from "../text";
+import { actorClause, actorReference, isSingularGroup } from "../text/actors";
+import { capabilitiesIn, capabilityName } from "../text/capabilities";
+import { productDescriptionIn } from "../text/clauses";
+import { itemId, itemText, nextNumber, padId } from "../text/items";
+import { overlap } from "../text/keywords";
+import { count, joinClauses, joinList, numberWord } from "../text/lists";
+import { lowerArticle, lowerFirst, sentenceCase } from "../text/normalize";
+import { isQualityText, qualityCategory } from "../text/quality";
+import { qualityTargetsOf } from "../text/qualityTargets";
+import { serviceReference } from "../text/services";
+import { deliveredBy, isBaseVerb, thirdPersonPhrase } from "../text/verbs";
 import {
   type CapabilityFact,
   type Changes,

@@ -6,33 +6,12 @@
 import type { Entity, EnvelopeOf, PseudocodigoArtifact } from "../../artifacts";
 import { parseFeedback, replaceWording, revisionJustification } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
-import { camelCase, count, deliveredBy, itemText, joinList, lowerFirst, overlap, passiveVerb, sentenceCase } from "../text";
-import {
-  type Changes,
-  type ServiceFact,
-  type StoryFact,
-  copyOf,
-  envelope,
-  noChanges,
-  operationOf,
-  pascalCase,
-  recordNote,
-  serviceFacts,
-  servicesFor,
-  snakeCase,
-  storyEntity,
-  storyFacts,
-  storyObject,
-} from "./shared";
-
-function entityFor(story: StoryFact, entities: readonly Entity[]): Entity | undefined {
-  const role = pascalCase(story.role);
-  const owned = entities.filter((entity) => {
-    const sources = (entity as Record<string, unknown>).source_stories;
-    return Array.isArray(sources) && sources.includes(story.id);
-  });
-  return owned.find((entity) => entity.name !== role) ?? entities.find((entity) => entity.name === pascalCase(storyEntity(story)));
-}
+import { itemText } from "../text/items";
+import { overlap } from "../text/keywords";
+import { count, joinList } from "../text/lists";
+import { camelCase, lowerFirst, sentenceCase } from "../text/normalize";
+import { entityOfStory, pascalCase, referenceColumn, scheduledDelivery, snakeCase } from "./design";
+import { type Changes, type ServiceFact, type StoryFact, copyOf, envelope, noChanges, operationOf, recordNote, serviceFacts, servicesFor, storyEntity, storyFacts, storyObject } from "./shared";
 
 /** The fields a caller supplies: not keys, not bookkeeping, not references that an external service fills in. */
 function fieldsOf(entity: Entity | undefined): string[] {
@@ -61,18 +40,14 @@ function pseudocode(story: StoryFact, entity: Entity | undefined, services: read
   const references = (entity?.attributes ?? []).map((attribute) => (typeof attribute === "string" ? attribute : attribute.name)).filter((field) => field.endsWith("_reference"));
   const lines: string[] = [];
   // "get paid weekly" is done for the actor by a scheduled run: named after what is done, and no sign-in to check.
-  const doneTo = person ? deliveredBy(story.action) : undefined;
-  const functionId = !doneTo ? functionName(story.action) : passiveVerb(story.action) ? camelCase(`${doneTo} ${story.role}`) : camelCase(`${doneTo} ${storyObject(story)}`);
+  const delivery = scheduledDelivery(story);
+  const functionId = !delivery ? functionName(story.action) : delivery.passive ? camelCase(`${delivery.verb} ${story.role}`) : camelCase(`${delivery.verb} ${storyObject(story)}`);
   // What the call and the audit entry say is done: the actor's words, or what the product does for them.
-  const deed = !doneTo
-    ? lowerFirst(story.action)
-    : passiveVerb(story.action)
-      ? `${doneTo} the ${story.role.toLowerCase()}`
-      : `${doneTo} the ${storyObject(story)} to the ${story.role.toLowerCase()}`;
+  const deed = delivery ? delivery.deed : lowerFirst(story.action);
   lines.push(person ? `FUNCTION ${functionId}(${actor}, input)` : `FUNCTION ${functionId}(input)`);
-  lines.push(`  // ${story.id}: ${story.title}${doneTo ? ` (runs on a schedule for each ${story.role.toLowerCase()})` : ""}`);
+  lines.push(`  // ${story.id}: ${story.title}${delivery ? ` (runs on a schedule for each ${story.role.toLowerCase()})` : ""}`);
   for (const criterion of story.criteria) lines.push(`  // Acceptance: ${criterion}`);
-  if (person && !doneTo) lines.push(`  REQUIRE ${actor} is signed in with role ${story.role}`, '    ELSE RETURN error 403 "not allowed"');
+  if (person && !delivery) lines.push(`  REQUIRE ${actor} is signed in with role ${story.role}`, '    ELSE RETURN error 403 "not allowed"');
   if (operation === "read") {
     lines.push(`  ${variable}List <- SELECT ${name} WHERE ${person ? `${owner} = ${actor}.id AND ` : ""}matches input.filters`);
     lines.push(`  RETURN ${variable}List ordered by created_at, newest first`);
@@ -92,7 +67,7 @@ function pseudocode(story: StoryFact, entity: Entity | undefined, services: read
     const call = camelCase(`${service.name.replace(/\(.*\)/, "")} result`);
     lines.push(`  ${call} <- CALL ${service.name} FOR "${deed}" WITH idempotency key = input.id, timeout 10 s, up to 3 retries`);
     lines.push(`  IF ${call} failed THEN`, `    RETURN error 502 "${service.name} is unavailable; nothing was saved"`, "  END IF");
-    const reference = references.find((field) => field === `${snakeCase(service.name.replace(/\(.*\)/, ""))}_reference`);
+    const reference = references.find((field) => field === referenceColumn(service.name));
     if (reference) assignments.push(`${reference} = ${call}.id`);
   }
   lines.push("  BEGIN TRANSACTION");
@@ -107,7 +82,7 @@ function pseudocode(story: StoryFact, entity: Entity | undefined, services: read
   }
   lines.push(`    RECORD audit entry (${person ? `${actor}.id` : "system"}, "${deed}", ${variable}.id)`);
   lines.push("  COMMIT");
-  if (doneTo && passiveVerb(story.action)) lines.push(`  NOTIFY ${actor}: "${name} made"`);
+  if (delivery?.passive) lines.push(`  NOTIFY ${actor}: "${name} made"`);
   else if (person) lines.push(`  NOTIFY ${actor}: "${sentenceCase(story.action)}" succeeded`);
   lines.push(`  RETURN ${operation === "delete" ? "success" : variable}`);
   lines.push("END FUNCTION");
@@ -123,7 +98,7 @@ export function draftPseudocodigo(request: AgentRequest): EnvelopeOf<"pseudocodi
   const services = serviceFacts(requirements);
   const stories = storyFacts(agile);
   const byStory: Record<string, string> = {};
-  for (const story of stories) byStory[story.id] = pseudocode(story, entityFor(story, entities), servicesFor(story.text, services));
+  for (const story of stories) byStory[story.id] = pseudocode(story, entityOfStory(story, entities), servicesFor(story.text, services));
   const artifact: PseudocodigoArtifact = { user_story_pseudocode: byStory };
   const changes: Changes = { added: stories.map((story) => `user_story_pseudocode: ${story.id} "${story.title}"`), removed: [], modified: [] };
   const justification =

@@ -6,7 +6,15 @@
 import type { EnvelopeOf, QaArtifact, TestCase, TestSuite } from "../../artifacts";
 import { type Directive, itemMatches, parseFeedback, revisionJustification } from "../feedback";
 import { type AgentRequest, AgentInputError, contextArtifact, previousArtifact } from "../request";
-import { count, deliveredBy, isQualityText, oneOf, thirdPerson, itemId, joinList, lowerFirst, nextNumber, overlap, padId, sentenceCase, serviceReference, shorten, withArticle } from "../text";
+import { itemId, nextNumber, padId } from "../text/items";
+import { overlap } from "../text/keywords";
+import { count, joinList } from "../text/lists";
+import { lowerFirst, sentenceCase, shorten } from "../text/normalize";
+import { withArticle } from "../text/nouns";
+import { oneOf } from "../text/objects";
+import { isQualityText } from "../text/quality";
+import { serviceReference } from "../text/services";
+import { deliveredBy, thirdPerson } from "../text/verbs";
 import {
   type Changes,
   type StoryFact,

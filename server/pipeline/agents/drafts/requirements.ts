@@ -6,35 +6,17 @@
 import type { EnvelopeOf, RequirementsArtifact } from "../../artifacts";
 import { type Directive, fieldsNamed, mentions, parseFeedback, revisionJustification } from "../feedback";
 import { type AgentRequest, AgentInputError, briefOf, domainOf, previousArtifact } from "../request";
-import {
-  type ExtractedCapability,
-  actorClause,
-  actorReference,
-  capabilitiesIn,
-  capabilityName,
-  count,
-  countInWords,
-  domainsIn,
-  externalServicesIn,
-  isBaseVerb,
-  isQualityText,
-  isSingularGroup,
-  itemText,
-  joinList,
-  lowerFirst,
-  nextNumber,
-  numberWord,
-  padId,
-  primaryDomain,
-  productDescriptionIn,
-  qualityTargetsOf,
-  readClauses,
-  roleName,
-  sentenceCase,
-  serviceReference,
-  splitSentences,
-  thirdPersonPhrase,
-} from "../text";
+import { actorClause, actorReference, isSingularGroup, roleName } from "../text/actors";
+import { type ExtractedCapability, capabilitiesIn, capabilityName } from "../text/capabilities";
+import { productDescriptionIn, readClauses } from "../text/clauses";
+import { domainsIn, primaryDomain } from "../text/domains";
+import { itemText, nextNumber, padId } from "../text/items";
+import { count, countInWords, joinList, numberWord } from "../text/lists";
+import { lowerFirst, sentenceCase, splitSentences } from "../text/normalize";
+import { isQualityText } from "../text/quality";
+import { qualityTargetsOf } from "../text/qualityTargets";
+import { externalServicesIn, serviceReference } from "../text/services";
+import { isBaseVerb, thirdPersonPhrase } from "../text/verbs";
 import { type Changes, copyOf, envelope, label, noChanges, recordNote, removeMatching, renameMatching } from "./shared";
 
 type CapabilityItem = {

@@ -4,26 +4,15 @@
  */
 import type { AgileArtifact, Envelope, InceptionArtifact, RequirementsArtifact } from "../../artifacts";
 import { type Directive, itemMatches, replaceWording } from "../feedback";
-import {
-  allText,
-  capabilitiesIn,
-  capabilityName,
-  isPersonWord,
-  itemId,
-  itemText,
-  lowerFirst,
-  normalizeSpace,
-  objectNoun,
-  objectText,
-  overlap,
-  deliveredBy,
-  pluralNoun,
-  primaryDomain,
-  roleName,
-  sentenceCase,
-  singular,
-  titleCase,
-} from "../text";
+import { isPersonWord, roleName } from "../text/actors";
+import { capabilitiesIn, capabilityName } from "../text/capabilities";
+import { primaryDomain } from "../text/domains";
+import { allText, itemId, itemText } from "../text/items";
+import { overlap } from "../text/keywords";
+import { lowerFirst, normalizeSpace, sentenceCase, titleCase } from "../text/normalize";
+import { pluralNoun, singular } from "../text/nouns";
+import { objectNoun, objectText } from "../text/objects";
+import { deliveredBy } from "../text/verbs";
 
 // ---- changes ----------------------------------------------------------------------------------------
 
@@ -321,23 +310,6 @@ export function operationOf(action: string): Operation {
   if (DELETE_VERBS.test(action)) return "delete";
   if (UPDATE_VERBS.test(action)) return "update";
   return "create";
-}
-
-export function snakeCase(text: string): string {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .toLowerCase();
-}
-
-export function pascalCase(text: string): string {
-  return text
-    .replace(/[^A-Za-z0-9]+/g, " ")
-    .trim()
-    .split(/\s+/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join("");
 }
 
 export function plural(word: string): string {

@@ -5,8 +5,8 @@
  */
 import mermaid from "mermaid";
 import { describe, expect, it } from "vitest";
-import { draft } from "./drafts";
-import { BRIEFS, feedbackCall, runPipeline } from "./testkit";
+import { BRIEFS, feedbackCall, runPipeline } from "../../../testing/agentTestkit";
+import { draft } from "./index";
 
 describe("mermaid_sequence_diagram", () => {
   for (const [name, { domain, brief }] of Object.entries(BRIEFS)) {

@@ -1,13 +1,13 @@
 /**
  * For tests: briefs from different domains; the six built-in agents run in pipeline order with the
- * context each receives per seed section 6 (the earlier agents' whole content envelopes); and a stand-in
+ * context the pipeline gives each (the earlier agents' whole content envelopes); and a stand-in
  * LLM, since a model is outside this machine.
  */
 import { type IncomingHttpHeaders, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ArtifactType, EnvelopeOf } from "../artifacts";
-import { draft } from "./drafts";
-import type { AgentRequest } from "./request";
+import { draft } from "../pipeline/agents/drafts";
+import type { AgentRequest } from "../pipeline/agents/request";
+import type { ArtifactType, EnvelopeOf } from "../pipeline/artifacts";
 
 export const BRIEFS = {
   superApp: {

@@ -1,21 +1,7 @@
-/** The plain-language reading the built-in agents share: clauses and actors out of briefs, and English back. */
+/** Reading briefs into clauses: who does what, with the actor carried into clauses that omit it. */
 import { describe, expect, it } from "vitest";
-import {
-  actorClause,
-  capabilitiesIn,
-  count,
-  countInWords,
-  objectNoun,
-  objectText,
-  oneOf,
-  pluralNoun,
-  productDescriptionIn,
-  readClauses,
-  roleName,
-  serviceReference,
-  singular,
-  withArticle,
-} from "./text";
+import { capabilitiesIn } from "./capabilities";
+import { productDescriptionIn, readClauses } from "./clauses";
 
 const said = (text: string) => readClauses(text).map((clause) => `${clause.kind}: ${clause.actor} | ${clause.action}`);
 
@@ -72,79 +58,5 @@ describe("readClauses", () => {
     expect(productDescriptionIn("We are building a super-app where customers can order food.")).toBe("a super-app");
     expect(productDescriptionIn("A ride-hailing app for a mid-sized city: riders book trips.")).toBe("a ride-hailing app for a mid-sized city");
     expect(productDescriptionIn("Street vendors accept QR payments.")).toBeUndefined();
-  });
-});
-
-describe("English for the drafts", () => {
-  it.each([
-    ["trip", "trips"],
-    ["category", "categories"],
-    ["box", "boxes"],
-    ["person", "people"],
-    ["operations staff", "operations staff"],
-    ["staff member", "staff members"],
-    ["status", "statuses"],
-  ])("pluralNoun(%s) = %s", (one, many) => {
-    expect(pluralNoun(one)).toBe(many);
-  });
-
-  it.each([
-    ["trips", "trip"],
-    ["courses", "course"],
-    ["nurses", "nurse"],
-    ["statuses", "status"],
-    ["people", "person"],
-    ["address", "address"],
-  ])("singular(%s) = %s", (many, one) => {
-    expect(singular(many)).toBe(one);
-  });
-
-  it("counts with the noun in the right number", () => {
-    expect([count(0, "quality target"), count(1, "capability"), count(5, "capability")]).toEqual(["no quality targets", "1 capability", "5 capabilities"]);
-    expect([countInWords(1, "group"), countInWords(3, "group")]).toEqual(["one group", "three groups"]);
-  });
-
-  it("picks the article by sound, acronyms included", () => {
-    expect(["rider", "operations staff member", "user", "SMS gateway", "QR payment", "hour"].map(withArticle)).toEqual([
-      "a rider",
-      "an operations staff member",
-      "a user",
-      "an SMS gateway",
-      "a QR payment",
-      "an hour",
-    ]);
-  });
-
-  it("names one member of a group for stories, and the group with a verb that agrees", () => {
-    expect(["Riders", "Operations staff", "Back office", "Street vendors", "People"].map(roleName)).toEqual(["Rider", "Operations staff member", "Back office member", "Street vendor", "Person"]);
-    expect(actorClause("Back office", ["reconcile settlements", "approve refunds"])).toBe("the back office reconciles settlements and approves refunds");
-    expect(actorClause("Riders", "pay by card")).toBe("riders pay by card");
-  });
-
-  it("names what an action works on, making a noun of the verb when there is no object", () => {
-    expect(["book appointments online", "accept ride requests", "pay by card", "get paid weekly", "see daily totals", "log in"].map(objectNoun)).toEqual([
-      "Appointment",
-      "Request",
-      "Payment",
-      "Payout",
-      "Total",
-      "Session",
-    ]);
-    expect(["accept ride requests", "accept QR payments", "receive SMS reminders through Twilio"].map(objectText)).toEqual(["ride request", "QR payment", "SMS reminder"]);
-  });
-
-  it("turns an action into one instance of it for a scenario", () => {
-    expect(["book trips", "manage my schedules", "book appointments with doctors", "reconcile settlements with the bank every night", "order food", "pay by card"].map(oneOf)).toEqual([
-      "book a trip",
-      "manage my schedule",
-      "book an appointment with a doctor",
-      "reconcile a settlement with the bank",
-      "order food",
-      "pay by card",
-    ]);
-  });
-
-  it("writes a kind of service with an article and a named one as it is", () => {
-    expect([serviceReference("Payment gateway", "a"), serviceReference("SMS gateway"), serviceReference("Stripe", "a")]).toEqual(["a payment gateway", "the SMS gateway", "Stripe"]);
   });
 });

@@ -1,17 +1,18 @@
 /**
- * The built-in deterministic agents: `draft(slug, request)` answers a pipeline call (seed section 8.1) with
- * the content envelope an n8n agent would send back, derived from the brief and the earlier artifacts in
- * `context` only, with no clock and no randomness, so the same request always yields the same envelope.
- * A feedback call (`is_feedback`) revises the agent's last artifact, which the pipeline passes as the context.
+ * The built-in deterministic agents: `draft(slug, request)` answers a pipeline call (`{ run_id, context,
+ * is_feedback, feedback }`) with the content envelope an n8n agent would send back, derived from the brief
+ * and the earlier artifacts in `context` only, with no clock and no randomness, so the same request always
+ * yields the same envelope. A feedback call (`is_feedback`) revises the agent's last artifact, which the
+ * pipeline passes as the context.
  */
-import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isArtifactType } from "../artifacts";
-import { draftAgile, reviseAgile } from "./drafts/agile";
-import { draftDiagramacion, reviseDiagramacion } from "./drafts/diagramacion";
-import { draftInception, reviseInception } from "./drafts/inception";
-import { draftPseudocodigo, revisePseudocodigo } from "./drafts/pseudocodigo";
-import { draftQa, reviseQa } from "./drafts/qa";
-import { draftRequirements, reviseRequirements } from "./drafts/requirements";
-import { AgentInputError, AgentRequest } from "./request";
+import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isArtifactType } from "../../artifacts";
+import { AgentInputError, AgentRequest } from "../request";
+import { draftAgile, reviseAgile } from "./agile";
+import { draftDiagramacion, reviseDiagramacion } from "./diagramacion";
+import { draftInception, reviseInception } from "./inception";
+import { draftPseudocodigo, revisePseudocodigo } from "./pseudocodigo";
+import { draftQa, reviseQa } from "./qa";
+import { draftRequirements, reviseRequirements } from "./requirements";
 
 type Drafter<T extends ArtifactType> = { draft: (request: AgentRequest) => EnvelopeOf<T>; revise: (request: AgentRequest) => EnvelopeOf<T> };
 

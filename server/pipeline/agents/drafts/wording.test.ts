@@ -3,9 +3,9 @@
  * action), and every agent downstream writes sentences a reviewer can read as an analyst's first draft.
  */
 import { describe, expect, it } from "vitest";
-import { ARTIFACT_TYPES, type TestCase, parseEnvelope } from "../artifacts";
-import { draft } from "./drafts";
-import { BRIEFS, type PipelineEnvelopes, feedbackCall, runPipeline } from "./testkit";
+import { BRIEFS, type PipelineEnvelopes, feedbackCall, runPipeline } from "../../../testing/agentTestkit";
+import { ARTIFACT_TYPES, type TestCase, parseEnvelope } from "../../artifacts";
+import { draft } from "./index";
 
 const ride = runPipeline(BRIEFS.rideHailing.domain, BRIEFS.rideHailing.brief);
 const clinicPortal = runPipeline(BRIEFS.clinicPortal.domain, BRIEFS.clinicPortal.brief);

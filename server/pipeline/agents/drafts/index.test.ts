@@ -1,12 +1,12 @@
 /**
- * The built-in deterministic agents (seeds/README.md artifact shapes; agent-pipeline-backend.md sections 6,
- * 7.7 and 8): drafts derived from the brief and the earlier artifacts, revisions that apply the feedback.
+ * The built-in deterministic agents: drafts in each artifact type's shape, derived from the brief and the
+ * earlier artifacts in the context; revisions that apply the reviewer's feedback to the agent's last envelope.
  */
 import { describe, expect, it } from "vitest";
-import { type ArtifactType, ARTIFACT_TYPES, type TestCase, parseEnvelope } from "../artifacts";
-import { draft } from "./drafts";
-import { AgentInputError } from "./request";
-import { BRIEFS, feedbackCall, firstCall, runPipeline } from "./testkit";
+import { BRIEFS, feedbackCall, firstCall, runPipeline } from "../../../testing/agentTestkit";
+import { type ArtifactType, ARTIFACT_TYPES, type TestCase, parseEnvelope } from "../../artifacts";
+import { AgentInputError } from "../request";
+import { draft } from "./index";
 
 const superApp = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
 const clinic = runPipeline(BRIEFS.clinic.domain, BRIEFS.clinic.brief);
@@ -115,7 +115,7 @@ describe("first drafts", () => {
 });
 
 describe("what the drafts accept and refuse", () => {
-  it("refuses a call without the context section 6 gives the agent, naming what is missing", () => {
+  it("refuses a call without the earlier artifacts its context should hold, naming what is missing", () => {
     expect(() => draft("inception", firstCall({ domain: "x", brief: "y" }))).toThrow(AgentInputError);
     expect(() => draft("inception", firstCall({ domain: "x", brief: "y" }))).toThrow("context.requirements is missing");
     expect(() => draft("requirements", firstCall({ domain: "x" }))).toThrow("the brief is empty");
@@ -161,7 +161,7 @@ describe("what the drafts accept and refuse", () => {
   });
 });
 
-describe("revisions on feedback (section 7.7: context is the agent's last envelope)", () => {
+describe("revisions on feedback (the context is the agent's last envelope)", () => {
   it("requirements: adds the capability asked for, removes the one named, and says so", () => {
     const feedback = "Add a capability for customers to rate drivers. Remove the map route capability.";
     const revised = draft("requirements", feedbackCall(superApp.requirements, feedback));

@@ -1,0 +1,84 @@
+/**
+ * Every REST path of the product, written once. Routes register `pattern` (Hono's `:param` form), the OpenAPI
+ * document lists `openapi` (`{param}`), and whoever hands a URL to the outside (a Worker's callback URL, an agent's
+ * callback_url, a built-in agent's webhook) builds it with `url`, so no path is spelled in two places.
+ */
+
+export interface RoutePath<P extends string = string> {
+  /** Hono's form: `/runs/:run_id` (a literal type, so handlers' `c.req.param("run_id")` is typed). */
+  readonly pattern: P;
+  /** OpenAPI's form: `/runs/{run_id}`. */
+  readonly openapi: string;
+  /** The absolute URL under `baseUrl`, each parameter percent-encoded (a node id with "/", "?" or "#" still names its node). */
+  url(baseUrl: string, params?: Record<string, string>): string;
+}
+
+function route<P extends string>(pattern: P): RoutePath<P> {
+  return {
+    pattern,
+    openapi: pattern.replace(/:(\w+)/g, "{$1}"),
+    url(baseUrl, params = {}) {
+      return (
+        baseUrl +
+        pattern.replace(/:(\w+)/g, (_, name: string) => {
+          const value = params[name];
+          if (value === undefined) throw new Error(`path ${pattern} needs the parameter "${name}"`);
+          return encodeURIComponent(value);
+        })
+      );
+    },
+  };
+}
+
+/** The engine: flows and runs for integrators, and what Workers and people post to a run's nodes. */
+export const stitchPaths = {
+  flows: route("/api/stitch/flows"),
+  flow: route("/api/stitch/flows/:id"),
+  flowRuns: route("/api/stitch/flows/:id/runs"),
+  runs: route("/api/stitch/runs"),
+  run: route("/api/stitch/runs/:id"),
+  runCancel: route("/api/stitch/runs/:id/cancel"),
+  runEvents: route("/api/stitch/runs/:id/events"),
+  callback: route("/api/stitch/callback/:runId/:nodeId"),
+  complete: route("/api/stitch/complete/:runId/:nodeId"),
+  retry: route("/api/stitch/retry/:runId/:nodeId"),
+  review: route("/api/stitch/review/:runId/:nodeId"),
+  /** Where a Worker instance calls back. */
+  callbackUrl: (baseUrl: string, runId: string, nodeId: string) => stitchPaths.callback.url(baseUrl, { runId, nodeId }),
+};
+
+/** The agent pipeline, at the paths its existing clients and n8n flows use. */
+export const pipelinePaths = {
+  health: route("/health"),
+  agents: route("/agents"),
+  runs: route("/runs"),
+  run: route("/runs/:run_id"),
+  agentCallback: route("/callbacks/agent/:agent_slug"),
+  approve: route("/runs/:run_id/approve"),
+  reject: route("/runs/:run_id/reject"),
+  retry: route("/runs/:run_id/retry"),
+  cancel: route("/runs/:run_id/cancel"),
+  artifacts: route("/runs/:run_id/artifacts"),
+  latestArtifact: route("/runs/:run_id/artifacts/latest"),
+  exportArtifacts: route("/runs/:run_id/artifacts/export"),
+  bundle: route("/runs/:run_id/artifacts/bundle"),
+  /** Where an agent posts its output. */
+  agentCallbackUrl: (baseUrl: string, slug: string) => pipelinePaths.agentCallback.url(baseUrl, { agent_slug: slug }),
+};
+
+/** The built-in agents, served over the same webhook-and-callback protocol as n8n agents. */
+export const builtinAgentPaths = {
+  agent: route("/api/agents/builtin/:slug"),
+  webhookUrl: (baseUrl: string, slug: string) => builtinAgentPaths.agent.url(baseUrl, { slug }),
+};
+
+/** The API's documentation: not part of the API it documents. */
+export const docsPaths = {
+  openapi: route("/openapi.json"),
+  docs: route("/docs"),
+  docsSlash: route("/docs/"),
+  docsAsset: route("/docs/assets/:file"),
+};
+
+/** The tRPC endpoint of the app. */
+export const trpcEndpoint = "/trpc";

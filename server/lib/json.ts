@@ -1,0 +1,32 @@
+/** JSON helpers with no dependencies, shared by every layer. */
+
+/** JSON with object keys sorted: JSONB does not keep key order, so equality of stored values is checked on this form. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** True when two JSON values are equal as PostgreSQL's JSONB would store them (key order does not count). */
+export const sameJson = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Where in `value` a string (or key) holds U+0000, which PostgreSQL cannot store in text or jsonb. */
+export function nulPath(value: unknown, path = ""): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (key.includes("\u0000")) return here;
+    const found = nulPath(inner, here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

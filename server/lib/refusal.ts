@@ -1,0 +1,31 @@
+/**
+ * A refusal: a request that was understood and turned down, having changed nothing. Each front door throws its own
+ * subclass (EngineError, PipelineError, ...) with one of these codes, and each adapter reads the status it answers
+ * with from this one table: REST the HTTP status, tRPC its error code.
+ */
+export const refusalCodes = {
+  bad_request: { http: 400, trpc: "BAD_REQUEST" },
+  invalid_graph: { http: 400, trpc: "BAD_REQUEST" },
+  unauthorized: { http: 401, trpc: "UNAUTHORIZED" },
+  not_found: { http: 404, trpc: "NOT_FOUND" },
+  conflict: { http: 409, trpc: "CONFLICT" },
+} as const;
+
+export type RefusalCode = keyof typeof refusalCodes;
+
+export abstract class Refusal<Code extends RefusalCode = RefusalCode> extends Error {
+  constructor(
+    readonly code: Code,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get httpStatus() {
+    return refusalCodes[this.code].http;
+  }
+
+  get trpcCode() {
+    return refusalCodes[this.code].trpc;
+  }
+}

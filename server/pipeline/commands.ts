@@ -1,0 +1,166 @@
+/**
+ * What people and agents may do to a pipeline run. Each command is one engine transaction that first locks the
+ * pipeline run (so a callback, an approval and a rejection of one run never interleave), checks what the pipeline
+ * itself requires, and then hands the engine its event; the projection moves the run's state in that same transaction.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Executor } from "../../db/client";
+import type { Engine, EngineOps } from "../engine/engine";
+import { sameJson } from "../lib/json";
+import { isArtifactType, parseEnvelope } from "./artifacts";
+import { gateKey, workerKey } from "./definition";
+import { PipelineError, runNotFound } from "./errors";
+import type { AgentCallback, AgentOutput } from "./protocol";
+import type { PipelineQueries } from "./queries";
+import type { CallbackResult, CreateRunBody, PipelineAgent, PipelineRunView, ReviewedOutput } from "./schemas";
+import * as store from "./store";
+
+export const newRunId = () => `RUN_${Date.now()}${randomBytes(3).toString("hex")}`;
+
+export class PipelineCommands {
+  constructor(
+    private readonly engine: Engine,
+    private readonly flowId: string,
+    private readonly agents: readonly PipelineAgent[],
+    /** Each command that moves a run answers with the run as it now stands. */
+    private readonly queries: PipelineQueries,
+  ) {}
+
+  /** Creates the run and starts its engine run, whose first agent is called once the transaction commits. */
+  async createRun(input: CreateRunBody): Promise<PipelineRunView> {
+    const runId = newRunId();
+    await this.engine.transaction(async (ops, tx) => {
+      const stitchRunId = randomUUID();
+      const state = { phase: "in_progress", agent: this.agents[0]!.slug } as const;
+      await store.insertRun(tx, { id: runId, domain: input.domain, brief: input.brief, state, stitchRunId, agents: this.agents });
+      await ops.startRun(this.flowId, { domain: input.domain, brief: input.brief }, stitchRunId);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /**
+   * An agent's output (or failure) arrives. Only the agent the run is waiting for may deliver; a repeat of the
+   * stored output is answered as a duplicate and stores nothing.
+   */
+  receiveCallback(slug: string, callback: AgentCallback): Promise<CallbackResult> {
+    return this.engine.transaction(async (ops, tx) => {
+      const run = await lock(tx, callback.runId);
+      const agent = agentOf(run, slug);
+      if (run.currentAgent !== slug) {
+        throw new PipelineError("conflict", `run ${run.id} is ${run.status}; it is not waiting for agent "${slug}"${run.currentAgent ? ` but for "${run.currentAgent}"` : ""}`);
+      }
+      if ("failed" in callback) {
+        await ops.handle(run.stitchRunId, { type: "callback", key: workerKey(slug), status: "failed", error: callback.failed });
+        return { status: "ok" as const, run_id: run.id, artifact_type: agent.artifact_type, version: 0, duplicate: false };
+      }
+      return acceptOutput(tx, ops, run, agent, callback.output);
+    });
+  }
+
+  /** Stores an artifact by hand or from a system fallback: the current agent's output, as if it had called back. */
+  storeArtifact(runId: string, artifactType: string, output: AgentOutput): Promise<CallbackResult> {
+    return this.engine.transaction(async (ops, tx) => {
+      const run = await lock(tx, runId);
+      if (!run.currentAgent) throw new PipelineError("conflict", `run ${runId} is ${run.status}; no agent is producing an artifact`);
+      const agent = agentOf(run, run.currentAgent);
+      // Stored under the current agent's artifact type, as the pipeline always has; the requested name is kept, not lost.
+      const kept = artifactType === agent.artifact_type ? output : { ...output, metadata: { ...(output.metadata ?? {}), requested_artifact_type: artifactType } };
+      return acceptOutput(tx, ops, run, agent, kept);
+    });
+  }
+
+  /** Approves the output waiting for review: the next agent starts, or the run completes after the last one. */
+  async approve(runId: string, actor: string | null, expected?: ReviewedOutput): Promise<PipelineRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const run = await lockWaiting(tx, runId, "approve", expected);
+      await ops.handle(run.stitchRunId, { type: "review", key: gateKey(run.currentAgent!), decision: "approve" }, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /** Rejects the output waiting for review: the same agent runs again with its last output and the feedback. */
+  async reject(runId: string, feedback: string, actor: string | null, expected?: ReviewedOutput): Promise<PipelineRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const run = await lockWaiting(tx, runId, "reject", expected);
+      await ops.handle(run.stitchRunId, { type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /**
+   * Stops the run for good: the agent at work or the output waiting for review is cancelled, nothing more is sent,
+   * and a late callback from the agent is refused. The engine decides: a finished run has nothing to cancel (409),
+   * and cancelling a cancelled run again is a duplicate that changes nothing.
+   */
+  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<PipelineRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const run = await lock(tx, runId);
+      await ops.cancel(run.stitchRunId, reason, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /** Calls a failed agent again (its webhook was unreachable, it timed out or it reported a failure). */
+  async retry(runId: string, actor: string | null): Promise<PipelineRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const run = await lock(tx, runId);
+      if (!run.failure || !run.currentAgent) throw new PipelineError("conflict", `run ${runId} is ${run.status}; only a failed agent can be retried`);
+      await ops.handle(run.stitchRunId, { type: "retry", key: workerKey(run.currentAgent) }, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+}
+
+async function lock(tx: Executor, runId: string): Promise<store.PipelineRunRow> {
+  const run = await store.lockRun(tx, runId);
+  if (!run) throw runNotFound(runId);
+  return run;
+}
+
+/**
+ * Locks a run whose output waits for review. `expected` names the output the reviewer read: a decision on another
+ * one (someone else moved the run on) is refused rather than landing on an output the reviewer never saw.
+ */
+async function lockWaiting(tx: Executor, runId: string, action: string, expected?: ReviewedOutput): Promise<store.PipelineRunRow> {
+  const run = await lock(tx, runId);
+  if (!run.isWaitingForUser || !run.currentAgent) {
+    throw new PipelineError("conflict", `run ${runId} is ${run.status}; there is no output waiting for approval to ${action}`);
+  }
+  if (expected) {
+    const agent = agentOf(run, run.currentAgent);
+    const latest = await store.latestArtifact(tx, run.id, agent.artifact_type);
+    if (expected.agent !== agent.slug || expected.version !== latest?.version) {
+      throw new PipelineError(
+        "conflict",
+        `you reviewed ${expected.agent} v${expected.version}, but the output waiting now is ${agent.name} v${latest?.version ?? 0}; read it before you ${action}`,
+      );
+    }
+  }
+  return run;
+}
+
+function agentOf(run: store.PipelineRunRow, slug: string): PipelineAgent {
+  const agent = (run.agents as PipelineAgent[]).find((a) => a.slug === slug);
+  if (!agent) throw new PipelineError("not_found", `no agent "${slug}" in the pipeline of run ${run.id}`);
+  return agent;
+}
+
+/**
+ * Stores a new version of the agent's artifact and completes its Worker, in the caller's transaction. A content
+ * equal to the latest stored version is a repeat (n8n retries echo no attempt number) and stores nothing.
+ */
+async function acceptOutput(tx: Executor, ops: EngineOps, run: store.PipelineRunRow, agent: PipelineAgent, output: AgentOutput): Promise<CallbackResult> {
+  const latest = await store.latestArtifact(tx, run.id, agent.artifact_type);
+  const answer = (version: number, duplicate: boolean): CallbackResult => ({ status: "ok", run_id: run.id, artifact_type: agent.artifact_type, version, duplicate });
+  if (latest && sameJson(latest.content, output.content)) return answer(latest.version, true);
+  const result = await ops.handle(run.stitchRunId, { type: "callback", key: workerKey(agent.slug), status: "completed", output: output.content });
+  if (result.duplicate) return answer(latest?.version ?? 0, true);
+  const version = (latest?.version ?? 0) + 1;
+  // Agents' shapes vary in the field: an output that does not fit its schema is kept (the reviewer decides), with
+  // the mismatch recorded so the reviewer sees it.
+  const check = isArtifactType(agent.artifact_type) ? parseEnvelope(agent.artifact_type, output.content) : undefined;
+  const metadata = check && !check.success ? { ...(output.metadata ?? {}), schema_issues: check.error } : (output.metadata ?? null);
+  const artifactId = await store.insertArtifact(tx, { runId: run.id, artifactType: agent.artifact_type, version, content: output.content, metadata });
+  await store.insertTurns(tx, [{ runId: run.id, kind: "artifact", agent: agent.slug, payload: { artifact_id: artifactId, version } }]);
+  return answer(version, false);
+}

@@ -1,0 +1,50 @@
+/**
+ * The agent pipeline's front door, assembled: its definition becomes an engine flow, its projection is registered
+ * with the engine, and its commands, queries and agent protocol are handed to the routes. Routes call commands and
+ * queries; commands call the engine; everything reads and writes through the pipeline's store.
+ */
+import type { Database } from "../../db/client";
+import type { DispatchAdapter } from "../engine/dispatcher";
+import type { Engine } from "../engine/engine";
+import { PipelineCommands } from "./commands";
+import { flowIdFor, pipelineGraph } from "./definition";
+import { pipelineProjection } from "./projection";
+import { agentDispatchAdapter } from "./protocol";
+import { PipelineQueries } from "./queries";
+import type { PipelineAgent } from "./schemas";
+import * as store from "./store";
+
+export interface PipelineOptions {
+  agents: readonly PipelineAgent[];
+  /** How long an agent may take to call back before its run fails with that reason (AGENT_TIMEOUT_MS). */
+  agentTimeoutMs: number;
+  /** Where an agent posts its output (the callback route under NEXT_PUBLIC_BASE_URL). */
+  agentCallbackUrl: (slug: string) => string;
+}
+
+export interface Pipeline {
+  readonly agents: readonly PipelineAgent[];
+  readonly flowId: string;
+  readonly commands: PipelineCommands;
+  readonly queries: PipelineQueries;
+  /** How the dispatcher sends the pipeline's Worker dispatches (`data.protocol: "agent"`). */
+  readonly dispatchAdapter: DispatchAdapter;
+}
+
+/** Stores the definition in force and its flow, and starts projecting engine events onto pipeline runs. */
+export async function installPipeline(database: Database, engine: Engine, options: PipelineOptions): Promise<Pipeline> {
+  const { agents } = options;
+  const graph = pipelineGraph(agents, options.agentTimeoutMs);
+  const flowId = flowIdFor(graph);
+  await engine.ensureFlow(flowId, "agent pipeline", graph);
+  await database.transaction((tx) => store.replaceAgents(tx, agents));
+  engine.observe(pipelineProjection());
+  const queries = new PipelineQueries(database, agents);
+  return {
+    agents,
+    flowId,
+    commands: new PipelineCommands(engine, flowId, agents, queries),
+    queries,
+    dispatchAdapter: agentDispatchAdapter(database, { agents, callbackUrl: options.agentCallbackUrl }),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The pipeline's protocol with its agents, both directions, in one place:
+ * - out: an engine dispatch of an `agent_<slug>` Worker goes to the agent's webhook as `{ run_id, context,
+ *   is_feedback, feedback, callback_url }`; the context holds what the agent's context rule names (domain, brief,
+ *   earlier agents' latest artifacts), or, on a rejection, the agent's own last output;
+ * - in: what agents post to their callback path, in the shapes n8n set-ups send.
+ */
+import { z } from "zod";
+import type { Database } from "../../db/client";
+import type { DispatchAdapter } from "../engine/dispatcher";
+import { isPlainObject } from "../lib/json";
+import type { AgentCall, PipelineAgent } from "./schemas";
+import * as store from "./store";
+
+// ---- Out: the agent call ----------------------------------------------------------------------------------------
+
+export interface AgentProtocolOptions {
+  /** The agents in force now: a run started under an older definition still calls an agent at its current webhook. */
+  agents: readonly PipelineAgent[];
+  /** Where an agent posts its output (the route's URL under NEXT_PUBLIC_BASE_URL). */
+  callbackUrl: (slug: string) => string;
+}
+
+/**
+ * The `agent` dispatch protocol: the engine hands the adapter a Worker's dispatch, and the adapter answers where
+ * to POST and what. On a review rejection the context is the agent's latest stored output (or the output the
+ * engine kept, when none was stored) and `feedback` the reviewer's text.
+ */
+export function agentDispatchAdapter(database: Database, options: AgentProtocolOptions): DispatchAdapter {
+  return async ({ runId: stitchRunId, payload }) => {
+    const slug = String(payload.config.agent);
+    const run = await database.run((db) => store.findRunByStitchRun(db, stitchRunId));
+    if (!run) throw new Error(`no pipeline run for engine run ${stitchRunId}`);
+    const agent = (run.agents as PipelineAgent[]).find((a) => a.slug === slug);
+    if (!agent) throw new Error(`no agent "${slug}" in the pipeline of run ${run.id}`);
+    const latest = await database.run((db) => store.latestContents(db, run.id));
+    const feedback = payload.feedback;
+    let context: Record<string, unknown>;
+    if (feedback) {
+      context = (latest.get(agent.artifact_type) as Record<string, unknown> | undefined) ?? (feedback.previousOutput as Record<string, unknown>) ?? {};
+    } else {
+      context = {};
+      for (const key of agent.context) {
+        if (key === "domain") context.domain = run.domain;
+        else if (key === "brief") context.brief = run.brief;
+        else context[key] = latest.get(key) ?? null;
+      }
+    }
+    const body: AgentCall = { run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", callback_url: options.callbackUrl(slug) };
+    const current = options.agents.find((a) => a.slug === slug);
+    return { url: current?.webhook_url ?? agent.webhook_url, body };
+  };
+}
+
+// ---- In: the agent's callback -----------------------------------------------------------------------------------
+
+export interface AgentOutput {
+  content: Record<string, unknown>;
+  metadata?: Record<string, unknown> | null;
+}
+
+export type AgentCallback = { runId: string; output: AgentOutput } | { runId: string; failed: string };
+
+type Read = AgentCallback | { problem: { path: string[]; message: string } };
+
+/**
+ * Reads an agent's callback: the preferred `{ run_id, content, metadata }`, the `{ body: {...} }` wrapper some n8n
+ * set-ups send, the fallback without `content` (everything but run_id is the content), content as JSON text, and
+ * `{ run_id, status: "failed", error }` for an agent that gave up.
+ */
+function readAgentCallback(raw: unknown): Read {
+  if (!isPlainObject(raw)) return { problem: { path: [], message: "expected a JSON object with run_id and content" } };
+  const inner = isPlainObject(raw.body) && ("run_id" in raw.body || "content" in raw.body) ? raw.body : raw;
+  const runId = inner.run_id;
+  if (typeof runId !== "string" || runId.trim() === "") return { problem: { path: ["run_id"], message: "required (the run_id the agent was called with)" } };
+  if (inner.status === "failed") {
+    return { runId, failed: typeof inner.error === "string" && inner.error ? inner.error : "the agent reported a failure without an error message" };
+  }
+  let content: unknown;
+  let metadata: Record<string, unknown> | null = null;
+  if ("content" in inner) {
+    content = inner.content;
+    if (isPlainObject(inner.metadata)) metadata = inner.metadata;
+  } else {
+    const { run_id: _runId, ...rest } = inner;
+    content = rest;
+  }
+  if (typeof content === "string") {
+    try {
+      content = JSON.parse(content);
+    } catch {
+      return { problem: { path: ["content"], message: "a string that is not JSON; send the agent's output as a JSON object" } };
+    }
+  }
+  if (!isPlainObject(content) || Object.keys(content).length === 0) {
+    return { problem: { path: ["content"], message: "expected the agent's output as a non-empty JSON object ({ artifact, changes_made, justification })" } };
+  }
+  return { runId, output: { content, metadata } };
+}
+
+/** The callback body as a schema, so the route validates it like any other body and a refusal names the field. */
+export const AgentCallbackBody = z.unknown().transform((raw, ctx): AgentCallback => {
+  const read = readAgentCallback(raw);
+  if ("problem" in read) {
+    ctx.addIssue({ code: "custom", path: read.problem.path, message: read.problem.message });
+    return z.NEVER;
+  }
+  return read;
+});

@@ -1,0 +1,135 @@
+/** The pipeline's read models: runs, artifacts, exports and the conversation a run reads as. */
+import type { Database } from "../../db/client";
+import { runNotFound, PipelineError } from "./errors";
+import { buildBundle } from "./export/bundle";
+import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
+import * as store from "./store";
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
+
+const agentRef = (agent: PipelineAgent): AgentRef => ({ slug: agent.slug, name: agent.name, order: agent.order, artifact_type: agent.artifact_type });
+
+function view(run: store.PipelineRunRow): PipelineRunView {
+  const agent = run.currentAgent ? (run.agents as PipelineAgent[]).find((a) => a.slug === run.currentAgent) : undefined;
+  return {
+    run_id: run.id, domain: run.domain, brief: run.brief, status: run.status, state: { phase: run.phase as RunPhase, agent: run.currentAgent },
+    current_agent: agent ? agentRef(agent) : null, is_waiting_for_user: run.isWaitingForUser, failure: run.failure,
+    created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
+  };
+}
+
+const toArtifact = (a: store.ArtifactRow): ArtifactVersion => ({
+  id: a.id, run_id: a.runId, artifact_type: a.artifactType, version: a.version, content: a.content as Record<string, unknown>,
+  metadata: (a.metadata as Record<string, unknown> | null) ?? null, created_at: iso(a.createdAt),
+});
+
+/** The export keeps each artifact type's latest version, and of its content only `artifact` where there is one. */
+function exportOf(runId: string, latest: readonly ArtifactVersion[], now: Date): ExportPayload {
+  return {
+    run_id: runId,
+    exported_at: now.toISOString(),
+    artifacts: latest.map((a) => ({
+      artifact_type: a.artifact_type, version: a.version, created_at: a.created_at,
+      artifact: "artifact" in a.content ? a.content.artifact : a.content,
+    })),
+  };
+}
+
+export class PipelineQueries {
+  constructor(
+    private readonly database: Database,
+    private readonly agents: readonly PipelineAgent[],
+  ) {}
+
+  listAgents(): PipelineAgent[] {
+    return [...this.agents];
+  }
+
+  private async findRun(runId: string): Promise<store.PipelineRunRow> {
+    const run = await this.database.run((db) => store.findRun(db, runId));
+    if (!run) throw runNotFound(runId);
+    return run;
+  }
+
+  async getRun(runId: string): Promise<PipelineRunView> {
+    return view(await this.findRun(runId));
+  }
+
+  async listRuns(limit = 100): Promise<RunSummary[]> {
+    const found = await this.database.run((db) => store.listRuns(db, limit));
+    return found.map((run) => {
+      const { brief: _brief, ...summary } = view(run);
+      return summary;
+    });
+  }
+
+  async listArtifacts(runId: string, artifactType?: string): Promise<ArtifactVersion[]> {
+    await this.findRun(runId);
+    return (await this.database.run((db) => store.listArtifacts(db, runId, artifactType))).map(toArtifact);
+  }
+
+  /** The latest version of one artifact type. */
+  async latestArtifact(runId: string, artifactType: string): Promise<ArtifactVersion> {
+    const versions = await this.listArtifacts(runId, artifactType);
+    const latest = versions[versions.length - 1];
+    if (!latest) throw new PipelineError("not_found", `run ${runId} has no "${artifactType}" artifact yet`);
+    return latest;
+  }
+
+  /** The latest version of each artifact type, in pipeline order. */
+  async latestArtifacts(runId: string): Promise<ArtifactVersion[]> {
+    const run = await this.findRun(runId);
+    const all = (await this.database.run((db) => store.listArtifacts(db, runId))).map(toArtifact);
+    const latest = new Map<string, ArtifactVersion>();
+    for (const a of all) if ((latest.get(a.artifact_type)?.version ?? 0) < a.version) latest.set(a.artifact_type, a);
+    const order = (run.agents as PipelineAgent[]).map((a) => a.artifact_type);
+    const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
+    return [...latest.values()].sort((a, b) => rank(a.artifact_type) - rank(b.artifact_type));
+  }
+
+  async exportRun(runId: string, now: Date = new Date()): Promise<ExportPayload> {
+    return exportOf(runId, await this.latestArtifacts(runId), now);
+  }
+
+  /** The ZIP bundle: the export JSON and, from the very same versions, one Markdown document per artifact. */
+  async bundle(runId: string, now: Date = new Date()): Promise<Uint8Array> {
+    const latest = await this.latestArtifacts(runId);
+    return buildBundle(exportOf(runId, latest, now), latest);
+  }
+
+  /** The run as a conversation: the brief, then each turn in order (agent at work, artifact, decision, failure, end). */
+  async conversation(runId: string): Promise<Conversation> {
+    const run = await this.findRun(runId);
+    const agents = run.agents as PipelineAgent[];
+    const [turns, artifacts] = await Promise.all([
+      this.database.run((db) => store.listTurns(db, runId)),
+      this.database.run((db) => store.listArtifacts(db, runId)).then((found) => found.map(toArtifact)),
+    ]);
+    const byId = new Map(artifacts.map((a) => [a.id, a]));
+    const lastFailureId = turns.filter((e) => e.kind === "failed").at(-1)?.id;
+    const refOf = (slug: string | null) => {
+      const agent = agents.find((a) => a.slug === slug);
+      return agent ? agentRef(agent) : null;
+    };
+    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: run.brief }];
+    for (const e of turns) {
+      const id = `e${e.id}`;
+      const at = iso(e.createdAt);
+      const agent = refOf(e.agent);
+      const payload = (e.payload ?? {}) as Record<string, unknown>;
+      if (e.kind === "started" && agent) messages.push({ kind: "agent_working", id, at, agent, is_feedback: payload.is_feedback === true });
+      else if (e.kind === "artifact" && agent) {
+        const artifact = byId.get(Number(payload.artifact_id));
+        if (artifact) messages.push({ kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata });
+      } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor });
+      else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: String(payload.feedback ?? ""), actor: e.actor });
+      else if (e.kind === "failed") {
+        // Only the failure the run is stuck on can be retried; earlier ones were retried already.
+        const latestFailure = e.id === lastFailureId && run.failure !== null;
+        messages.push({ kind: "error", id, at, agent, error: String(payload.error ?? "the agent failed"), retryable: latestFailure });
+      } else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
+      else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: typeof payload.reason === "string" ? payload.reason : null, actor: e.actor });
+    }
+    return { run: view(run), stitch_run_id: run.stitchRunId, messages };
+  }
+}

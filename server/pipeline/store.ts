@@ -1,0 +1,107 @@
+/**
+ * Every database statement of the agent pipeline, one function each. Commands call them inside the engine's
+ * transaction (so their writes commit with the events they cause), the projection inside the event's transaction,
+ * and queries outside any transaction.
+ */
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { type Executor, rows } from "../../db/client";
+import { type PipelineRunRow, pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns } from "../../db/schema";
+import type { PipelineAgent, RunState } from "./schemas";
+import { statusText } from "./status";
+
+export type { PipelineRunRow } from "../../db/schema";
+export type NewTurn = typeof pipelineEvents.$inferInsert;
+export type ArtifactRow = typeof pipelineArtifacts.$inferSelect;
+export type TurnRow = typeof pipelineEvents.$inferSelect;
+
+/** The definition in force, replacing the one stored before. */
+export async function replaceAgents(tx: Executor, agents: readonly PipelineAgent[]): Promise<void> {
+  await tx.delete(pipelineAgents);
+  await tx.insert(pipelineAgents).values(
+    agents.map((a) => ({
+      slug: a.slug, name: a.name, order: a.order, artifactType: a.artifact_type, webhookUrl: a.webhook_url,
+      webhookPath: a.webhook_path ?? null, context: a.context, builtin: a.builtin,
+    })),
+  );
+}
+
+export async function insertRun(
+  tx: Executor, run: { id: string; domain: string; brief: string; state: RunState; stitchRunId: string; agents: readonly PipelineAgent[] },
+): Promise<void> {
+  await tx.insert(pipelineRuns).values({
+    id: run.id, domain: run.domain, brief: run.brief, status: statusText(run.state), phase: run.state.phase, currentAgent: run.state.agent,
+    isWaitingForUser: false, stitchRunId: run.stitchRunId, agents: run.agents,
+  });
+}
+
+/** Locks the run's row for the rest of the transaction: a callback, an approval and a rejection of one run never interleave. */
+export async function lockRun(tx: Executor, runId: string): Promise<PipelineRunRow | undefined> {
+  const [run] = await tx.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId)).for("update");
+  return run;
+}
+
+export async function findRun(db: Executor, runId: string): Promise<PipelineRunRow | undefined> {
+  const [run] = await db.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId));
+  return run;
+}
+
+export async function findRunByStitchRun(db: Executor, stitchRunId: string): Promise<PipelineRunRow | undefined> {
+  const [run] = await db.select().from(pipelineRuns).where(eq(pipelineRuns.stitchRunId, stitchRunId));
+  return run;
+}
+
+export function listRuns(db: Executor, limit: number): Promise<PipelineRunRow[]> {
+  return db.select().from(pipelineRuns).orderBy(desc(pipelineRuns.createdAt), desc(pipelineRuns.id)).limit(limit);
+}
+
+/** What the projection writes when an engine event moves the run: its typed state (and the status string from it) and why it failed. */
+export async function updateRunState(tx: Executor, runId: string, state: RunState, failure: string | null): Promise<void> {
+  await tx
+    .update(pipelineRuns)
+    .set({
+      status: statusText(state), phase: state.phase, currentAgent: state.agent, isWaitingForUser: state.phase === "waiting_approval", failure,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(pipelineRuns.id, runId));
+}
+
+export async function latestArtifact(tx: Executor, runId: string, artifactType: string): Promise<{ version: number; content: unknown } | undefined> {
+  const [latest] = await tx
+    .select({ version: pipelineArtifacts.version, content: pipelineArtifacts.content })
+    .from(pipelineArtifacts)
+    .where(and(eq(pipelineArtifacts.runId, runId), eq(pipelineArtifacts.artifactType, artifactType)))
+    .orderBy(desc(pipelineArtifacts.version))
+    .limit(1);
+  return latest;
+}
+
+export async function insertArtifact(
+  tx: Executor, artifact: { runId: string; artifactType: string; version: number; content: unknown; metadata: unknown },
+): Promise<number> {
+  const [stored] = await tx.insert(pipelineArtifacts).values(artifact).returning({ id: pipelineArtifacts.id });
+  return stored!.id;
+}
+
+export function listArtifacts(db: Executor, runId: string, artifactType?: string): Promise<ArtifactRow[]> {
+  return db
+    .select()
+    .from(pipelineArtifacts)
+    .where(artifactType ? and(eq(pipelineArtifacts.runId, runId), eq(pipelineArtifacts.artifactType, artifactType)) : eq(pipelineArtifacts.runId, runId))
+    .orderBy(asc(pipelineArtifacts.id));
+}
+
+/** The content of the latest version of each artifact type of a run: what the next agent's context is made of. */
+export async function latestContents(db: Executor, runId: string): Promise<Map<string, unknown>> {
+  const found = await rows<{ artifact_type: string; content: unknown }>(db, sql`
+    SELECT DISTINCT ON (artifact_type) artifact_type, content FROM pipeline_artifacts
+    WHERE run_id = ${runId} ORDER BY artifact_type, version DESC`);
+  return new Map(found.map((r) => [r.artifact_type, r.content]));
+}
+
+export async function insertTurns(tx: Executor, turns: readonly NewTurn[]): Promise<void> {
+  if (turns.length > 0) await tx.insert(pipelineEvents).values([...turns]);
+}
+
+export function listTurns(db: Executor, runId: string): Promise<TurnRow[]> {
+  return db.select().from(pipelineEvents).where(eq(pipelineEvents.runId, runId)).orderBy(asc(pipelineEvents.id));
+}
