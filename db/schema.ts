@@ -8,7 +8,7 @@ import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial,
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
-/** Requirement 1: flow definitions. A flow's graph is immutable once stored; runs read it on every event. */
+/** Flow definitions. A flow's graph is immutable once stored; runs read it on every event. */
 export const stitchFlows = pgTable("stitch_flows", {
   id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
   name: text("name").notNull(),
@@ -20,7 +20,7 @@ export const stitchFlows = pgTable("stitch_flows", {
 export type FlowRow = typeof stitchFlows.$inferSelect;
 
 /**
- * Requirement 2: one row per run. Its row lock serialises the events of one run (one transaction per event);
+ * One row per run. Its row lock serialises the events of one run (one transaction per event);
  * the counters let the run's status be derived without scanning its nodes.
  */
 export const stitchRuns = pgTable(
@@ -41,9 +41,9 @@ export const stitchRuns = pgTable(
 export type RunRow = typeof stitchRuns.$inferSelect;
 
 /**
- * The run's `node_states` (Requirements 2.3-2.6 and 6.5), one row per node and per splitter path (`nodeId_0`, ...),
+ * The run's `node_states`, one row per node and per splitter path (`nodeId_0`, ...),
  * so that one callback updates one row whatever the size of the run. The API assembles them into the
- * `node_states` JSONB object the seed defines, and the view `stitch_runs_with_node_states` does the same in SQL.
+ * `node_states` JSONB object clients read, and the view `stitch_runs_with_node_states` does the same in SQL.
  */
 export const stitchNodeStates = pgTable(
   "stitch_node_states",
@@ -111,7 +111,7 @@ export type RunEventRow = typeof stitchRunEvents.$inferSelect;
 
 // ---- The agent pipeline (agent-pipeline-backend.md), a projection of engine runs ---------------------
 
-/** The pipeline definition in force (seed section 3), synced at start-up from the definition file and environment. */
+/** The pipeline definition in force, synced at start-up from the definition file and environment. */
 export const pipelineAgents = pgTable("pipeline_agents", {
   slug: text("slug").primaryKey(),
   name: text("name").notNull(),
@@ -126,7 +126,7 @@ export const pipelineAgents = pgTable("pipeline_agents", {
 export type PipelineAgentRow = typeof pipelineAgents.$inferSelect;
 
 /**
- * One pipeline run (seed section 4.2) and the engine run that executes it. `status`, `current_agent` and
+ * One pipeline run and the engine run that executes it. `status`, `current_agent` and
  * `is_waiting_for_user` are written by the projection in the same transaction as the engine event that moves them.
  */
 export const pipelineRuns = pgTable(
@@ -135,7 +135,7 @@ export const pipelineRuns = pgTable(
     id: text("id").primaryKey(),
     domain: text("domain").notNull(),
     brief: text("brief").notNull(),
-    /** The seed's status string (`WAITING_APPROVAL_QA`), written from `phase` and `current_agent`, which say the same typed. */
+    /** The status string existing clients read (`WAITING_APPROVAL_QA`), written from `phase` and `current_agent`, which say the same typed. */
     status: text("status").notNull(),
     /** in_progress, retrying, waiting_approval, failed, completed or cancelled; with `current_agent`, the run's typed status. */
     phase: text("phase").notNull().default("in_progress"),
@@ -152,7 +152,7 @@ export const pipelineRuns = pgTable(
 );
 export type PipelineRunRow = typeof pipelineRuns.$inferSelect;
 
-/** Every agent output, versioned per run and artifact type from 1, never overwritten (seed section 4.3, as JSONB). */
+/** Every agent output, versioned per run and artifact type from 1, never overwritten. */
 export const pipelineArtifacts = pgTable(
   "pipeline_artifacts",
   {

@@ -1,5 +1,6 @@
 /** Configuration from the environment, parsed once at start-up; a missing or bad value stops start-up with a message naming it. */
 import { z } from "zod";
+import { describeZodError } from "./lib/zodIssues";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -43,8 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = Env.safeParse(cleaned);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`configuration error:\n  ${problems.join("\n  ")}`);
+    throw new ConfigError(`configuration error:\n  ${describeZodError(parsed.error, { root: "environment", separator: "\n  " })}`);
   }
   return { ...parsed.data, env: cleaned as Record<string, string> };
 }

@@ -1,17 +1,17 @@
 /**
  * The engine's data, defined once as zod schemas; every TypeScript type of the engine is inferred from here.
- * Names follow stitch-core-requirements.md (Requirement 3).
+ * Field names are the ones flow designers (React Flow) and existing workers already use.
  */
 import { z } from "zod";
 
 export const NodeType = z.enum(["UX", "Worker", "Splitter", "Collector"]);
 export type NodeType = z.infer<typeof NodeType>;
 
-/** Requirement 3.6: the configuration a flow designer writes into a node's `data`. */
+/** The configuration a flow designer writes into a node's `data` (webhookUrl, arrayPath, gate, retry, ...). */
 export const NodeConfig = z.record(z.string(), z.unknown());
 export type NodeConfig = z.infer<typeof NodeConfig>;
 
-/** Requirement 3.1 */
+/** A node of a flow graph, in React Flow's shape. */
 export const StitchNode = z.object({
   id: z.string().min(1, "node id must not be empty"),
   type: NodeType,
@@ -20,7 +20,7 @@ export const StitchNode = z.object({
 });
 export type StitchNode = z.infer<typeof StitchNode>;
 
-/** Requirement 3.2 (React Flow writes `null` for absent handles, so null is accepted and means absent). */
+/** An edge of a flow graph (React Flow writes `null` for absent handles, so null is accepted and means absent). */
 export const StitchEdge = z.object({
   id: z.string().min(1, "edge id must not be empty"),
   source: z.string().min(1),
@@ -30,14 +30,14 @@ export const StitchEdge = z.object({
 });
 export type StitchEdge = z.infer<typeof StitchEdge>;
 
-/** Requirement 1.3 / 1.4: the `graph` JSONB column. */
+/** A flow's graph, stored as one JSONB value and immutable once stored. */
 export const StitchGraph = z.object({
   nodes: z.array(StitchNode),
   edges: z.array(StitchEdge),
 });
 export type StitchGraph = z.infer<typeof StitchGraph>;
 
-/** Requirement 3.3 */
+/** A stored flow. */
 export const StitchFlow = z.object({
   id: z.string().uuid(),
   name: z.string(),
@@ -48,7 +48,7 @@ export const StitchFlow = z.object({
 export type StitchFlow = z.infer<typeof StitchFlow>;
 
 /**
- * Requirement 2.4 / 3.4: the seed's five statuses, plus the ones the engine needs:
+ * A node's status: pending, running, completed, failed and waiting_for_user, plus the ones the engine needs:
  * - `split`: a node inside a Splitter's scope; it runs once per path, as `nodeId_0`, `nodeId_1`, ...
  * - `skipped`: a node that will not run (a Splitter's scope when the array was empty).
  * - `cancelled`: the run was cancelled before the node finished.
@@ -56,7 +56,7 @@ export type StitchFlow = z.infer<typeof StitchFlow>;
 export const NodeStatus = z.enum(["pending", "running", "completed", "failed", "waiting_for_user", "split", "skipped", "cancelled"]);
 export type NodeStatus = z.infer<typeof NodeStatus>;
 
-/** Requirement 3.4 */
+/** One node's entry in a run's `node_states`. */
 export const NodeState = z.object({
   status: NodeStatus,
   output: z.unknown(),
@@ -67,7 +67,7 @@ export type NodeState = z.infer<typeof NodeState>;
 export const RunStatus = z.enum(["running", "waiting_for_user", "completed", "failed", "cancelled"]);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-/** Requirement 3.5, plus the run's own status and input. */
+/** A run: its flow, its own status and input, and every node's state. */
 export const StitchRun = z.object({
   id: z.string().uuid(),
   flow_id: z.string().uuid(),
@@ -81,7 +81,7 @@ export type StitchRun = z.infer<typeof StitchRun>;
 
 // ---- What clients send --------------------------------------------------------------------------
 
-/** Requirement 5.2: the worker's callback. `attempt` is optional: when a worker echoes it, a stale callback is recognised. */
+/** A worker's callback. `attempt` is optional: when a worker echoes it, a stale callback is recognised. */
 export const CallbackBody = z.object({
   status: z.enum(["completed", "failed"]),
   output: z.unknown().optional(),
@@ -124,7 +124,7 @@ export const CancelBody = z.object({
 });
 export type CancelBody = z.infer<typeof CancelBody>;
 
-/** What a Worker receives (Requirement 4.2), plus `attempt` and, after a review rejection, `feedback`. */
+/** What a Worker receives: run, node, config, input and callback URL, plus `attempt` and, after a review rejection, `feedback`. */
 export const WorkerPayload = z.object({
   runId: z.string(),
   nodeId: z.string(),

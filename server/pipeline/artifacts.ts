@@ -1,5 +1,5 @@
 /**
- * What the six agents return (seeds/README.md, "Artifact shapes of the six agents"), defined once as zod
+ * What the six agents return inside their `{ artifact, changes_made, justification }` envelope, defined once as zod
  * schemas; every artifact type of the pipeline is inferred from here.
  *
  * Two audiences must both pass:
@@ -9,6 +9,7 @@
  *   field the seed names is required with its kind (text, list, record).
  */
 import { z } from "zod";
+import { describeZodError } from "../lib/zodIssues";
 
 export const ARTIFACT_TYPES = ["requirements", "inception", "agile", "diagramacion", "pseudocodigo", "qa"] as const;
 export const ArtifactType = z.enum(ARTIFACT_TYPES);
@@ -254,14 +255,7 @@ export const envelopeSchemas = {
 export type ParsedEnvelope<T extends ArtifactType> = { success: true; data: EnvelopeOf<T> } | { success: false; error: string };
 
 /** One line per problem, each naming the field, so an agent's author can see what to fix. */
-export function describeIssues(error: z.ZodError, prefix = ""): string {
-  return error.issues
-    .map((issue) => {
-      const path = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
-      return `${path || "(root)"}: ${issue.message}`;
-    })
-    .join("; ");
-}
+export const describeIssues = (error: z.ZodError, prefix = ""): string => describeZodError(error, { root: "(root)", prefix });
 
 /** Checks an agent's `content` against its type's envelope; a failure names every field that is wrong. */
 export function parseEnvelope<T extends ArtifactType>(type: T, content: unknown): ParsedEnvelope<T> {

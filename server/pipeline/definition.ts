@@ -42,7 +42,7 @@ export function readDefinitionFile(path: string): DefinitionFile {
   }
   const parsed = DefinitionFile.safeParse(raw);
   if (!parsed.success) {
-    throw new DefinitionError(`pipeline definition ${path}: ${describeZodError(parsed.error, "(root)")}`);
+    throw new DefinitionError(`pipeline definition ${path}: ${describeZodError(parsed.error, { root: "(root)" })}`);
   }
   return parsed.data;
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 
 export const AgentSlug = z.string().regex(/^[a-z][a-z0-9_-]*$/, "agent slugs are lowercase letters, digits, - and _");
 
-/** One agent of the pipeline definition (seed section 3), with its context rule (section 6). */
+/** One agent of the pipeline definition, with its context rule: which earlier outputs it is given. */
 export const PipelineAgent = z.object({
   slug: AgentSlug,
   name: z.string().min(1),
@@ -47,14 +47,14 @@ export const RejectBody = z.object({
   expected: ReviewedOutput.optional(),
 });
 
-/** POST /runs/{run_id}/artifacts (seed 7.8). */
+/** POST /runs/{run_id}/artifacts: an artifact stored by hand or by a system fallback. */
 export const StoreArtifactBody = z.object({
   artifact_type: z.string().min(1, "artifact_type must not be empty"),
   content: z.record(z.string(), z.unknown()),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** What the pipeline POSTs to an agent's webhook (seed 8.1, plus callback_url); built-in agents take the same body. */
+/** What the pipeline POSTs to an agent's webhook; built-in agents take the same body. */
 export const AgentCall = z
   .object({
     run_id: z.string().min(1),
@@ -63,7 +63,7 @@ export const AgentCall = z
     feedback: z.string(),
     callback_url: z.string().url("callback_url must be the URL to POST the result to"),
   })
-  .describe("What the pipeline POSTs to an agent's webhook (seed 8.1, plus callback_url); built-in agents take the same body.");
+  .describe("What the pipeline POSTs to an agent's webhook; built-in agents take the same body.");
 export type AgentCall = z.infer<typeof AgentCall>;
 
 export const AgentRef = z.object({ slug: z.string(), name: z.string(), order: z.number().int(), artifact_type: z.string() });

@@ -15,7 +15,7 @@ export interface AgentCall {
 /** `held`: the preferred callback waits until `release()`, so a test can act while the agent is still at work. */
 export type CallbackStyle = "preferred" | "wrapped" | "fallback" | "twice" | "none" | "held";
 
-/** The seed's webhook paths (section 3), by agent slug. */
+/** The n8n webhook paths the agents are deployed at, by agent slug. */
 export const n8nPaths: Record<string, string> = {
   "/webhook/brief-to-requirements": "requirements",
   "/webhook/inception": "inception",
@@ -25,7 +25,7 @@ export const n8nPaths: Record<string, string> = {
   "/webhook/QA": "qa",
 };
 
-/** A plausible artifact of each agent's shape (seeds README), marked with the call it answers. */
+/** A plausible artifact of each agent's shape (the shapes real n8n agents send), marked with the call it answers. */
 export function sampleContent(slug: string, call: AgentCall, round: number): Record<string, unknown> {
   const tag = `${slug} round ${round}${call.body.is_feedback ? ` after feedback: ${call.body.feedback}` : ""}`;
   const artifacts: Record<string, Record<string, unknown>> = {

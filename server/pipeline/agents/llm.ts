@@ -4,6 +4,7 @@
  * schemas as every other agent's output. Configured by LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS.
  */
 import { z } from "zod";
+import { describeZodError } from "../../lib/zodIssues";
 import { ConfigError } from "../../config";
 import { type ArtifactType, type EnvelopeOf, artifactSchemas, parseEnvelope } from "../artifacts";
 import { type AgentRequest, briefOf, domainOf } from "./request";
@@ -207,7 +208,7 @@ export async function composeWithLlm<T extends ArtifactType>(config: LlmConfig, 
   let completion: z.infer<typeof ChatCompletion>;
   try {
     const parsed = ChatCompletion.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new LlmError(`${slug}: the LLM at ${url} did not answer in the chat-completions format (${parsed.error.issues.map((issue) => issue.message).join("; ")}): ${excerpt(text)}`);
+    if (!parsed.success) throw new LlmError(`${slug}: the LLM at ${url} did not answer in the chat-completions format (${describeZodError(parsed.error, { root: "answer" })}): ${excerpt(text)}`);
     completion = parsed.data;
   } catch (error) {
     if (error instanceof LlmError) throw error;

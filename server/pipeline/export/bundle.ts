@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
+import { describeZodError } from "../../lib/zodIssues";
 import { ExportPayload } from "../schemas";
 import { artifactFileName, artifactOrder, renderArtifactMarkdown } from "./markdown";
 
@@ -52,9 +53,9 @@ const key = (artifact: { artifact_type: string; version: number }) => `${artifac
  */
 export function buildBundle(exportJson: ExportPayload, artifacts: readonly BundleArtifact[]): Uint8Array {
   const payload = ExportPayload.safeParse(exportJson);
-  if (!payload.success) throw new BundleError(`the export payload is malformed: ${payload.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
+  if (!payload.success) throw new BundleError(`the export payload is malformed: ${describeZodError(payload.error, { root: "(root)" })}`);
   const contents = z.array(BundleArtifact).safeParse(artifacts);
-  if (!contents.success) throw new BundleError(`the artifacts are malformed: ${contents.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")}`);
+  if (!contents.success) throw new BundleError(`the artifacts are malformed: ${describeZodError(contents.error, { root: "(root)" })}`);
   const exportedAt = new Date(payload.data.exported_at);
   if (Number.isNaN(exportedAt.getTime())) throw new BundleError(`exported_at "${payload.data.exported_at}" is not a date`);
 
