@@ -1,27 +1,28 @@
 /**
  * GET /openapi.json and GET /docs (the issue: "interactive documentation of the product's whole REST API ... generated
  * from the same zod schemas that validate the requests"). Three things are checked: the document and the docs page
- * as served; that every route the app mounts is documented and nothing else is (read from the route files' source,
- * so a new route without documentation fails here); and that real answers of the running server, on every test
- * database, have a status the document lists and a body that fits exactly the schema it names.
+ * as served; that every route the assembled app registers is documented and nothing else is (read from the Hono
+ * app's own route list, so a new route without documentation fails here); and that real answers of the running
+ * server, on every test database, have a status the document lists and a body that fits exactly the schema it names.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createApp, createServices } from "../app";
+import { loadConfig } from "../config";
 import { defaultDefinitionPath, envNameFor, readDefinitionFile } from "../pipeline/definition";
-import { testDatabases } from "../testing/databases";
+import { pglite, testDatabases } from "../testing/databases";
 import { chain, graphOf, reviewGate, uxNode, workerNode } from "../testing/flows";
 import { holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 import { docsAssets, docsRoutes } from "./docsRoutes";
 import { type ComponentName, buildOpenApiDocument, componentSchemas } from "./openapi";
+import { docsPaths, trpcEndpoint } from "./paths";
 
 type Json = Record<string, any>;
-const httpDir = dirname(fileURLToPath(import.meta.url));
 const methods = ["get", "post", "put", "patch", "delete"] as const;
 
 const docs = docsRoutes();
@@ -138,41 +139,43 @@ describe("GET /openapi.json", () => {
   });
 });
 
-describe("every mounted route is documented", () => {
-  /** `app.route("/api/stitch", stitchRoutes(...))` in app.ts: prefix and the function that builds the routes. */
-  const mounts = [...readFileSync(join(httpDir, "../app.ts"), "utf8").matchAll(/\bapp\.route\(\s*"([^"]*)",\s*(\w+)\(/g)].map((m) => ({
-    prefix: m[1]!.replace(/\/$/, ""),
-    builder: m[2]!,
-  }));
-  const routeFiles = readdirSync(httpDir)
-    .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
-    .map((name) => ({ name, source: readFileSync(join(httpDir, name), "utf8") }));
-  // The docs describe the API; they are not part of it.
-  const undocumentedBuilders = new Set(["docsRoutes"]);
-  /** Path parameters' names differ (`:runId` in code, `{run_id}` as the seed named it); their places must not. */
-  const shape = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:\w+|\{\w+\}/g, "{}")}`;
+describe("every route the app registers is documented", () => {
+  /** The app's own pages, where app.ts serves the built SPA's index.html: not part of the REST API. */
+  const spaPages = new Set(["/", "/app", "/app/*"]);
+  /** The docs describe the API; they are not part of it. */
+  const docsRoutePaths = new Set<string>(Object.values(docsPaths).map((path) => path.pattern));
+  /** "METHOD /path/{param}": Hono's `:param` in OpenAPI's form, so a route and its entry compare as they are. */
+  const operation = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:(\w+)/g, "{$1}")}`;
+  let registered: { method: string; path: string }[] = [];
+  let routed: string[] = [];
 
-  const routed = mounts
-    .filter((mount) => !undocumentedBuilders.has(mount.builder))
-    .flatMap(({ prefix, builder }) => {
-      const file = routeFiles.find((f) => new RegExp(`export function ${builder}\\(`).test(f.source));
-      if (!file) throw new Error(`app.ts mounts ${builder}(), which no file in server/http exports`);
-      const routes = [...file.source.matchAll(/\bapp\.(get|post|put|patch|delete)\(\s*"([^"]+)"/g)];
-      if (routes.length === 0) throw new Error(`${file.name} defines no app.get/app.post routes that this test can read`);
-      return routes.map((m) => ({ route: shape(m[1]!, `${prefix}${m[2]}`), file: file.name }));
-    });
+  beforeAll(async () => {
+    const opened = await pglite.open();
+    const services = await createServices(loadConfig({ NEXT_PUBLIC_BASE_URL: "http://127.0.0.1:3000" }), opened.database);
+    try {
+      registered = createApp(services).routes.map(({ method, path }) => ({ method, path }));
+    } finally {
+      await opened.drop();
+    }
+    // `ALL` entries are middleware and catch-alls (tRPC, the SPA's static assets), not operations.
+    routed = registered
+      .filter(({ method, path }) => method !== "ALL" && !docsRoutePaths.has(path) && !spaPages.has(path))
+      .map(({ method, path }) => operation(method, path));
+  });
 
-  it("reads the route files app.ts mounts", () => {
-    expect(mounts.map((m) => m.builder)).toEqual(expect.arrayContaining(["stitchRoutes", "pipelineRoutes", "builtinAgentRoutes"]));
+  it("reads the routes the assembled app registers", () => {
+    expect(registered.some((r) => r.method === "ALL" && r.path === `${trpcEndpoint}/*`)).toBe(true);
+    expect(registered.filter((r) => docsRoutePaths.has(r.path)).length).toBe(docsRoutePaths.size);
+    expect(routed).toEqual(expect.arrayContaining(["POST /api/stitch/flows", "GET /runs/{run_id}", "POST /api/agents/builtin/{slug}"]));
     expect(routed.length).toBeGreaterThanOrEqual(26);
   });
 
   it("documents each route, and no route that does not exist", async () => {
     const document = await served();
-    const documented = Object.entries<Json>(document.paths).flatMap(([path, item]) => methods.filter((m) => item[m]).map((m) => shape(m, path)));
-    const missing = routed.filter((r) => !documented.includes(r.route)).map((r) => `${r.route} (${r.file})`);
-    expect(missing, "routes without an entry in server/http/openapi.ts").toEqual([]);
-    const stale = documented.filter((d) => !routed.some((r) => r.route === d));
+    const documented = Object.entries<Json>(document.paths).flatMap(([path, item]) => methods.filter((m) => item[m]).map((m) => operation(m, path)));
+    const missing = routed.filter((route) => !documented.includes(route));
+    expect(missing, "routes without an entry in server/http/openapi/").toEqual([]);
+    const stale = documented.filter((entry) => !routed.includes(entry));
     expect(stale, "documented operations that no route serves").toEqual([]);
   });
 });

@@ -42,8 +42,8 @@ export class PureRun {
 
   /** Applies one event and its follow-ups; a refused or duplicate event changes nothing (as the engine rolls back). */
   send(event: ExternalEvent): SettledEvent {
-    // A cancellation reads every row of the run; the engine seeds them all for it, and so does this.
-    const seed = event.type === "cancel" ? this.rows : undefined;
+    // A cancellation or resumption reads every row of the run; the engine seeds them all for it, and so does this.
+    const seed = event.type === "cancel" || event.type === "resume" ? this.rows : undefined;
     const step = settleSync(macrostep(this.graph, event, this.ctx, seed), (keys) => keys.flatMap((key) => this.rows.get(key) ?? []));
     if (step.outcome.kind !== "applied") return { outcome: step.outcome, changes: new Map(), effects: [], followUps: [] };
     const changes = new Map(step.changes.map((change) => [change.key, change.after]));

@@ -1,7 +1,14 @@
+// The shared styles come first, then the components' and features' own stylesheets (each imported by the
+// module it styles), then the loading placeholders, which override the items they stand in for.
+import "./styles/tokens.css";
+import "./styles/base.css";
+import "./styles/controls.css";
+import "./styles/layout.css";
+import "./styles/content.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
-import "./styles.css";
+import "./styles/skeleton.css";
 
 // "/" is served the app too; the app's own address space is /app.
 if (window.location.pathname === "/") window.history.replaceState(null, "", "/app");

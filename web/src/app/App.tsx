@@ -5,6 +5,7 @@ import { ReviewerNameField } from "../features/reviewer/components/ReviewerNameF
 import { RunList } from "../features/runs/components/RunList";
 import { AppProvider } from "./provider";
 import { resolveRoute } from "./routes";
+import "./shell.css";
 
 function Shell() {
   const pathname = usePathname();

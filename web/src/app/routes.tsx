@@ -1,14 +1,19 @@
-/** The app's pages, each under /app so no server path (/runs, /trpc, /api, ...) is shadowed. */
+/**
+ * The app's pages, each under /app so no server path (/runs, /trpc, /api, ...) is shadowed. Pages are
+ * where features meet: a feature never imports another, so what one needs from another is passed here.
+ */
 import { lazy, Suspense, type ReactNode } from "react";
 import { EmptyState } from "../components/EmptyState";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Spinner } from "../components/Spinner";
 import { Link, matchPath, paths } from "../lib/router";
+import { useAgents } from "../features/agents/api/list-agents";
 import { PipelineOverview } from "../features/agents/components/PipelineOverview";
 import { useConversation } from "../features/conversation/api/get-conversation";
 import { ConversationView } from "../features/conversation/components/ConversationView";
 import { RunHeader } from "../features/conversation/components/RunHeader";
 import { NewBrief } from "../features/runs/components/NewBrief";
+import "./home.css";
 
 // The graph views carry React Flow; they load when first opened, keeping the conversation's first load small.
 const FlowGraphView = lazy(() => import("../features/flow-graph/components/FlowGraphView").then((m) => ({ default: m.FlowGraphView })));
@@ -41,6 +46,12 @@ function HomePage() {
       </div>
     </div>
   );
+}
+
+/** The conversation shows the pipeline's progress and names the next agent: the agents come from the agents feature. */
+function ConversationPage({ runId }: { runId: string }) {
+  const agents = useAgents();
+  return <ConversationView runId={runId} agents={agents.data ?? []} />;
 }
 
 function RunGraphPage({ runId }: { runId: string }) {
@@ -82,7 +93,7 @@ export interface ResolvedRoute {
 export function resolveRoute(pathname: string): ResolvedRoute {
   if (pathname === "/" || matchPath("/app", pathname)) return { page: <HomePage />, runId: null, title: "New brief" };
   let params = matchPath("/app/runs/:runId", pathname);
-  if (params) return { page: <ConversationView key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Conversation" };
+  if (params) return { page: <ConversationPage key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Conversation" };
   params = matchPath("/app/runs/:runId/graph", pathname);
   if (params) return { page: <RunGraphPage key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Flow graph" };
   if (matchPath("/app/engine", pathname)) return { page: <Loading><EngineRunList /></Loading>, runId: null, title: "Engine runs" };

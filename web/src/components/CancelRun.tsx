@@ -5,7 +5,10 @@
  */
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { ErrorNotice } from "./ErrorNotice";
+import { Field } from "./Field";
+import { StopIcon } from "./icons";
 import { Spinner } from "./Spinner";
+import "./CancelRun.css";
 
 /** The server's limit on a cancellation's reason. */
 export const cancelReasonMaxLength = 2000;
@@ -30,8 +33,6 @@ export function CancelRun({ consequence, pending, error, onConfirm, onDismiss, o
   const triggerRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
   const titleId = useId();
-  const reasonId = useId();
-  const hintId = useId();
 
   const close = () => {
     if (pending) return;
@@ -90,17 +91,15 @@ export function CancelRun({ consequence, pending, error, onConfirm, onDismiss, o
             Cancel this run?
           </h2>
           <p className="cancel-panel-sub">{consequence} This cannot be undone.</p>
-          <label htmlFor={reasonId} className="field-title">
-            Reason
-          </label>
-          <textarea
-            id={reasonId}
-            className="textarea"
+          <Field
+            label="Reason"
+            multiline
             rows={2}
             value={reason}
             placeholder="Why is this run being stopped?"
-            aria-describedby={hintId}
-            aria-invalid={validation ? true : undefined}
+            hint="Optional; recorded with the cancellation. Escape keeps the run going."
+            error={validation}
+            announce="alert"
             disabled={pending}
             autoFocus
             onChange={(event) => {
@@ -108,9 +107,6 @@ export function CancelRun({ consequence, pending, error, onConfirm, onDismiss, o
               if (validation) setValidation(null);
             }}
           />
-          <p id={hintId} className={validation ? "hint hint-error" : "hint"} role={validation ? "alert" : undefined}>
-            {validation ?? "Optional; recorded with the cancellation. Escape keeps the run going."}
-          </p>
           {error && !pending ? <ErrorNotice title="The run was not cancelled" error={error} /> : null}
           <div className="composer-actions">
             <button type="button" className="button button-secondary" disabled={pending} onClick={close}>
@@ -124,15 +120,5 @@ export function CancelRun({ consequence, pending, error, onConfirm, onDismiss, o
         </form>
       ) : null}
     </>
-  );
-}
-
-/** A stop sign: the cancel action and the cancellation it leaves in the conversation. */
-export function StopIcon() {
-  return (
-    <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-      <circle cx="10" cy="10" r="7.25" fill="none" stroke="currentColor" strokeWidth="1.8" />
-      <rect x="7.25" y="7.25" width="5.5" height="5.5" rx="1" fill="currentColor" />
-    </svg>
   );
 }

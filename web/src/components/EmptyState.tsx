@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import "./EmptyState.css";
 
 export function EmptyState({ title, children, icon }: { title: string; children?: ReactNode; icon?: ReactNode }) {
   return (

@@ -1,3 +1,5 @@
+import "./Spinner.css";
+
 export function Spinner({ label, size = "sm" }: { label?: string; size?: "sm" | "md" }) {
   return (
     <span className={`spinner spinner-${size}`} role={label ? "status" : undefined} aria-label={label}>

@@ -1,18 +1,20 @@
-import { type RunPhase, describeRunStatus, parseRunStatus } from "../lib/runStatus";
+import type { ReactNode } from "react";
+import { describeRunState, isAgentWorking } from "../lib/runStatus";
+import type { RunPhase, RunState } from "../lib/trpc";
+import "./StatusPill.css";
 
 export type Tone = "neutral" | "info" | "warning" | "success" | "danger";
 
 const toneOfPhase: Record<RunPhase, Tone> = {
-  working: "info",
+  in_progress: "info",
   retrying: "info",
-  waiting: "warning",
+  waiting_approval: "warning",
   completed: "success",
   failed: "danger",
   cancelled: "neutral",
-  unknown: "neutral",
 };
 
-export function Pill({ tone, children, pulse = false }: { tone: Tone; children: React.ReactNode; pulse?: boolean }) {
+export function Pill({ tone, children, pulse = false }: { tone: Tone; children: ReactNode; pulse?: boolean }) {
   return (
     <span className={`pill pill-${tone}`}>
       <span className={`pill-dot${pulse ? " pulse" : ""}`} aria-hidden="true" />
@@ -21,11 +23,10 @@ export function Pill({ tone, children, pulse = false }: { tone: Tone; children: 
   );
 }
 
-export function RunStatusPill({ status, agentName }: { status: string; agentName?: string | null }) {
-  const { phase } = parseRunStatus(status);
+export function RunStatusPill({ state, agentName }: { state: RunState; agentName?: string | null }) {
   return (
-    <Pill tone={toneOfPhase[phase]} pulse={phase === "working" || phase === "retrying"}>
-      {describeRunStatus(status, agentName)}
+    <Pill tone={toneOfPhase[state.phase]} pulse={isAgentWorking(state.phase)}>
+      {describeRunState(state, agentName)}
     </Pill>
   );
 }

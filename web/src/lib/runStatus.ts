@@ -1,59 +1,40 @@
 /**
- * Reading the pipeline's status strings (IN_PROGRESS_<SLUG>, WAITING_APPROVAL_<SLUG>, RETRYING_<SLUG>,
- * COMPLETED, FAILED_<SLUG>, CANCELLED) once, so every view agrees on what a run is doing.
+ * What a pipeline run is doing, read once from its typed `state` so every view agrees. The run's `status`
+ * string (WAITING_APPROVAL_QA, ...) is written by the server for older clients; the app never reads it.
  */
-export type RunPhase = "working" | "waiting" | "retrying" | "completed" | "failed" | "cancelled" | "unknown";
+import type { RunPhase, RunState } from "./trpc";
 
-export interface ParsedStatus {
-  phase: RunPhase;
-  /** The agent slug the status names, lowercased, when it names one. */
-  slug: string | null;
+/** A run is over once it has completed or was cancelled; a failed agent can still be retried. */
+export function isRunOver(phase: RunPhase): boolean {
+  return phase === "completed" || phase === "cancelled";
 }
 
-const prefixes: [string, RunPhase][] = [
-  ["IN_PROGRESS_", "working"],
-  ["WAITING_APPROVAL_", "waiting"],
-  ["RETRYING_", "retrying"],
-  ["FAILED_", "failed"],
-];
-
-export function parseRunStatus(status: string): ParsedStatus {
-  if (status === "COMPLETED") return { phase: "completed", slug: null };
-  if (status === "FAILED") return { phase: "failed", slug: null };
-  if (status === "CANCELLED") return { phase: "cancelled", slug: null };
-  for (const [prefix, phase] of prefixes) {
-    if (status.startsWith(prefix)) return { phase, slug: status.slice(prefix.length).toLowerCase() };
-  }
-  return { phase: "unknown", slug: null };
+/** An agent is at work: on the brief or earlier outputs, or again on the reviewer's feedback. */
+export function isAgentWorking(phase: RunPhase): boolean {
+  return phase === "in_progress" || phase === "retrying";
 }
 
-/** A run keeps changing (and is polled) until it is completed, has failed or was cancelled. */
-export function isRunActive(status: string | undefined): boolean {
-  if (!status) return false;
-  const { phase } = parseRunStatus(status);
-  return phase !== "completed" && phase !== "failed" && phase !== "cancelled";
+/** A run keeps changing (and is polled) until it has completed, failed or was cancelled. */
+export function isRunActive(state: RunState | undefined): boolean {
+  return state !== undefined && !isRunOver(state.phase) && state.phase !== "failed";
 }
 
-/** Any run not yet completed or cancelled can be cancelled, a failed one included. */
-export function isRunCancellable(status: string): boolean {
-  const { phase } = parseRunStatus(status);
-  return phase !== "completed" && phase !== "cancelled";
+/** Any run not over can be cancelled, a failed one included. */
+export function isRunCancellable(state: RunState): boolean {
+  return !isRunOver(state.phase);
 }
 
 const phaseLabel: Record<RunPhase, string> = {
-  working: "Working",
-  waiting: "Waiting for review",
+  in_progress: "Working",
+  waiting_approval: "Waiting for review",
   retrying: "Revising",
   completed: "Completed",
   failed: "Failed",
   cancelled: "Cancelled",
-  unknown: "Unknown",
 };
 
-/** "Waiting for review · Requirements", "Completed", "Cancelled", ... */
-export function describeRunStatus(status: string, agentName?: string | null): string {
-  const { phase, slug } = parseRunStatus(status);
-  if (phase === "unknown") return status;
-  const agent = agentName ?? (slug ? slug.charAt(0).toUpperCase() + slug.slice(1) : null);
-  return agent && phase !== "completed" && phase !== "cancelled" ? `${phaseLabel[phase]} · ${agent}` : phaseLabel[phase];
+/** "Waiting for review · Requirements", "Completed", "Cancelled", ...: the agent's name, else its slug capitalised. */
+export function describeRunState(state: RunState, agentName?: string | null): string {
+  const agent = agentName ?? (state.agent ? state.agent.charAt(0).toUpperCase() + state.agent.slice(1) : null);
+  return agent && !isRunOver(state.phase) ? `${phaseLabel[state.phase]} · ${agent}` : phaseLabel[state.phase];
 }

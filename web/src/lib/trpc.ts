@@ -1,8 +1,34 @@
 /**
- * The app's only way to application data: tRPC hooks typed by the server's router.
- * Nothing here is hand-written fetch; the router's type is all the app imports from the server.
+ * The app's only way to application data: tRPC hooks typed by the server's router, and the types of what
+ * they answer. Nothing here is hand-written fetch, and this type-only import of the router is all the app
+ * takes from the server: every other module reads the server's shapes through the names below.
  */
 import { createTRPCReact } from "@trpc/react-query";
-import type { AppRouter } from "../../../server/trpc/router";
+import type { AppRouter, RouterInputs, RouterOutputs } from "../../../server/trpc/router";
+
+export type { RouterInputs, RouterOutputs };
 
 export const trpc = createTRPCReact<AppRouter>();
+
+type Pipeline = RouterOutputs["pipeline"];
+type Engine = RouterOutputs["engine"];
+
+/** The agent pipeline: its agents, its runs, and a run told as a conversation. */
+export type PipelineAgent = Pipeline["agents"][number];
+export type PipelineRun = Pipeline["getRun"];
+export type RunSummary = Pipeline["listRuns"][number];
+/** Where a run stands, typed: read this, never the run's `status` string. */
+export type RunState = PipelineRun["state"];
+export type RunPhase = RunState["phase"];
+export type AgentRef = NonNullable<PipelineRun["current_agent"]>;
+export type Conversation = Pipeline["conversation"];
+export type ConversationMessage = Conversation["messages"][number];
+export type NewRunInput = RouterInputs["pipeline"]["createRun"];
+
+/** The workflow engine: any flow's graph, its runs and their node states. */
+export type FlowGraph = Engine["flows"]["get"]["graph"];
+export type FlowNode = FlowGraph["nodes"][number];
+export type EngineRun = Engine["runs"]["get"];
+export type EngineRunStatus = EngineRun["status"];
+export type NodeState = EngineRun["node_states"][string];
+export type NodeStatus = NodeState["status"];

@@ -1,8 +1,9 @@
 /**
- * Agent outputs shaped as the agents send them (seeds/README.md, "Artifact shapes of the six agents";
- * server/pipeline/artifacts.ts), and conversation builders, for the app's component tests.
+ * Agent outputs shaped as the six built-in agents send them (an envelope of `artifact`, `changes_made` and
+ * `justification`), and runs and conversations typed as the server's router answers them, for the app's
+ * component tests.
  */
-import type { AgentRef, Conversation, ConversationMessage, PipelineRunView } from "../../../server/pipeline/schemas";
+import type { AgentRef, Conversation, ConversationMessage, PipelineRun, RunState } from "../lib/trpc";
 
 export const agents: AgentRef[] = [
   { slug: "requirements", name: "Requirements", order: 1, artifact_type: "requirements" },
@@ -102,12 +103,20 @@ export function envelope(artifact: unknown, changes: Partial<Record<"added" | "r
 
 const at = (minute: number) => new Date(Date.UTC(2026, 1, 17, 10, minute)).toISOString();
 
-export function runView(overrides: Partial<PipelineRunView> = {}): PipelineRunView {
+/** The status string the server writes beside the state, for older clients; the app reads `state` only. */
+function statusText({ phase, agent }: RunState): string {
+  return phase === "completed" || phase === "cancelled" ? phase.toUpperCase() : `${phase.toUpperCase()}_${(agent ?? "").toUpperCase()}`;
+}
+
+/** A run waiting for review of the requirements; `overrides.state` sets its status string to match. */
+export function runView(overrides: Partial<PipelineRun> = {}): PipelineRun {
+  const state = overrides.state ?? { phase: "waiting_approval", agent: "requirements" };
   return {
     run_id: "RUN_1",
     domain: "mobility",
     brief: "A ride-hailing app for a mid-sized city with card payments.",
-    status: "WAITING_APPROVAL_REQUIREMENTS",
+    status: statusText(state),
+    state,
     current_agent: agents[0]!,
     is_waiting_for_user: true,
     failure: null,
@@ -129,6 +138,6 @@ export const messages = {
   cancelled: (id: string, reason: string | null = null, actor: string | null = null): ConversationMessage => ({ kind: "cancelled", id, at: at(7), reason, actor }),
 };
 
-export function conversation(run: PipelineRunView, list: ConversationMessage[]): Conversation {
+export function conversation(run: PipelineRun, list: ConversationMessage[]): Conversation {
   return { run, stitch_run_id: "00000000-0000-4000-8000-000000000001", messages: list };
 }

@@ -1,6 +1,8 @@
 /** The six agents a brief goes through, so an analyst knows what they are starting. */
+import { AgentAvatar } from "../../../components/AgentAvatar";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { useAgents } from "../api/list-agents";
+import "../agents.css";
 
 const blurbs: Record<string, string> = {
   requirements: "Refines the problem, domains, capabilities, dependencies and assumptions.",
@@ -27,7 +29,7 @@ export function PipelineOverview() {
             ))
           : agents.data.map((agent) => (
               <li key={agent.slug} className="agent-item">
-                <span className={`avatar avatar-agent avatar-${agent.slug}`} aria-hidden="true">{agent.order}</span>
+                <AgentAvatar agent={agent} />
                 <div>
                   <div className="agent-name">{agent.name}</div>
                   <div className="muted small">{blurbs[agent.slug] ?? `Produces the ${agent.artifact_type} artifact.`}</div>

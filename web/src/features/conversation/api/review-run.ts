@@ -3,12 +3,11 @@
  * stays pending until the conversation and the run list are fetched again, so the composer never offers
  * a decision twice.
  */
-import type { PipelineRunView } from "../../../../../server/pipeline/schemas";
-import { trpc } from "../../../lib/trpc";
+import { type PipelineRun, trpc } from "../../../lib/trpc";
 
 function useRefreshRun() {
   const utils = trpc.useUtils();
-  return async (run: PipelineRunView) => {
+  return async (run: PipelineRun) => {
     utils.pipeline.conversation.setData({ runId: run.run_id }, (previous) => (previous ? { ...previous, run } : previous));
     await Promise.all([utils.pipeline.conversation.invalidate({ runId: run.run_id }), utils.pipeline.listRuns.invalidate()]);
   };
@@ -33,5 +32,5 @@ export function useRetryRun() {
 export function useCancelRun() {
   const refresh = useRefreshRun();
   const utils = trpc.useUtils();
-  return trpc.pipeline.cancel.useMutation({ onSuccess: (run) => Promise.all([refresh(run), utils.runs.get.invalidate(), utils.runs.list.invalidate()]) });
+  return trpc.pipeline.cancel.useMutation({ onSuccess: (run) => Promise.all([refresh(run), utils.engine.runs.get.invalidate(), utils.engine.runs.list.invalidate()]) });
 }

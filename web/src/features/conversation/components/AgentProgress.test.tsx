@@ -8,7 +8,7 @@ const [requirements, inception] = [agents[0]!, agents[1]!];
 
 describe("AgentProgress", () => {
   it("marks the agent the cancellation stopped, keeping earlier approvals and leaving later agents not started", () => {
-    const cancelled = conversation(runView({ status: "CANCELLED", current_agent: null, is_waiting_for_user: false }), [
+    const cancelled = conversation(runView({ state: { phase: "cancelled", agent: null }, current_agent: null, is_waiting_for_user: false }), [
       m.brief(),
       m.working("w1", requirements),
       m.artifact("a1", requirements, 1, envelope(requirementsArtifact)),

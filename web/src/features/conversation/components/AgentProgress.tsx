@@ -1,6 +1,5 @@
 /** The pipeline as a row of steps: which agents are approved, which one holds the run now (or was stopped). */
-import type { AgentRef, Conversation, ConversationMessage, PipelineAgent } from "../../../../../server/pipeline/schemas";
-import { parseRunStatus } from "../../../lib/runStatus";
+import type { AgentRef, Conversation, ConversationMessage, PipelineAgent } from "../../../lib/trpc";
 
 type StepState = "done" | "current" | "waiting" | "failed" | "cancelled" | "todo";
 
@@ -13,7 +12,7 @@ const stateText: Record<StepState, string> = {
   todo: "not started",
 };
 
-/** The agent the conversation last heard from: once a run is cancelled its status no longer names one. */
+/** The agent the conversation last heard from: once a run is cancelled its state no longer names one. */
 function lastAgentSlug(messages: ConversationMessage[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
@@ -24,14 +23,14 @@ function lastAgentSlug(messages: ConversationMessage[]): string | null {
 
 export function stepStates(agents: Pick<AgentRef, "slug">[], conversation: Pick<Conversation, "run" | "messages">): StepState[] {
   const approved = new Set(conversation.messages.filter((m) => m.kind === "approval").map((m) => (m.kind === "approval" ? m.agent.slug : "")));
-  const { phase, slug } = parseRunStatus(conversation.run.status);
-  const currentSlug = conversation.run.current_agent?.slug ?? slug ?? (phase === "cancelled" ? lastAgentSlug(conversation.messages) : null);
+  const { phase, agent: stateAgent } = conversation.run.state;
+  const currentSlug = conversation.run.current_agent?.slug ?? stateAgent ?? (phase === "cancelled" ? lastAgentSlug(conversation.messages) : null);
   return agents.map((agent) => {
     if (phase === "completed" || approved.has(agent.slug)) return "done";
     if (agent.slug !== currentSlug) return "todo";
     if (phase === "failed") return "failed";
     if (phase === "cancelled") return "cancelled";
-    return phase === "waiting" ? "waiting" : "current";
+    return phase === "waiting_approval" ? "waiting" : "current";
   });
 }
 

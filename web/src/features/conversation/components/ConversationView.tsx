@@ -1,33 +1,31 @@
 /**
  * A pipeline run as a conversation: the brief, each agent's work and output, each decision, errors
  * with their retry, the export at the end (or the cancellation that stopped the run), and the
- * reviewer's composer inline when it is their turn.
+ * reviewer's composer inline when it is their turn. The pipeline's agents (empty while they load)
+ * come from the page, which has them from the agents feature.
  */
 import { useEffect, useMemo } from "react";
-import { trpc } from "../../../lib/trpc";
-import { useFollowNewMessages } from "../utils/useFollowNewMessages";
-import type { Conversation, ConversationMessage, PipelineAgent } from "../../../../../server/pipeline/schemas";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { isPermanentError } from "../../../lib/errors";
-import { parseRunStatus } from "../../../lib/runStatus";
-import { useAgents } from "../../agents/api/list-agents";
+import { type Conversation, type ConversationMessage, type PipelineAgent, trpc } from "../../../lib/trpc";
 import { useConversation } from "../api/get-conversation";
 import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
 import { annotateConversation, type ConversationNotes } from "../utils/annotate";
+import { useFollowNewMessages } from "../utils/useFollowNewMessages";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
 import { ApprovalMessage, ArtifactMessage, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
-import { RunHeader } from "./RunHeader";
 import { ReviewComposer } from "./ReviewComposer";
+import { RunHeader } from "./RunHeader";
+import "../conversation.css";
 
-export function ConversationView({ runId }: { runId: string }) {
+export function ConversationView({ runId, agents }: { runId: string; agents: PipelineAgent[] }) {
   const conversation = useConversation(runId);
-  const agents = useAgents();
 
   // A failed refresh keeps the last good data on screen and says that updates paused.
-  if (conversation.data) return <ConversationBody conversation={conversation.data} agents={agents.data ?? []} refreshError={conversation.error} />;
+  if (conversation.data) return <ConversationBody conversation={conversation.data} agents={agents} refreshError={conversation.error} />;
   if (conversation.isError) {
     return (
       <div className="page-pad">
@@ -52,15 +50,15 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   const approve = useApproveRun();
   const reject = useRejectRun();
   const retry = useRetryRun();
-  const phase = parseRunStatus(run.status).phase;
+  const { phase } = run.state;
   const agentNames = Object.fromEntries(agents.map((a) => [a.artifact_type, a.name]));
   const messagesRef = useFollowNewMessages(messages.length);
 
-  // The sidebar shows this run's status too; when the conversation sees it change, the list follows at once.
+  // The sidebar shows this run's state too; when the conversation sees it change, the list follows at once.
   const utils = trpc.useUtils();
   useEffect(() => {
     void utils.pipeline.listRuns.invalidate();
-  }, [run.status, utils]);
+  }, [run.state.phase, run.state.agent, utils]);
 
   const awaiting = messages.find((m) => m.id === notes.awaitingArtifactId);
   const currentIndex = agents.findIndex((a) => a.slug === run.current_agent?.slug);

@@ -1,7 +1,7 @@
 /** Each turn of the conversation as its own message: decisions, revisions with their changes, errors with retry, the cancellation. */
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ConversationMessage } from "../../../../../server/pipeline/schemas";
+import type { ConversationMessage } from "../../../lib/trpc";
 import { agents, envelope, messages as m, requirementsArtifact } from "../../../testing/fixtures";
 import { formatTime } from "../../../lib/time";
 import { ApprovalMessage, ArtifactMessage, CancelledLine, ErrorMessage, RejectionMessage, WorkingMessage } from "./Messages";

@@ -1,13 +1,14 @@
 /** One component per kind of conversation message; each renders only what its message holds. */
 import { memo, useState } from "react";
-import type { AgentRef, ConversationMessage } from "../../../../../server/pipeline/schemas";
-import { StopIcon } from "../../../components/CancelRun";
+import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
+import { ArtifactView } from "../../../components/artifacts/ArtifactView";
+import { ChangesMade } from "../../../components/artifacts/ChangesMade";
+import { readEnvelope } from "../../../components/artifacts/shape";
+import { StopIcon } from "../../../components/icons";
 import { Spinner } from "../../../components/Spinner";
 import { errorMessage } from "../../../lib/errors";
 import { formatDateTime, formatTime } from "../../../lib/time";
-import { ArtifactView } from "../../artifacts/components/ArtifactView";
-import { ChangesMade } from "../../artifacts/components/ChangesMade";
-import { readEnvelope } from "../../artifacts/utils/shape";
+import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
 
 type MessageOf<K extends ConversationMessage["kind"]> = Extract<ConversationMessage, { kind: K }>;
@@ -17,14 +18,6 @@ function Time({ at }: { at: string }) {
     <time dateTime={at} title={formatDateTime(at)}>
       {formatTime(at)}
     </time>
-  );
-}
-
-function AgentAvatar({ agent }: { agent: AgentRef | null }) {
-  return (
-    <span className={`avatar avatar-agent avatar-${agent?.slug ?? "system"}`} aria-hidden="true">
-      {agent ? agent.order : "!"}
-    </span>
   );
 }
 
@@ -39,7 +32,7 @@ export const BriefMessage = memo(function BriefMessage({ message }: { message: M
         </header>
         <p className="brief-text">{message.brief}</p>
       </div>
-      <span className="avatar avatar-human" aria-hidden="true">A</span>
+      <PersonAvatar initial="A" />
     </article>
   );
 });
@@ -163,7 +156,7 @@ export const ApprovalMessage = memo(function ApprovalMessage({ message }: { mess
           <Time at={message.at} />
         </header>
       </div>
-      <span className="avatar avatar-human" aria-hidden="true">R</span>
+      <PersonAvatar initial="R" />
     </article>
   );
 });
@@ -179,7 +172,7 @@ export const RejectionMessage = memo(function RejectionMessage({ message }: { me
         </header>
         <blockquote className="feedback-quote">{message.feedback}</blockquote>
       </div>
-      <span className="avatar avatar-human" aria-hidden="true">R</span>
+      <PersonAvatar initial="R" />
     </article>
   );
 });

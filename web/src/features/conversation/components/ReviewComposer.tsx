@@ -3,9 +3,11 @@
  * change and send it back. It holds no server state; the container passes what is pending and
  * what failed, so every state (idle, sending, refused) renders from props.
  */
-import { type FormEvent, type KeyboardEvent, useId, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Field } from "../../../components/Field";
+import { CheckIcon } from "../../../components/icons";
 import { Spinner } from "../../../components/Spinner";
-import { errorMessage } from "../../../lib/errors";
 
 export type PendingDecision = "approve" | "reject" | null;
 
@@ -24,8 +26,6 @@ export interface ReviewComposerProps {
 export function ReviewComposer({ agentName, version, nextAgentName, pending, error, onApprove, onReject }: ReviewComposerProps) {
   const [feedback, setFeedback] = useState("");
   const [validation, setValidation] = useState<string | null>(null);
-  const feedbackId = useId();
-  const hintId = useId();
   const busy = pending !== null;
 
   const sendBack = async (event?: FormEvent) => {
@@ -55,17 +55,15 @@ export function ReviewComposer({ agentName, version, nextAgentName, pending, err
         </p>
       </div>
       <form className="composer-body" onSubmit={sendBack} noValidate>
-        <label htmlFor={feedbackId} className="field-title">
-          Feedback
-        </label>
-        <textarea
-          id={feedbackId}
-          className="textarea"
+        <Field
+          label="Feedback"
+          multiline
           rows={3}
           value={feedback}
           placeholder={`What should the ${agentName} agent change?`}
-          aria-describedby={hintId}
-          aria-invalid={validation ? true : undefined}
+          hint="Feedback goes back to the same agent, which answers with a new version. Ctrl+Enter sends it."
+          error={validation}
+          announce="alert"
           disabled={busy}
           onChange={(event) => {
             setFeedback(event.target.value);
@@ -73,17 +71,7 @@ export function ReviewComposer({ agentName, version, nextAgentName, pending, err
           }}
           onKeyDown={onKeyDown}
         />
-        <p id={hintId} className={validation ? "hint hint-error" : "hint"} role={validation ? "alert" : undefined}>
-          {validation ?? "Feedback goes back to the same agent, which answers with a new version. Ctrl+Enter sends it."}
-        </p>
-        {error && !busy ? (
-          <div className="notice notice-error" role="alert">
-            <div>
-              <strong className="notice-title">Your decision was not recorded</strong>
-              <p className="notice-body">{errorMessage(error)}</p>
-            </div>
-          </div>
-        ) : null}
+        {error && !busy ? <ErrorNotice title="Your decision was not recorded" error={error} /> : null}
         <div className="composer-actions">
           <button type="submit" className="button button-secondary" disabled={busy} aria-busy={pending === "reject"}>
             {pending === "reject" ? <Spinner /> : null}
@@ -96,13 +84,5 @@ export function ReviewComposer({ agentName, version, nextAgentName, pending, err
         </div>
       </form>
     </section>
-  );
-}
-
-function CheckIcon() {
-  return (
-    <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-      <path d="M5 10.5l3.2 3.2L15 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
   );
 }

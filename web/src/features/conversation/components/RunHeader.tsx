@@ -1,13 +1,14 @@
 /** The run's title, status, "Cancel run" while it can still be cancelled, and the switch between its conversation and its flow graph. */
 import { useRef } from "react";
-import type { PipelineRunView } from "../../../../../server/pipeline/schemas";
 import { RunStatusPill } from "../../../components/StatusPill";
 import { Link, paths } from "../../../lib/router";
 import { isRunCancellable } from "../../../lib/runStatus";
 import { formatDateTime } from "../../../lib/time";
+import type { PipelineRun } from "../../../lib/trpc";
 import { CancelPipelineRun } from "./CancelPipelineRun";
+import "../conversation.css";
 
-export function RunHeader({ run, view }: { run: PipelineRunView; view: "conversation" | "graph" }) {
+export function RunHeader({ run, view }: { run: PipelineRun; view: "conversation" | "graph" }) {
   const titleRef = useRef<HTMLHeadingElement>(null);
   return (
     <header className="run-header">
@@ -16,8 +17,8 @@ export function RunHeader({ run, view }: { run: PipelineRunView; view: "conversa
         <h1 className="run-title" ref={titleRef} tabIndex={-1}>
           {run.domain}
         </h1>
-        <RunStatusPill status={run.status} agentName={run.current_agent?.name} />
-        {isRunCancellable(run.status) ? <CancelPipelineRun runId={run.run_id} onCancelled={() => titleRef.current?.focus()} /> : null}
+        <RunStatusPill state={run.state} agentName={run.current_agent?.name} />
+        {isRunCancellable(run.state) ? <CancelPipelineRun runId={run.run_id} onCancelled={() => titleRef.current?.focus()} /> : null}
       </div>
       <p className="run-sub muted small">
         <code>{run.run_id}</code> · started {formatDateTime(run.created_at)}

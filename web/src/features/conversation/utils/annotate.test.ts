@@ -23,7 +23,7 @@ describe("annotateConversation", () => {
 
   it("marks approved outputs and shows the next agent working", () => {
     const list = [m.brief(), m.working("w1", requirements), m.artifact("a1", requirements, 1, envelope({})), m.approval("p1", requirements), m.working("w2", inception)];
-    const run = runView({ status: "IN_PROGRESS_INCEPTION", current_agent: inception, is_waiting_for_user: false });
+    const run = runView({ state: { phase: "in_progress", agent: "inception" }, current_agent: inception, is_waiting_for_user: false });
     const notes = annotateConversation({ run, messages: list });
     expect(notes.artifacts.get("a1")!.review).toBe("approved");
     expect(notes.liveWorkingId).toBe("w2");
@@ -32,10 +32,10 @@ describe("annotateConversation", () => {
 
   it("offers retry only on the last error of a failed run", () => {
     const list = [m.brief(), m.working("w1", requirements), m.error("e1", requirements, "agent unreachable")];
-    const failed = runView({ status: "FAILED_REQUIREMENTS", is_waiting_for_user: false, failure: "agent unreachable" });
+    const failed = runView({ state: { phase: "failed", agent: "requirements" }, is_waiting_for_user: false, failure: "agent unreachable" });
     expect(annotateConversation({ run: failed, messages: list }).retryableErrorId).toBe("e1");
     const retried = [...list, m.working("w2", requirements)];
-    const working = runView({ status: "IN_PROGRESS_REQUIREMENTS", is_waiting_for_user: false });
+    const working = runView({ state: { phase: "in_progress", agent: "requirements" }, is_waiting_for_user: false });
     expect(annotateConversation({ run: working, messages: retried }).retryableErrorId).toBeNull();
   });
 });

@@ -3,8 +3,8 @@
  * whether an output was approved, sent back, superseded by a later version, or is the one
  * awaiting review now; and which error may still be retried.
  */
-import type { Conversation, ConversationMessage } from "../../../../../server/pipeline/schemas";
-import { parseRunStatus } from "../../../lib/runStatus";
+import { isAgentWorking } from "../../../lib/runStatus";
+import type { Conversation, ConversationMessage } from "../../../lib/trpc";
 
 export type ReviewState = "awaiting_review" | "approved" | "changes_requested" | "unreviewed";
 
@@ -32,7 +32,7 @@ export function annotateConversation({ run, messages }: Pick<Conversation, "run"
   const artifacts = new Map<string, ArtifactNote>();
   const lastArtifactOf = new Map<string, ArtifactMessage>();
   const seenTypes = new Set<string>();
-  const phase = parseRunStatus(run.status).phase;
+  const { phase } = run.state;
 
   for (const message of messages) {
     if (message.kind === "artifact") {
@@ -60,6 +60,6 @@ export function annotateConversation({ run, messages }: Pick<Conversation, "run"
 
   const last = messages.at(-1);
   const retryableErrorId = last?.kind === "error" && last.retryable && phase === "failed" ? last.id : null;
-  const liveWorkingId = last?.kind === "agent_working" && (phase === "working" || phase === "retrying") ? last.id : null;
+  const liveWorkingId = last?.kind === "agent_working" && isAgentWorking(phase) ? last.id : null;
   return { artifacts, retryableErrorId, liveWorkingId, awaitingArtifactId };
 }

@@ -1,17 +1,17 @@
-import { trpc } from "../../../lib/trpc";
+import { type EngineRunStatus, trpc } from "../../../lib/trpc";
 
-const activeStatuses = new Set(["running", "waiting_for_user"]);
+const activeStatuses = new Set<EngineRunStatus>(["running", "waiting_for_user"]);
 
 /** One engine run, polled while it can still change. */
 export function useEngineRun(stitchRunId: string) {
-  return trpc.runs.get.useQuery(
+  return trpc.engine.runs.get.useQuery(
     { id: stitchRunId },
     { refetchInterval: (query) => (query.state.data && !activeStatuses.has(query.state.data.status) ? false : 1500) },
   );
 }
 
 export function useEngineRunList() {
-  return trpc.runs.list.useQuery(
+  return trpc.engine.runs.list.useQuery(
     { limit: 100 },
     { refetchInterval: (query) => (query.state.data?.some((run) => activeStatuses.has(run.status)) ? 3000 : 15_000) },
   );
@@ -19,5 +19,5 @@ export function useEngineRunList() {
 
 /** A flow's graph does not change once a run uses it. */
 export function useFlow(flowId: string | undefined) {
-  return trpc.flows.get.useQuery({ id: flowId ?? "" }, { enabled: flowId !== undefined, staleTime: Number.POSITIVE_INFINITY });
+  return trpc.engine.flows.get.useQuery({ id: flowId ?? "" }, { enabled: flowId !== undefined, staleTime: Number.POSITIVE_INFINITY });
 }

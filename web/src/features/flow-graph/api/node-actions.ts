@@ -7,25 +7,25 @@ import { trpc } from "../../../lib/trpc";
 function useRefreshEngineRun() {
   const utils = trpc.useUtils();
   return (result: { runId: string }) =>
-    Promise.all([utils.runs.get.invalidate({ id: result.runId }), utils.runs.list.invalidate(), utils.pipeline.invalidate()]);
+    Promise.all([utils.engine.runs.get.invalidate({ id: result.runId }), utils.engine.runs.list.invalidate(), utils.pipeline.invalidate()]);
 }
 
 export function useCompleteNode() {
   const refresh = useRefreshEngineRun();
-  return trpc.runs.completeNode.useMutation({ onSuccess: refresh });
+  return trpc.engine.runs.completeNode.useMutation({ onSuccess: refresh });
 }
 
 export function useRetryNode() {
   const refresh = useRefreshEngineRun();
-  return trpc.runs.retryNode.useMutation({ onSuccess: refresh });
+  return trpc.engine.runs.retryNode.useMutation({ onSuccess: refresh });
 }
 
 export function useReviewNode() {
   const refresh = useRefreshEngineRun();
-  return trpc.runs.reviewNode.useMutation({ onSuccess: refresh });
+  return trpc.engine.runs.reviewNode.useMutation({ onSuccess: refresh });
 }
 
 export function useCancelEngineRun() {
   const refresh = useRefreshEngineRun();
-  return trpc.runs.cancel.useMutation({ onSuccess: refresh });
+  return trpc.engine.runs.cancel.useMutation({ onSuccess: refresh });
 }

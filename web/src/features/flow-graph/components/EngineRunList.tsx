@@ -2,6 +2,7 @@
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
+import { Table } from "../../../components/Table";
 import { Link, paths } from "../../../lib/router";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import { useEngineRunList } from "../api/engine-runs";
@@ -24,37 +25,25 @@ export function EngineRunList() {
       ) : runs.data.length === 0 ? (
         <EmptyState title="No engine runs yet">Start a flow through the API, or submit a brief: each pipeline run is an engine run too.</EmptyState>
       ) : (
-        <div className="table-scroll" role="region" aria-label="Engine runs" tabIndex={0}>
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Flow</th>
-                <th scope="col">Status</th>
-                <th scope="col">Started</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.map((run) => (
-                <tr key={run.id}>
-                  <td>
-                    <Link to={paths.engineRun(run.id)} className="table-link">
-                      {run.flow_name}
-                    </Link>
-                    <div className="muted small">
-                      <code>{run.id.slice(0, 8)}</code>
-                    </div>
-                  </td>
-                  <td>
-                    <EngineRunPill status={run.status} />
-                  </td>
-                  <td className="nowrap">{formatDateTime(run.created_at)}</td>
-                  <td className="nowrap">{formatRelative(run.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label="Engine runs" columns={["Flow", "Status", "Started", "Updated"]}>
+          {runs.data.map((run) => (
+            <tr key={run.id}>
+              <td>
+                <Link to={paths.engineRun(run.id)} className="table-link">
+                  {run.flow_name}
+                </Link>
+                <div className="muted small">
+                  <code>{run.id.slice(0, 8)}</code>
+                </div>
+              </td>
+              <td>
+                <EngineRunPill status={run.status} />
+              </td>
+              <td className="nowrap">{formatDateTime(run.created_at)}</td>
+              <td className="nowrap">{formatRelative(run.updated_at)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </div>
   );

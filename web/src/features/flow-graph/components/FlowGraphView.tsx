@@ -3,6 +3,9 @@
  * the selected node's details and actions, with "Cancel run" while the run is unfinished. Works for
  * any flow, not only the agent pipeline's (whose own header brings the pipeline's cancel).
  */
+// Before GraphCanvas, so React Flow's stylesheet (which GraphCanvas imports) comes after ours and its states,
+// such as a selected edge, keep React Flow's look.
+import "../flow-graph.css";
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { CancelRun } from "../../../components/CancelRun";
 import { ErrorNotice } from "../../../components/ErrorNotice";

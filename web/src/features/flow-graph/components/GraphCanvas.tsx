@@ -2,7 +2,7 @@
 import { Background, Controls, type Edge, Handle, type Node, type NodeProps, Position, ReactFlow, useReactFlow, useStore } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { memo, useEffect, useMemo } from "react";
-import type { StitchGraph } from "../../../../../server/engine/schemas";
+import type { FlowGraph } from "../../../lib/trpc";
 import { canvasHeight, edgeSides, type NodeView, statusLabel } from "../utils/nodeStates";
 
 type CardData = { view: NodeView; selectedKey: string | null; onSelect(key: string): void };
@@ -59,7 +59,7 @@ function FitOnResize() {
   return null;
 }
 
-export function GraphCanvas({ graph, views, selectedKey, onSelect }: { graph: StitchGraph; views: NodeView[]; selectedKey: string | null; onSelect(key: string): void }) {
+export function GraphCanvas({ graph, views, selectedKey, onSelect }: { graph: FlowGraph; views: NodeView[]; selectedKey: string | null; onSelect(key: string): void }) {
   const nodes = useMemo<CardNode[]>(
     () =>
       graph.nodes.map((node, i) => ({

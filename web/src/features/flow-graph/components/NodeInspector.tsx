@@ -2,11 +2,13 @@
  * The selected node (or splitter path) of an engine run: its state, output and error, and what a
  * person can do to it: complete a waiting UX node, approve or reject at a review gate, retry a failure.
  */
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
+import { Notice, type NoticeTone } from "../../../components/Notice";
 import { Spinner } from "../../../components/Spinner";
 import { errorMessage } from "../../../lib/errors";
+import type { NodeState } from "../../../lib/trpc";
 import { useCompleteNode, useReviewNode, useRetryNode } from "../api/node-actions";
-import { isReviewGate, type NodeState, type NodeView, statusLabel } from "../utils/nodeStates";
+import { isReviewGate, type NodeView, statusLabel } from "../utils/nodeStates";
 
 /** A UX node's output as typed: JSON when it parses, otherwise the text itself. */
 export function parseOutput(text: string): unknown {
@@ -73,15 +75,27 @@ export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId:
  * next comes when it is running between automatic retries.
  */
 export function NodeErrorNotice({ status, error }: { status: string; error: string }) {
-  const { className, title } =
-    status === "cancelled" ? { className: "notice-neutral", title: "Stopped" } : status === "running" ? { className: "notice-warning", title: "Retrying" } : { className: "notice-error", title: "Error" };
+  const { tone, title }: { tone: NoticeTone; title: string } =
+    status === "cancelled" ? { tone: "neutral", title: "Stopped" } : status === "running" ? { tone: "warning", title: "Retrying" } : { tone: "error", title: "Error" };
   return (
-    <div className={`notice ${className}`}>
-      <div>
-        <strong className="notice-title">{title}</strong>
-        <p className="notice-body">{error}</p>
-      </div>
-    </div>
+    <Notice tone={tone} title={title}>
+      {error}
+    </Notice>
+  );
+}
+
+/** An action's form: submitting runs the action in place of loading a page. */
+function ActionForm({ onSubmit, children }: { onSubmit(): void; children: ReactNode }) {
+  return (
+    <form
+      className="inspector-action"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
   );
 }
 
@@ -112,13 +126,7 @@ function CompleteAction({ runId, nodeKey }: { runId: string; nodeKey: string }) 
   const [text, setText] = useState("");
   const id = useId();
   return (
-    <form
-      className="inspector-action"
-      onSubmit={(event) => {
-        event.preventDefault();
-        complete.mutate({ runId, nodeId: nodeKey, output: parseOutput(text) });
-      }}
-    >
+    <ActionForm onSubmit={() => complete.mutate({ runId, nodeId: nodeKey, output: parseOutput(text) })}>
       <label htmlFor={id} className="field-title">
         Output
       </label>
@@ -129,7 +137,7 @@ function CompleteAction({ runId, nodeKey }: { runId: string; nodeKey: string }) 
         {complete.isPending ? <Spinner /> : null}
         Complete node
       </button>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -138,19 +146,16 @@ function ReviewAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
   const [feedback, setFeedback] = useState("");
   const [validation, setValidation] = useState<string | null>(null);
   const id = useId();
+  const requestChanges = () => {
+    if (!feedback.trim()) {
+      setValidation("Describe what should change before requesting changes.");
+      return;
+    }
+    setValidation(null);
+    review.mutate({ runId, nodeId: nodeKey, decision: "reject", feedback: feedback.trim() }, { onSuccess: () => setFeedback("") });
+  };
   return (
-    <form
-      className="inspector-action"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!feedback.trim()) {
-          setValidation("Describe what should change before requesting changes.");
-          return;
-        }
-        setValidation(null);
-        review.mutate({ runId, nodeId: nodeKey, decision: "reject", feedback: feedback.trim() }, { onSuccess: () => setFeedback("") });
-      }}
-    >
+    <ActionForm onSubmit={requestChanges}>
       <label htmlFor={id} className="field-title">
         Feedback
       </label>
@@ -166,6 +171,6 @@ function ReviewAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
           Approve
         </button>
       </div>
-    </form>
+    </ActionForm>
   );
 }

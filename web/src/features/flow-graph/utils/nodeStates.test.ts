@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { StitchGraph } from "../../../../../server/engine/schemas";
+import type { FlowGraph, FlowNode } from "../../../lib/trpc";
 import { canvasHeight, edgeSides, nodeViews, ownerOfPathKey } from "./nodeStates";
 
-const node = (id: string, type: StitchGraph["nodes"][number]["type"], x: number, y = 0, data: Record<string, unknown> = {}) => ({ id, type, position: { x, y }, data });
+const node = (id: string, type: FlowNode["type"], x: number, y = 0, data: Record<string, unknown> = {}) => ({ id, type, position: { x, y }, data });
 
-const graph: StitchGraph = {
+const graph: FlowGraph = {
   nodes: [node("S", "Splitter", 0, 0, { label: "Split items" }), node("W", "Worker", 200), node("W_1x", "Worker", 300), node("X", "UX", 400), node("C", "Collector", 600)],
   edges: [
     { id: "e1", source: "S", target: "W" },

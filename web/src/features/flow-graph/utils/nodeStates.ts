@@ -3,14 +3,7 @@
  * graph-level row with status "split" and one row per path, keyed `<nodeId>_<index>` (nested
  * splitters add more indices: `X_1_0`); those rows are grouped under their node here.
  */
-import type { NodeStatus, StitchGraph } from "../../../../../server/engine/schemas";
-
-/** A node state as it arrives over the wire (JSON drops an undefined output). */
-export interface NodeState {
-  status: NodeStatus;
-  output?: unknown;
-  error?: string;
-}
+import type { FlowGraph, FlowNode, NodeState, NodeStatus } from "../../../lib/trpc";
 
 export interface PathState {
   key: string;
@@ -21,7 +14,7 @@ export interface PathState {
 
 export interface NodeView {
   id: string;
-  type: StitchGraph["nodes"][number]["type"];
+  type: FlowNode["type"];
   label: string;
   data: Record<string, unknown>;
   state: NodeState | null;
@@ -30,7 +23,7 @@ export interface NodeView {
   summary: NodeStatus | "not_started";
 }
 
-function labelOf(node: StitchGraph["nodes"][number]): string {
+function labelOf(node: FlowNode): string {
   const { label, name, title } = node.data as Record<string, unknown>;
   for (const value of [label, name, title]) if (typeof value === "string" && value.trim()) return value;
   return node.id;
@@ -58,7 +51,7 @@ function summarize(state: NodeState | null, paths: PathState[]): NodeView["summa
   return state?.status ?? "not_started";
 }
 
-export function nodeViews(graph: StitchGraph, nodeStates: Record<string, NodeState>): NodeView[] {
+export function nodeViews(graph: FlowGraph, nodeStates: Record<string, NodeState>): NodeView[] {
   const ids = graph.nodes.map((n) => n.id);
   const idSet = new Set(ids);
   const pathsOf = new Map<string, PathState[]>(ids.map((id) => [id, []]));
@@ -87,7 +80,7 @@ export function edgeSides(from: { x: number; y: number } | undefined, to: { x: n
 }
 
 /** A canvas tall enough for the flow's rows and no taller, so a one-row flow is not lost in empty space. */
-export function canvasHeight(graph: StitchGraph): number {
+export function canvasHeight(graph: FlowGraph): number {
   if (graph.nodes.length === 0) return 280;
   const ys = graph.nodes.map((n) => n.position.y);
   const span = Math.max(...ys) - Math.min(...ys);

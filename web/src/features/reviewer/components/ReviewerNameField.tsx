@@ -2,9 +2,11 @@
  * "Your name": who the server records as approving or requesting changes. Saved as it is typed, so
  * the next decision carries it; a name that cannot travel in a header is refused beside the field.
  */
-import { useId, useState } from "react";
+import { useState } from "react";
+import { Field } from "../../../components/Field";
 import { errorMessage } from "../../../lib/errors";
 import { reviewerNameMaxLength, saveReviewerName, useReviewerName } from "../../../lib/reviewerName";
+import "../reviewer.css";
 
 export function ReviewerNameField() {
   const saved = useReviewerName();
@@ -16,8 +18,6 @@ export function ReviewerNameField() {
     setLastSaved(saved);
     if (saved !== draft.trim()) setDraft(saved);
   }
-  const inputId = useId();
-  const hintId = useId();
 
   const change = (value: string) => {
     setDraft(value);
@@ -30,25 +30,18 @@ export function ReviewerNameField() {
   };
 
   return (
-    <div className="reviewer-name">
-      <label htmlFor={inputId} className="field-title">
-        Your name
-      </label>
-      <input
-        id={inputId}
-        className="input"
-        value={draft}
-        maxLength={reviewerNameMaxLength}
-        autoComplete="name"
-        placeholder="Signs your decisions"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hintId}
-        onChange={(event) => change(event.target.value)}
-        onBlur={() => !error && setDraft(saved)}
-      />
-      <p id={hintId} className={error ? "hint hint-error" : "hint"} aria-live="polite">
-        {error ?? "Recorded with each approval and request for changes."}
-      </p>
-    </div>
+    <Field
+      className="reviewer-name"
+      label="Your name"
+      value={draft}
+      maxLength={reviewerNameMaxLength}
+      autoComplete="name"
+      placeholder="Signs your decisions"
+      hint="Recorded with each approval and request for changes."
+      error={error}
+      announce="polite"
+      onChange={(event) => change(event.target.value)}
+      onBlur={() => !error && setDraft(saved)}
+    />
   );
 }

@@ -3,16 +3,21 @@
  * brief at least 30 characters) so mistakes show before sending, and shows the server's own
  * message beside the field it names when the server still refuses.
  */
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Field } from "../../../components/Field";
+import { SendIcon } from "../../../components/icons";
 import { Spinner } from "../../../components/Spinner";
-import { errorMessage, fieldErrorsOf } from "../../../lib/errors";
+import { fieldErrorsOf } from "../../../lib/errors";
+import type { NewRunInput } from "../../../lib/trpc";
+import "../runs.css";
 
 export const minimumBriefLength = 30;
 
 export interface NewBriefFormProps {
   pending: boolean;
   error: unknown;
-  onSubmit(brief: { domain: string; brief: string }): void;
+  onSubmit(brief: NewRunInput): void;
   autoFocus?: boolean;
 }
 
@@ -20,10 +25,6 @@ export function NewBriefForm({ pending, error, onSubmit, autoFocus = false }: Ne
   const [domain, setDomain] = useState("");
   const [brief, setBrief] = useState("");
   const [touched, setTouched] = useState(false);
-  const domainId = useId();
-  const briefId = useId();
-  const briefHintId = useId();
-  const domainErrorId = useId();
 
   const briefLength = brief.trim().length;
   const serverFieldErrors = fieldErrorsOf(error);
@@ -32,7 +33,7 @@ export function NewBriefForm({ pending, error, onSubmit, autoFocus = false }: Ne
     touched && briefLength < minimumBriefLength
       ? `Write at least ${minimumBriefLength} characters (${minimumBriefLength - briefLength} more).`
       : serverFieldErrors.brief;
-  const generalError = error && !serverFieldErrors.domain && !serverFieldErrors.brief ? errorMessage(error) : null;
+  const generalError = error && !serverFieldErrors.domain && !serverFieldErrors.brief;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -43,59 +44,30 @@ export function NewBriefForm({ pending, error, onSubmit, autoFocus = false }: Ne
 
   return (
     <form className="composer brief-composer" onSubmit={submit} noValidate aria-busy={pending}>
-      <div className="form-row">
-        <label htmlFor={domainId} className="field-title">
-          Domain
-        </label>
-        <input
-          id={domainId}
-          className="input"
-          value={domain}
-          autoFocus={autoFocus}
-          autoComplete="off"
-          placeholder="e.g. super-app, logistics, retail banking"
-          aria-invalid={domainError ? true : undefined}
-          aria-describedby={domainError ? domainErrorId : undefined}
-          disabled={pending}
-          onChange={(event) => setDomain(event.target.value)}
-        />
-        {domainError ? (
-          <p id={domainErrorId} className="hint hint-error">
-            {domainError}
-          </p>
-        ) : null}
-      </div>
-      <div className="form-row">
-        <label htmlFor={briefId} className="field-title">
-          Brief
-        </label>
-        <textarea
-          id={briefId}
-          className="textarea"
-          rows={7}
-          value={brief}
-          placeholder="What should be built, for whom, and why? Mention constraints, integrations and anything the agents must not assume."
-          aria-invalid={briefError ? true : undefined}
-          aria-describedby={briefHintId}
-          disabled={pending}
-          onChange={(event) => setBrief(event.target.value)}
-        />
-        <p id={briefHintId} className={briefError ? "hint hint-error" : "hint"}>
-          {briefError ?? (
-            <>
-              {briefLength < minimumBriefLength ? `At least ${minimumBriefLength} characters` : "Ready to send"} · {briefLength} written
-            </>
-          )}
-        </p>
-      </div>
-      {generalError ? (
-        <div className="notice notice-error" role="alert">
-          <div>
-            <strong className="notice-title">The run was not started</strong>
-            <p className="notice-body">{generalError}</p>
-          </div>
-        </div>
-      ) : null}
+      <Field
+        className="form-row"
+        label="Domain"
+        value={domain}
+        autoFocus={autoFocus}
+        autoComplete="off"
+        placeholder="e.g. super-app, logistics, retail banking"
+        error={domainError}
+        disabled={pending}
+        onChange={(event) => setDomain(event.target.value)}
+      />
+      <Field
+        className="form-row"
+        label="Brief"
+        multiline
+        rows={7}
+        value={brief}
+        placeholder="What should be built, for whom, and why? Mention constraints, integrations and anything the agents must not assume."
+        hint={`${briefLength < minimumBriefLength ? `At least ${minimumBriefLength} characters` : "Ready to send"} · ${briefLength} written`}
+        error={briefError}
+        disabled={pending}
+        onChange={(event) => setBrief(event.target.value)}
+      />
+      {generalError ? <ErrorNotice title="The run was not started" error={error} /> : null}
       <div className="composer-actions">
         <button type="submit" className="button button-primary" disabled={pending} aria-busy={pending}>
           {pending ? <Spinner /> : <SendIcon />}
@@ -103,13 +75,5 @@ export function NewBriefForm({ pending, error, onSubmit, autoFocus = false }: Ne
         </button>
       </div>
     </form>
-  );
-}
-
-function SendIcon() {
-  return (
-    <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-      <path d="M3.5 10h11M10.5 5l5 5-5 5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
   );
 }

@@ -9,9 +9,9 @@ describe("RunItems", () => {
   it("lists each run with its domain and status, badges runs waiting for review, and marks the open one; a cancelled run reads as cancelled", () => {
     const runs = [
       runView({ run_id: "RUN_2", domain: "payments" }),
-      runView({ run_id: "RUN_1", domain: "logistics", status: "IN_PROGRESS_INCEPTION", current_agent: agents[1]!, is_waiting_for_user: false }),
-      runView({ run_id: "RUN_0", domain: "retail", status: "COMPLETED", current_agent: null, is_waiting_for_user: false }),
-      runView({ run_id: "RUN_X", domain: "travel", status: "CANCELLED", current_agent: null, is_waiting_for_user: false }),
+      runView({ run_id: "RUN_1", domain: "logistics", state: { phase: "in_progress", agent: "inception" }, current_agent: agents[1]!, is_waiting_for_user: false }),
+      runView({ run_id: "RUN_0", domain: "retail", state: { phase: "completed", agent: null }, current_agent: null, is_waiting_for_user: false }),
+      runView({ run_id: "RUN_X", domain: "travel", state: { phase: "cancelled", agent: null }, current_agent: null, is_waiting_for_user: false }),
     ];
     render(<RunItems runs={runs} activeRunId="RUN_1" />);
     const links = screen.getAllByRole("link");

@@ -1,10 +1,21 @@
 /** The sidebar's runs: newest first, with domain, status and a badge on runs waiting for review. */
-import type { RunSummary } from "../../../../../server/pipeline/schemas";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Link, paths } from "../../../lib/router";
-import { describeRunStatus, parseRunStatus } from "../../../lib/runStatus";
+import { describeRunState } from "../../../lib/runStatus";
 import { formatRelative } from "../../../lib/time";
+import type { RunPhase, RunSummary } from "../../../lib/trpc";
 import { useRunList } from "../api/list-runs";
+import "../runs.css";
+
+/** Each phase's word in the list's class names: `status-waiting` draws the waiting dot, `status-working` the pulsing one. */
+const phaseClass: Record<RunPhase, string> = {
+  in_progress: "working",
+  retrying: "retrying",
+  waiting_approval: "waiting",
+  failed: "failed",
+  completed: "completed",
+  cancelled: "cancelled",
+};
 
 export function RunList({ activeRunId, onNavigate }: { activeRunId: string | null; onNavigate?: () => void }) {
   const runs = useRunList();
@@ -38,7 +49,7 @@ export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]
   return (
     <ul className="run-list">
       {runs.map((run) => {
-        const { phase } = parseRunStatus(run.status);
+        const phase = phaseClass[run.state.phase];
         return (
           <li key={run.run_id}>
             <Link
@@ -60,7 +71,7 @@ export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]
               </span>
               <span className={`run-status status-${phase}`}>
                 <span className="status-dot" aria-hidden="true" />
-                {describeRunStatus(run.status, run.current_agent?.name)}
+                {describeRunState(run.state, run.current_agent?.name)}
               </span>
             </Link>
           </li>

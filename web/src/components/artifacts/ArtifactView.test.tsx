@@ -1,7 +1,7 @@
 /** The reviewer reads each agent's output rendered, not as JSON: one test per artifact shape of the six agents. */
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { agileArtifact, diagramArtifact, inceptionArtifact, pseudocodeArtifact, qaArtifact, requirementsArtifact } from "../../../testing/fixtures";
+import { agileArtifact, diagramArtifact, inceptionArtifact, pseudocodeArtifact, qaArtifact, requirementsArtifact } from "../../testing/fixtures";
 import { ArtifactView } from "./ArtifactView";
 
 afterEach(cleanup);

@@ -1,7 +1,8 @@
 /** What a revision changed and why: the reviewer's feedback answered in the agent's own words. */
-import { humanizeKey, isPrimitive } from "../utils/shape";
-import type { Envelope } from "../utils/shape";
+import { humanizeKey, isPrimitive } from "./shape";
+import type { Envelope } from "./shape";
 import { DataView, Prose } from "./DataView";
+import "./artifacts.css";
 
 const groups = [
   { key: "added", label: "Added", mark: "+" },

@@ -3,7 +3,7 @@
  * the known ones in a deliberate layout, the rest generically.
  */
 import { memo } from "react";
-import { looksLikeMermaid } from "../utils/shape";
+import { looksLikeMermaid } from "./shape";
 import { AgileEpics } from "./AgileEpics";
 import { ArtifactSections, type FieldSpec } from "./ArtifactSections";
 import { Chips } from "./Chips";
@@ -12,6 +12,7 @@ import { EntityModel } from "./EntityModel";
 import { MermaidDiagram } from "./MermaidDiagram";
 import { Pseudocode } from "./Pseudocode";
 import { TestSuites } from "./TestSuites";
+import "./artifacts.css";
 
 const leadText = (value: unknown) => (typeof value === "string" ? <Prose text={value} lead /> : <DataView value={value} />);
 

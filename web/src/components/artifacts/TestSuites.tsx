@@ -1,5 +1,5 @@
 /** The QA agent's test suites, each with its test cases: preconditions, numbered steps and the expected result. */
-import { isPlainObject, isPrimitive, omit, pick, pickString, type Plain } from "../utils/shape";
+import { isPlainObject, isPrimitive, omit, pick, pickString, type Plain } from "./shape";
 import { DataView, MetaList, Prose } from "./DataView";
 
 const suiteKeys = ["id", "suite_id", "name", "title", "description", "objective", "test_cases", "cases", "tests", "user_story_ids"];

@@ -1,5 +1,5 @@
 /** The agile agent's epics, each with its user stories written as "As a … I want … so that …". */
-import { isPlainObject, omit, pick, pickString, type Plain } from "../utils/shape";
+import { isPlainObject, omit, pick, pickString, type Plain } from "./shape";
 import { DataView, MetaList, Prose } from "./DataView";
 
 const storyKeys = ["id", "story_id", "title", "name", "as_a", "role", "i_want", "want", "goal", "so_that", "benefit", "description", "story", "user_story",

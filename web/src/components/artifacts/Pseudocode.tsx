@@ -1,5 +1,5 @@
 /** The pseudocode agent's output: story id -> pseudocode text, each shown as a code block under its story. */
-import { isPlainObject, pickString } from "../utils/shape";
+import { isPlainObject, pickString } from "./shape";
 import { DataView } from "./DataView";
 
 interface Block {

@@ -3,8 +3,9 @@
  * one click away, and a source Mermaid cannot parse is shown as code with the parser's message.
  */
 import { useEffect, useId, useState } from "react";
-import { Spinner } from "../../../components/Spinner";
-import { unfence } from "../utils/shape";
+import { Notice } from "../Notice";
+import { Spinner } from "../Spinner";
+import { unfence } from "./shape";
 
 type MermaidApi = typeof import("mermaid").default;
 let mermaidLoading: Promise<MermaidApi> | null = null;
@@ -51,12 +52,9 @@ export function MermaidDiagram({ source, title }: { source: string; title: strin
       ) : state.status === "drawn" ? (
         <div className="diagram-canvas" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: state.svg }} />
       ) : (
-        <div className="notice notice-warning" role="alert">
-          <div>
-            <strong className="notice-title">The diagram could not be drawn</strong>
-            <p className="notice-body">{state.message.split("\n")[0]}</p>
-          </div>
-        </div>
+        <Notice tone="warning" title="The diagram could not be drawn" alert>
+          {state.message.split("\n")[0]}
+        </Notice>
       )}
       <details className="diagram-source" open={state.status === "failed"}>
         <summary>Mermaid source</summary>

@@ -1,7 +1,7 @@
 /** A revised version shows what the reviewer's feedback changed and why. */
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEnvelope } from "../utils/shape";
+import { readEnvelope } from "./shape";
 import { ChangesMade } from "./ChangesMade";
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { humanizeKey, isPlainObject } from "../utils/shape";
-import { DataView, Field } from "./DataView";
+import { humanizeKey, isPlainObject } from "./shape";
+import { DataField, DataView } from "./DataView";
 
 /** How one known field of an artifact is laid out; fields the agent sent that no spec names still appear, generically. */
 export interface FieldSpec {
@@ -19,14 +19,14 @@ export function ArtifactSections({ artifact, specs }: { artifact: unknown; specs
   return (
     <div className="fields">
       {present.map((spec) => (
-        <Field key={spec.key} label={spec.label} wide={!spec.half}>
+        <DataField key={spec.key} label={spec.label} wide={!spec.half}>
           {spec.render ? spec.render(artifact[spec.key]) : <DataView value={artifact[spec.key]} label={spec.label} />}
-        </Field>
+        </DataField>
       ))}
       {others.map((key) => (
-        <Field key={key} label={humanizeKey(key)}>
+        <DataField key={key} label={humanizeKey(key)}>
           <DataView value={artifact[key]} label={humanizeKey(key)} />
-        </Field>
+        </DataField>
       ))}
     </div>
   );

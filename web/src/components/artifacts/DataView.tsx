@@ -4,7 +4,8 @@
  * specific renderers lay out the fields they know and fall back to this for everything else.
  */
 import { type ReactNode, memo } from "react";
-import { humanizeKey, isPlainObject, isPrimitive, type Plain } from "../utils/shape";
+import { Table } from "../Table";
+import { humanizeKey, isPlainObject, isPrimitive, type Plain } from "./shape";
 
 const levelWords: Record<string, "high" | "medium" | "low"> = {
   high: "high", alta: "high", alto: "high", critical: "high", critica: "high", "crítica": "high", must: "high",
@@ -66,35 +67,22 @@ function Cell({ column, value }: { column: string; value: unknown }) {
 export function DataTable({ rows, caption }: { rows: Plain[]; caption?: string }) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption ?? "Table"}>
-      <table className="data-table">
-        {caption ? <caption className="visually-hidden">{caption}</caption> : null}
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {humanizeKey(column)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, i) => (
-            <tr key={i}>
-              {columns.map((column) => (
-                <td key={column} className={column === "id" ? "nowrap" : undefined}>
-                  <Cell column={column} value={row[column]} />
-                </td>
-              ))}
-            </tr>
+    <Table label={caption ?? "Table"} caption={caption} columns={columns.map(humanizeKey)}>
+      {rows.map((row, i) => (
+        <tr key={i}>
+          {columns.map((column) => (
+            <td key={column} className={column === "id" ? "nowrap" : undefined}>
+              <Cell column={column} value={row[column]} />
+            </td>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
-export function Field({ label, children, wide = true }: { label: string; children: ReactNode; wide?: boolean }) {
+/** One labelled part of an artifact: a heading over its value; half width on wide screens when `wide` is false. */
+export function DataField({ label, children, wide = true }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
     <section className={wide ? "field" : "field half"}>
       <h3 className="field-label">{label}</h3>
@@ -147,9 +135,9 @@ export const DataView = memo(function DataView({ value, label }: { value: unknow
     return (
       <div className="fields">
         {entries.map(([key, v]) => (
-          <Field key={key} label={humanizeKey(key)}>
+          <DataField key={key} label={humanizeKey(key)}>
             <DataView value={v} label={humanizeKey(key)} />
-          </Field>
+          </DataField>
         ))}
       </div>
     );

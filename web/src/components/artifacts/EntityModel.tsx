@@ -1,6 +1,6 @@
 /** The diagram agent's entity-relationship model: Mermaid source is drawn; a list of entities is shown as cards. */
-import { erDiagramSource } from "../utils/erDiagram";
-import { isPlainObject, looksLikeMermaid, omit, pick, pickString } from "../utils/shape";
+import { erDiagramSource } from "./erDiagram";
+import { isPlainObject, looksLikeMermaid, omit, pick, pickString } from "./shape";
 import { DataView, Prose } from "./DataView";
 import { MermaidDiagram } from "./MermaidDiagram";
 

@@ -1,0 +1,140 @@
+/**
+ * The document's components: every request and answer body as JSON Schema, converted from the zod schema that
+ * validates or types it, so the document cannot drift from what the server parses. Answers that TypeScript types
+ * rather than zod are described here, each checked at compile time against the handler's type.
+ */
+import { z } from "zod";
+import type { Engine, EventResult } from "../../engine/engine";
+import {
+  CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
+} from "../../engine/schemas";
+import {
+  AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
+} from "../../pipeline/schemas";
+
+// ---- Schemas for answers typed by TypeScript rather than zod --------------------------------------------------
+// Each is checked against the handler's return type below, so a change to the type breaks the build, not the docs.
+
+const ErrorBody = z
+  .object({
+    error: z.string().describe("A code: invalid_json, invalid_body, invalid_query, invalid_graph, not_found, conflict or bad_request."),
+    message: z.string().describe("What was wrong, written for a person: it names the field or the state that refused the request."),
+    detail: z.string().describe("The same text as `message`, for clients written for the original FastAPI backend, which read `detail`."),
+  })
+  .describe("The body of every refusal.");
+
+const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
+
+const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, status: true, created_at: true, updated_at: true }).extend({ flow_name: z.string() });
+
+const RunEvent = z
+  .object({
+    id: z.number().int(),
+    node_id: z.string().nullable().describe("The node the event addressed; null for the run's start."),
+    type: z.string().describe("start, callback, complete, review, retry, or the dispatcher's delivery failure."),
+    payload: z.unknown(),
+    actor: z.string().nullable().describe("From the request's x-actor header (or a review's `actor`); null when nobody was named."),
+    created_at: z.string(),
+  })
+  .describe("One accepted event of a run; the list is the run's audit trail. Duplicates are not recorded.");
+
+const EventResultBody = z
+  .object({
+    runId: z.string(),
+    nodeId: z.string().nullable(),
+    duplicate: z.boolean().describe("True when the event repeated one already applied: nothing changed, and the answer is still 200."),
+    message: z.string().optional().describe("Why a duplicate changed nothing."),
+    node: NodeState.optional().describe("The addressed node's state after the event."),
+    runStatus: RunStatus,
+  })
+  .describe("The outcome of one event (callback, completion, retry or review).");
+
+const Health = z.object({ status: z.literal("ok") });
+
+const BuiltinAgentAccepted = z.object({ accepted: z.literal(true), run_id: z.string(), agent: z.string() });
+
+/**
+ * What `AgentCallbackBody` in server/pipeline/protocol.ts accepts. That schema reads the body by hand (a transform of
+ * an unknown value), so it converts to nothing useful; this describes the same bodies for the document.
+ */
+const AgentOutputCallback = z.object({
+  run_id: z.string().min(1).describe("The run_id the agent was called with."),
+  content: z
+    .union([z.record(z.string(), z.unknown()), z.string()])
+    .describe("The agent's output as a non-empty JSON object ({ artifact, changes_made, justification }), or that object as JSON text."),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+const AgentFailureCallback = z.object({
+  run_id: z.string().min(1),
+  status: z.literal("failed"),
+  error: z.string().optional().describe("Why the agent failed; shown to the reviewer, who can retry the agent."),
+});
+const AgentCallbackBody = z
+  .union([AgentOutputCallback, AgentFailureCallback, z.object({ body: z.union([AgentOutputCallback, AgentFailureCallback]) })])
+  .describe(
+    "The preferred body, a failure report, or either wrapped in `{ body: ... }` as some n8n set-ups send it. " +
+      "A body without `content` is also accepted: its fields other than run_id are taken as the content.",
+  );
+
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Item<T extends (...args: never[]) => Promise<unknown[]>> = Awaited<ReturnType<T>>[number];
+const answerSchemasMatchTheirTypes: [
+  Exactly<z.infer<typeof EventResultBody>, EventResult>,
+  Exactly<z.infer<typeof FlowSummary>, Item<Engine["listFlows"]>>,
+  Exactly<z.infer<typeof EngineRunSummary>, Item<Engine["listRuns"]>>,
+  Exactly<z.infer<typeof RunEvent>, Item<Engine["runEvents"]>>,
+] = [true, true, true, true];
+void answerSchemasMatchTheirTypes;
+
+// ---- Components ----------------------------------------------------------------------------------------------
+
+/** Request bodies, converted as zod parses them (`io: "input"`). */
+const requestSchemas = {
+  CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody, CancelBody,
+  CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
+};
+
+/**
+ * Answers, converted as the server produces them (`io: "output"`, so objects list exactly their keys); WorkerPayload is
+ * what a Worker's webhook receives. StitchGraph is a request component only: as an answer it differs (no extra keys).
+ */
+const responseSchemas = {
+  StitchFlow, FlowSummary, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
+  Health, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult, ArtifactVersion, ExportPayload,
+  BuiltinAgentAccepted, ErrorBody,
+};
+
+export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;
+
+/** Every component's zod schema by name, so tests can check real answers against the schema the document names. */
+export const componentSchemas: Record<ComponentName, z.ZodType> = { ...requestSchemas, ...responseSchemas };
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Drops what only clutters the rendered docs: zod's safe-integer bounds on every int, and the regex behind `format: uuid`. */
+function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  if (jsonSchema.format === "uuid") delete jsonSchema.pattern;
+}
+
+function convert(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const converted = z.toJSONSchema(registry, { target: "openapi-3.0", io, uri: (id) => `#/components/schemas/${id}`, override: tidy });
+  // `$id` is not a keyword of OpenAPI 3.0's Schema Object; the component's name already identifies it.
+  return Object.fromEntries(Object.entries(converted.schemas).map(([id, { $id: _id, ...schema }]) => [id, schema as JsonSchema]));
+}
+
+/** `components.schemas`: requests as zod parses them, answers as the server produces them. */
+export function buildComponentSchemas(): Record<string, JsonSchema> {
+  const requests = convert(requestSchemas, "input");
+  const responses = convert(responseSchemas, "output");
+  for (const [id, schema] of Object.entries(responses)) {
+    const asRequest = requests[id];
+    if (asRequest && JSON.stringify(asRequest) !== JSON.stringify(schema)) {
+      throw new Error(`OpenAPI component ${id} converts differently as a request and as an answer (additionalProperties, a default or a transform); register it under two names`);
+    }
+  }
+  return { ...requests, ...responses };
+}

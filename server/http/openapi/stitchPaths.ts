@@ -1,0 +1,189 @@
+/**
+ * The engine's surface (server/http/stitchRoutes.ts): flows and runs for integrators, and the events Workers and
+ * people post to a run's nodes.
+ */
+import { stitchPaths as paths } from "../paths";
+import { type ErrorStatus, type Tag, actorHeader, answer, body, invalidJson400, jsonContent, listOf, optionalCancelBody, pathParam, queryParam, ref, refusals, tagged } from "./operations";
+
+export const stitchTag: Tag = { name: "engine", description: "Flows, runs, worker callbacks, completions, reviews and retries." };
+
+const flowIdParam = pathParam("id", "The flow's id (a UUID).", "uuid");
+const runIdParam = pathParam("id", "The run's id (a UUID).", "uuid");
+const eventRunIdParam = pathParam("runId", "The run's id (a UUID).", "uuid");
+const nodeIdParam = pathParam(
+  "nodeId",
+  "The node's id from the flow's graph; a node inside a Splitter's scope is addressed per path as `<nodeId>_<index>` (e.g. `translate_0`).",
+);
+/** Completions, retries and reviews: the node addressed, and who acted. */
+const nodeEventParams = [eventRunIdParam, nodeIdParam, actorHeader];
+
+const nodeEventRefusals = (extra: Partial<Record<ErrorStatus, string>> = {}) =>
+  refusals({
+    404: "No run with that id, or the run has no node with that id.",
+    409: "The node is not in a state this event applies to (the message says which state it is in).",
+    ...extra,
+  });
+
+/** Creating, listing and reading flows, and starting a run of one. */
+function flowOperations() {
+  return {
+    [paths.flows.openapi]: {
+      post: {
+        operationId: "createFlow", summary: "Create a flow",
+        description: "Stores a flow graph after checking it (node types, edges between existing nodes, no cycles, splitter and collector pairing). Flows are immutable.",
+        requestBody: body("CreateFlowBody", {
+          name: "greet",
+          graph: {
+            nodes: [
+              { id: "ask", type: "UX", position: { x: 0, y: 0 }, data: { prompt: "Your name?" } },
+              { id: "greet", type: "Worker", position: { x: 200, y: 0 }, data: { webhookUrl: "https://worker.example/greet" } },
+            ],
+            edges: [{ id: "ask->greet", source: "ask", target: "greet" }],
+          },
+        }),
+        responses: {
+          201: answer("The stored flow.", ref("StitchFlow")),
+          ...refusals({ 400: "Invalid JSON (`invalid_json`), a body that does not validate (`invalid_body`), or a graph the engine cannot run (`invalid_graph`)." }),
+        },
+      },
+      get: {
+        operationId: "listFlows", summary: "List flows", description: "The newest 200 flows, newest first.",
+        responses: { 200: answer("The flows.", listOf("FlowSummary")) },
+      },
+    },
+    [paths.flow.openapi]: {
+      get: {
+        operationId: "getFlow", summary: "Get a flow",
+        parameters: [flowIdParam],
+        responses: { 200: answer("The flow with its graph.", ref("StitchFlow")), ...refusals({ 404: "No flow with that id." }) },
+      },
+    },
+    [paths.flowRuns.openapi]: {
+      post: {
+        operationId: "startRun", summary: "Start a run of a flow",
+        description: "Creates the run with every node pending and fires the entry nodes in one transaction; their webhooks are called after commit.",
+        parameters: [flowIdParam],
+        requestBody: { ...body("StartRunBody", { input: { items: ["a", "b"] } }), required: false },
+        responses: {
+          201: answer("The new run.", ref("StitchRun")),
+          ...refusals({ 400: `${invalidJson400} Or a body that is not an object.`, 404: "No flow with that id." }),
+        },
+      },
+    },
+  };
+}
+
+/** Listing, reading and cancelling runs, and a run's event log. */
+function runOperations() {
+  return {
+    [paths.runs.openapi]: {
+      get: {
+        operationId: "listEngineRuns", summary: "List runs", description: "Up to 100 runs, newest first.",
+        parameters: [queryParam("flow_id", "Only runs of this flow (a UUID).", { type: "string", format: "uuid" })],
+        responses: { 200: answer("The runs.", listOf("EngineRunSummary")) },
+      },
+    },
+    [paths.run.openapi]: {
+      get: {
+        operationId: "getEngineRun", summary: "Get a run with its node states",
+        parameters: [runIdParam],
+        responses: { 200: answer("The run.", ref("StitchRun")), ...refusals({ 404: "No run with that id." }) },
+      },
+    },
+    [paths.runCancel.openapi]: {
+      post: {
+        operationId: "cancelEngineRun", summary: "Cancel a run",
+        description:
+          "Every unfinished node (pending, running, waiting for a person, failed) becomes `cancelled` with the reason as its error, " +
+          "its webhooks still to send and its timers are dropped, and the run's status is `cancelled` for good: a late callback is " +
+          "refused with 409 and nothing can be retried. Completed nodes keep their outputs. Cancelling again answers `duplicate: true`.",
+        parameters: [runIdParam, actorHeader],
+        requestBody: optionalCancelBody,
+        responses: {
+          200: answer("The event's outcome (`runStatus: \"cancelled\"`).", ref("EventResult")),
+          ...refusals({ 400: `${invalidJson400} Or a reason that is not a string.`, 404: "No run with that id.", 409: "The run has finished; there is nothing to cancel." }),
+        },
+      },
+    },
+    [paths.runEvents.openapi]: {
+      get: {
+        operationId: "getEngineRunEvents", summary: "A run's event log",
+        description: "Every accepted event in order, with who caused it: the audit trail of completions, reviews and retries.",
+        parameters: [runIdParam],
+        responses: { 200: answer("The events, oldest first (empty for an unknown run id).", listOf("RunEvent")), ...refusals({ 404: "The id is not a UUID." }) },
+      },
+    },
+  };
+}
+
+/** What Workers and people post to one node of a run: callbacks, completions, retries and reviews. */
+function nodeEventOperations() {
+  return {
+    [paths.callback.openapi]: {
+      post: {
+        operationId: "workerCallback", summary: "A worker reports completion or failure",
+        description:
+          "The callback URL a Worker node's webhook receives (`callbackUrl` in WorkerPayload). Idempotent: a repeated callback, " +
+          "or one for an attempt the node has moved past (when `attempt` is echoed), answers 200 with `duplicate: true` and changes nothing. " +
+          "A completed node's output flows to the nodes after it; a failed node waits for a retry. " +
+          "With `STITCH_CALLBACK_SECRET` set, the callback URL carries `?token=` and a callback must present that token " +
+          "(in the query, or as `Authorization: Bearer <token>`); otherwise it is refused with 401 before anything is read.",
+        parameters: [
+          eventRunIdParam,
+          nodeIdParam,
+          queryParam("token", "The token of the callback URL the worker received; required when the server has STITCH_CALLBACK_SECRET."),
+        ],
+        requestBody: body("CallbackBody", { status: "completed", output: { greeting: "Hello, Ada" }, attempt: 1 }),
+        responses: {
+          200: answer("The event's outcome.", ref("EventResult")),
+          ...nodeEventRefusals({
+            400: `${invalidJson400} Or a body that does not validate.`,
+            401: "Callbacks must be authenticated here (STITCH_CALLBACK_SECRET) and the token is missing or not the one for this run and node.",
+            409: "The node is not a Worker, or is not running (a failed node must be retried first).",
+          }),
+        },
+      },
+    },
+    [paths.complete.openapi]: {
+      post: {
+        operationId: "completeUxNode", summary: "A person completes a UX node",
+        description: "The body, any JSON value, becomes the node's output. The same body again is a duplicate (200, nothing changes); a different one is refused (409), and the first input stands.",
+        parameters: nodeEventParams,
+        requestBody: { required: false, content: jsonContent({ description: "The person's input: any JSON value." }, { name: "Ada" }) },
+        responses: {
+          200: answer("The event's outcome.", ref("EventResult")),
+          ...nodeEventRefusals({ 400: invalidJson400, 409: "The node is not a UX node, is not waiting_for_user, or was already completed with a different input." }),
+        },
+      },
+    },
+    [paths.retry.openapi]: {
+      post: {
+        operationId: "retryNode", summary: "Fire a failed node again",
+        description: "Sets the failed node running with a new attempt and calls its webhook again.",
+        parameters: nodeEventParams,
+        responses: {
+          200: answer("The event's outcome.", ref("EventResult")),
+          ...nodeEventRefusals({ 400: "The node is not failed: only failed nodes can be retried.", 409: "The id names a node inside a Splitter's scope; address one path, such as `<nodeId>_0`." }),
+        },
+      },
+    },
+    [paths.review.openapi]: {
+      post: {
+        operationId: "reviewNode", summary: "Approve or reject a review gate",
+        description:
+          "A review gate is a UX node with `data.gate: \"review\"`. Approving passes the reviewed output on; rejecting sends the feedback " +
+          "to the worker before the gate, which runs again. Approving an approved gate is a duplicate (200, nothing changes).",
+        parameters: nodeEventParams,
+        requestBody: body("ReviewBody", { decision: "reject", feedback: "Use a friendlier tone.", actor: "ada" }),
+        responses: {
+          200: answer("The event's outcome.", ref("EventResult")),
+          ...nodeEventRefusals({ 400: `${invalidJson400} Or a body that does not validate (a rejection needs non-empty feedback).`, 409: "The node is not a review gate, or has no output waiting for review." }),
+        },
+      },
+    },
+  };
+}
+
+export function stitchPathItems() {
+  return tagged(stitchTag, { ...flowOperations(), ...runOperations(), ...nodeEventOperations() });
+}
