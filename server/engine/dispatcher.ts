@@ -32,6 +32,14 @@ export interface DispatcherOptions {
  */
 export type DispatchAdapter = (dispatch: { runId: string; nodeId: string; url: string; payload: WorkerPayload }) => Promise<{ url: string; body: unknown }>;
 
+/**
+ * Performs the work of a node this server runs itself (a Worker with `data.executor`), instead of POSTing it to a
+ * webhook. It reports the outcome through engine events (callback, skip, iterate, ...) itself; when it resolves, the
+ * dispatch is done. A throw counts as a failed delivery: the dispatch is tried again with backoff, then the node fails.
+ * The dispatch's lease is `config.leaseMs` when the node sets it (work that may take longer than a webhook call).
+ */
+export type NodeExecutor = (job: { runId: string; nodeId: string; attempt: number; payload: WorkerPayload }) => Promise<void>;
+
 type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string };
 
 export class Dispatcher {
@@ -43,6 +51,7 @@ export class Dispatcher {
   private unlisten: (() => Promise<void>) | undefined;
   private readonly idle = new Set<() => void>();
   private readonly adapters = new Map<string, DispatchAdapter>();
+  private readonly executors = new Map<string, NodeExecutor>();
 
   constructor(
     private readonly database: Database,
@@ -53,6 +62,11 @@ export class Dispatcher {
   /** Registers how dispatches of nodes with `data.protocol === name` are sent. */
   useAdapter(name: string, adapter: DispatchAdapter): void {
     this.adapters.set(name, adapter);
+  }
+
+  /** Registers who performs the dispatches of nodes with `data.executor === name`. */
+  useExecutor(name: string, executor: NodeExecutor): void {
+    this.executors.set(name, executor);
   }
 
   async start(): Promise<void> {
@@ -158,6 +172,10 @@ export class Dispatcher {
   }
 
   private async deliver(row: ClaimedDispatch): Promise<Delivery> {
+    if (row.url.startsWith("executor:")) {
+      const name = row.url.slice("executor:".length);
+      return executeWith(this.executors.get(name), name, row);
+    }
     let url = row.url;
     let payload: unknown = row.payload;
     const workerPayload = row.payload as WorkerPayload;
@@ -193,6 +211,17 @@ export class Dispatcher {
       const badPort = error instanceof Error && (error.cause as { message?: string } | undefined)?.message === "bad port";
       return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: badPort, url };
     }
+  }
+}
+
+/** Work this server performs itself; its failures are told to the engine by the executor, so only a throw is a failed delivery. */
+async function executeWith(executor: NodeExecutor | undefined, name: string, row: ClaimedDispatch): Promise<Delivery> {
+  if (!executor) return { ok: false, error: `no executor "${name}" in this server`, permanent: true };
+  try {
+    await executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: row.payload as WorkerPayload });
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: `executor "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, permanent: false };
   }
 }
 

@@ -16,7 +16,8 @@ import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type R
 
 export { EngineError, type EngineErrorCode } from "./errors";
 
-export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" }>;
+/** An event addressed to one node (everything but a run's start, cancellation and resumption). */
+export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" } | { type: "resume" }>;
 
 export interface EventResult {
   runId: string;
@@ -35,6 +36,8 @@ export interface EngineOps {
   handle(runId: string, event: KeyedEvent, actor?: string | null): Promise<EventResult>;
   /** Cancels the run: every unfinished node stops and nothing more is sent. */
   cancel(runId: string, reason?: string, actor?: string | null): Promise<EventResult>;
+  /** Resumes a failed or cancelled run: its failed, cancelled and skipped nodes (and completed always-run ones) fire again. */
+  resume(runId: string, actor?: string | null): Promise<EventResult>;
 }
 
 /**
@@ -186,6 +189,7 @@ export class Engine {
           },
           handle: (runId, event, actor = null) => apply(runId, event, actor),
           cancel: (runId, reason, actor = null) => apply(runId, { type: "cancel", ...(reason?.trim() ? { reason: reason.trim() } : {}) }, actor),
+          resume: (runId, actor = null) => apply(runId, { type: "resume" }, actor),
         },
         tx,
       );
@@ -213,8 +217,8 @@ export class Engine {
     const locked = await store.lockRun(tx, runId);
     if (!locked) throw runNotFound(runId);
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
-    // A cancellation reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
-    const seed = type === "cancel" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : undefined;
+    // A cancellation or resumption reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
+    const seed = type === "cancel" || type === "resume" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : undefined;
     const { key: _key, ...payload } = carried as typeof carried & { key?: string };
     const applied = await this.apply(tx, locked, g, event, { nodeId: key, type, payload, actor }, seed);
     const result: EventResult = {

@@ -89,7 +89,11 @@ describe("graph validation: a flow that cannot run is refused with a message nam
       graphOf([uxNode("U"), splitterNode("S"), workerNode("W", hook), uxNode("J")], chain("U", "S", "W", "J"), chain("U", "J")),
       /node "J" joins edges from different splitter scopes/,
     ],
-    ["a node id that reads as another node's path", graphOf([uxNode("W"), uxNode("W_0")]), /"W_0" could be mistaken for a path of node "W"/],
+    [
+      "a node id that reads as another node's path, in a graph with paths",
+      graphOf([uxNode("W"), uxNode("W_0"), splitterNode("S"), workerNode("P", hook)], chain("S", "P")),
+      /"W_0" could be mistaken for a path of node "W"/,
+    ],
     ["a timeout that is not a positive whole number", graphOf([workerNode("W", hook, { timeoutMs: -5 })]), /data\.timeoutMs -5; it must be a positive whole number/],
     ["a retry without maxAttempts", graphOf([workerNode("W", hook, { retry: { backoffMs: 10 } })]), /invalid data\.retry\.maxAttempts/],
     ["a retry with too many attempts", graphOf([workerNode("W", hook, { retry: { maxAttempts: 1000 } })]), /invalid data\.retry\.maxAttempts.*maxAttempts: 1 to 100/],
@@ -107,6 +111,19 @@ describe("graph validation: a flow that cannot run is refused with a message nam
   it.each(refusals)("refuses %s", (_what, graph, message) => {
     expect(() => compileGraph(graph)).toThrow(GraphError);
     expect(() => compileGraph(graph)).toThrow(message);
+  });
+
+  it("accepts ids that only read like path keys in a graph without splitters (it has no paths), and each names its own node", () => {
+    const g = compileGraph(graphOf([uxNode("step"), uxNode("step_1")], chain("step", "step_1")));
+    expect(parseKey(g, "step_1")).toMatchObject({ nodeId: "step_1", vector: [] });
+  });
+
+  it("refuses trigger rules it does not know, and on node types that do not fire by rule", () => {
+    const task = (data: Record<string, unknown>) => ({ id: "T", type: "Worker" as const, position: { x: 0, y: 0 }, data: { executor: "workflow", ...data } });
+    expect(() => compileGraph(graphOf([task({ triggerRule: "sometimes" })]))).toThrow(/data.triggerRule "sometimes"; it must be one of all_success, one_success/);
+    const ruledSplitter = { ...splitterNode("S"), data: { arrayPath: "", triggerRule: "all_done" } };
+    expect(() => compileGraph(graphOf([ruledSplitter, task({})], chain("S", "T")))).toThrow(/only Worker and UX nodes fire by trigger rule/);
+    expect(compileGraph(graphOf([task({ triggerRule: "all_done" })])).nodes.get("T")!.data.executor).toBe("workflow");
   });
 });
 

@@ -41,6 +41,21 @@ export const instanceKey = (nodeId: string, vector: readonly number[]): string =
 
 export const isReviewGate = (node: StitchNode): boolean => node.type === "UX" && node.data.gate === "review";
 
+/**
+ * An approval gate: a UX node a person approves (completing it, with their comment as output when
+ * `data.captureResponse`) or rejects. With `data.executor` a rejection runs the gate's follow-up work (a YAML
+ * workflow's `on_reject` prompt) and the gate then waits again.
+ */
+export const isApprovalGate = (node: StitchNode): boolean => node.type === "UX" && node.data.gate === "approval";
+
+/** The readiness rules of nodes that fire once every dependency has settled (completed, failed, skipped or cancelled). */
+export const TRIGGER_RULES = ["all_success", "one_success", "none_failed_min_one_success", "all_done"] as const;
+export type TriggerRule = (typeof TRIGGER_RULES)[number];
+export const triggerRuleOf = (node: StitchNode): TriggerRule | undefined => node.data.triggerRule as TriggerRule | undefined;
+
+/** A Worker whose work this server performs itself, through the executor registered under this name, instead of a webhook. */
+export const executorOf = (node: StitchNode): string | undefined => (typeof node.data.executor === "string" ? node.data.executor : undefined);
+
 const sameScope = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 function checkRetry(node: StitchNode): void {
@@ -99,8 +114,9 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
     upstream.get(edge.target)!.push(edge.source);
   }
 
-  // Path keys append `_<index>` to a node id, so an id that looks like another node's path key is ambiguous.
-  for (const id of nodes.keys()) {
+  // Path keys append `_<index>` to a node id, so with splitters an id that looks like another node's path key is ambiguous.
+  const hasPaths = [...nodes.values()].some((node) => node.type === "Splitter");
+  for (const id of hasPaths ? nodes.keys() : []) {
     let base = id;
     for (let m = /^(.*)_(\d+)$/.exec(base); m; m = /^(.*)_(\d+)$/.exec(base)) {
       base = m[1]!;
@@ -111,7 +127,13 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
   }
 
   for (const node of nodes.values()) {
-    if (node.type === "Worker") checkUrl(node);
+    if (node.type === "Worker" && executorOf(node) === undefined) checkUrl(node);
+    if (node.data.triggerRule !== undefined && !TRIGGER_RULES.includes(node.data.triggerRule as TriggerRule)) {
+      throw new GraphError(`node "${node.id}" has data.triggerRule ${JSON.stringify(node.data.triggerRule)}; it must be one of ${TRIGGER_RULES.join(", ")}`);
+    }
+    if (node.data.triggerRule !== undefined && node.type !== "Worker" && node.type !== "UX") {
+      throw new GraphError(`node "${node.id}" has data.triggerRule, but only Worker and UX nodes fire by trigger rule`);
+    }
     const timeoutMs = node.data.timeoutMs;
     if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isInteger(timeoutMs) && timeoutMs > 0)) {
       throw new GraphError(`node "${node.id}" has data.timeoutMs ${JSON.stringify(timeoutMs)}; it must be a positive whole number of milliseconds`);

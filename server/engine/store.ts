@@ -249,11 +249,15 @@ export interface ClaimedDispatch {
   deliveries: number;
 }
 
-/** Claims up to `limit` due rows under a lease and counts the delivery: SKIP LOCKED lets every process share the work. */
+/**
+ * Claims up to `limit` due rows under a lease (`leaseMs`, or the node's own `config.leaseMs` for work that takes
+ * longer) and counts the delivery: SKIP LOCKED lets every process share the work.
+ */
 export function claimDispatches(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDispatch[]> {
   return rows<ClaimedDispatch>(db, sql`
     UPDATE stitch_dispatches d
-    SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), deliveries = d.deliveries + 1
+    SET locked_until = now() + make_interval(secs => COALESCE((d.payload->'config'->>'leaseMs')::numeric, ${leaseMs}) / 1000.0),
+      deliveries = d.deliveries + 1
     WHERE d.id IN (
       SELECT id FROM stitch_dispatches
       WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())

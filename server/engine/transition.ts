@@ -7,7 +7,9 @@
  * the follow-up events (fire, completed, collect, member_failed, member_recovered) are how one event's
  * consequences ripple through the graph inside the same transaction.
  */
-import { type CompiledGraph, type InstanceRef, instanceKey, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
+import {
+  type CompiledGraph, type InstanceRef, type TriggerRule, executorOf, instanceKey, isApprovalGate, isReviewGate, keyInPath, parseKey, readPath, triggerRuleOf,
+} from "./graph";
 import { isPlainObject, sameJson } from "../lib/json";
 import { type NodeStatus, type RunStatus, type WorkerPayload, WorkerRetry } from "./schemas";
 
@@ -37,7 +39,8 @@ export const newRow = (key: string): NodeRow => ({
 
 export type ExternalEvent =
   | { type: "start" }
-  | { type: "callback"; key: string; status: "completed" | "failed"; output?: unknown; error?: string; attempt?: number }
+  /** `retryable: false`: the failure is final whatever the node's retry policy says (its executor knows it cannot pass). */
+  | { type: "callback"; key: string; status: "completed" | "failed"; output?: unknown; error?: string; attempt?: number; retryable?: boolean }
   | { type: "complete"; key: string; output: unknown }
   | { type: "review"; key: string; decision: "approve" | "reject"; feedback?: string }
   | { type: "retry"; key: string }
@@ -47,10 +50,20 @@ export type ExternalEvent =
   /** A Worker with `data.retry` waited out its backoff after attempt `attempt` failed: fire the next attempt. */
   | { type: "retry_due"; key: string; attempt: number }
   /** The whole run stops: the shell hands `transition` every row of the run for it. */
-  | { type: "cancel"; reason?: string };
+  | { type: "cancel"; reason?: string }
+  /** A node's executor decided the node will not run (its condition was false): it becomes `skipped` with the reason. */
+  | { type: "skip"; key: string; attempt: number; reason: string }
+  /** A loop node finished iteration `attempt` without its completion signal: the next iteration is fired (or, interactive, it waits for the user). */
+  | { type: "iterate"; key: string; attempt: number; output: unknown }
+  /** A person answers an interactive loop waiting between iterations: the next iteration is fired with their text. */
+  | { type: "input"; key: string; text: string }
+  /** A failed or cancelled run goes on: failed, cancelled and skipped nodes return to pending and fire again, as do completed `data.alwaysRun` ones. Reads every row. */
+  | { type: "resume" };
 
 export type InternalEvent =
   | { type: "fire"; key: string }
+  /** A node failed or was skipped: the nodes after it that fire by trigger rule check whether they can now run. */
+  | { type: "settled"; key: string }
   | { type: "completed"; key: string }
   | { type: "collect"; key: string; paths: number }
   | { type: "member_failed"; key: string; member: string }
@@ -96,8 +109,8 @@ const rejected = (code: RejectionCode, message: string): Outcome => ({ kind: "re
 /** The rows `transition` reads for an event; the store loads them (and keeps what earlier steps changed). */
 export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
   if (event.type === "start") return [...g.entries];
-  // A cancellation reads every row of the run, which no graph can list (splitter paths): the shell seeds them all.
-  if (event.type === "cancel") return [];
+  // A cancellation or resumption reads every row of the run, which no graph can list (splitter paths): the shell seeds them all.
+  if (event.type === "cancel" || event.type === "resume") return [];
   const ref = parseKey(g, event.key);
   if (!ref) return [];
   switch (event.type) {
@@ -106,6 +119,9 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
     case "delivery_failed":
     case "timeout":
     case "retry_due":
+    case "skip":
+    case "iterate":
+    case "input":
     case "member_failed":
     case "member_recovered":
       return [event.key];
@@ -121,9 +137,10 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
       }
       return keys;
     }
+    case "settled":
     case "completed": {
       const keys = [event.key];
-      if (ref.node.type === "Splitter") {
+      if (ref.node.type === "Splitter" && event.type === "completed") {
         keys.push(...g.insideOf.get(ref.nodeId)!);
         const collector = g.collectorOf.get(ref.nodeId);
         if (collector) keys.push(instanceKey(collector, ref.vector));
@@ -184,6 +201,8 @@ class Step {
   put(row: NodeRow): void {
     const before = this.get(row.key);
     this.changed.set(row.key, row);
+    const settles = (s: NodeStatus | undefined) => s === "failed" || s === "skipped";
+    if (settles(row.status) && !settles(before?.status) && this.firesByRuleAfter(row.key)) this.next.push({ type: "settled", key: row.key });
     const wasFailed = before?.status === "failed";
     const isFailed = row.status === "failed";
     if (wasFailed === isFailed) return;
@@ -194,6 +213,12 @@ class Step {
     if (!collector) return;
     const collectorKey = instanceKey(collector, ref.vector.slice(0, -1));
     this.next.push(isFailed ? { type: "member_failed", key: collectorKey, member: row.key } : { type: "member_recovered", key: collectorKey });
+  }
+
+  /** True when a node after this one fires by trigger rule, so it must hear of this one failing or being skipped. */
+  private firesByRuleAfter(key: string): boolean {
+    const ref = parseKey(this.g, key);
+    return !!ref && this.g.downstream.get(ref.nodeId)!.some((target) => triggerRuleOf(this.g.nodes.get(target)!) !== undefined);
   }
 
   /** A cancellation's change: every collector of the run is cancelled in the same step, so none is told. */
@@ -219,6 +244,40 @@ class Step {
     return { input: mergeInputs(parts) };
   }
 
+  /**
+   * For a node that fires by trigger rule: undefined while a dependency has not settled; then its input (the
+   * completed dependencies' outputs merged), or why it will not run. A skipped or cancelled dependency counts as
+   * not completed and not failed.
+   */
+  readinessByRule(ref: InstanceRef, rule: TriggerRule): { input: unknown } | { skip: string } | undefined {
+    const ups = this.g.upstream.get(ref.nodeId)!;
+    if (ups.length === 0) return { input: this.ctx.runInput };
+    const completed: { from: string; value: unknown }[] = [];
+    const failed: string[] = [];
+    const notRun: string[] = [];
+    for (const up of ups) {
+      const row = this.get(keyInPath(this.g, up, ref.vector));
+      if (!row) return undefined;
+      if (row.status === "completed") completed.push({ from: up, value: row.output });
+      else if (row.status === "failed") failed.push(up);
+      else if (row.status === "skipped" || row.status === "cancelled") notRun.push(up);
+      else return undefined;
+    }
+    const names = (ids: string[]) => ids.map((id) => `"${id}"`).join(", ");
+    const why =
+      rule === "all_success" && (failed.length > 0 || notRun.length > 0)
+        ? `${failed.length > 0 ? `${names(failed)} failed` : `${names(notRun)} did not run`}`
+        : rule === "one_success" && completed.length === 0
+          ? "no dependency completed"
+          : rule === "none_failed_min_one_success" && failed.length > 0
+            ? `${names(failed)} failed`
+            : rule === "none_failed_min_one_success" && completed.length === 0
+              ? "no dependency completed"
+              : undefined;
+    if (why) return { skip: `trigger_rule ${rule}: ${why}` };
+    return { input: completed.length > 0 ? mergeInputs(completed) : null };
+  }
+
   /** What a Worker receives: run, node, its config, its input and where to call back; one that owes an answer to review feedback also gets that feedback. */
   dispatch(ref: InstanceRef, row: NodeRow): void {
     const feedback: WorkerPayload["feedback"] = row.feedback ? { text: row.feedback.text, previousOutput: row.output, round: row.feedback.round } : undefined;
@@ -232,7 +291,8 @@ class Step {
       attempt: row.attempt,
       ...(feedback ? { feedback } : {}),
     };
-    this.effects.push({ type: "dispatch", key: row.key, attempt: row.attempt, url: String(webhookUrl), payload });
+    const executor = executorOf(ref.node);
+    this.effects.push({ type: "dispatch", key: row.key, attempt: row.attempt, url: executor ? `executor:${executor}` : String(webhookUrl), payload });
     const timeoutMs = ref.node.data.timeoutMs;
     if (typeof timeoutMs === "number") this.effects.push({ type: "schedule_timeout", key: row.key, attempt: row.attempt, afterMs: timeoutMs });
   }
@@ -245,6 +305,7 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
     return step.result(applied);
   }
   if (event.type === "cancel") return onCancel(step, rows, event.reason);
+  if (event.type === "resume") return onResume(step, rows);
   const ref = parseKey(g, event.key);
   const row = ref && step.get(event.key);
   if (!ref || !row) return step.result(rejected("not_found", `run ${ctx.runId} has no node "${event.key}"`));
@@ -277,6 +338,21 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
       step.dispatch(ref, next);
       return step.result(applied);
     }
+    case "skip": {
+      if (row.status !== "running" || row.attempt !== event.attempt) return step.result(duplicate("the node has moved on"));
+      step.effects.push({ type: "cancel_dispatches", key: row.key });
+      step.put({ ...row, status: "skipped", error: event.reason });
+      return step.result(applied);
+    }
+    case "iterate":
+      return onIterate(step, ref, row, event);
+    case "input":
+      return onInput(step, ref, row, event.text);
+    case "settled":
+      for (const target of g.downstream.get(ref.nodeId)!) {
+        if (triggerRuleOf(g.nodes.get(target)!)) step.next.push({ type: "fire", key: instanceKey(target, ref.vector) });
+      }
+      return step.result(applied);
     case "fire":
       return onFire(step, ref, row);
     case "completed":
@@ -327,6 +403,7 @@ function onCancel(step: Step, rows: ReadonlyMap<string, NodeRow>, reason: string
 }
 
 function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "callback" }>): StepResult {
+  if (isApprovalGate(ref.node) && row.status === "running") return onRejectionHandled(step, row, event);
   if (ref.node.type !== "Worker") {
     return step.result(rejected("conflict", `node "${row.key}" is a ${ref.node.type} node; only Worker nodes take callbacks`));
   }
@@ -341,7 +418,7 @@ function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
     } else {
       // A failure repeated while the node waits for its next automatic attempt is the same failure.
       if (betweenAttempts(row)) return step.result(duplicate(`node "${row.key}" already failed attempt ${row.attempt} and waits for attempt ${row.attempt + 1}`));
-      failOrRetry(step, ref, row, event.error?.trim() || "the worker reported a failure without an error message");
+      failOrRetry(step, ref, row, event.error?.trim() || "the worker reported a failure without an error message", event.retryable !== false);
     }
     return step.result(applied);
   }
@@ -368,9 +445,9 @@ const betweenAttempts = (row: NodeRow) => row.status === "running" && row.error 
  * next attempt comes, and a timer fires that attempt (no collector hears of a failure that may yet be retried);
  * otherwise it fails, with how many attempts it had.
  */
-function failOrRetry(step: Step, ref: InstanceRef, row: NodeRow, error: string): void {
+function failOrRetry(step: Step, ref: InstanceRef, row: NodeRow, error: string, retryable = true): void {
   step.effects.push({ type: "cancel_dispatches", key: row.key });
-  const policy = retryPolicyOf(ref.node.data);
+  const policy = retryable ? retryPolicyOf(ref.node.data) : undefined;
   const used = row.attempt - row.retryFrom + 1;
   if (policy && used < policy.maxAttempts) {
     const afterMs = Math.min(policy.backoffMs * 2 ** (used - 1), MAX_RETRY_BACKOFF_MS);
@@ -386,8 +463,8 @@ function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown)
   if (ref.node.type !== "UX") {
     return step.result(rejected("conflict", `node "${row.key}" is a ${ref.node.type} node; only UX nodes are completed by a person`));
   }
-  if (isReviewGate(ref.node)) {
-    return step.result(rejected("conflict", `node "${row.key}" is a review gate; approve or reject its output with a review instead`));
+  if (isReviewGate(ref.node) || isApprovalGate(ref.node)) {
+    return step.result(rejected("conflict", `node "${row.key}" is a ${isReviewGate(ref.node) ? "review" : "approval"} gate; approve or reject it instead`));
   }
   if (row.status === "completed") {
     // The same input again is a repeat (a double click, a client's retry); a different one would be silently dropped.
@@ -403,6 +480,7 @@ function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown)
 }
 
 function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "review" }>): StepResult {
+  if (isApprovalGate(ref.node)) return onApproval(step, ref, row, event);
   if (!isReviewGate(ref.node)) {
     return step.result(rejected("conflict", `node "${row.key}" is not a review gate (a UX node with data.gate "review")`));
   }
@@ -429,6 +507,84 @@ function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<Ext
   return step.result(applied);
 }
 
+/**
+ * An approval gate's decision. Approve completes it (its output: the comment when `data.captureResponse`, else "").
+ * Reject runs the gate's follow-up work when it has an executor (the gate is `running` until that work answers, then
+ * waits again); a gate without one cannot be rejected here: its front door decides what a rejection does.
+ */
+function onApproval(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "review" }>): StepResult {
+  if (row.status !== "waiting_for_user") {
+    if (row.status === "completed" && event.decision === "approve") return step.result(duplicate(`node "${row.key}" is already approved`));
+    return step.result(rejected("conflict", `node "${row.key}" is ${row.status}; it is not waiting for approval`));
+  }
+  if (event.decision === "approve") {
+    step.put({ ...row, status: "completed", output: ref.node.data.captureResponse === true ? (event.feedback ?? "") : "", error: null, feedback: null });
+    step.next.push({ type: "completed", key: row.key });
+    return step.result(applied);
+  }
+  if (!executorOf(ref.node)) return step.result(rejected("conflict", `node "${row.key}" has no work to run on a rejection`));
+  const refired: NodeRow = { ...row, status: "running", attempt: row.attempt + 1, error: null, feedback: { text: event.feedback?.trim() ?? "", round: row.attempt } };
+  step.put(refired);
+  step.dispatch(ref, refired);
+  return step.result(applied);
+}
+
+/** The work a rejected approval gate ran has answered: the gate waits for a decision again (or fails with the work). */
+function onRejectionHandled(step: Step, row: NodeRow, event: Extract<ExternalEvent, { type: "callback" }>): StepResult {
+  if (event.attempt !== undefined && event.attempt !== row.attempt) return step.result(duplicate(`callback for attempt ${event.attempt}, but node "${row.key}" is on attempt ${row.attempt}`));
+  step.effects.push({ type: "cancel_dispatches", key: row.key });
+  if (event.status === "completed") step.put({ ...row, status: "waiting_for_user", error: null });
+  else step.put({ ...row, status: "failed", error: event.error?.trim() || "the rejection's follow-up failed without an error message" });
+  return step.result(applied);
+}
+
+/** A loop iteration ended without the completion signal: the next one fires, or an interactive loop waits for the user. */
+function onIterate(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "iterate" }>): StepResult {
+  const loop = ref.node.data.loop as { interactive?: boolean } | undefined;
+  if (ref.node.type !== "Worker" || !loop) return step.result(rejected("conflict", `node "${row.key}" is not a loop`));
+  if (row.status !== "running" || row.attempt !== event.attempt || betweenAttempts(row)) return step.result(duplicate("the node has moved on"));
+  step.effects.push({ type: "cancel_dispatches", key: row.key });
+  if (loop.interactive) {
+    step.put({ ...row, status: "waiting_for_user", output: event.output, feedback: null });
+    return step.result(applied);
+  }
+  const next: NodeRow = { ...row, attempt: row.attempt + 1, output: event.output, feedback: null };
+  step.put(next);
+  step.dispatch(ref, next);
+  return step.result(applied);
+}
+
+/** A person's reply to an interactive loop between iterations: the next iteration fires with it. */
+function onInput(step: Step, ref: InstanceRef, row: NodeRow, text: string): StepResult {
+  const loop = ref.node.data.loop as { interactive?: boolean } | undefined;
+  if (ref.node.type !== "Worker" || !loop?.interactive) return step.result(rejected("conflict", `node "${row.key}" is not an interactive loop`));
+  if (row.status !== "waiting_for_user") return step.result(rejected("conflict", `node "${row.key}" is ${row.status}; it is not waiting for input`));
+  const next: NodeRow = { ...row, status: "running", attempt: row.attempt + 1, error: null, feedback: { text, round: row.attempt } };
+  step.put(next);
+  step.dispatch(ref, next);
+  return step.result(applied);
+}
+
+/**
+ * The run goes on from where it stopped: failed, cancelled and skipped nodes return to pending, as do completed
+ * nodes marked `data.alwaysRun`, and each fires again as soon as its dependencies allow. Completed nodes keep
+ * their outputs; nothing else runs twice.
+ */
+function onResume(step: Step, rows: ReadonlyMap<string, NodeRow>): StepResult {
+  const again: string[] = [];
+  for (const row of rows.values()) {
+    const ref = parseKey(step.g, row.key);
+    if (!ref || ref.template) continue;
+    const rerun = row.status === "failed" || row.status === "cancelled" || row.status === "skipped" || (row.status === "completed" && ref.node.data.alwaysRun === true);
+    if (!rerun) continue;
+    step.put({ ...row, status: "pending", error: null, feedback: null });
+    again.push(row.key);
+  }
+  if (again.length === 0) return step.result(rejected("conflict", "the run has nothing to resume: no node failed, was cancelled or skipped"));
+  for (const key of again) step.next.push({ type: "fire", key });
+  return step.result(applied);
+}
+
 function onRetry(step: Step, row: NodeRow): StepResult {
   if (row.status !== "failed") {
     return step.result(rejected("bad_request", `node "${row.key}" is ${row.status}; only failed nodes can be retried`));
@@ -444,8 +600,13 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
     collectIfReady(step, row);
     return step.result(applied);
   }
-  const ready = step.inputOf(ref);
+  const rule = triggerRuleOf(ref.node);
+  const ready = rule ? step.readinessByRule(ref, rule) : step.inputOf(ref);
   if (!ready) return step.result(applied);
+  if ("skip" in ready) {
+    step.put({ ...row, status: "skipped", error: ready.skip });
+    return step.result(applied);
+  }
   const { input } = ready;
   switch (ref.node.type) {
     case "Worker": {
@@ -548,8 +709,9 @@ export interface RunCounts {
   failed: number;
 }
 
-/** The run's status after an event: derived from its counters, except that a cancelled run stays cancelled. */
+/** The run's status after an event: derived from its counters, except that a cancelled run stays cancelled until it is resumed. */
 export function runStatusAfter(previous: RunStatus, event: EngineEvent, counts: RunCounts): RunStatus {
+  if (event.type === "resume") return runStatusOf(counts);
   if (previous === "cancelled" || event.type === "cancel") return "cancelled";
   return runStatusOf(counts);
 }
