@@ -186,3 +186,68 @@ export const pipelineEvents = pgTable(
   (t) => [index("pipeline_events_run_idx").on(t.runId, t.id)],
 );
 export type PipelineEventRow = typeof pipelineEvents.$inferSelect;
+
+// ---- Workflows (YAML and JSON step definitions), lowered onto engine flows -------------------------------------
+
+/** Every registered version of every workflow; a run keeps the version it started with. Never updated. */
+export const workflowDefinitions = pgTable(
+  "workflow_definitions",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    version: integer("version").notNull(),
+    /** `yaml` or `steps`: which front door registered it. */
+    format: text("format").notNull(),
+    /** The text as registered (YAML, or the JSON definition). */
+    source: text("source").notNull(),
+    /** The normalised definition the front door loaded from it. */
+    definition: jsonb("definition").notNull(),
+    warnings: jsonb("warnings").notNull().default(sql`'[]'::jsonb`),
+    flowId: uuid("flow_id").notNull().references(() => stitchFlows.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("workflow_definitions_name_version_idx").on(t.name, t.version)],
+);
+export type WorkflowDefinitionRow = typeof workflowDefinitions.$inferSelect;
+
+/**
+ * One workflow run: the engine run that executes it (same id) and what the workflow front door adds. `status` and
+ * `cancel_reason` are written by the projection in the same transaction as the engine event that moves them.
+ */
+export const workflowRuns = pgTable(
+  "workflow_runs",
+  {
+    /** The engine run's id (written first, in the same transaction that starts the engine run). */
+    id: uuid("id").primaryKey(),
+    definitionId: uuid("definition_id").notNull().references(() => workflowDefinitions.id),
+    workflow: text("workflow").notNull(),
+    version: integer("version").notNull(),
+    format: text("format").notNull(),
+    message: text("message").notNull().default(""),
+    inputs: jsonb("inputs"),
+    status: text("status").notNull().default("running"),
+    cancelReason: text("cancel_reason"),
+    /** Step workflows: the definition's `outputs`, evaluated when the run ends. */
+    outputs: jsonb("outputs"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("workflow_runs_created_idx").on(t.createdAt), index("workflow_runs_workflow_idx").on(t.workflow, t.createdAt)],
+);
+export type WorkflowRunRow = typeof workflowRuns.$inferSelect;
+
+/** A workflow run's conversation turns in order: node started, output, skipped, failed, waiting, decisions, iterations. */
+export const workflowTurns = pgTable(
+  "workflow_turns",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    runId: uuid("run_id").notNull().references(() => workflowRuns.id, { onDelete: "cascade" }),
+    nodeId: text("node_id"),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload"),
+    actor: text("actor"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("workflow_turns_run_idx").on(t.runId, t.id)],
+);
+export type WorkflowTurnRow = typeof workflowTurns.$inferSelect;

@@ -7,6 +7,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { Hono } from "hono";
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type Database, openDatabase } from "../db/client";
@@ -20,11 +21,13 @@ import { errorResponse } from "./http/errors";
 import { builtinAgentPaths, pipelinePaths, stitchPaths, trpcEndpoint } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
 import { stitchRoutes } from "./http/stitchRoutes";
+import { llmConfigFromEnv } from "./llm/chat";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
-import { llmConfigFromEnv } from "./pipeline/agents/llm";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import { appRouter } from "./trpc/router";
+import { WORKFLOW_EXECUTOR } from "./workflows/compile";
+import { type YamlWorkflows, installYamlWorkflows } from "./workflows/yaml/workflows";
 
 export interface Services {
   config: Config;
@@ -33,6 +36,9 @@ export interface Services {
   dispatcher: Dispatcher;
   pipeline: Pipeline;
   builtinAgents: BuiltinAgents;
+  workflows: YamlWorkflows;
+  /** What start-up did with each file of WORKFLOWS_DIR. */
+  workflowFiles: { file: string; outcome: string }[];
 }
 
 export async function createServices(config: Config, database?: Database): Promise<Services> {
@@ -59,8 +65,17 @@ export async function createServices(config: Config, database?: Database): Promi
     agentCallbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug),
   });
   dispatcher.useAdapter("agent", pipeline.dispatchAdapter);
-  const builtinAgents = new BuiltinAgents({ slugs: agents.map((a) => a.slug), llm: llmConfigFromEnv(config.env) });
-  return { config, database: db, engine, dispatcher, pipeline, builtinAgents };
+  const llm = llmConfigFromEnv(config.env);
+  const builtinAgents = new BuiltinAgents({ slugs: agents.map((a) => a.slug), llm });
+  const workflows = installYamlWorkflows(db, engine, {
+    workflowsDir: config.WORKFLOWS_DIR,
+    workDir: config.WORKFLOW_WORK_DIR ?? join(config.DATA_DIR, "workflow-runs"),
+    shellAllowed: config.WORKFLOW_SHELL === "on",
+    llm,
+  });
+  dispatcher.useExecutor(WORKFLOW_EXECUTOR, workflows.executor);
+  const workflowFiles = await workflows.loadDirectory();
+  return { config, database: db, engine, dispatcher, pipeline, builtinAgents, workflows, workflowFiles };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));

@@ -35,6 +35,12 @@ const Env = z.object({
   LLM_MODEL: z.string().optional(),
   /** How long an agent may take to call back before its run fails with the reason (and can be retried). */
   AGENT_TIMEOUT_MS: positiveInt(30 * 60_000),
+  /** YAML workflows: `*.yaml` loaded at start-up, `commands/<name>.md` for command nodes, `scripts/` for named scripts. */
+  WORKFLOWS_DIR: z.string().min(1).default("./workflows"),
+  /** `on`: workflows with bash and script nodes (code run on this server) may be registered and run. */
+  WORKFLOW_SHELL: z.enum(["on", "off"], { error: "WORKFLOW_SHELL must be on or off" }).default("off"),
+  /** Where each workflow run gets its working directory for bash and script nodes (default: <DATA_DIR>/workflow-runs). */
+  WORKFLOW_WORK_DIR: z.string().min(1).optional(),
 });
 
 /** The parsed settings, plus the raw environment for the per-agent AGENT_WEBHOOK_<SLUG> overrides. */

@@ -9,6 +9,7 @@ try {
   console.log(`stitch listening on http://localhost:${server.port} (${mode}); callbacks go to ${config.NEXT_PUBLIC_BASE_URL}`);
   const mismatch = baseUrlMismatch(config.NEXT_PUBLIC_BASE_URL, server.port);
   if (mismatch) console.warn(mismatch);
+  for (const { file, outcome } of server.workflowFiles) console.log(`workflow ${file}: ${outcome}`);
   const shutdown = async () => {
     await server.close();
     process.exit(0);

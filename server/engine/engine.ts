@@ -38,6 +38,10 @@ export interface EngineOps {
   cancel(runId: string, reason?: string, actor?: string | null): Promise<EventResult>;
   /** Resumes a failed or cancelled run: its failed, cancelled and skipped nodes (and completed always-run ones) fire again. */
   resume(runId: string, actor?: string | null): Promise<EventResult>;
+  /** Stores a flow under a chosen id unless it is there (flows are immutable), in this transaction; refused when the graph cannot run. */
+  ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void>;
+  /** One node row as this transaction sees it (undefined when the run or node does not exist). */
+  nodeRow(runId: string, key: string): Promise<NodeRow | undefined>;
 }
 
 /**
@@ -50,6 +54,8 @@ export interface RunTransition {
   event: EngineEvent;
   actor: string | null;
   changes: RowChange[];
+  /** The run's status after the transition. */
+  runStatus: RunStatus;
 }
 export type TransitionObserver = (tx: Executor, transition: RunTransition) => Promise<void>;
 
@@ -190,6 +196,12 @@ export class Engine {
           handle: (runId, event, actor = null) => apply(runId, event, actor),
           cancel: (runId, reason, actor = null) => apply(runId, { type: "cancel", ...(reason?.trim() ? { reason: reason.trim() } : {}) }, actor),
           resume: (runId, actor = null) => apply(runId, { type: "resume" }, actor),
+          nodeRow: async (runId, key) => (store.isUuid(runId) ? (await store.loadNodeRows(tx, runId, [key]))[0] : undefined),
+          ensureFlow: async (id, name, graph) => {
+            refuseUnstorable({ name, graph }, "");
+            compileOrRefuse(graph);
+            await store.insertFlowIfAbsent(tx, id, name, graph);
+          },
         },
         tx,
       );
@@ -259,7 +271,7 @@ export class Engine {
       changed: step.changes.map((c) => c.after), cancelled, dispatches, counts, status: runStatus, log,
       notify: dispatches.length > 0 && this.database.kind === "postgres",
     });
-    const transition: RunTransition = { runId: run.id, graph: g, event, actor: log.actor, changes: step.changes };
+    const transition: RunTransition = { runId: run.id, graph: g, event, actor: log.actor, changes: step.changes, runStatus };
     for (const observer of this.observers) await observer(tx, transition);
     return { duplicate: false, message: undefined, node, dispatched: dispatches.length, runStatus };
   }
@@ -293,6 +305,12 @@ export class Engine {
     const found = await this.database.run((db) => store.listRunEvents(db, runId));
     if (found.length === 0) await this.getRun(runId); // every run has its "start" event: none means no such run (404)
     return found;
+  }
+
+  /** Every node row of a run as the engine keeps it (attempts included), for front doors' read models. */
+  async nodeRows(runId: string): Promise<NodeRow[]> {
+    if (!store.isUuid(runId)) throw runNotFound(runId);
+    return this.database.run((db) => store.loadAllNodeRows(db, runId));
   }
 
   /** Rows of the seed's SQL view, for checks that read node_states the way the seed's SQL would. */

@@ -39,7 +39,9 @@ export async function readBody<S extends z.ZodType>(
 
 export function errorResponse(c: Context, error: unknown): Response {
   if (error instanceof HttpError) return c.json({ error: error.code, message: error.message, detail: error.message }, error.status);
-  if (error instanceof Refusal) return c.json({ error: error.code, message: error.message, detail: error.message }, error.httpStatus);
+  if (error instanceof Refusal) {
+    return c.json({ error: error.answerCode ?? error.code, message: error.message, detail: error.message, ...error.details }, error.httpStatus);
+  }
   console.error(error);
   return c.json({ error: "internal", message: "internal server error" }, 500);
 }

@@ -21,6 +21,14 @@ export abstract class Refusal<Code extends RefusalCode = RefusalCode> extends Er
     super(message);
   }
 
+  /** The `error` code clients see; the refusal code unless a refusal names itself more precisely (`invalid_workflow`). */
+  readonly answerCode: string | undefined = undefined;
+
+  /** Fields a refusal adds to its answer besides `error`, `message` and `detail` (a definition's located `issues`). */
+  get details(): Record<string, unknown> | undefined {
+    return undefined;
+  }
+
   get httpStatus() {
     return refusalCodes[this.code].http;
   }

@@ -12,7 +12,8 @@ const t = initTRPC.context<AppContext>().create({
       data: {
         ...shape.data,
         zodError: cause instanceof ZodError ? cause.flatten() : null,
-        refusalCode: cause instanceof Refusal ? cause.code : null,
+        refusalCode: cause instanceof Refusal ? (cause.answerCode ?? cause.code) : null,
+        refusalDetails: cause instanceof Refusal ? (cause.details ?? null) : null,
       },
     };
   },

@@ -2,9 +2,10 @@
  * The product's own agents: model-written when an LLM is configured, drafted deterministically from the
  * brief and context otherwise. The metadata says which, so a reviewer knows what produced each artifact.
  */
+import type { LlmConfig } from "../../llm/chat";
 import type { ArtifactType, EnvelopeOf } from "../artifacts";
 import { draft } from "./drafts";
-import { type LlmConfig, composeWithLlm } from "./llm";
+import { composeWithLlm } from "./llm";
 import type { AgentRequest } from "./request";
 
 export interface ArtifactMetadata {

@@ -3,10 +3,10 @@
  * is accepted at once, the artifact is produced in the background, and the result (or the failure) is POSTed to the
  * call's callback_url with a few retries, so the pipeline cannot tell them from external agents.
  */
+import type { LlmConfig } from "../../llm/chat";
 import { PipelineError } from "../errors";
 import type { AgentCall } from "../schemas";
 import { produceArtifact } from "./builtin";
-import type { LlmConfig } from "./llm";
 
 export interface BuiltinAgentsOptions {
   slugs: readonly string[];

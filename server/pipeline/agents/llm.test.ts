@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { BRIEFS, type ChatAnswer, type ChatRequest, type ChatServer, completion, feedbackCall, firstCall, runPipeline, startChatServer } from "../../testing/agentTestkit";
 import { ConfigError } from "../../config";
-import { type LlmConfig, LlmError, composeWithLlm, llmConfigFromEnv } from "./llm";
+import { type LlmConfig, LlmError, llmConfigFromEnv } from "../../llm/chat";
+import { composeWithLlm } from "./llm";
 
 let server: ChatServer | undefined;
 afterEach(async () => {

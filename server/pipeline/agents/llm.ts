@@ -3,46 +3,12 @@
  * Ollama, vLLM, LM Studio, ...): one request per agent call, a JSON object back, checked against the same
  * schemas as every other agent's output. Configured by LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS.
  */
-import { z } from "zod";
-import { describeZodError } from "../../lib/zodIssues";
-import { ConfigError } from "../../config";
+import { type LlmConfig, LlmError, chatCompletion, excerpt } from "../../llm/chat";
 import { type ArtifactType, type EnvelopeOf, artifactSchemas, parseEnvelope } from "../artifacts";
 import { type AgentRequest, briefOf, domainOf } from "./request";
 
-export const LlmConfig = z.object({
-  /** Up to and including the API version, e.g. https://api.openai.com/v1; `/chat/completions` is appended. */
-  baseUrl: z.string().url().regex(/^https?:\/\//i, "must start with http:// or https://"),
-  apiKey: z.string().optional(),
-  model: z.string().min(1),
-  timeoutMs: z.number().int().positive(),
-});
-export type LlmConfig = z.infer<typeof LlmConfig>;
-
-/** The model could not be reached, refused, or answered something that is not a valid artifact. */
-export class LlmError extends Error {
-  override name = "LlmError";
-}
-
-/** Undefined when LLM_BASE_URL is not set (the built-in agents then draft deterministically); throws ConfigError on a bad value. */
-export function llmConfigFromEnv(env: Record<string, string | undefined> = process.env): LlmConfig | undefined {
-  const baseUrl = env.LLM_BASE_URL?.trim();
-  if (!baseUrl) return undefined;
-  const model = env.LLM_MODEL?.trim();
-  if (!model) throw new ConfigError("LLM_MODEL is not set: LLM_BASE_URL is set, so name the model to use (for example gpt-4o-mini or llama3.1)");
-  const timeout = env.LLM_TIMEOUT_MS?.trim() ? Number(env.LLM_TIMEOUT_MS) : 120_000;
-  const parsed = LlmConfig.safeParse({ baseUrl: baseUrl.replace(/\/+$/, ""), apiKey: env.LLM_API_KEY?.trim() || undefined, model, timeoutMs: timeout });
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) =>
-      issue.path[0] === "baseUrl"
-        ? "LLM_BASE_URL must be an absolute URL such as https://api.openai.com/v1"
-        : issue.path[0] === "timeoutMs"
-          ? "LLM_TIMEOUT_MS must be a positive whole number of milliseconds"
-          : `${issue.path.join(".")}: ${issue.message}`,
-    );
-    throw new ConfigError(`LLM configuration error: ${problems.join("; ")}`);
-  }
-  return parsed.data;
-}
+/** The builtin agents' tests catch it from here; the class lives with the client in server/llm/chat. */
+export { LlmError };
 
 // ---- prompts ----------------------------------------------------------------------------------------
 
@@ -135,36 +101,6 @@ export function userMessage(request: AgentRequest): string {
 
 // ---- the call ---------------------------------------------------------------------------------------
 
-const ChatCompletion = z.object({
-  model: z.string().optional(),
-  choices: z
-    .array(
-      z.object({
-        finish_reason: z.string().nullish(),
-        message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }),
-      }),
-    )
-    .min(1, "the answer has no choices"),
-});
-
-function excerpt(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}...` : flat;
-}
-
-/** The provider's own error message when it sent one ({ error: { message } } in the OpenAI format). */
-function providerMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof parsed.error === "string") return parsed.error;
-    if (parsed.error && typeof parsed.error.message === "string") return parsed.error.message;
-    if (typeof parsed.message === "string") return parsed.message;
-  } catch {
-    // not JSON: the raw text is the message
-  }
-  return excerpt(body);
-}
-
 /** The JSON object in a model's answer; some models wrap it in a Markdown fence despite the response format. */
 function parseAnswer(content: string): unknown {
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(content);
@@ -173,55 +109,18 @@ function parseAnswer(content: string): unknown {
 
 /** Asks the model for the agent's envelope and checks it; throws LlmError with what went wrong and where. */
 export async function composeWithLlm<T extends ArtifactType>(config: LlmConfig, slug: T, request: AgentRequest): Promise<EnvelopeOf<T>> {
-  const url = `${config.baseUrl}/chat/completions`;
-  const body = {
-    model: config.model,
-    messages: [
-      { role: "system", content: systemPrompt(slug, request.is_feedback) },
-      { role: "user", content: userMessage(request) },
-    ],
-    response_format: { type: "json_object" },
-    temperature: 0.2,
-  };
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(config.timeoutMs),
-    });
-  } catch (error) {
-    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-      throw new LlmError(`${slug}: the LLM at ${url} did not answer within ${config.timeoutMs} ms (LLM_TIMEOUT_MS)`);
-    }
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    throw new LlmError(`${slug}: could not reach the LLM at ${url}: ${cause}`);
-  }
-  const text = await response.text().catch((error: unknown) => {
-    throw new LlmError(`${slug}: the LLM at ${url} broke off its answer: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  if (!response.ok) {
-    const hint = response.status === 401 || response.status === 403 ? " (check LLM_API_KEY)" : response.status === 404 ? " (check LLM_BASE_URL and LLM_MODEL)" : "";
-    throw new LlmError(`${slug}: the LLM at ${url} answered HTTP ${response.status}${hint}: ${providerMessage(text)}`);
-  }
-  let completion: z.infer<typeof ChatCompletion>;
-  try {
-    const parsed = ChatCompletion.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new LlmError(`${slug}: the LLM at ${url} did not answer in the chat-completions format (${describeZodError(parsed.error, { root: "answer" })}): ${excerpt(text)}`);
-    completion = parsed.data;
-  } catch (error) {
-    if (error instanceof LlmError) throw error;
-    throw new LlmError(`${slug}: the LLM at ${url} answered with something that is not JSON: ${excerpt(text)}`);
-  }
-  const choice = completion.choices[0];
-  if (!choice) throw new LlmError(`${slug}: the LLM's answer has no choices`);
-  if (choice.message.refusal) throw new LlmError(`${slug}: the model refused: ${choice.message.refusal}`);
-  if (choice.finish_reason === "length") {
-    throw new LlmError(`${slug}: the model's answer was cut off at its output limit (finish_reason "length"); use a model with a larger output limit`);
-  }
-  const content = choice.message.content ?? "";
-  if (content.trim() === "") throw new LlmError(`${slug}: the model's answer is empty`);
+  const { content } = await chatCompletion(
+    config,
+    {
+      messages: [
+        { role: "system", content: systemPrompt(slug, request.is_feedback) },
+        { role: "user", content: userMessage(request) },
+      ],
+      responseFormat: { type: "json_object" },
+      temperature: 0.2,
+    },
+    { label: slug },
+  );
   let answer: unknown;
   try {
     answer = parseAnswer(content);

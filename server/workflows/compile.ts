@@ -1,0 +1,81 @@
+/**
+ * The workflow compiler every workflow front door lowers its definitions through: a list of tasks with their
+ * dependencies becomes an immutable engine flow. Work this server performs is a Worker with `data.executor`;
+ * a person's decision is an approval gate. Each node fires by its trigger rule once its dependencies have settled,
+ * so independent branches never wait for each other, and every node's work and outcome is an engine event.
+ */
+import type { StitchGraph, StitchNode } from "../engine/schemas";
+
+export type TriggerRule = "all_success" | "one_success" | "none_failed_min_one_success" | "all_done";
+
+/** The executor name under which the workflow front doors run their nodes' work. */
+export const WORKFLOW_EXECUTOR = "workflow";
+
+export interface WorkflowTask {
+  id: string;
+  dependsOn: readonly string[];
+  triggerRule: TriggerRule;
+  /** `task`: work this server performs; `approval`: a person approves or rejects. */
+  kind: "task" | "approval";
+  /** A label for the graph view. */
+  label: string;
+  /** Automatic attempts in all (the first included) and the wait before the second, doubled for each further one. */
+  retry?: { maxAttempts: number; backoffMs: number };
+  /** Re-run on resume even when completed. */
+  alwaysRun?: boolean;
+  /** A loop: each iteration is an event; an interactive one waits for the user between iterations. */
+  loop?: { interactive: boolean };
+  /** Approval gates: a rejection runs follow-up work (and the gate then waits again). */
+  rejectionWork?: boolean;
+  /** Approval gates: the approver's comment becomes the output. */
+  captureResponse?: boolean;
+  /** How long one attempt's work may hold its dispatch before another process may take it over. */
+  leaseMs?: number;
+  /** What the front door's executor needs to perform the task (its definition). */
+  config: Record<string, unknown>;
+}
+
+/** Lays the tasks out by depth for the graph view: each dependency level a column. */
+function positions(tasks: readonly WorkflowTask[]): Map<string, { x: number; y: number }> {
+  const depth = new Map<string, number>();
+  const depthOf = (id: string, seen: Set<string> = new Set()): number => {
+    const known = depth.get(id);
+    if (known !== undefined) return known;
+    if (seen.has(id)) return 0;
+    seen.add(id);
+    const task = tasks.find((t) => t.id === id);
+    const d = task && task.dependsOn.length > 0 ? Math.max(...task.dependsOn.map((dep) => depthOf(dep, seen))) + 1 : 0;
+    depth.set(id, d);
+    return d;
+  };
+  const rows = new Map<number, number>();
+  const placed = new Map<string, { x: number; y: number }>();
+  for (const task of tasks) {
+    const d = depthOf(task.id);
+    const row = rows.get(d) ?? 0;
+    rows.set(d, row + 1);
+    placed.set(task.id, { x: d * 260, y: row * 140 });
+  }
+  return placed;
+}
+
+export function compileWorkflow(tasks: readonly WorkflowTask[]): StitchGraph {
+  const at = positions(tasks);
+  const nodes: StitchNode[] = tasks.map((task) => {
+    const data: Record<string, unknown> = { label: task.label, triggerRule: task.triggerRule, ...task.config };
+    if (task.alwaysRun) data.alwaysRun = true;
+    if (task.leaseMs) data.leaseMs = task.leaseMs;
+    if (task.kind === "approval") {
+      data.gate = "approval";
+      if (task.captureResponse) data.captureResponse = true;
+      if (task.rejectionWork) data.executor = WORKFLOW_EXECUTOR;
+      return { id: task.id, type: "UX", position: at.get(task.id)!, data };
+    }
+    data.executor = WORKFLOW_EXECUTOR;
+    if (task.retry) data.retry = task.retry;
+    if (task.loop) data.loop = task.loop;
+    return { id: task.id, type: "Worker", position: at.get(task.id)!, data };
+  });
+  const edges = tasks.flatMap((task) => task.dependsOn.map((dep) => ({ id: `${dep}->${task.id}`, source: dep, target: task.id })));
+  return { nodes, edges };
+}

@@ -1,0 +1,185 @@
+/**
+ * What people may do with YAML workflows: register a definition (a new version of its name), start a run, and
+ * decide on its nodes (approve, reject, reply to an interactive loop, retry a failed node), cancel or resume it.
+ * Each command is one engine transaction; the projection writes the run's turns and status in that same transaction.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { Executor } from "../../../db/client";
+import type { Engine } from "../../engine/engine";
+import { killRun } from "../runtime/processes";
+import { lowerWorkflow } from "./compile";
+import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definition";
+import { InvalidWorkflow, WorkflowError } from "./errors";
+import { loadWorkflow } from "./loader";
+import type { WorkflowQueries } from "./queries";
+import type { RegisteredWorkflow, StartRunBody, WorkflowRunView } from "./schemas";
+import * as store from "./store";
+
+export interface WorkflowCommandOptions {
+  /** WORKFLOW_SHELL=on: workflows with bash and script nodes may be registered. */
+  shellAllowed: boolean;
+}
+
+/** Names the API's paths use under /api/workflows/, which a workflow's name would shadow. */
+const RESERVED_NAMES = new Set(["runs", "validate", "tools", "execute"]);
+
+/** Where `name:` stands in the text, for a located problem with the name itself. */
+function locationOfName(yaml: string): { line: number; column: number } {
+  const lines = yaml.split("\n");
+  const index = lines.findIndex((line) => /^name\s*:/.test(line));
+  return index < 0 ? { line: 1, column: 1 } : { line: index + 1, column: lines[index]!.indexOf(":") + 2 };
+}
+
+/** A stable flow id per definition version: every process registering the same text gets the same flow. */
+function flowIdOf(name: string, version: number, definition: WorkflowDefinition): string {
+  const hex = createHash("sha256").update(JSON.stringify({ name, version, definition })).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-b${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export class WorkflowCommands {
+  constructor(
+    private readonly engine: Engine,
+    private readonly queries: WorkflowQueries,
+    private readonly options: WorkflowCommandOptions,
+  ) {}
+
+  /** Checks a definition and stores nothing: its warnings, or InvalidWorkflow with every problem located. */
+  validate(yaml: string): { valid: true; warnings: LocatedIssue[] } {
+    const loaded = loadWorkflow(yaml, { shellAllowed: this.options.shellAllowed });
+    if (!loaded.ok) throw new InvalidWorkflow(loaded.issues, loaded.warnings);
+    return { valid: true, warnings: loaded.warnings };
+  }
+
+  /** Registers the definition as the next version of its name; a refused definition stores nothing. */
+  async register(yaml: string): Promise<RegisteredWorkflow>;
+  /** `unlessUnchanged`: when the latest version has this very text, nothing is added (start-up loading of WORKFLOWS_DIR). */
+  async register(yaml: string, options: { unlessUnchanged: true }): Promise<{ workflow: RegisteredWorkflow; unchanged: boolean }>;
+  async register(yaml: string, options?: { unlessUnchanged: true }): Promise<RegisteredWorkflow | { workflow: RegisteredWorkflow; unchanged: boolean }> {
+    const loaded = loadWorkflow(yaml, { shellAllowed: this.options.shellAllowed });
+    if (!loaded.ok) throw new InvalidWorkflow(loaded.issues, loaded.warnings);
+    const { definition, warnings } = loaded;
+    if (RESERVED_NAMES.has(definition.name)) {
+      throw new InvalidWorkflow([{ path: "name", ...locationOfName(yaml), message: `"${definition.name}" is reserved by the API's paths; choose another name` }], warnings);
+    }
+    const graph = lowerWorkflow(definition);
+    const { row, unchanged } = await this.engine.transaction(async (ops, tx) => {
+      await store.lockName(tx, definition.name);
+      const latest = await store.findDefinition(tx, definition.name);
+      if (options?.unlessUnchanged && latest?.source === yaml) return { row: latest, unchanged: true };
+      const version = (latest?.version ?? 0) + 1;
+      const flowId = flowIdOf(definition.name, version, definition);
+      await ops.ensureFlow(flowId, `workflow ${definition.name} v${version}`, graph);
+      return { row: await store.insertDefinition(tx, { name: definition.name, version, format: "yaml", source: yaml, definition, warnings, flowId }), unchanged: false };
+    });
+    const workflow = this.queries.registered(row);
+    return options?.unlessUnchanged ? { workflow, unchanged } : workflow;
+  }
+
+  /** Starts a run of the latest version; the run keeps that version whatever is registered later. */
+  async startRun(name: string, body: StartRunBody): Promise<WorkflowRunView> {
+    const runId = randomUUID();
+    await this.engine.transaction(async (ops, tx) => {
+      const definition = await store.findDefinition(tx, name);
+      if (!definition) throw new WorkflowError("not_found", `no workflow named "${name}"`);
+      await store.insertRun(tx, { id: runId, definitionId: definition.id, workflow: definition.name, version: definition.version, format: definition.format, message: body.message, inputs: body.inputs ?? null });
+      await store.insertTurns(tx, [{ runId, kind: "message", nodeId: null, payload: { text: body.message, inputs: body.inputs ?? null } }]);
+      await ops.startRun(definition.flowId, { message: body.message, inputs: body.inputs ?? null }, runId);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /** Approves a waiting approval node; a repeated approve is a no-op. */
+  async approve(runId: string, nodeId: string, comment: string | undefined, actor: string | null): Promise<WorkflowRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const { node } = await this.nodeOf(tx, runId, nodeId);
+      if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
+      await ops.handle(runId, { type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /**
+   * Rejects a waiting approval node. With `on_reject`, its prompt runs with the reason and the node waits again,
+   * until the rejection that reaches `max_attempts`; without it (or at that limit) the run is cancelled with the reason.
+   */
+  async reject(runId: string, nodeId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
+    const why = reason?.trim() || "rejected";
+    let cancelled = false;
+    await this.engine.transaction(async (ops, tx) => {
+      const { node } = await this.nodeOf(tx, runId, nodeId);
+      if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
+      const row = await ops.nodeRow(runId, nodeId);
+      if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
+      const onReject = node.approval.on_reject;
+      const rejectionsSoFar = (await store.listNodeTurns(tx, runId, nodeId, "rejected")).length;
+      if (onReject && rejectionsSoFar + 1 < onReject.max_attempts) {
+        await ops.handle(runId, { type: "review", key: nodeId, decision: "reject", feedback: why }, actor);
+        return;
+      }
+      await store.insertTurns(tx, [{ runId, nodeId, kind: "rejected", payload: { reason: why, limit: onReject ? onReject.max_attempts : null }, actor }]);
+      await ops.cancel(runId, onReject ? `rejected at ${nodeId} ${onReject.max_attempts} times: ${why}` : `rejected at ${nodeId}: ${why}`, actor);
+      cancelled = true;
+    });
+    if (cancelled) killRun(runId);
+    return this.queries.getRun(runId);
+  }
+
+  /** A person's reply to an interactive loop waiting between iterations. */
+  async input(runId: string, nodeId: string, text: string, actor: string | null): Promise<WorkflowRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const { node } = await this.nodeOf(tx, runId, nodeId);
+      if (node.kind !== "loop" || !node.loop.interactive) throw new WorkflowError("conflict", `node "${nodeId}" is not an interactive loop`);
+      await ops.handle(runId, { type: "input", key: nodeId, text }, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /** Fires a failed node again. */
+  async retry(runId: string, nodeId: string, actor: string | null): Promise<WorkflowRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      await this.nodeOf(tx, runId, nodeId);
+      await ops.handle(runId, { type: "retry", key: nodeId }, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /** Cancels the run: running nodes' processes are killed and their late results refused. */
+  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      await this.lock(tx, runId);
+      await ops.cancel(runId, reason, actor);
+    });
+    killRun(runId);
+    return this.queries.getRun(runId);
+  }
+
+  /**
+   * Resumes a failed run, or one cancelled by a rejected approval: failed nodes fire again (their skipped descendants
+   * return to pending) and completed `always_run` nodes run again; completed nodes otherwise keep their outputs.
+   */
+  async resume(runId: string, actor: string | null): Promise<WorkflowRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const run = await this.lock(tx, runId);
+      const byApproval = run.status === "cancelled" && (run.cancelReason ?? "").startsWith("rejected at ");
+      if (run.status !== "failed" && !byApproval) {
+        throw new WorkflowError("conflict", `run ${runId} is ${run.status}; only a failed run, or one cancelled by a rejected approval, can be resumed`);
+      }
+      await ops.resume(runId, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  private async lock(tx: Executor, runId: string): Promise<store.RunRow> {
+    const run = await store.lockRun(tx, runId);
+    if (!run) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
+    return run;
+  }
+
+  private async nodeOf(tx: Executor, runId: string, nodeId: string): Promise<{ run: store.RunRow; node: WorkflowNode }> {
+    const run = await this.lock(tx, runId);
+    const definition = await store.findDefinitionById(tx, run.definitionId);
+    const node = (definition?.definition as WorkflowDefinition | undefined)?.nodes.find((n) => n.id === nodeId);
+    if (!node) throw new WorkflowError("not_found", `run ${runId} has no node "${nodeId}"`);
+    return { run, node };
+  }
+}

@@ -1,0 +1,30 @@
+/** A loaded YAML workflow lowered onto the engine: each node a task of the shared workflow compiler. */
+import type { StitchGraph } from "../../engine/schemas";
+import { type WorkflowTask, compileWorkflow } from "../compile";
+import type { WorkflowDefinition, WorkflowNode } from "./definition";
+
+/** How long a node's work may take when it names no `timeout`: bash and scripts 120 s, AI calls the LLM's own limit. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** Room beyond a node's timeout before another process may take its work over (install time, clean-up). */
+const LEASE_MARGIN_MS = 5 * 60_000;
+
+function taskOf(definition: WorkflowDefinition, node: WorkflowNode): WorkflowTask {
+  return {
+    id: node.id,
+    dependsOn: node.depends_on,
+    triggerRule: node.trigger_rule,
+    kind: node.kind === "approval" ? "approval" : "task",
+    label: `${node.kind} · ${node.id}`,
+    ...(node.retry ? { retry: { maxAttempts: node.retry.max_attempts + 1, backoffMs: node.retry.delay_ms } } : {}),
+    alwaysRun: node.always_run,
+    ...(node.kind === "loop" ? { loop: { interactive: node.loop.interactive } } : {}),
+    ...(node.kind === "approval" ? { rejectionWork: node.approval.on_reject !== undefined, captureResponse: node.approval.capture_response } : {}),
+    leaseMs: (node.timeout ?? DEFAULT_TIMEOUT_MS) + LEASE_MARGIN_MS,
+    config: { kind: node.kind, node, workflow: { name: definition.name, provider: definition.provider ?? null, model: definition.model ?? null } },
+  };
+}
+
+export function lowerWorkflow(definition: WorkflowDefinition): StitchGraph {
+  return compileWorkflow(definition.nodes.map((node) => taskOf(definition, node)));
+}

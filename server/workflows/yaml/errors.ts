@@ -1,0 +1,25 @@
+/** The YAML workflows' refusals: an unknown workflow, run or node, a run or node not in a state for the request, a definition that does not load. */
+import { Refusal } from "../../lib/refusal";
+import type { LocatedIssue } from "./definition";
+
+export type WorkflowErrorCode = "not_found" | "conflict" | "bad_request";
+
+export class WorkflowError extends Refusal<WorkflowErrorCode> {
+  override name = "WorkflowError";
+}
+
+/** A definition that does not load: 400 `invalid_workflow` with every problem located in the text. */
+export class InvalidWorkflow extends Refusal<"bad_request"> {
+  override name = "InvalidWorkflow";
+  override readonly answerCode = "invalid_workflow";
+  constructor(
+    readonly issues: readonly LocatedIssue[],
+    readonly warnings: readonly LocatedIssue[] = [],
+  ) {
+    super("bad_request", `the workflow has ${issues.length} problem${issues.length === 1 ? "" : "s"}: ${issues.map((i) => `${i.path || "(document)"} (line ${i.line}, column ${i.column}): ${i.message}`).join("; ")}`);
+  }
+
+  override get details() {
+    return { issues: this.issues, warnings: this.warnings };
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Workflow runs as a projection of the engine: an observer inside every engine event's transaction turns what changed
+ * in a workflow run's nodes into its status and its conversation turns, so they never disagree with the engine.
+ * `project` decides (pure); `workflowProjection` reads and writes around it.
+ */
+import type { Executor } from "../../../db/client";
+import type { RunTransition, TransitionObserver } from "../../engine/engine";
+import * as store from "./store";
+
+export interface ProjectedRun {
+  status: string;
+  /** Set on a cancellation, cleared (null) on a resumption, untouched otherwise. */
+  cancelReason?: string | null;
+  turns: Omit<store.NewTurn, "runId">[];
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+/** What an engine transition means for a workflow run whose status was `previousStatus`. */
+export function project(previousStatus: string, t: RunTransition): ProjectedRun {
+  const turns: ProjectedRun["turns"] = [];
+  const turn = (kind: string, nodeId: string | null, payload: unknown = null, actor: string | null = null) => turns.push({ kind, nodeId, payload, actor });
+  const event = t.event;
+  if (event.type === "resume") turn("resumed", null, null, t.actor);
+  for (const { key, before, after } of t.changes) {
+    const node = t.graph.nodes.get(key);
+    if (!node || node.data.triggerRule === undefined) continue;
+    const kind = String(node.data.kind ?? "");
+    const addressed = "key" in event && event.key === key;
+    if (addressed && event.type === "review" && event.decision === "reject") turn("rejected", key, { reason: event.feedback ?? "" }, t.actor);
+    if (addressed && event.type === "input") turn("input", key, { text: event.text }, t.actor);
+    if (addressed && event.type === "retry") turn("retried", key, null, t.actor);
+    if (after.status === before) {
+      // A node between automatic attempts stays running with the failure as its error.
+      if (after.status === "running" && after.error && addressed) turn("failed", key, { error: after.error, retrying: true });
+      continue;
+    }
+    if (after.status === "running" && kind !== "approval") turn("started", key, { attempt: after.attempt });
+    else if (after.status === "running" && kind === "approval") turn("started", key, { attempt: after.attempt, rejection_work: true });
+    else if (after.status === "completed") {
+      if (kind === "approval") turn("approved", key, { comment: event.type === "review" ? (event.feedback ?? "") : "" }, t.actor);
+      else turn("output", key, { output: after.output });
+    } else if (after.status === "failed") turn("failed", key, { error: after.error });
+    else if (after.status === "skipped") turn("skipped", key, { reason: after.error });
+    else if (after.status === "waiting_for_user") turn("waiting", key, { iteration_output: kind === "loop" ? after.output : undefined });
+  }
+  let cancelReason: string | null | undefined;
+  if (event.type === "cancel") {
+    cancelReason = event.reason ?? null;
+    turn("cancelled", null, { reason: cancelReason }, t.actor);
+  } else if (event.type === "resume") cancelReason = null;
+  if (TERMINAL.has(t.runStatus) && !TERMINAL.has(previousStatus)) turn("outcome", null, { status: t.runStatus });
+  return { status: t.runStatus, ...(cancelReason !== undefined ? { cancelReason } : {}), turns };
+}
+
+/** The observer the workflow front door registers with the engine; engine runs that are not workflow runs are left alone. */
+export function workflowProjection(): TransitionObserver {
+  return async (tx: Executor, t: RunTransition) => {
+    if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.data.triggerRule !== undefined) && t.event.type !== "cancel") return;
+    const run = await store.findRun(tx, t.runId);
+    if (!run) return;
+    const projected = project(run.status, t);
+    if (projected.status !== run.status || projected.cancelReason !== undefined) await store.updateRunStatus(tx, run.id, projected.status, projected.cancelReason);
+    await store.insertTurns(tx, projected.turns.map((turn) => ({ ...turn, runId: run.id })));
+  };
+}

@@ -1,0 +1,177 @@
+/** The YAML workflows' read models: registered workflows, runs with their nodes, and a run as a conversation. */
+import type { Database } from "../../../db/client";
+import type { Engine } from "../../engine/engine";
+import type { NodeRow } from "../../engine/transition";
+import type { WorkflowDefinition } from "./definition";
+import { WorkflowError } from "./errors";
+import { substitute } from "./references";
+import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
+import * as store from "./store";
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value));
+const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+/** Turns whose kind ends a node's attempt: when they were written is when the node finished. */
+const FINISHING = new Set(["output", "failed", "skipped", "approved"]);
+
+export class WorkflowQueries {
+  constructor(
+    private readonly database: Database,
+    private readonly engine: Engine,
+  ) {}
+
+  registered(row: store.DefinitionRow): RegisteredWorkflow {
+    const definition = row.definition as WorkflowDefinition;
+    return {
+      name: row.name, version: row.version, format: row.format as "yaml" | "steps", description: definition.description, tags: definition.tags ?? [],
+      nodes: definition.nodes.map((n) => ({ id: n.id, kind: n.kind, depends_on: n.depends_on, trigger_rule: n.trigger_rule, output_type: n.output_type ?? null })),
+      warnings: row.warnings as RegisteredWorkflow["warnings"], created_at: iso(row.createdAt),
+    };
+  }
+
+  async listWorkflows(): Promise<RegisteredWorkflow[]> {
+    const rows = await this.database.run((db) => store.listLatestDefinitions(db, "yaml"));
+    return rows.map((row) => this.registered(row)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }
+
+  /** The latest version, with its text and the list of its versions. */
+  async getWorkflow(name: string): Promise<WorkflowDetail> {
+    const row = await this.database.run((db) => store.findDefinition(db, name));
+    if (!row) throw new WorkflowError("not_found", `no workflow named "${name}"`);
+    const versions = await this.database.run((db) => store.listVersions(db, name));
+    return { ...this.registered(row), source: row.source, definition: row.definition as WorkflowDefinition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
+  }
+
+  async listRuns(options: { workflow?: string; limit?: number } = {}): Promise<WorkflowRunSummary[]> {
+    const rows = await this.database.run((db) => store.listRuns(db, { workflow: options.workflow, format: "yaml", limit: Math.min(options.limit ?? 100, 500) }));
+    return rows.map((run) => summaryOf(run));
+  }
+
+  async getRun(runId: string): Promise<WorkflowRunView> {
+    return (await this.read(runId)).view;
+  }
+
+  /** The run as a conversation: its message, then each node's turns in order, and the outcome. */
+  async conversation(runId: string): Promise<WorkflowConversation> {
+    const { view, turns, definition, rows } = await this.read(runId);
+    const kindOf = new Map(definition.nodes.map((n) => [n.id, n.kind]));
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    const outputOf = (id: string) => {
+      const r = byKey.get(id);
+      return r ? { status: r.status, output: text(r.output) ?? "" } : undefined;
+    };
+    const out: WorkflowTurn[] = [];
+    let responder: Record<string, unknown> | undefined;
+    for (const turn of turns) {
+      const payload = asRecord(turn.payload);
+      if (turn.kind === "responder") {
+        responder = payload;
+        continue;
+      }
+      const nodeKind = turn.nodeId ? (kindOf.get(turn.nodeId) ?? null) : null;
+      const base = { id: `t${turn.id}`, at: iso(turn.createdAt), node_id: turn.nodeId, node_kind: nodeKind, actor: turn.actor };
+      switch (turn.kind) {
+        case "message":
+          out.push({ ...base, kind: "message", text: String(payload.text ?? ""), data: payload.inputs ? { inputs: payload.inputs } : null });
+          break;
+        case "output":
+        case "iteration":
+        case "followup": {
+          const data = { ...(turn.kind === "output" ? (responder ?? {}) : {}), ...payload };
+          const node = definition.nodes.find((n) => n.id === turn.nodeId);
+          if (node?.output_type) data.output_type = node.output_type;
+          out.push({ ...base, kind: turn.kind === "followup" ? "output" : (turn.kind as "output" | "iteration"), text: text(payload.output) ?? "", data });
+          responder = undefined;
+          break;
+        }
+        case "waiting": {
+          const node = definition.nodes.find((n) => n.id === turn.nodeId);
+          let message: string | null = null;
+          if (node?.kind === "approval") message = safeSubstitute(node.approval.message, view, outputOf);
+          if (node?.kind === "loop") message = node.loop.gate_message ?? null;
+          out.push({ ...base, kind: "waiting", text: message, data: payload });
+          break;
+        }
+        case "skipped":
+          out.push({ ...base, kind: "skipped", text: String(payload.reason ?? ""), data: null });
+          break;
+        case "failed":
+          out.push({ ...base, kind: "failed", text: String(payload.error ?? ""), data: payload });
+          break;
+        case "approved":
+          out.push({ ...base, kind: "approved", text: String(payload.comment ?? ""), data: null });
+          break;
+        case "rejected":
+          out.push({ ...base, kind: "rejected", text: String(payload.reason ?? ""), data: payload });
+          break;
+        case "input":
+          out.push({ ...base, kind: "input", text: String(payload.text ?? ""), data: null });
+          break;
+        case "cancelled":
+          out.push({ ...base, kind: "cancelled", text: typeof payload.reason === "string" ? payload.reason : null, data: null });
+          break;
+        case "started":
+        case "retried":
+        case "resumed":
+        case "outcome":
+          out.push({ ...base, kind: turn.kind, text: turn.kind === "outcome" ? String(payload.status ?? "") : null, data: payload });
+          break;
+      }
+    }
+    return { run: view, turns: out };
+  }
+
+  private async read(runId: string) {
+    const run = await this.database.run((db) => store.findRun(db, runId));
+    if (!run) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
+    const [definitionRow, rows, turns] = await Promise.all([
+      this.database.run((db) => store.findDefinitionById(db, run.definitionId)),
+      this.engine.nodeRows(runId),
+      this.database.run((db) => store.listTurns(db, runId)),
+    ]);
+    const definition = definitionRow!.definition as WorkflowDefinition;
+    const nodes: Record<string, NodeRunView> = {};
+    for (const node of definition.nodes) {
+      const row = rows.find((r) => r.key === node.id);
+      nodes[node.id] = nodeView(node.kind, node.output_type ?? null, row, turns.filter((t) => t.nodeId === node.id));
+    }
+    return { view: { ...summaryOf(run), nodes }, turns, definition, rows };
+  }
+}
+
+function summaryOf(run: store.RunRow): WorkflowRunSummary {
+  return {
+    id: run.id, workflow: run.workflow, version: run.version, status: run.status as WorkflowRunSummary["status"], cancel_reason: run.cancelReason,
+    message: run.message, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
+  };
+}
+
+function nodeView(kind: string, outputType: string | null, row: NodeRow | undefined, turns: store.TurnRow[]): NodeRunView {
+  const status = (row?.status ?? "pending") as NodeRunView["status"];
+  const started = turns.filter((t) => t.kind === "started").at(-1);
+  const finished = turns.filter((t) => FINISHING.has(t.kind)).at(-1);
+  const responder = turns.filter((t) => t.kind === "responder" || t.kind === "iteration").at(-1);
+  const settled = status === "completed" || status === "failed" || status === "skipped" || status === "cancelled";
+  return {
+    status,
+    kind,
+    output: row && row.status !== "pending" ? text(row.output) : null,
+    error: status === "skipped" ? null : (row?.error ?? null),
+    skip_reason: status === "skipped" ? (row?.error ?? null) : null,
+    attempts: row?.attempt ?? 0,
+    output_type: outputType,
+    responder: responder ? (text(asRecord(responder.payload).responder) ?? null) : null,
+    started_at: started ? iso(started.createdAt) : null,
+    completed_at: settled && finished ? iso(finished.createdAt) : null,
+  };
+}
+
+/** An approval's message with its references filled in; a reference that cannot be read shows as written. */
+function safeSubstitute(message: string, view: WorkflowRunView, outputOf: (id: string) => { status: string; output: string } | undefined): string {
+  try {
+    return substitute(message, { runMessage: view.message, runId: view.id, outputOf }, { unresolvable: "empty" });
+  } catch {
+    return message;
+  }
+}
