@@ -21,6 +21,7 @@ import { errorResponse } from "./http/errors";
 import { builtinAgentPaths, pipelinePaths, stitchPaths, trpcEndpoint } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
 import { stitchRoutes } from "./http/stitchRoutes";
+import { workflowRoutes } from "./http/workflowRoutes";
 import { llmConfigFromEnv } from "./llm/chat";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
@@ -88,13 +89,14 @@ export function createApp(services: Services): Hono {
   app.route("/", stitchRoutes(services.engine));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
+  app.route("/", workflowRoutes(services.workflows));
   app.route("/", docsRoutes());
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({
       endpoint: trpcEndpoint,
       req: c.req.raw,
       router: appRouter,
-      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, actor: actorOf(c) }),
+      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, workflows: services.workflows, actor: actorOf(c) }),
     }),
   );
 

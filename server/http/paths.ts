@@ -72,6 +72,22 @@ export const builtinAgentPaths = {
   webhookUrl: (baseUrl: string, slug: string) => builtinAgentPaths.agent.url(baseUrl, { slug }),
 };
 
+/** YAML workflows: definitions, runs, and what people do on a run's nodes. Fixed segments come before `:name`. */
+export const workflowPaths = {
+  workflows: route("/api/workflows"),
+  validate: route("/api/workflows/validate"),
+  runs: route("/api/workflows/runs"),
+  run: route("/api/workflows/runs/:runId"),
+  runCancel: route("/api/workflows/runs/:runId/cancel"),
+  runResume: route("/api/workflows/runs/:runId/resume"),
+  approve: route("/api/workflows/runs/:runId/nodes/:nodeId/approve"),
+  reject: route("/api/workflows/runs/:runId/nodes/:nodeId/reject"),
+  input: route("/api/workflows/runs/:runId/nodes/:nodeId/input"),
+  retry: route("/api/workflows/runs/:runId/nodes/:nodeId/retry"),
+  workflow: route("/api/workflows/:name"),
+  workflowRuns: route("/api/workflows/:name/runs"),
+};
+
 /** The API's documentation: not part of the API it documents. */
 export const docsPaths = {
   openapi: route("/openapi.json"),

@@ -2,12 +2,14 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { flowsRouter } from "./routers/flows";
 import { pipelineRouter } from "./routers/pipeline";
 import { runsRouter } from "./routers/runs";
+import { workflowsRouter } from "./routers/workflows";
 import { createCallerFactory, router } from "./trpc";
 
-/** One namespace per front door: the engine's flows and runs, and the agent pipeline's runs. */
+/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows. */
 export const appRouter = router({
   engine: router({ flows: flowsRouter, runs: runsRouter }),
   pipeline: pipelineRouter,
+  workflows: workflowsRouter,
 });
 
 /** All the web app imports from the server: the router's type, and what it infers from it. */
