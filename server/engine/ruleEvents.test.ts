@@ -204,3 +204,26 @@ describe("resume", () => {
     expect(run.send({ type: "resume" }).outcome).toMatchObject({ kind: "rejected", code: "conflict" });
   });
 });
+
+describe("retrying a failed node that fires by rule", () => {
+  it("returns the nodes its failure skipped to pending, and they run once it completes", () => {
+    const run = new PureRun(flow([task("A"), task("B"), task("C"), task("D", "all_success")], ["A", "B"], ["B", "C"], ["C", "D"]));
+    run.start();
+    run.fail("A", "boom");
+    expect([run.status("B"), run.status("C"), run.status("D")]).toEqual(["skipped", "skipped", "skipped"]);
+    run.send({ type: "retry", key: "A" });
+    expect([run.status("A"), run.status("B"), run.status("C")]).toEqual(["running", "pending", "pending"]);
+    run.complete("A", "a");
+    expect(run.status("B")).toBe("running");
+  });
+
+  it("a descendant skipped for another reason is skipped again, with that reason", () => {
+    const run = new PureRun(flow([task("A"), task("X"), task("J", "all_success")], ["A", "J"], ["X", "J"]));
+    run.start();
+    run.fail("X", "other");
+    run.fail("A", "boom");
+    run.send({ type: "retry", key: "A" });
+    run.complete("A", "a");
+    expect(run.row("J")).toMatchObject({ status: "skipped", error: 'trigger_rule all_success: "X" failed' });
+  });
+});

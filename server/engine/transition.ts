@@ -126,6 +126,8 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
     case "member_recovered":
       return [event.key];
     case "retry":
+      // A node that fires by rule takes back the skips its failure caused, so its descendants are read too.
+      return [event.key, ...upstreamKeys(g, ref), ...(triggerRuleOf(ref.node) ? ruledDescendants(g, ref.nodeId) : [])];
     case "review":
     case "fire":
       return [event.key, ...upstreamKeys(g, ref)];
@@ -156,6 +158,20 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
       return keys;
     }
   }
+}
+
+/** Every node after `nodeId` that fires by trigger rule, transitively (workflow graphs have no splitter paths). */
+function ruledDescendants(g: CompiledGraph, nodeId: string): string[] {
+  const found = new Set<string>();
+  const visit = (id: string) => {
+    for (const next of g.downstream.get(id)!) {
+      if (found.has(next) || !triggerRuleOf(g.nodes.get(next)!)) continue;
+      found.add(next);
+      visit(next);
+    }
+  };
+  visit(nodeId);
+  return [...found];
 }
 
 function upstreamKeys(g: CompiledGraph, ref: InstanceRef): string[] {
@@ -322,7 +338,7 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
     case "review":
       return onReview(step, ref, row, event);
     case "retry":
-      return onRetry(step, row);
+      return onRetry(step, ref, row);
     case "delivery_failed":
     case "timeout": {
       if (row.status !== "running" || row.attempt !== event.attempt || betweenAttempts(row)) return step.result(duplicate("the node has moved on"));
@@ -585,9 +601,19 @@ function onResume(step: Step, rows: ReadonlyMap<string, NodeRow>): StepResult {
   return step.result(applied);
 }
 
-function onRetry(step: Step, row: NodeRow): StepResult {
+/**
+ * A failed node fires again. For a node that fires by trigger rule, the nodes after it that were skipped return to
+ * pending, so they are decided again once it settles (a skip that had another cause is made again, with its reason).
+ */
+function onRetry(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
   if (row.status !== "failed") {
     return step.result(rejected("bad_request", `node "${row.key}" is ${row.status}; only failed nodes can be retried`));
+  }
+  if (triggerRuleOf(ref.node)) {
+    for (const key of ruledDescendants(step.g, ref.nodeId)) {
+      const descendant = step.get(key);
+      if (descendant?.status === "skipped") step.put({ ...descendant, status: "pending", error: null });
+    }
   }
   step.put({ ...row, status: "pending", error: null });
   step.next.push({ type: "fire", key: row.key });
