@@ -8,7 +8,7 @@ import { createHmac } from "node:crypto";
 import type { Database } from "../../db/client";
 import type { Engine } from "./engine";
 import type { WorkerPayload } from "./schemas";
-import { type ClaimedDispatch, claimDispatches, deleteDispatch, rescheduleDispatch } from "./store";
+import { type ClaimedDispatch, claimDispatches, deleteDispatch, releaseDispatch, rescheduleDispatch } from "./store";
 
 export interface DispatcherOptions {
   /** Delivery attempts per dispatch before the node fails. */
@@ -37,8 +37,10 @@ export type DispatchAdapter = (dispatch: { runId: string; nodeId: string; url: s
  * webhook. It reports the outcome through engine events (callback, skip, iterate, ...) itself; when it resolves, the
  * dispatch is done. A throw counts as a failed delivery: the dispatch is tried again with backoff, then the node fails.
  * The dispatch's lease is `config.leaseMs` when the node sets it (work that may take longer than a webhook call).
+ * `signal` aborts when this process stops: the executor MUST then stop its work and throw without reporting, so the
+ * dispatch is released and another process performs the node again.
  */
-export type NodeExecutor = (job: { runId: string; nodeId: string; attempt: number; payload: WorkerPayload }) => Promise<void>;
+export type NodeExecutor = (job: { runId: string; nodeId: string; attempt: number; payload: WorkerPayload; signal: AbortSignal }) => Promise<void>;
 
 type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string };
 
@@ -47,6 +49,8 @@ export class Dispatcher {
   private pumping = false;
   private again = false;
   private stopped = true;
+  /** Aborted when the dispatcher stops, so executors performing work in this process give it up. */
+  private stopping = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly idle = new Set<() => void>();
@@ -71,6 +75,7 @@ export class Dispatcher {
 
   async start(): Promise<void> {
     this.stopped = false;
+    this.stopping = new AbortController();
     this.unlisten = await this.database.listen("stitch_dispatch", () => this.wake());
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.timer.unref();
@@ -80,6 +85,7 @@ export class Dispatcher {
   /** Stops claiming and waits for the deliveries in flight to settle. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     if (this.timer) clearInterval(this.timer);
     await this.unlisten?.();
     while (this.inFlight > 0 || this.pumping) await new Promise<void>((resolve) => this.idle.add(resolve));
@@ -158,6 +164,11 @@ export class Dispatcher {
       await this.forget(row);
       return;
     }
+    if (this.stopping.signal.aborted && row.url.startsWith("executor:")) {
+      // Work given up because this process is stopping: not an attempt that failed. Another process takes it now.
+      await this.database.run((db) => releaseDispatch(db, row.id));
+      return;
+    }
     if (!result.permanent && row.deliveries < this.options.maxAttempts) {
       const delayMs = backoff(this.options.backoffMs, row.deliveries);
       await this.database.run((db) => rescheduleDispatch(db, row.id, delayMs, result.error));
@@ -174,7 +185,7 @@ export class Dispatcher {
   private async deliver(row: ClaimedDispatch): Promise<Delivery> {
     if (row.url.startsWith("executor:")) {
       const name = row.url.slice("executor:".length);
-      return executeWith(this.executors.get(name), name, row);
+      return executeWith(this.executors.get(name), name, row, this.stopping.signal);
     }
     let url = row.url;
     let payload: unknown = row.payload;
@@ -215,10 +226,10 @@ export class Dispatcher {
 }
 
 /** Work this server performs itself; its failures are told to the engine by the executor, so only a throw is a failed delivery. */
-async function executeWith(executor: NodeExecutor | undefined, name: string, row: ClaimedDispatch): Promise<Delivery> {
+async function executeWith(executor: NodeExecutor | undefined, name: string, row: ClaimedDispatch, signal: AbortSignal): Promise<Delivery> {
   if (!executor) return { ok: false, error: `no executor "${name}" in this server`, permanent: true };
   try {
-    await executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: row.payload as WorkerPayload });
+    await executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: row.payload as WorkerPayload, signal });
     return { ok: true };
   } catch (error) {
     return { ok: false, error: `executor "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, permanent: false };

@@ -270,6 +270,11 @@ export async function deleteDispatch(db: Executor, id: string): Promise<void> {
   await db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${id}`);
 }
 
+/** Hands a claimed row back at once, uncounted: the process that claimed it is stopping and gave the work up. */
+export async function releaseDispatch(db: Executor, id: string): Promise<void> {
+  await db.execute(sql`UPDATE stitch_dispatches SET run_at = now(), locked_until = NULL, deliveries = GREATEST(deliveries - 1, 0) WHERE id = ${id}`);
+}
+
 /** Releases a claimed row for another attempt after `delayMs`, recording why this one failed. */
 export async function rescheduleDispatch(db: Executor, id: string, delayMs: number, error: string): Promise<void> {
   await db.execute(sql`
