@@ -137,6 +137,21 @@ describe("approval gates", () => {
     expect(run.status("G")).toBe("waiting_for_user");
   });
 
+  it("a gate with a precheck is dispatched before it waits: a skip skips it (and what follows decides by rule), a callback lets it wait", () => {
+    const run = new PureRun(flow([task("A"), approval("G", { executor: "workflow", precheck: true }), approval("H", { executor: "workflow", precheck: true }), task("B", "all_done")], ["A", "G"], ["A", "H"], ["G", "B"]));
+    run.start();
+    run.complete("A", "draft");
+    expect(run.row("G")).toMatchObject({ status: "running", attempt: 1, feedback: null });
+    expect(run.dispatchesOf("G")[0]!.payload.feedback).toBeUndefined();
+    run.send({ type: "skip", key: "G", attempt: 1, reason: "when: false" });
+    expect(run.row("G")).toMatchObject({ status: "skipped", error: "when: false" });
+    expect(run.status("B")).toBe("running");
+    run.complete("H", "");
+    expect(run.status("H")).toBe("waiting_for_user");
+    run.send({ type: "review", key: "H", decision: "approve" });
+    expect(run.status("H")).toBe("completed");
+  });
+
   it("a gate with no follow-up work cannot be rejected by the engine (its front door decides)", () => {
     const run = new PureRun(flow([approval("G")]));
     run.start();
@@ -225,5 +240,18 @@ describe("retrying a failed node that fires by rule", () => {
     run.send({ type: "retry", key: "A" });
     run.complete("A", "a");
     expect(run.row("J")).toMatchObject({ status: "skipped", error: 'trigger_rule all_success: "X" failed' });
+  });
+});
+
+describe("resume leaves alone what the failure did not touch", () => {
+  it("a node skipped by its own condition, not after the failed node, stays skipped", () => {
+    const run = new PureRun(flow([task("A"), task("B"), task("W")], ["A", "B"]));
+    run.start();
+    run.send({ type: "skip", key: "W", attempt: 1, reason: "when: $x.output == 'y' was false" });
+    run.complete("A", "a");
+    run.fail("B", "boom");
+    run.send({ type: "resume" });
+    expect(run.status("B")).toBe("running");
+    expect(run.row("W")).toMatchObject({ status: "skipped", attempt: 1 });
   });
 });

@@ -582,16 +582,25 @@ function onInput(step: Step, ref: InstanceRef, row: NodeRow, text: string): Step
 }
 
 /**
- * The run goes on from where it stopped: failed, cancelled and skipped nodes return to pending, as do completed
- * nodes marked `data.alwaysRun`, and each fires again as soon as its dependencies allow. Completed nodes keep
- * their outputs; nothing else runs twice.
+ * The run goes on from where it stopped: failed and cancelled nodes return to pending, with the skipped nodes after
+ * them (skipped because of them, or to be decided again once they settle), and completed nodes marked
+ * `data.alwaysRun`; each fires again as soon as its dependencies allow. A node skipped for a reason of its own
+ * (its condition was false) stays skipped, and completed nodes keep their outputs: nothing else runs twice.
  */
 function onResume(step: Step, rows: ReadonlyMap<string, NodeRow>): StepResult {
   const again: string[] = [];
+  const stopped = [...rows.values()].filter((row) => row.status === "failed" || row.status === "cancelled");
+  const behindStopped = new Set<string>();
+  for (const row of stopped) {
+    const ref = parseKey(step.g, row.key);
+    if (ref) for (const key of ruledDescendants(step.g, ref.nodeId)) behindStopped.add(key);
+  }
   for (const row of rows.values()) {
     const ref = parseKey(step.g, row.key);
     if (!ref || ref.template) continue;
-    const rerun = row.status === "failed" || row.status === "cancelled" || row.status === "skipped" || (row.status === "completed" && ref.node.data.alwaysRun === true);
+    const rerun =
+      row.status === "failed" || row.status === "cancelled" || (row.status === "skipped" && behindStopped.has(row.key)) ||
+      (row.status === "completed" && ref.node.data.alwaysRun === true);
     if (!rerun) continue;
     step.put({ ...row, status: "pending", error: null, feedback: null });
     again.push(row.key);
@@ -642,6 +651,14 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
       break;
     }
     case "UX":
+      if (isApprovalGate(ref.node) && ref.node.data.precheck === true && executorOf(ref.node)) {
+        // Its front door decides first whether the gate waits at all (a condition): the executor answers with a
+        // `skip`, or with a callback after which the gate waits for the decision (as after a rejection's work).
+        const fired: NodeRow = { ...row, status: "running", input, attempt: row.attempt + 1, error: null, feedback: null };
+        step.put(fired);
+        step.dispatch(ref, fired);
+        break;
+      }
       step.put({ ...row, status: "waiting_for_user", input, attempt: row.attempt + 1, error: null });
       break;
     case "Splitter": {

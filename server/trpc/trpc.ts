@@ -5,6 +5,8 @@ import { Refusal } from "../lib/refusal";
 import type { AppContext } from "./context";
 
 const t = initTRPC.context<AppContext>().create({
+  // Errors tell clients what went wrong, never how the server is built: no stack traces, whatever NODE_ENV says.
+  isDev: false,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     return {
