@@ -7,6 +7,7 @@
  */
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -20,6 +21,7 @@ import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 import { docsAssets, docsRoutes } from "./docsRoutes";
 import { type ComponentName, buildOpenApiDocument, componentSchemas } from "./openapi";
+import { exampleWorkflowYaml } from "./openapi/workflowPaths";
 import { docsPaths, trpcEndpoint } from "./paths";
 
 type Json = Record<string, any>;
@@ -223,6 +225,9 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
   const slugs = readDefinitionFile(defaultDefinitionPath).agents.map((a) => a.slug);
   let env: ServerOnTestDatabase;
   let worker: WorkerServer;
+  /** The YAML workflows' server: its AI nodes ask `llm`, a chat-completions endpoint that never says DONE, so an interactive loop waits. */
+  let workflowEnv: ServerOnTestDatabase;
+  let llm: WorkerServer;
   /** Operations whose success answer was seen, as "METHOD /template". */
   const succeeded = new Set<string>();
 
@@ -230,21 +235,34 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     worker = await startWorkerServer(holdWorker);
     // Every agent is the test's own worker, which holds: the test sends the agents' callbacks itself.
     env = await serverOn(testDatabase, Object.fromEntries(slugs.map((slug) => [envNameFor(slug), `${worker.url}/agents/${slug}`])));
+    llm = await startWorkerServer((_request, res) => {
+      const completion = { model: "fake-model", choices: [{ finish_reason: "stop", message: { role: "assistant", content: "A draft, not finished yet." } }] };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(completion));
+    });
+    workflowEnv = await serverOn(testDatabase, {
+      LLM_BASE_URL: `${llm.url}/v1`, LLM_MODEL: "fake-model", WORKFLOWS_DIR: join(tmpdir(), `stitch-openapi-${crypto.randomUUID()}`),
+    });
   });
   afterAll(async () => {
     await env?.close();
     await worker?.close();
+    await workflowEnv?.close();
+    await llm?.close();
   });
 
   /**
    * Sends a request to a documented operation and checks the answer against it: the status must be listed, and a
    * JSON body must parse with the named schema without losing a key (the output schemas list objects' keys exactly).
    */
-  async function call(method: "GET" | "POST", template: string, options: { params?: Record<string, string>; query?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  async function call(
+    method: "GET" | "POST",
+    template: string,
+    options: { params?: Record<string, string>; query?: string; body?: unknown; headers?: Record<string, string>; on?: ServerOnTestDatabase } = {},
+  ) {
     const operation = document.paths[template]?.[method.toLowerCase()];
     if (!operation) throw new Error(`${method} ${template} is not documented`);
     const path = template.replace(/\{(\w+)\}/g, (_all, name: string) => encodeURIComponent(options.params?.[name] ?? `missing-${name}`));
-    const response = await fetch(`${env.server.url}${path}${options.query ?? ""}`, {
+    const response = await fetch(`${(options.on ?? env).server.url}${path}${options.query ?? ""}`, {
       method,
       headers: { "content-type": "application/json", ...options.headers },
       body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
@@ -388,6 +406,86 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     }
     expect((await call("POST", "/api/agents/builtin/{slug}", { params: { slug: "nobody" }, body: valid })).status).toBe(404);
     await eventually(async () => (worker.received.some((d) => d.path === "/results") ? true : undefined), 30_000, "the built-in agent's result");
+  });
+
+  it("workflow routes: definitions as YAML text or JSON, runs, approvals, a loop's input, retries, cancel and resume, and their refusals", async () => {
+    const on = workflowEnv;
+    const wf = (method: "GET" | "POST", template: string, options: Parameters<typeof call>[2] = {}) => call(method, `/api/workflows${template}`, { on, ...options });
+    const asYaml = { "content-type": "application/yaml" };
+    const runOf = (runId: string) => wf("GET", "/runs/{runId}", { params: { runId } });
+    const nodeIs = (runId: string, nodeId: string, status: string) =>
+      eventually(async () => ((await runOf(runId)).body.nodes[nodeId].status === status ? true : undefined), 30_000, `${nodeId} of ${runId} ${status}`);
+    const start = async (name: string, message: string) => (await wf("POST", "/{name}/runs", { params: { name }, body: { message } })).body.id as string;
+
+    // Definitions: the document's own example, as YAML text and as JSON; refusals with located issues.
+    const media = document.paths["/api/workflows"].post.requestBody.content;
+    expect(media["application/json"].example).toEqual({ yaml: exampleWorkflowYaml });
+    const broken = await wf("POST", "", { body: "name: broken\ndescription: x\nnodes:\n  - id: a\n    depends_on: [nowhere]\n    prompt: hi\n", headers: asYaml });
+    expect(broken.body).toMatchObject({ error: "invalid_workflow", issues: [{ path: "nodes[0].depends_on[0]", line: 5, column: 18, message: expect.stringMatching(/unknown node "nowhere"/) }], warnings: [] });
+    expect((await wf("POST", "/validate", { body: { yaml: "name: runs\n" } })).body.error).toBe("invalid_workflow");
+    expect((await wf("POST", "", { body: { yaml: "" } })).body.error).toBe("invalid_body");
+    expect((await wf("POST", "", { body: " \n", headers: asYaml })).status).toBe(400);
+    expect((await wf("POST", "/validate", { body: media["application/yaml"].example, headers: asYaml })).body).toEqual({ valid: true, warnings: [] });
+    expect((await wf("POST", "", { body: media["application/yaml"].example, headers: asYaml })).body).toMatchObject({ name: "summarise-feedback", version: 1 });
+    expect((await wf("POST", "", { body: media["application/json"].example })).body).toMatchObject({ name: "summarise-feedback", version: 2 });
+    const loopYaml = "name: refine\ndescription: an interactive loop\nnodes:\n  - id: polish\n    loop:\n      prompt: \"Improve: $ARGUMENTS $LOOP_USER_INPUT\"\n      until: DONE\n      max_iterations: 3\n      interactive: true\n      gate_message: What should change?\n";
+    await wf("POST", "", { body: { yaml: loopYaml } });
+    await wf("POST", "", { body: { yaml: "name: broken-command\ndescription: its command file is missing\nnodes:\n  - id: missing\n    command: no-such-command\n" } });
+    expect((await wf("GET", "")).body.map((w: Json) => w.name).sort()).toEqual(["broken-command", "refine", "summarise-feedback"]);
+    expect((await wf("GET", "/{name}", { params: { name: "summarise-feedback" } })).body.versions).toHaveLength(2);
+    expect((await wf("GET", "/{name}", { params: { name: "nobody" } })).status).toBe(404);
+    expect((await wf("POST", "/{name}/runs", { params: { name: "nobody" }, body: {} })).status).toBe(404);
+    expect((await wf("POST", "/{name}/runs", { params: { name: "refine" }, body: { message: 42 } })).status).toBe(400);
+
+    // An approval: approved with a comment (again: nothing changes), then a rejection cancels a second run, which resumes.
+    const approved = await start("summarise-feedback", "The app is slow on Mondays.");
+    await nodeIs(approved, "review", "waiting_for_user");
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "summary" } })).status).toBe(409);
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "nope" } })).status).toBe(404);
+    const done = await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "review" }, body: { comment: "Send it." }, headers: { "x-actor": "ada" } });
+    expect(done.body).toMatchObject({ status: "completed", nodes: { review: { output: "Send it." }, summary: { responder: "llm" } } });
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "review" } })).body.status).toBe("completed");
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/reject", { params: { runId: approved, nodeId: "review" } })).status).toBe(409);
+    expect((await wf("POST", "/runs/{runId}/cancel", { params: { runId: approved } })).status).toBe(409);
+    expect((await wf("POST", "/runs/{runId}/resume", { params: { runId: approved } })).status).toBe(409);
+
+    const rejected = await start("summarise-feedback", "Checkout fails on iOS.");
+    await nodeIs(rejected, "review", "waiting_for_user");
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/reject", { params: { runId: rejected, nodeId: "review" }, body: { reason: 7 } })).status).toBe(400);
+    const cancelled = await wf("POST", "/runs/{runId}/nodes/{nodeId}/reject", { params: { runId: rejected, nodeId: "review" }, body: { reason: "Too vague." } });
+    expect(cancelled.body).toMatchObject({ status: "cancelled", cancel_reason: "rejected at review: Too vague." });
+    expect((await wf("POST", "/runs/{runId}/resume", { params: { runId: rejected } })).body.status).not.toBe("cancelled");
+    await nodeIs(rejected, "review", "waiting_for_user");
+    expect((await wf("POST", "/runs/{runId}/cancel", { params: { runId: rejected }, body: { reason: 1 } })).status).toBe(400);
+    expect((await wf("POST", "/runs/{runId}/cancel", { params: { runId: rejected }, body: { reason: "not needed" } })).body.status).toBe("cancelled");
+    expect((await wf("POST", "/runs/{runId}/cancel", { params: { runId: rejected } })).body.status).toBe("cancelled");
+    expect((await wf("POST", "/runs/{runId}/resume", { params: { runId: rejected } })).status).toBe(409);
+
+    // An interactive loop waits for a reply after an iteration without its signal.
+    const looping = await start("refine", "Our onboarding email.");
+    await nodeIs(looping, "polish", "waiting_for_user");
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/input", { params: { runId: looping, nodeId: "polish" }, body: { text: "" } })).status).toBe(400);
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: looping, nodeId: "polish" } })).status).toBe(409);
+    const replied = await wf("POST", "/runs/{runId}/nodes/{nodeId}/input", { params: { runId: looping, nodeId: "polish" }, body: { text: "Friendlier." } });
+    expect(replied.body.nodes.polish.status).toBe("running");
+    await nodeIs(looping, "polish", "waiting_for_user");
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/retry", { params: { runId: looping, nodeId: "polish" } })).status).toBe(400);
+    await wf("POST", "/runs/{runId}/cancel", { params: { runId: looping } });
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/input", { params: { runId: looping, nodeId: "polish" }, body: { text: "More." } })).status).toBe(409);
+
+    // A failed node: retried (it fails again), then the failed run resumed.
+    const failing = await start("broken-command", "");
+    await nodeIs(failing, "missing", "failed");
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/input", { params: { runId: failing, nodeId: "missing" }, body: { text: "x" } })).status).toBe(409);
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/retry", { params: { runId: failing, nodeId: "missing" } })).body.nodes.missing.status).toBe("running");
+    await nodeIs(failing, "missing", "failed");
+    expect((await runOf(failing)).body).toMatchObject({ status: "failed", nodes: { missing: { attempts: 2, error: expect.stringMatching(/no-such-command/) } } });
+    expect((await wf("POST", "/runs/{runId}/resume", { params: { runId: failing } })).body.status).toBe("running");
+
+    expect((await wf("GET", "/runs", { query: "?workflow=summarise-feedback" })).body).toHaveLength(2);
+    expect((await wf("GET", "/runs")).body.length).toBeGreaterThanOrEqual(4);
+    expect((await runOf(crypto.randomUUID())).status).toBe(404);
+    expect((await runOf("not-a-uuid")).status).toBe(404);
   });
 
   it("every documented operation answered with success at least once", () => {

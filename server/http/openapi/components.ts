@@ -11,17 +11,22 @@ import {
 import {
   AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../../pipeline/schemas";
+import type { WorkflowCommands } from "../../workflows/yaml/commands";
+import { LocatedIssue, WorkflowDefinition } from "../../workflows/yaml/definition";
+import * as workflow from "../../workflows/yaml/schemas";
 
 // ---- Schemas for answers typed by TypeScript rather than zod --------------------------------------------------
 // Each is checked against the handler's return type below, so a change to the type breaks the build, not the docs.
 
 const ErrorBody = z
   .object({
-    error: z.string().describe("A code: invalid_json, invalid_body, invalid_query, invalid_graph, not_found, conflict or bad_request."),
+    error: z.string().describe("A code: invalid_json, invalid_body, invalid_query, invalid_graph, invalid_workflow, not_found, conflict or bad_request."),
     message: z.string().describe("What was wrong, written for a person: it names the field or the state that refused the request."),
     detail: z.string().describe("The same text as `message`, for clients written for the original FastAPI backend, which read `detail`."),
+    issues: z.array(LocatedIssue).optional().describe("With `invalid_workflow` only: every problem of the workflow definition, located in its YAML text."),
+    warnings: z.array(LocatedIssue).optional().describe("With `invalid_workflow` only: what the definition's loader would ignore or doubts (not a reason to refuse)."),
   })
-  .describe("The body of every refusal.");
+  .describe("The body of every refusal; a workflow definition that does not load adds `issues` and `warnings`.");
 
 const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
 
@@ -53,6 +58,13 @@ const Health = z.object({ status: z.literal("ok") });
 
 const BuiltinAgentAccepted = z.object({ accepted: z.literal(true), run_id: z.string(), agent: z.string() });
 
+const WorkflowValidation = z
+  .object({ valid: z.literal(true), warnings: z.array(LocatedIssue) })
+  .describe("A definition that loads (nothing is stored), with its warnings; one that does not is refused with 400 `invalid_workflow`.");
+
+/** A workflow definition as JSON (`{ yaml }`) and as YAML text: the two forms POST /api/workflows and /validate read. */
+const [WorkflowYaml, WorkflowYamlText] = workflow.RegisterBody.options;
+
 /**
  * What `AgentCallbackBody` in server/pipeline/protocol.ts accepts. That schema reads the body by hand (a transform of
  * an unknown value), so it converts to nothing useful; this describes the same bodies for the document.
@@ -83,15 +95,18 @@ const answerSchemasMatchTheirTypes: [
   Exactly<z.infer<typeof FlowSummary>, Item<Engine["listFlows"]>>,
   Exactly<z.infer<typeof EngineRunSummary>, Item<Engine["listRuns"]>>,
   Exactly<z.infer<typeof RunEvent>, Item<Engine["runEvents"]>>,
-] = [true, true, true, true];
+  Exactly<z.infer<typeof WorkflowValidation>, ReturnType<WorkflowCommands["validate"]>>,
+] = [true, true, true, true, true];
 void answerSchemasMatchTheirTypes;
 
 // ---- Components ----------------------------------------------------------------------------------------------
 
-/** Request bodies, converted as zod parses them (`io: "input"`). */
+/** Request bodies, converted as zod parses them (`io: "input"`). The YAML workflows' are named for their surface. */
 const requestSchemas = {
   CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody, CancelBody,
   CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
+  WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: workflow.StartRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
+  RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
 };
 
 /**
@@ -101,7 +116,9 @@ const requestSchemas = {
 const responseSchemas = {
   StitchFlow, FlowSummary, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
   Health, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult, ArtifactVersion, ExportPayload,
-  BuiltinAgentAccepted, ErrorBody,
+  BuiltinAgentAccepted, ErrorBody, LocatedIssue, WorkflowValidation, WorkflowNodeSummary: workflow.NodeSummary,
+  RegisteredWorkflow: workflow.RegisteredWorkflow, WorkflowDefinition, WorkflowDetail: workflow.WorkflowDetail,
+  WorkflowNodeRun: workflow.NodeRunView, WorkflowRunView: workflow.WorkflowRunView, WorkflowRunSummary: workflow.WorkflowRunSummary,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

@@ -37,7 +37,7 @@ function Shell() {
     return () => window.removeEventListener("keydown", onKey);
   }, [drawerOpen]);
 
-  const section = pathname.startsWith("/app/engine") ? "engine" : "reviews";
+  const section = pathname.startsWith("/app/engine") ? "engine" : pathname.startsWith("/app/workflows") ? "workflows" : "reviews";
   return (
     <div className={`shell${drawerOpen ? " drawer-open" : ""}`}>
       <a className="skip-link" href="#main">
@@ -68,6 +68,9 @@ function Shell() {
         <nav className="topnav" aria-label="Sections">
           <Link to={paths.home()} className="topnav-link" aria-current={section === "reviews" ? "page" : undefined}>
             Reviews
+          </Link>
+          <Link to={paths.workflows()} className="topnav-link" aria-current={section === "workflows" ? "page" : undefined}>
+            Workflows
           </Link>
           <Link to={paths.engineRuns()} className="topnav-link" aria-current={section === "engine" ? "page" : undefined}>
             Engine runs

@@ -13,6 +13,12 @@ import { useConversation } from "../features/conversation/api/get-conversation";
 import { ConversationView } from "../features/conversation/components/ConversationView";
 import { RunHeader } from "../features/conversation/components/RunHeader";
 import { NewBrief } from "../features/runs/components/NewBrief";
+import { useWorkflowRun } from "../features/workflows/api/runs";
+import { NewWorkflowPage } from "../features/workflows/components/NewWorkflowPage";
+import { WorkflowList } from "../features/workflows/components/WorkflowList";
+import { WorkflowPage } from "../features/workflows/components/WorkflowPage";
+import { WorkflowRunHeader } from "../features/workflows/components/WorkflowRunHeader";
+import { WorkflowRunView } from "../features/workflows/components/WorkflowRunView";
 import "./home.css";
 
 // The graph views carry React Flow; they load when first opened, keeping the conversation's first load small.
@@ -54,21 +60,33 @@ function ConversationPage({ runId }: { runId: string }) {
   return <ConversationView runId={runId} agents={agents.data ?? []} />;
 }
 
-function RunGraphPage({ runId }: { runId: string }) {
-  const conversation = useConversation(runId);
-  if (conversation.data) {
+/** A run's flow graph under the header of the front door it belongs to, once that header's run is read. */
+function GraphPage({ stitchRunId, header, error }: { stitchRunId: string | undefined; header: ReactNode; error: unknown }) {
+  if (stitchRunId) {
     return (
       <Loading>
-        <FlowGraphView stitchRunId={conversation.data.stitch_run_id} header={<RunHeader run={conversation.data.run} view="graph" />} />
+        <FlowGraphView stitchRunId={stitchRunId} header={header} />
       </Loading>
     );
   }
-  if (conversation.isError) return <div className="page-pad"><ErrorNotice title="This run could not be opened" error={conversation.error} /></div>;
+  if (error) return <div className="page-pad"><ErrorNotice title="This run could not be opened" error={error} /></div>;
   return (
     <div className="page-pad">
       <Spinner label="Loading the run" size="md" />
     </div>
   );
+}
+
+function RunGraphPage({ runId }: { runId: string }) {
+  const conversation = useConversation(runId);
+  const data = conversation.data;
+  return <GraphPage stitchRunId={data?.stitch_run_id} header={data ? <RunHeader run={data.run} view="graph" /> : null} error={conversation.error} />;
+}
+
+/** A workflow run is an engine run under the same id, so the engine's graph view shows it. */
+function WorkflowRunGraphPage({ runId }: { runId: string }) {
+  const run = useWorkflowRun(runId);
+  return <GraphPage stitchRunId={run.data?.id} header={run.data ? <WorkflowRunHeader run={run.data} view="graph" /> : null} error={run.error} />;
 }
 
 function NotFoundPage() {
@@ -99,5 +117,13 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (matchPath("/app/engine", pathname)) return { page: <Loading><EngineRunList /></Loading>, runId: null, title: "Engine runs" };
   params = matchPath("/app/engine/runs/:stitchRunId", pathname);
   if (params) return { page: <Loading><FlowGraphView key={params.stitchRunId} stitchRunId={params.stitchRunId!} /></Loading>, runId: null, title: "Engine run" };
+  if (matchPath("/app/workflows", pathname)) return { page: <WorkflowList />, runId: null, title: "Workflows" };
+  if (matchPath("/app/workflows/new", pathname)) return { page: <NewWorkflowPage />, runId: null, title: "New workflow" };
+  params = matchPath("/app/workflows/runs/:runId", pathname);
+  if (params) return { page: <WorkflowRunView key={params.runId} runId={params.runId!} />, runId: null, title: "Workflow run" };
+  params = matchPath("/app/workflows/runs/:runId/graph", pathname);
+  if (params) return { page: <WorkflowRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Workflow run graph" };
+  params = matchPath("/app/workflows/:name", pathname);
+  if (params) return { page: <WorkflowPage key={params.name} name={params.name!} />, runId: null, title: params.name! };
   return { page: <NotFoundPage />, runId: null, title: "Not found" };
 }

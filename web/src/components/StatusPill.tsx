@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { describeRunState, isAgentWorking } from "../lib/runStatus";
-import type { RunPhase, RunState } from "../lib/trpc";
+import type { EngineRunStatus, RunPhase, RunState } from "../lib/trpc";
 import "./StatusPill.css";
 
 export type Tone = "neutral" | "info" | "warning" | "success" | "danger";
@@ -27,6 +27,18 @@ export function RunStatusPill({ state, agentName }: { state: RunState; agentName
   return (
     <Pill tone={toneOfPhase[state.phase]} pulse={isAgentWorking(state.phase)}>
       {describeRunState(state, agentName)}
+    </Pill>
+  );
+}
+
+const engineRunTone: Record<EngineRunStatus, Tone> = { running: "info", waiting_for_user: "warning", completed: "success", failed: "danger", cancelled: "neutral" };
+const engineRunLabel: Record<EngineRunStatus, string> = { running: "Running", waiting_for_user: "Waiting for a person", completed: "Completed", failed: "Failed", cancelled: "Cancelled" };
+
+/** An engine run's status, and so a workflow run's (a workflow run is an engine run and moves through the same five). */
+export function EngineRunPill({ status }: { status: EngineRunStatus }) {
+  return (
+    <Pill tone={engineRunTone[status]} pulse={status === "running"}>
+      {engineRunLabel[status]}
     </Pill>
   );
 }

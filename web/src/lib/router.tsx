@@ -1,5 +1,5 @@
 /**
- * A small history-API router: the app has five routes under /app, so a path matcher, a Link and
+ * A small history-API router: the app has a dozen routes under /app, so a path matcher, a Link and
  * navigate() are all it needs. Links are real <a href> elements, so they open in new tabs and work
  * from the keyboard; a plain left click is handled in the page.
  */
@@ -47,6 +47,11 @@ export const paths = {
   runGraph: (runId: string) => `/app/runs/${encodeURIComponent(runId)}/graph`,
   engineRuns: () => "/app/engine",
   engineRun: (stitchRunId: string) => `/app/engine/runs/${encodeURIComponent(stitchRunId)}`,
+  workflows: () => "/app/workflows",
+  newWorkflow: () => "/app/workflows/new",
+  workflow: (name: string) => `/app/workflows/${encodeURIComponent(name)}`,
+  workflowRun: (runId: string) => `/app/workflows/runs/${encodeURIComponent(runId)}`,
+  workflowRunGraph: (runId: string) => `/app/workflows/runs/${encodeURIComponent(runId)}/graph`,
 };
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; onNavigate?: () => void };

@@ -12,6 +12,7 @@ export const trpc = createTRPCReact<AppRouter>();
 
 type Pipeline = RouterOutputs["pipeline"];
 type Engine = RouterOutputs["engine"];
+type Workflows = RouterOutputs["workflows"];
 
 /** The agent pipeline: its agents, its runs, and a run told as a conversation. */
 export type PipelineAgent = Pipeline["agents"][number];
@@ -32,3 +33,17 @@ export type EngineRun = Engine["runs"]["get"];
 export type EngineRunStatus = EngineRun["status"];
 export type NodeState = EngineRun["node_states"][string];
 export type NodeStatus = NodeState["status"];
+
+/** YAML workflows: their definitions, their runs, and a run told as a conversation. */
+export type WorkflowSummary = Workflows["list"][number];
+export type WorkflowDetail = Workflows["get"];
+/** A problem or a warning located in a definition's text (1-based line and column). */
+export type WorkflowIssue = Workflows["validate"]["warnings"][number];
+export type WorkflowRunSummary = Workflows["runs"][number];
+export type WorkflowRun = Workflows["run"];
+export type WorkflowRunStatus = WorkflowRun["status"];
+export type WorkflowNodeRun = WorkflowRun["nodes"][string];
+export type WorkflowNodeStatus = WorkflowNodeRun["status"];
+export type WorkflowConversation = Workflows["conversation"];
+export type WorkflowTurn = WorkflowConversation["turns"][number];
+export type WorkflowTurnKind = WorkflowTurn["kind"];

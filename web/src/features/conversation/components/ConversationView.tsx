@@ -6,14 +6,13 @@
  */
 import { useEffect, useMemo } from "react";
 import { EmptyState } from "../../../components/EmptyState";
-import { ErrorNotice } from "../../../components/ErrorNotice";
+import { ErrorNotice, PageLoadError } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
-import { isPermanentError } from "../../../lib/errors";
 import { type Conversation, type ConversationMessage, type PipelineAgent, trpc } from "../../../lib/trpc";
 import { useConversation } from "../api/get-conversation";
 import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
 import { annotateConversation, type ConversationNotes } from "../utils/annotate";
-import { useFollowNewMessages } from "../utils/useFollowNewMessages";
+import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
 import { ApprovalMessage, ArtifactMessage, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
@@ -28,17 +27,7 @@ export function ConversationView({ runId, agents }: { runId: string; agents: Pip
   if (conversation.data) return <ConversationBody conversation={conversation.data} agents={agents} refreshError={conversation.error} />;
   if (conversation.isError) {
     return (
-      <div className="page-pad">
-        <ErrorNotice
-          title={isPermanentError(conversation.error) ? "This run could not be opened" : "The conversation could not be loaded"}
-          error={conversation.error}
-          action={
-            <button type="button" className="button button-secondary" onClick={() => conversation.refetch()}>
-              Try again
-            </button>
-          }
-        />
-      </div>
+      <PageLoadError permanent="This run could not be opened" transient="The conversation could not be loaded" error={conversation.error} onRetry={() => void conversation.refetch()} />
     );
   }
   return <ConversationSkeleton />;

@@ -4,22 +4,13 @@ import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
 import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
-import { StopIcon } from "../../../components/icons";
-import { Spinner } from "../../../components/Spinner";
-import { errorMessage } from "../../../lib/errors";
-import { formatDateTime, formatTime } from "../../../lib/time";
+import { CancelledNote, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
 
-type MessageOf<K extends ConversationMessage["kind"]> = Extract<ConversationMessage, { kind: K }>;
+export type { RetryControl };
 
-function Time({ at }: { at: string }) {
-  return (
-    <time dateTime={at} title={formatDateTime(at)}>
-      {formatTime(at)}
-    </time>
-  );
-}
+type MessageOf<K extends ConversationMessage["kind"]> = Extract<ConversationMessage, { kind: K }>;
 
 export const BriefMessage = memo(function BriefMessage({ message }: { message: MessageOf<"brief"> }) {
   return (
@@ -52,11 +43,7 @@ export const WorkingMessage = memo(function WorkingMessage({ message, live }: { 
     <article className="message message-agent" aria-label={`${message.agent.name} agent is working`}>
       <AgentAvatar agent={message.agent} />
       <div className="bubble bubble-working" role="status">
-        <span className="typing" aria-hidden="true">
-          <span />
-          <span />
-          <span />
-        </span>
+        <TypingDots />
         <span>
           <strong>{message.agent.name}</strong> is {text}…
         </span>
@@ -177,12 +164,6 @@ export const RejectionMessage = memo(function RejectionMessage({ message }: { me
   );
 });
 
-export interface RetryControl {
-  pending: boolean;
-  error: unknown;
-  onRetry(): void;
-}
-
 export const ErrorMessage = memo(function ErrorMessage({ message, retry }: { message: MessageOf<"error">; retry: RetryControl | null }) {
   return (
     <article className="message message-agent" aria-label={message.agent ? `${message.agent.name} failed` : "Error"}>
@@ -193,15 +174,7 @@ export const ErrorMessage = memo(function ErrorMessage({ message, retry }: { mes
           <Time at={message.at} />
         </header>
         <p className="error-text">{message.error}</p>
-        {retry ? (
-          <div className="error-actions">
-            <button type="button" className="button button-danger" onClick={retry.onRetry} disabled={retry.pending} aria-busy={retry.pending}>
-              {retry.pending ? <Spinner /> : null}
-              Retry
-            </button>
-            {retry.error && !retry.pending ? <span className="hint hint-error" role="alert">{errorMessage(retry.error)}</span> : null}
-          </div>
-        ) : null}
+        {retry ? <RetryAction retry={retry} /> : null}
       </div>
     </article>
   );
@@ -219,19 +192,5 @@ export function CompletedLine({ message }: { message: MessageOf<"completed"> }) 
 
 /** The run's last word when someone stopped it: who and when on the line, the reason under it. */
 export function CancelledLine({ message }: { message: MessageOf<"cancelled"> }) {
-  return (
-    <article className="cancelled-note" aria-label="Run cancelled">
-      <p className="system-line system-line-cancelled">
-        <span>
-          <StopIcon />
-          Run cancelled{message.actor ? ` by ${message.actor}` : ""} · <Time at={message.at} />
-        </span>
-      </p>
-      {message.reason ? (
-        <p className="cancel-reason">
-          <span className="cancel-reason-label">Reason</span> {message.reason}
-        </p>
-      ) : null}
-    </article>
-  );
+  return <CancelledNote at={message.at} actor={message.actor} reason={message.reason} />;
 }

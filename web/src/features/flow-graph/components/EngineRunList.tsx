@@ -2,11 +2,11 @@
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
+import { EngineRunPill } from "../../../components/StatusPill";
 import { Table } from "../../../components/Table";
 import { Link, paths } from "../../../lib/router";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import { useEngineRunList } from "../api/engine-runs";
-import { EngineRunPill } from "./EngineRunPill";
 
 export function EngineRunList() {
   const runs = useEngineRunList();

@@ -8,13 +8,14 @@
 import "../flow-graph.css";
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { CancelRun } from "../../../components/CancelRun";
+import { RunTitleRow } from "../../../components/Chat";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
+import { EngineRunPill } from "../../../components/StatusPill";
 import { formatDateTime } from "../../../lib/time";
 import { useEngineRun, useFlow } from "../api/engine-runs";
 import { useCancelEngineRun } from "../api/node-actions";
 import { nodeViews, statusLabel } from "../utils/nodeStates";
-import { EngineRunPill } from "./EngineRunPill";
 import { GraphCanvas } from "./GraphCanvas";
 import { NodeInspector } from "./NodeInspector";
 import { NodeTable } from "./NodeTable";
@@ -48,16 +49,12 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
     <div className="page-pad graph-page">
       {header ?? (
         <header className="run-header">
-          <div className="run-title-row">
-            {/* Focus lands here once the run is cancelled and "Cancel run" is gone. */}
-            <h1 className="run-title" ref={titleRef} tabIndex={-1}>
-              {flow.data.name}
-            </h1>
+          <RunTitleRow title={flow.data.name} titleRef={titleRef}>
             <EngineRunPill status={run.data.status} />
             {run.data.status !== "completed" && run.data.status !== "cancelled" ? (
               <CancelEngineRun runId={run.data.id} onCancelled={() => titleRef.current?.focus()} />
             ) : null}
-          </div>
+          </RunTitleRow>
           <p className="run-sub muted small">
             Engine run <code>{run.data.id}</code> · started {formatDateTime(run.data.created_at)}
           </p>

@@ -8,7 +8,7 @@ import { Spinner } from "../../../components/Spinner";
 import { errorMessage } from "../../../lib/errors";
 import type { NodeState } from "../../../lib/trpc";
 import { useCompleteNode, useReviewNode, useRetryNode } from "../api/node-actions";
-import { isReviewGate, type NodeView, statusLabel } from "../utils/nodeStates";
+import { isReviewGate, isWorkflowApproval, type NodeView, statusLabel } from "../utils/nodeStates";
 
 /** A UX node's output as typed: JSON when it parses, otherwise the text itself. */
 export function parseOutput(text: string): unknown {
@@ -53,7 +53,8 @@ export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId:
       {state?.error ? <NodeErrorNotice status={status} error={state.error} /> : null}
       {status === "failed" ? <RetryAction runId={runId} nodeKey={nodeKey} /> : null}
       {status === "waiting_for_user" && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
-      {status === "waiting_for_user" && view.type === "UX" && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
+      {status === "waiting_for_user" && view.type === "UX" && !isReviewGate(view) && !isWorkflowApproval(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
+      {status === "waiting_for_user" && isWorkflowApproval(view) ? <WorkflowApprovalNote /> : null}
       {state && state.output !== null && state.output !== undefined ? (
         <section>
           <h3 className="field-label">Output</h3>
@@ -80,6 +81,14 @@ export function NodeErrorNotice({ status, error }: { status: string; error: stri
   return (
     <Notice tone={tone} title={title}>
       {error}
+    </Notice>
+  );
+}
+
+export function WorkflowApprovalNote() {
+  return (
+    <Notice tone="neutral" title="Waiting for approval">
+      Approve it or request changes in the run's conversation, where the workflow's rules for a rejection apply.
     </Notice>
   );
 }

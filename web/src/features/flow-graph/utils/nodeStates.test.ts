@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FlowGraph, FlowNode } from "../../../lib/trpc";
-import { canvasHeight, edgeSides, nodeViews, ownerOfPathKey } from "./nodeStates";
+import { canvasHeight, edgeSides, isReviewGate, isWorkflowApproval, nodeViews, ownerOfPathKey } from "./nodeStates";
 
 const node = (id: string, type: FlowNode["type"], x: number, y = 0, data: Record<string, unknown> = {}) => ({ id, type, position: { x, y }, data });
 
@@ -49,5 +49,15 @@ describe("nodeViews", () => {
   it("sizes the canvas to the flow's rows", () => {
     expect(canvasHeight(graph)).toBe(280);
     expect(canvasHeight({ nodes: [node("a", "Worker", 0, 0), node("b", "Worker", 0, 2000)], edges: [] })).toBe(560);
+  });
+});
+
+describe("gates", () => {
+  it("tells a review gate, decided on the node, from a workflow's approval, decided through its run", () => {
+    const review = { type: "UX" as const, data: { gate: "review" } };
+    const approval = { type: "UX" as const, data: { gate: "approval" } };
+    expect([isReviewGate(review), isWorkflowApproval(review)]).toEqual([true, false]);
+    expect([isReviewGate(approval), isWorkflowApproval(approval)]).toEqual([false, true]);
+    expect(isWorkflowApproval({ type: "UX", data: {} })).toBe(false);
   });
 });

@@ -103,3 +103,11 @@ export const statusLabel: Record<NodeView["summary"], string> = {
 export function isReviewGate(node: Pick<NodeView, "type" | "data">): boolean {
   return node.type === "UX" && node.data.gate === "review";
 }
+
+/**
+ * A workflow's approval (data.gate "approval") is decided through its front door, which applies the workflow's rules
+ * (on_reject, cancelling the run), not by completing or reviewing the engine node directly.
+ */
+export function isWorkflowApproval(node: Pick<NodeView, "type" | "data">): boolean {
+  return node.type === "UX" && node.data.gate === "approval";
+}

@@ -7,7 +7,7 @@ import { type FormEvent, useState } from "react";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { SendIcon } from "../../../components/icons";
-import { Spinner } from "../../../components/Spinner";
+import { SubmitButton } from "../../../components/SubmitButton";
 import { fieldErrorsOf } from "../../../lib/errors";
 import type { NewRunInput } from "../../../lib/trpc";
 import "../runs.css";
@@ -69,10 +69,9 @@ export function NewBriefForm({ pending, error, onSubmit, autoFocus = false }: Ne
       />
       {generalError ? <ErrorNotice title="The run was not started" error={error} /> : null}
       <div className="composer-actions">
-        <button type="submit" className="button button-primary" disabled={pending} aria-busy={pending}>
-          {pending ? <Spinner /> : <SendIcon />}
+        <SubmitButton pending={pending} icon={<SendIcon />}>
           Submit brief
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,0 +1,100 @@
+/**
+ * Pieces every run told as a conversation shares, whichever front door the run belongs to: a turn's time, the
+ * "is working" dots, a failure's Retry, the cancellation's closing note, a run page's title row and the tabs between
+ * a run's conversation and its graph.
+ * Their stylesheet holds the conversation's page, turns, bubbles, system lines and inline composer.
+ */
+import type { ReactNode, RefObject } from "react";
+import { errorMessage } from "../lib/errors";
+import { Link } from "../lib/router";
+import { formatDateTime, formatTime } from "../lib/time";
+import { StopIcon } from "./icons";
+import { Spinner } from "./Spinner";
+import "./Chat.css";
+
+/** When a turn happened: the time of day, the full date and time on hover. */
+export function Time({ at }: { at: string }) {
+  return (
+    <time dateTime={at} title={formatDateTime(at)}>
+      {formatTime(at)}
+    </time>
+  );
+}
+
+export function TypingDots() {
+  return (
+    <span className="typing" aria-hidden="true">
+      <span />
+      <span />
+      <span />
+    </span>
+  );
+}
+
+export interface RetryControl {
+  pending: boolean;
+  error: unknown;
+  onRetry(): void;
+}
+
+/** "Retry" under a failure, and why the server refused it. */
+export function RetryAction({ retry }: { retry: RetryControl }) {
+  return (
+    <div className="error-actions">
+      <button type="button" className="button button-danger" onClick={retry.onRetry} disabled={retry.pending} aria-busy={retry.pending}>
+        {retry.pending ? <Spinner /> : null}
+        Retry
+      </button>
+      {retry.error && !retry.pending ? (
+        <span className="hint hint-error" role="alert">
+          {errorMessage(retry.error)}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** A run's last word when someone (or something) stopped it: who and when on the line, the reason under it. */
+export function CancelledNote({ at, actor, reason }: { at: string; actor: string | null; reason: string | null }) {
+  return (
+    <article className="cancelled-note" aria-label="Run cancelled">
+      <p className="system-line system-line-cancelled">
+        <span>
+          <StopIcon />
+          Run cancelled{actor ? ` by ${actor}` : ""} · <Time at={at} />
+        </span>
+      </p>
+      {reason ? (
+        <p className="cancel-reason">
+          <span className="cancel-reason-label">Reason</span> {reason}
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+/** A run page's title, then its status and actions; focus lands on the title once "Cancel run" is gone. */
+export function RunTitleRow({ title, titleRef, children }: { title: ReactNode; titleRef: RefObject<HTMLHeadingElement | null>; children: ReactNode }) {
+  return (
+    <div className="run-title-row">
+      <h1 className="run-title" ref={titleRef} tabIndex={-1}>
+        {title}
+      </h1>
+      {children}
+    </div>
+  );
+}
+
+/** The switch between a run's conversation and its flow graph. */
+export function RunTabs({ conversation, graph, view }: { conversation: string; graph: string; view: "conversation" | "graph" }) {
+  return (
+    <nav className="tabs" aria-label="Run views">
+      <Link to={conversation} className="tab" aria-current={view === "conversation" ? "page" : undefined}>
+        Conversation
+      </Link>
+      <Link to={graph} className="tab" aria-current={view === "graph" ? "page" : undefined}>
+        Flow graph
+      </Link>
+    </nav>
+  );
+}

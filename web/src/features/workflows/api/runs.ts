@@ -1,0 +1,73 @@
+/**
+ * Workflow runs: the list, one run told as a conversation (polled while it can still change), and what a person does
+ * on it: approve or reject an approval node, reply to an interactive loop, retry a failed node, cancel or resume the
+ * run. Each action stays pending until the conversation is read again, so a turn never offers a decision twice.
+ */
+import { isPermanentError } from "../../../lib/errors";
+import { type WorkflowRun, trpc } from "../../../lib/trpc";
+import { isWorkflowRunActive } from "../utils/turns";
+
+const conversationPollMs = 1000;
+
+/** Recent runs, of one workflow or of all; read often while one of them is moving. */
+export function useWorkflowRuns(workflow?: string) {
+  return trpc.workflows.runs.useQuery(workflow ? { workflow } : undefined, {
+    refetchInterval: (query) => (query.state.data?.some((run) => isWorkflowRunActive(run.status)) ? 2000 : 15_000),
+  });
+}
+
+/** Polls every second while the run is running or waiting for a person, and stops once it has ended. */
+function pollWhileActive(query: { state: { data?: { status: WorkflowRun["status"] } | { run: WorkflowRun }; error: unknown } }) {
+  if (query.state.error && isPermanentError(query.state.error)) return false;
+  const data = query.state.data;
+  const status = data === undefined ? undefined : "run" in data ? data.run.status : data.status;
+  return status === undefined || isWorkflowRunActive(status) ? conversationPollMs : false;
+}
+
+export function useWorkflowConversation(runId: string) {
+  return trpc.workflows.conversation.useQuery({ runId }, { refetchInterval: pollWhileActive });
+}
+
+/** The run alone (its status and nodes), for the graph view's header. */
+export function useWorkflowRun(runId: string) {
+  return trpc.workflows.run.useQuery({ runId }, { refetchInterval: pollWhileActive });
+}
+
+function useRefreshRun() {
+  const utils = trpc.useUtils();
+  return async (run: WorkflowRun) => {
+    utils.workflows.conversation.setData({ runId: run.id }, (previous) => (previous ? { ...previous, run } : previous));
+    utils.workflows.run.setData({ runId: run.id }, run);
+    await Promise.all([
+      utils.workflows.conversation.invalidate({ runId: run.id }),
+      utils.workflows.run.invalidate({ runId: run.id }),
+      utils.workflows.runs.invalidate(),
+      // The graph view of the same run reads the engine's side.
+      utils.engine.runs.get.invalidate({ id: run.id }),
+    ]);
+  };
+}
+
+export function useApproveNode() {
+  return trpc.workflows.approve.useMutation({ onSuccess: useRefreshRun() });
+}
+
+export function useRejectNode() {
+  return trpc.workflows.reject.useMutation({ onSuccess: useRefreshRun() });
+}
+
+export function useReplyToNode() {
+  return trpc.workflows.input.useMutation({ onSuccess: useRefreshRun() });
+}
+
+export function useRetryWorkflowNode() {
+  return trpc.workflows.retry.useMutation({ onSuccess: useRefreshRun() });
+}
+
+export function useCancelWorkflowRun() {
+  return trpc.workflows.cancel.useMutation({ onSuccess: useRefreshRun() });
+}
+
+export function useResumeWorkflowRun() {
+  return trpc.workflows.resume.useMutation({ onSuccess: useRefreshRun() });
+}

@@ -1,0 +1,24 @@
+/** The YAML workflows' definitions: the list, one workflow with its text, registering a new version, starting a run. */
+import { trpc } from "../../../lib/trpc";
+
+/** Every workflow's latest version; others register workflows too, so the list is refreshed now and then. */
+export function useWorkflowList() {
+  return trpc.workflows.list.useQuery(undefined, { refetchInterval: 30_000 });
+}
+
+export function useWorkflow(name: string) {
+  return trpc.workflows.get.useQuery({ name });
+}
+
+/** Registers the text as the next version of the workflow it names; the list and that workflow are read again. */
+export function useRegisterWorkflow() {
+  const utils = trpc.useUtils();
+  return trpc.workflows.register.useMutation({
+    onSuccess: (workflow) => Promise.all([utils.workflows.list.invalidate(), utils.workflows.get.invalidate({ name: workflow.name })]),
+  });
+}
+
+export function useStartWorkflowRun() {
+  const utils = trpc.useUtils();
+  return trpc.workflows.start.useMutation({ onSuccess: () => utils.workflows.runs.invalidate() });
+}

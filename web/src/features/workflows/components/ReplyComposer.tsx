@@ -1,0 +1,54 @@
+/** A person's reply to an interactive loop waiting between iterations: the loop's next iteration reads it as $LOOP_USER_INPUT. */
+import { type FormEvent, useState } from "react";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Field } from "../../../components/Field";
+import { SendIcon } from "../../../components/icons";
+import { SubmitButton } from "../../../components/SubmitButton";
+
+export interface ReplyComposerProps {
+  nodeId: string;
+  pending: boolean;
+  error: unknown;
+  /** Resolves true once the server accepted the reply, so the box can be cleared. */
+  onReply(text: string): Promise<boolean>;
+}
+
+export function ReplyComposer({ nodeId, pending, error, onReply }: ReplyComposerProps) {
+  const [text, setText] = useState("");
+  const [missing, setMissing] = useState(false);
+
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (pending) return;
+    if (!text.trim()) return setMissing(true);
+    if (await onReply(text.trim())) setText("");
+  };
+
+  return (
+    <section className="composer review-composer" aria-label={`Reply to ${nodeId}`} aria-busy={pending}>
+      <form onSubmit={send} noValidate>
+        <Field
+          label="Reply"
+          multiline
+          rows={3}
+          value={text}
+          hint={`${nodeId} goes on with your reply. Ctrl+Enter sends it.`}
+          error={missing ? "Write a reply before sending it." : null}
+          announce="alert"
+          disabled={pending}
+          onChange={(event) => {
+            setText(event.target.value);
+            setMissing(false);
+          }}
+          onKeyDown={(event) => event.key === "Enter" && (event.metaKey || event.ctrlKey) && void send()}
+        />
+        {error && !pending ? <ErrorNotice title="Your reply was not sent" error={error} /> : null}
+        <div className="composer-actions">
+          <SubmitButton pending={pending} icon={<SendIcon />}>
+            Send reply
+          </SubmitButton>
+        </div>
+      </form>
+    </section>
+  );
+}

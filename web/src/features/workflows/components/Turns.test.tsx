@@ -1,0 +1,201 @@
+/**
+ * Each kind of workflow turn as the conversation shows it: outputs (text, JSON, code) with their label and the
+ * offline responder's badge, a skipped node folded with its reason, a failure with Retry, an approval waiting with
+ * Approve and Request changes, an interactive loop's reply box, the person's decisions, the cancellation and the outcome.
+ */
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { nodeRun, turn, workflowRun } from "../../../testing/workflows";
+import type { WorkflowTurn } from "../../../lib/trpc";
+import { annotateTurns, isResumable } from "../utils/turns";
+import { type TurnActions, TurnItem } from "./Turns";
+
+afterEach(cleanup);
+
+function actions(overrides: Partial<TurnActions> = {}): TurnActions {
+  return {
+    pending: () => null,
+    error: () => null,
+    approve: vi.fn(),
+    reject: vi.fn(async () => true),
+    reply: vi.fn(async () => true),
+    retry: vi.fn(),
+    ...overrides,
+  };
+}
+
+const noNotes = { working: new Set<string>(), awaiting: new Set<string>(), retryable: new Set<string>(), repeated: new Set<string>() };
+
+function renderTurn(item: WorkflowTurn, options: { notes?: Partial<typeof noNotes>; actions?: TurnActions } = {}) {
+  const given = options.actions ?? actions();
+  render(
+    <div role="log">
+      <TurnItem turn={item} notes={{ ...noNotes, ...options.notes }} actions={given} />
+    </div>,
+  );
+  return given;
+}
+
+describe("workflow turns", () => {
+  it("shows an output under its node, kind and output_type, with the offline responder's badge", () => {
+    renderTurn(turn("output", ["draft", "prompt"], { text: "Release notes\n\n- Faster booking", data: { responder: "offline", output_type: "release-notes" } }));
+    const output = screen.getByRole("article", { name: "Output of draft" });
+    expect(within(output).getByRole("heading", { name: "draft" })).toBeTruthy();
+    expect(within(output).getByText("prompt")).toBeTruthy();
+    expect(within(output).getByText("release-notes")).toBeTruthy();
+    expect(within(output).getByText("offline responder")).toBeTruthy();
+    // Markdown-ish text keeps its lines.
+    expect(output.querySelector(".turn-text")!.textContent).toBe("Release notes\n\n- Faster booking");
+  });
+
+  it("names the model instead of the badge when an LLM answered", () => {
+    renderTurn(turn("output", ["draft", "prompt"], { text: "Notes", data: { responder: "llm", model: "gpt-test" } }));
+    expect(screen.queryByText("offline responder")).toBeNull();
+    expect(screen.getByText("gpt-test")).toBeTruthy();
+  });
+
+  it("pretty-prints an output that is JSON, and shows fenced code and a bash node's output in monospace", () => {
+    renderTurn(turn("output", ["score", "prompt"], { text: '{"severity":"high","owners":["ops"]}' }));
+    expect(screen.getByRole("article", { name: "Output of score" }).querySelector("pre.turn-json code")!.textContent).toBe(
+      '{\n  "severity": "high",\n  "owners": [\n    "ops"\n  ]\n}',
+    );
+    cleanup();
+    renderTurn(turn("output", ["plan", "prompt"], { text: "Run this:\n```sh\nnpm test\n```\nThen ship." }));
+    const plan = screen.getByRole("article", { name: "Output of plan" });
+    expect(within(plan).getByLabelText("Output of plan, code").textContent).toBe("npm test");
+    expect([...plan.querySelectorAll(".turn-text")].map((p) => p.textContent)).toEqual(["Run this:", "Then ship."]);
+    cleanup();
+    renderTurn(turn("output", ["ls", "bash"], { text: "a.txt\nb.txt" }));
+    expect(screen.getByRole("article", { name: "Output of ls" }).querySelector("pre.turn-code code")!.textContent).toBe("a.txt\nb.txt");
+  });
+
+  it("labels a loop iteration and a revision after feedback", () => {
+    renderTurn(turn("iteration", ["refine", "loop"], { text: "Better.", data: { iteration: 2, responder: "offline" } }));
+    expect(within(screen.getByRole("article", { name: "refine, iteration 2" })).getByText("iteration 2")).toBeTruthy();
+    cleanup();
+    renderTurn(turn("output", ["style", "approval"], { text: "Shorter notes.", data: { reason: "Shorter, please" } }));
+    expect(screen.getByRole("article", { name: "Output of style" }).textContent).toContain("Revised after the feedback");
+  });
+
+  it("shows a node starting as a line, or as a live turn while it is at work", () => {
+    const started = turn("started", ["draft", "prompt"], { data: { attempt: 2 } });
+    renderTurn(started);
+    expect(screen.getByText(/draft \(prompt\) started · attempt 2/)).toBeTruthy();
+    cleanup();
+    renderTurn(started, { notes: { working: new Set([started.id]) } });
+    expect(screen.getByRole("article", { name: "draft is running" }).textContent).toContain("draft (prompt) is running, attempt 2…");
+  });
+
+  it("folds a skipped node, its reason one click away", () => {
+    renderTurn(turn("skipped", ["translate", "prompt"], { text: "when: $draft.output == 'never' was false" }));
+    const details = screen.getByText(/translate \(prompt\) skipped/).closest("details")!;
+    expect(details.open).toBe(false);
+    fireEvent.click(details.querySelector("summary")!);
+    expect(details.open).toBe(true);
+    expect(details.textContent).toContain("when: $draft.output == 'never' was false");
+  });
+
+  it("shows a failure with its error, and Retry only while the node can be retried", () => {
+    const failed = turn("failed", ["publish", "command"], { text: 'command "publish": no file commands/publish.md' });
+    const given = renderTurn(failed, { notes: { retryable: new Set([failed.id]) } });
+    const article = screen.getByRole("article", { name: "publish failed" });
+    expect(article.textContent).toContain('command "publish": no file commands/publish.md');
+    fireEvent.click(within(article).getByRole("button", { name: "Retry" }));
+    expect(given.retry).toHaveBeenCalledWith("publish");
+    cleanup();
+    renderTurn(failed);
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+
+  it("says why a retry was refused", () => {
+    const failed = turn("failed", ["publish", "command"], { text: "boom" });
+    renderTurn(failed, { notes: { retryable: new Set([failed.id]) }, actions: actions({ error: () => new Error("run RUN_1 is cancelled") }) });
+    expect(screen.getAllByRole("alert").map((alert) => alert.textContent)).toContain("run RUN_1 is cancelled");
+  });
+
+  it("asks for approval with the node's message; Approve sends the feedback as a comment, Request changes as the reason", async () => {
+    const waiting = turn("waiting", ["legal", "approval"], { text: "Legal sign-off for: the notes" });
+    const given = renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) } });
+    expect(screen.getByRole("article", { name: "legal asks for approval" }).textContent).toContain("Legal sign-off for: the notes");
+    const review = screen.getByRole("region", { name: "Review legal" });
+    const feedback = within(review).getByRole("textbox", { name: "Feedback" }) as HTMLTextAreaElement;
+    fireEvent.change(feedback, { target: { value: "  Cleared.  " } });
+    fireEvent.click(within(review).getByRole("button", { name: "Approve" }));
+    expect(given.approve).toHaveBeenCalledWith("legal", "Cleared.");
+    fireEvent.change(feedback, { target: { value: "Remove the pricing line." } });
+    fireEvent.click(within(review).getByRole("button", { name: "Request changes" }));
+    expect(given.reject).toHaveBeenCalledWith("legal", "Remove the pricing line.");
+    await waitFor(() => expect(feedback.value).toBe(""));
+  });
+
+  it("offers no composer once the approval was answered, and shows a refused decision", () => {
+    const waiting = turn("waiting", ["legal", "approval"], { text: "Sign off?" });
+    renderTurn(waiting);
+    expect(screen.queryByRole("region", { name: "Review legal" })).toBeNull();
+    cleanup();
+    renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) }, actions: actions({ error: () => new Error('node "legal" is completed; it is not waiting for approval') }) });
+    expect(screen.getByRole("alert").textContent).toContain("Your decision was not recorded");
+  });
+
+  it("asks an interactive loop's question with a reply box", async () => {
+    const waiting = turn("waiting", ["interview", "loop"], { text: "Anything to add?", data: { iteration_output: "Draft 1" } });
+    const given = renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) } });
+    expect(screen.getByRole("article", { name: "interview asks for a reply" }).textContent).toContain("Anything to add?");
+    const composer = screen.getByRole("region", { name: "Reply to interview" });
+    fireEvent.click(within(composer).getByRole("button", { name: "Send reply" }));
+    expect(given.reply).not.toHaveBeenCalled();
+    expect(within(composer).getByRole("alert").textContent).toBe("Write a reply before sending it.");
+    fireEvent.change(within(composer).getByRole("textbox", { name: "Reply" }), { target: { value: "Add the pricing table." } });
+    fireEvent.click(within(composer).getByRole("button", { name: "Send reply" }));
+    expect(given.reply).toHaveBeenCalledWith("interview", "Add the pricing table.");
+  });
+
+  it("shows the person's decisions and replies, signed, with their words", () => {
+    renderTurn(turn("approved", ["legal", "approval"], { text: "Cleared.", actor: "Dana" }));
+    renderTurn(turn("rejected", ["style", "approval"], { text: "Shorter, please.", actor: "Dana" }));
+    renderTurn(turn("input", ["interview", "loop"], { text: "Add pricing.", actor: null }));
+    expect(screen.getByRole("article", { name: "Approved legal" }).textContent).toContain("by Dana");
+    expect(screen.getByRole("article", { name: "Requested changes to style" }).textContent).toContain("Shorter, please.");
+    expect(screen.getByRole("article", { name: "Replied to interview" }).textContent).not.toContain("by ");
+  });
+
+  it("ends with the cancellation's reason, and the outcome", () => {
+    renderTurn(turn("cancelled", null, { text: "rejected at style: too long", actor: "Dana" }));
+    const cancelled = screen.getByRole("article", { name: "Run cancelled" });
+    expect(cancelled.textContent).toContain("Run cancelled by Dana");
+    expect(cancelled.textContent).toContain("rejected at style: too long");
+    renderTurn(turn("outcome", null, { text: "failed", data: { status: "failed" } }));
+    expect(screen.getByText(/Run failed/).closest("p")!.className).toContain("system-line-failed");
+  });
+});
+
+describe("what a run allows now", () => {
+  it("marks the live start, the answerable wait and the retryable failure from the nodes as they are now", () => {
+    const turns = [
+      turn("started", ["draft", "prompt"], { id: "s1" }),
+      turn("failed", ["draft", "prompt"], { id: "f1", text: "timeout", data: { retrying: true } }),
+      turn("waiting", ["style", "approval"], { id: "w1" }),
+      turn("rejected", ["style", "approval"], { id: "r1" }),
+      turn("waiting", ["style", "approval"], { id: "w2" }),
+      turn("started", ["publish", "command"], { id: "s2" }),
+      turn("failed", ["publish", "command"], { id: "f2", text: "no file" }),
+    ];
+    const nodes = { draft: nodeRun({ status: "running" }), style: nodeRun({ kind: "approval", status: "waiting_for_user" }), publish: nodeRun({ kind: "command", status: "failed" }) };
+    const notes = annotateTurns({ run: workflowRun({ status: "waiting_for_user", nodes }), turns });
+    expect([...notes.working]).toEqual(["s1"]);
+    expect([...notes.awaiting]).toEqual(["w2"]);
+    expect([...notes.retryable]).toEqual(["f2"]);
+    // Nothing can be answered or retried once the run is cancelled.
+    const over = annotateTurns({ run: workflowRun({ status: "cancelled", nodes }), turns: [...turns, turn("cancelled", null, { id: "c1" }), turn("outcome", null, { id: "o1", text: "cancelled" })] });
+    expect([over.awaiting.size, over.retryable.size]).toEqual([0, 0]);
+    // The cancellation says it all; the outcome after it is not repeated.
+    expect([...over.repeated]).toEqual(["o1"]);
+  });
+
+  it("offers Resume on a failed run and on one a rejected approval cancelled, and on no other", () => {
+    expect(isResumable({ status: "failed", cancel_reason: null })).toBe(true);
+    expect(isResumable({ status: "cancelled", cancel_reason: "rejected at style: too long" })).toBe(true);
+    expect(isResumable({ status: "cancelled", cancel_reason: "The client withdrew" })).toBe(false);
+    expect(isResumable({ status: "waiting_for_user", cancel_reason: null })).toBe(false);
+  });
+});

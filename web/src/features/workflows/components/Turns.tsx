@@ -1,0 +1,284 @@
+/**
+ * One component per kind of workflow turn: the run's message, a node starting (live while it works), its output,
+ * a loop's iteration, a skipped node (folded, with its reason), a failure (with Retry while it can be retried),
+ * a wait for a person (with the review or reply composer while it can be answered), the person's decisions and
+ * replies, retries, resumptions, the cancellation and the outcome. Each renders only what its turn holds; what a
+ * person can do arrives as `actions`, so every state renders from props.
+ */
+import { memo, type ReactNode } from "react";
+import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
+import { CancelledNote, RetryAction, Time, TypingDots } from "../../../components/Chat";
+import { CheckIcon } from "../../../components/icons";
+import { ReviewForm } from "../../../components/ReviewForm";
+import type { WorkflowTurn } from "../../../lib/trpc";
+import { dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
+import { ReplyComposer } from "./ReplyComposer";
+import { TurnOutput } from "./TurnOutput";
+
+export type NodeAction = "approve" | "reject" | "reply" | "retry";
+
+/** What a person can do on a run's nodes, and what is being sent or was refused, per node. */
+export interface TurnActions {
+  pending(nodeId: string): NodeAction | null;
+  error(nodeId: string): unknown;
+  approve(nodeId: string, comment: string): void;
+  /** Resolve true once the server accepted, so the composer can be cleared. */
+  reject(nodeId: string, reason: string): Promise<boolean>;
+  reply(nodeId: string, text: string): Promise<boolean>;
+  retry(nodeId: string): void;
+}
+
+const kindGlyph: Record<string, string> = { prompt: "P", command: "C", bash: "$", script: "S", loop: "L", approval: "A", cancel: "X" };
+
+function NodeAvatar({ kind }: { kind: string | null }) {
+  return (
+    <span className={`avatar avatar-node kind-${kind ?? "none"}`} aria-hidden="true">
+      {kindGlyph[kind ?? ""] ?? "•"}
+    </span>
+  );
+}
+
+function KindTag({ kind }: { kind: string | null }) {
+  return kind ? <span className="tag node-kind">{kind}</span> : null;
+}
+
+const initialOf = (actor: string | null) => actor?.trim().charAt(0).toUpperCase() || "Y";
+
+export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
+  const node = turn.node_id ?? "";
+  switch (turn.kind) {
+    case "message":
+      return <MessageTurn turn={turn} />;
+    case "started":
+      return <StartedTurn turn={turn} live={notes.working.has(turn.id)} />;
+    case "output":
+    case "iteration":
+      return <OutputTurn turn={turn} />;
+    case "skipped":
+      return <SkippedTurn turn={turn} />;
+    case "failed": {
+      const retry = notes.retryable.has(turn.id) ? { pending: actions.pending(node) === "retry", error: actions.error(node), onRetry: () => actions.retry(node) } : null;
+      return <FailedTurn turn={turn} retry={retry} />;
+    }
+    case "waiting":
+      return <WaitingTurn turn={turn} open={notes.awaiting.has(turn.id)} actions={actions} />;
+    case "approved":
+      return <DecisionTurn turn={turn} label={`Approved ${node}`} tone="approved" />;
+    case "rejected":
+      return <DecisionTurn turn={turn} label={`Requested changes to ${node}`} tone="rejected" />;
+    case "input":
+      return <DecisionTurn turn={turn} label={`Replied to ${node}`} tone="reply" />;
+    case "cancelled":
+      return <CancelledNote at={turn.at} actor={turn.actor} reason={turn.text} />;
+    case "retried":
+      return <SystemLine turn={turn}>{node} retried</SystemLine>;
+    case "resumed":
+      return <SystemLine turn={turn}>Run resumed</SystemLine>;
+    case "outcome":
+      return <OutcomeLine turn={turn} />;
+  }
+}
+
+function SystemLine({ turn, tone, children }: { turn: WorkflowTurn; tone?: string; children: ReactNode }) {
+  return (
+    <p className={`system-line${tone ? ` system-line-${tone}` : ""}`}>
+      <span>
+        {children}
+        {turn.actor ? ` by ${turn.actor}` : ""} · <Time at={turn.at} />
+      </span>
+    </p>
+  );
+}
+
+const outcomeText: Record<string, { text: string; tone: string }> = {
+  completed: { text: "Run completed", tone: "success" },
+  failed: { text: "Run failed", tone: "failed" },
+  cancelled: { text: "Run ended: cancelled", tone: "cancelled" },
+};
+
+export function OutcomeLine({ turn }: { turn: WorkflowTurn }) {
+  const outcome = outcomeText[turn.text ?? ""] ?? { text: `Run ended: ${turn.text ?? "unknown"}`, tone: "cancelled" };
+  return (
+    <SystemLine turn={turn} tone={outcome.tone}>
+      {outcome.text}
+    </SystemLine>
+  );
+}
+
+export const MessageTurn = memo(function MessageTurn({ turn }: { turn: WorkflowTurn }) {
+  return (
+    <article className="message message-human" aria-label="Message">
+      <div className="bubble bubble-human">
+        <header className="message-meta">
+          <span className="message-author">Message</span>
+          <Time at={turn.at} />
+        </header>
+        {turn.text ? <p className="turn-text">{turn.text}</p> : <p className="turn-text muted">The run was started without a message.</p>}
+      </div>
+      <PersonAvatar initial={initialOf(turn.actor)} />
+    </article>
+  );
+});
+
+export function StartedTurn({ turn, live }: { turn: WorkflowTurn; live: boolean }) {
+  const attempt = dataNumber(turn, "attempt") ?? 1;
+  const revising = turn.data?.rejection_work === true;
+  if (live) {
+    const doing = revising ? "revising after the feedback" : "running";
+    return (
+      <article className="message message-agent" aria-label={`${turn.node_id} is ${doing}`}>
+        <NodeAvatar kind={turn.node_kind} />
+        <div className="bubble bubble-working" role="status">
+          <TypingDots />
+          <span>
+            <strong>{turn.node_id}</strong> {turn.node_kind ? `(${turn.node_kind}) ` : ""}is {doing}
+            {attempt > 1 ? `, attempt ${attempt}` : ""}…
+          </span>
+        </div>
+      </article>
+    );
+  }
+  return (
+    <p className="system-line">
+      <span>
+        {nodeName(turn)} {revising ? "started a revision" : "started"}
+        {attempt > 1 ? ` · attempt ${attempt}` : ""} · <Time at={turn.at} />
+      </span>
+    </p>
+  );
+}
+
+export const OutputTurn = memo(function OutputTurn({ turn }: { turn: WorkflowTurn }) {
+  const node = turn.node_id ?? "";
+  const iteration = turn.kind === "iteration" ? dataNumber(turn, "iteration") : null;
+  const outputType = dataText(turn, "output_type");
+  const model = dataText(turn, "model");
+  const feedback = dataText(turn, "reason");
+  const label = iteration !== null ? `${node}, iteration ${iteration}` : `Output of ${node}`;
+  return (
+    <article className="message message-agent" aria-label={label}>
+      <NodeAvatar kind={turn.node_kind} />
+      <div className="bubble bubble-agent turn-card">
+        <header className="message-meta turn-head">
+          <h2 className="message-author">{node}</h2>
+          <KindTag kind={turn.node_kind} />
+          {iteration !== null ? <span className="version-badge">iteration {iteration}</span> : null}
+          {outputType ? (
+            <span className="output-type" title="The node's output_type">
+              {outputType}
+            </span>
+          ) : null}
+          {turn.data?.responder === "offline" ? (
+            <span className="offline-badge" title="No LLM is configured: this is the offline responder's deterministic echo of the prompt, not a model's answer">
+              offline responder
+            </span>
+          ) : model ? (
+            <span className="muted small">{model}</span>
+          ) : null}
+          <Time at={turn.at} />
+        </header>
+        <div className="turn-body">
+          {feedback ? (
+            <p className="turn-note">
+              Revised after the feedback <q>{feedback}</q>
+            </p>
+          ) : null}
+          <TurnOutput text={turn.text ?? ""} nodeKind={turn.node_kind} label={label} />
+        </div>
+      </div>
+    </article>
+  );
+});
+
+export function SkippedTurn({ turn }: { turn: WorkflowTurn }) {
+  return (
+    <details className="turn-skipped">
+      <summary>
+        {nodeName(turn)} skipped · <Time at={turn.at} />
+      </summary>
+      <p className="turn-skipped-reason">
+        <span className="cancel-reason-label">Reason</span> {turn.text || "No reason was recorded."}
+      </p>
+    </details>
+  );
+}
+
+export function FailedTurn({ turn, retry }: { turn: WorkflowTurn; retry: { pending: boolean; error: unknown; onRetry(): void } | null }) {
+  const retrying = turn.data?.retrying === true;
+  return (
+    <article className="message message-agent" aria-label={`${turn.node_id} failed`}>
+      <AgentAvatar agent={null} />
+      <div className={`bubble ${retrying ? "bubble-retrying" : "bubble-error"}`} role={retry ? "alert" : undefined}>
+        <header className="message-meta">
+          <span className="message-author">
+            {nodeName(turn)} failed{retrying ? "; it is tried again automatically" : ""}
+          </span>
+          <Time at={turn.at} />
+        </header>
+        <p className="error-text">{turn.text || "No error was recorded."}</p>
+        {retry ? <RetryAction retry={retry} /> : null}
+      </div>
+    </article>
+  );
+}
+
+/** A node waiting for a person: an approval's message, or an interactive loop's question, with the composer while it can be answered. */
+export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open: boolean; actions: TurnActions }) {
+  const node = turn.node_id ?? "";
+  const approval = turn.node_kind === "approval";
+  const pending = actions.pending(node);
+  return (
+    <>
+      <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={approval ? `${node} asks for approval` : `${node} asks for a reply`}>
+        <NodeAvatar kind={turn.node_kind} />
+        <div className="bubble bubble-agent turn-card">
+          <header className="message-meta turn-head">
+            <h2 className="message-author">{node}</h2>
+            <KindTag kind={turn.node_kind} />
+            {open ? <span className="waiting-chip">{approval ? "Awaiting your review" : "Awaiting your reply"}</span> : null}
+            <Time at={turn.at} />
+          </header>
+          <div className="turn-body">
+            {turn.text ? <TurnOutput text={turn.text} nodeKind={null} label={`${node}'s request`} /> : <p className="muted small">{approval ? "Approve to go on." : "Reply to go on."}</p>}
+          </div>
+        </div>
+      </article>
+      {open && approval ? (
+        <ReviewForm
+          subject={node}
+          title={`Your review · ${node}`}
+          consequence="Approving lets the nodes after it run. Requesting changes sends your feedback to the node's on_reject prompt, or, when it has none, cancels the run."
+          placeholder="What should change? Optional when you approve."
+          hint="Sent as your comment when you approve, and as the reason when you request changes. Ctrl+Enter requests changes."
+          pending={pending === "approve" || pending === "reject" ? pending : null}
+          error={actions.error(node)}
+          onApprove={(comment) => actions.approve(node, comment)}
+          onReject={(reason) => actions.reject(node, reason)}
+        />
+      ) : null}
+      {open && !approval ? <ReplyComposer nodeId={node} pending={pending === "reply"} error={actions.error(node)} onReply={(text) => actions.reply(node, text)} /> : null}
+    </>
+  );
+}
+
+const decisionClass = { approved: "decision-approved", rejected: "decision-rejected", reply: "decision-reply" } as const;
+
+/** A person's approval, request for changes or reply to a loop, with their words quoted. */
+export function DecisionTurn({ turn, label, tone }: { turn: WorkflowTurn; label: string; tone: keyof typeof decisionClass }) {
+  return (
+    <article className="message message-human" aria-label={label}>
+      <div className={`bubble bubble-human${turn.text ? "" : " bubble-decision"}`}>
+        <header className="message-meta">
+          <span className={`decision ${decisionClass[tone]}`}>
+            {tone === "approved" ? <CheckIcon /> : null}
+            {label}
+          </span>
+          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
+          <Time at={turn.at} />
+        </header>
+        {turn.text ? <blockquote className="feedback-quote">{turn.text}</blockquote> : null}
+      </div>
+      <PersonAvatar initial={initialOf(turn.actor)} />
+    </article>
+  );
+}

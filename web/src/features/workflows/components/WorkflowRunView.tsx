@@ -1,0 +1,91 @@
+/**
+ * A workflow run as a conversation, like a pipeline run: the message, each node starting and answering, the waits
+ * for a person with their composers inline, failures with Retry, the cancellation and the outcome. Polled every
+ * second while the run is active; left alone once it has ended.
+ */
+import { useMemo } from "react";
+import { ErrorNotice, PageLoadError } from "../../../components/ErrorNotice";
+import { Spinner } from "../../../components/Spinner";
+import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
+import type { WorkflowConversation } from "../../../lib/trpc";
+import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
+import { annotateTurns } from "../utils/turns";
+import { type NodeAction, type TurnActions, TurnItem } from "./Turns";
+import { WorkflowRunHeader } from "./WorkflowRunHeader";
+import "../workflows.css";
+
+export function WorkflowRunView({ runId }: { runId: string }) {
+  const conversation = useWorkflowConversation(runId);
+  // A failed refresh keeps the last good data on screen and says that updates paused.
+  if (conversation.data) return <RunConversation conversation={conversation.data} refreshError={conversation.error} />;
+  if (conversation.isError) {
+    return <PageLoadError permanent="This run could not be opened" transient="The run could not be loaded" error={conversation.error} onRetry={() => void conversation.refetch()} />;
+  }
+  return (
+    <div className="page-pad">
+      <Spinner label="Loading the run" size="md" />
+    </div>
+  );
+}
+
+/** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
+function useTurnActions(runId: string): TurnActions {
+  const approve = useApproveNode();
+  const reject = useRejectNode();
+  const reply = useReplyToNode();
+  const retry = useRetryWorkflowNode();
+  const mutations = [
+    ["approve", approve],
+    ["reject", reject],
+    ["reply", reply],
+    ["retry", retry],
+  ] as const;
+  // A new decision forgets the refusal of the previous one.
+  const forget = () => mutations.forEach(([, mutation]) => mutation.reset());
+  const accepted = (sent: Promise<unknown>) =>
+    sent.then(
+      () => true,
+      // The refusal is on the mutation's `error` and shown by the composer.
+      () => false,
+    );
+  const sentFor = (nodeId: string) => mutations.find(([, mutation]) => mutation.variables?.nodeId === nodeId && (mutation.isPending || mutation.error));
+  return {
+    pending: (nodeId) => {
+      const found = sentFor(nodeId);
+      return found && found[1].isPending ? (found[0] as NodeAction) : null;
+    },
+    error: (nodeId) => sentFor(nodeId)?.[1].error ?? null,
+    approve: (nodeId, comment) => {
+      forget();
+      approve.mutate({ runId, nodeId, ...(comment ? { comment } : {}) });
+    },
+    reject: (nodeId, reason) => {
+      forget();
+      return accepted(reject.mutateAsync({ runId, nodeId, reason }));
+    },
+    reply: (nodeId, text) => {
+      forget();
+      return accepted(reply.mutateAsync({ runId, nodeId, text }));
+    },
+    retry: (nodeId) => {
+      forget();
+      retry.mutate({ runId, nodeId });
+    },
+  };
+}
+
+function RunConversation({ conversation, refreshError }: { conversation: WorkflowConversation; refreshError: unknown }) {
+  const { run, turns } = conversation;
+  const notes = useMemo(() => annotateTurns(conversation), [conversation]);
+  const actions = useTurnActions(run.id);
+  const turnsRef = useFollowNewMessages(turns.length);
+  return (
+    <div className="conversation workflow-run">
+      <WorkflowRunHeader run={run} view="conversation" />
+      {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
+      <div className="messages" ref={turnsRef} role="log" aria-label="Conversation" aria-live="polite">
+        {turns.map((turn) => (notes.repeated.has(turn.id) ? null : <TurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />))}
+      </div>
+    </div>
+  );
+}
