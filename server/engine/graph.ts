@@ -44,7 +44,8 @@ export const isReviewGate = (node: StitchNode): boolean => node.type === "UX" &&
 /**
  * An approval gate: a UX node a person approves (completing it, with their comment as output when
  * `data.captureResponse`) or rejects. With `data.executor` a rejection runs the gate's follow-up work (a YAML
- * workflow's `on_reject` prompt) and the gate then waits again.
+ * workflow's `on_reject` prompt) and the gate then waits again; with `data.precheck` as well, that executor first
+ * decides whether the gate waits at all (a YAML workflow's `when`), answering with a skip or a callback.
  */
 export const isApprovalGate = (node: StitchNode): boolean => node.type === "UX" && node.data.gate === "approval";
 

@@ -27,10 +27,14 @@ export interface WorkflowTask {
   loop?: { interactive: boolean };
   /** Approval gates: a rejection runs follow-up work (and the gate then waits again). */
   rejectionWork?: boolean;
+  /** Approval gates: the front door's executor first decides whether the gate waits at all (a condition), or skips it. */
+  precheck?: boolean;
   /** Approval gates: the approver's comment becomes the output. */
   captureResponse?: boolean;
   /** How long one attempt's work may hold its dispatch before another process may take it over. */
   leaseMs?: number;
+  /** The executor the dispatcher hands the task's work to (the front door's); WORKFLOW_EXECUTOR when absent. */
+  executor?: string;
   /** What the front door's executor needs to perform the task (its definition). */
   config: Record<string, unknown>;
 }
@@ -68,10 +72,11 @@ export function compileWorkflow(tasks: readonly WorkflowTask[]): StitchGraph {
     if (task.kind === "approval") {
       data.gate = "approval";
       if (task.captureResponse) data.captureResponse = true;
-      if (task.rejectionWork) data.executor = WORKFLOW_EXECUTOR;
+      if (task.rejectionWork || task.precheck) data.executor = task.executor ?? WORKFLOW_EXECUTOR;
+      if (task.precheck) data.precheck = true;
       return { id: task.id, type: "UX", position: at.get(task.id)!, data };
     }
-    data.executor = WORKFLOW_EXECUTOR;
+    data.executor = task.executor ?? WORKFLOW_EXECUTOR;
     if (task.retry) data.retry = task.retry;
     if (task.loop) data.loop = task.loop;
     return { id: task.id, type: "Worker", position: at.get(task.id)!, data };

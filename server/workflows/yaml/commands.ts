@@ -4,6 +4,7 @@
  * Each command is one engine transaction; the projection writes the run's turns and status in that same transaction.
  */
 import { createHash, randomUUID } from "node:crypto";
+import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
 import { killRun } from "../runtime/processes";
@@ -21,13 +22,15 @@ export interface WorkflowCommandOptions {
 }
 
 /** Names the API's paths use under /api/workflows/, which a workflow's name would shadow. */
-const RESERVED_NAMES = new Set(["runs", "validate", "tools", "execute"]);
+const RESERVED_NAMES = new Set(["runs", "validate", "tools", "execute", "new"]);
 
-/** Where `name:` stands in the text, for a located problem with the name itself. */
+/** Where the value of `name:` stands in the text (a text that loaded), for a located problem with the name itself. */
 function locationOfName(yaml: string): { line: number; column: number } {
-  const lines = yaml.split("\n");
-  const index = lines.findIndex((line) => /^name\s*:/.test(line));
-  return index < 0 ? { line: 1, column: 1 } : { line: index + 1, column: lines[index]!.indexOf(":") + 2 };
+  const lines = new LineCounter();
+  const doc = parseDocument(yaml, { lineCounter: lines });
+  const name = isMap(doc.contents) ? doc.contents.get("name", true) : undefined;
+  const { line, col } = lines.linePos(isScalar(name) ? (name.range?.[0] ?? 0) : 0);
+  return { line, column: col };
 }
 
 /** A stable flow id per definition version: every process registering the same text gets the same flow. */
@@ -45,9 +48,18 @@ export class WorkflowCommands {
 
   /** Checks a definition and stores nothing: its warnings, or InvalidWorkflow with every problem located. */
   validate(yaml: string): { valid: true; warnings: LocatedIssue[] } {
+    return { valid: true, warnings: this.load(yaml).warnings };
+  }
+
+  /** The definition the text holds, with what registering would refuse (reserved names included), or InvalidWorkflow. */
+  private load(yaml: string): { definition: WorkflowDefinition; warnings: LocatedIssue[] } {
     const loaded = loadWorkflow(yaml, { shellAllowed: this.options.shellAllowed });
     if (!loaded.ok) throw new InvalidWorkflow(loaded.issues, loaded.warnings);
-    return { valid: true, warnings: loaded.warnings };
+    const { definition, warnings } = loaded;
+    if (RESERVED_NAMES.has(definition.name)) {
+      throw new InvalidWorkflow([{ path: "name", ...locationOfName(yaml), message: `"${definition.name}" is reserved by the API's and the app's paths; choose another name` }], warnings);
+    }
+    return { definition, warnings };
   }
 
   /** Registers the definition as the next version of its name; a refused definition stores nothing. */
@@ -55,12 +67,7 @@ export class WorkflowCommands {
   /** `unlessUnchanged`: when the latest version has this very text, nothing is added (start-up loading of WORKFLOWS_DIR). */
   async register(yaml: string, options: { unlessUnchanged: true }): Promise<{ workflow: RegisteredWorkflow; unchanged: boolean }>;
   async register(yaml: string, options?: { unlessUnchanged: true }): Promise<RegisteredWorkflow | { workflow: RegisteredWorkflow; unchanged: boolean }> {
-    const loaded = loadWorkflow(yaml, { shellAllowed: this.options.shellAllowed });
-    if (!loaded.ok) throw new InvalidWorkflow(loaded.issues, loaded.warnings);
-    const { definition, warnings } = loaded;
-    if (RESERVED_NAMES.has(definition.name)) {
-      throw new InvalidWorkflow([{ path: "name", ...locationOfName(yaml), message: `"${definition.name}" is reserved by the API's paths; choose another name` }], warnings);
-    }
+    const { definition, warnings } = this.load(yaml);
     const graph = lowerWorkflow(definition);
     const { row, unchanged } = await this.engine.transaction(async (ops, tx) => {
       await store.lockName(tx, definition.name);
@@ -111,7 +118,10 @@ export class WorkflowCommands {
       const row = await ops.nodeRow(runId, nodeId);
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
       const onReject = node.approval.on_reject;
-      const rejectionsSoFar = (await store.listNodeTurns(tx, runId, nodeId, "rejected")).length;
+      // Counted since the run was last resumed: a resumed gate gets its on_reject attempts afresh.
+      const turns = await store.listTurns(tx, runId);
+      const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
+      const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === nodeId && t.id > resumedAt).length;
       if (onReject && rejectionsSoFar + 1 < onReject.max_attempts) {
         await ops.handle(runId, { type: "review", key: nodeId, decision: "reject", feedback: why }, actor);
         return;

@@ -19,7 +19,9 @@ function taskOf(definition: WorkflowDefinition, node: WorkflowNode): WorkflowTas
     ...(node.retry ? { retry: { maxAttempts: node.retry.max_attempts + 1, backoffMs: node.retry.delay_ms } } : {}),
     alwaysRun: node.always_run,
     ...(node.kind === "loop" ? { loop: { interactive: node.loop.interactive } } : {}),
-    ...(node.kind === "approval" ? { rejectionWork: node.approval.on_reject !== undefined, captureResponse: node.approval.capture_response } : {}),
+    ...(node.kind === "approval"
+      ? { rejectionWork: node.approval.on_reject !== undefined, captureResponse: node.approval.capture_response, precheck: node.when !== undefined }
+      : {}),
     leaseMs: (node.timeout ?? DEFAULT_TIMEOUT_MS) + LEASE_MARGIN_MS,
     config: { kind: node.kind, node, workflow: { name: definition.name, provider: definition.provider ?? null, model: definition.model ?? null } },
   };

@@ -57,23 +57,34 @@ function processOutcome(node: WorkflowNode, outcome: NodeOutcome): Outcome {
   return { type: "failed", error: outcome.error, retryable: retryableUnder(node, outcome.timedOut) };
 }
 
+/** Thrown inside a report's transaction to roll it back when the engine took the event as a repeat. */
+class LateResult extends Error {}
+
 export function workflowExecutor(options: ExecutorOptions): NodeExecutor {
   const { engine, database } = options;
 
-  /** Reports an event for the node; a refusal because the node moved on is expected (a late result) and dropped. */
+  /**
+   * Reports an event for the node with the turns it adds. A result the engine refuses or takes as a repeat because the
+   * node moved on (a late result: the run was cancelled, another process performed the same attempt) is dropped, and
+   * so are its turns: the transaction rolls back.
+   */
   async function report(runId: string, event: KeyedEvent, turns: Omit<store.NewTurn, "runId">[] = []): Promise<void> {
     try {
       await engine.transaction(async (ops, tx) => {
         await store.insertTurns(tx, turns.map((t) => ({ ...t, runId })));
-        await ops.handle(runId, event);
+        if ((await ops.handle(runId, event)).duplicate) throw new LateResult();
       });
     } catch (error) {
+      if (error instanceof LateResult) return;
       if (error instanceof EngineError && (error.code === "conflict" || error.code === "not_found")) return;
       throw error;
     }
   }
 
-  return async ({ runId, nodeId, attempt, payload }) => {
+  return async ({ runId, nodeId, attempt, payload, signal: stopping }) => {
+    // This process is stopping: the work is left (unreported) for the next process to perform.
+    const givenUp = () => new Error(`node "${nodeId}" of run ${runId}: this server is stopping; the node's work is left to the next one`);
+    if (stopping.aborted) throw givenUp();
     const config = payload.config as { kind: string; node: WorkflowNode; workflow: { provider: string | null; model: string | null } };
     const node = config.node;
     const run = await database.run((db) => store.findRun(db, runId));
@@ -87,8 +98,11 @@ export function workflowExecutor(options: ExecutorOptions): NodeExecutor {
       return r ? { status: r.status, output: text(r.output) } : undefined;
     };
 
-    // The node stops when its run no longer wants it (cancelled here or by another process) or its time is up.
+    // The node stops when its run no longer wants it (cancelled here or by another process), its time is up, or
+    // this process stops.
     const controller = new AbortController();
+    const stop = () => controller.abort();
+    stopping.addEventListener("abort", stop, { once: true });
     const watch = setInterval(() => {
       void engine.nodeRows(runId).then((now) => {
         const current = now.find((r) => r.key === nodeId);
@@ -98,8 +112,12 @@ export function workflowExecutor(options: ExecutorOptions): NodeExecutor {
     watch.unref();
     try {
       const work = new NodeWork(options, run, node, config.workflow, row, outputOf, payload.feedback?.text, controller.signal);
-      await work.perform(report);
+      await work.perform(async (id, event, turns) => {
+        if (stopping.aborted) throw givenUp();
+        return report(id, event, turns);
+      });
     } finally {
+      stopping.removeEventListener("abort", stop);
       clearInterval(watch);
     }
   };
@@ -130,7 +148,7 @@ class NodeWork {
     if (node.kind === "loop") return this.loop(report);
     let outcome: Outcome;
     try {
-      outcome = node.kind === "approval" ? await this.rejectionWork() : (this.skipReason() ?? (await this.work()));
+      outcome = node.kind !== "approval" ? (this.skipReason() ?? (await this.work())) : await this.approvalWork();
     } catch (error) {
       if (!(error instanceof ReferenceProblem)) throw error;
       outcome = { type: "failed", error: error.message, retryable: false };
@@ -141,7 +159,9 @@ class NodeWork {
     }
     if (node.kind === "cancel") return this.cancelRun(outcome.output);
     const turns: Omit<store.NewTurn, "runId">[] = outcome.responder ? [{ kind: "responder", nodeId: key, payload: outcome.responder }] : [];
-    if (node.kind === "approval") turns.push({ kind: "followup", nodeId: key, payload: { output: outcome.output, reason: this.feedback ?? "", ...outcome.responder } });
+    if (node.kind === "approval" && this.feedback !== undefined) {
+      turns.push({ kind: "followup", nodeId: key, payload: { output: outcome.output, reason: this.feedback, ...outcome.responder } });
+    }
     return report(runId, { type: "callback", key, status: "completed", output: outcome.output, attempt: row.attempt }, turns);
   }
 
@@ -161,13 +181,15 @@ class NodeWork {
     const node = this.node as WorkflowNode & { provider?: string; model?: string };
     const provider = node.provider ?? this.workflow.provider;
     const model = node.model ?? this.workflow.model ?? undefined;
-    const signal = AbortSignal.any([this.signal, AbortSignal.timeout(this.timeoutMs())]);
+    // An AI call is bounded by the node's own `timeout` when it names one, and otherwise by LLM_TIMEOUT_MS alone.
+    const limit = this.node.timeout;
+    const signal = limit ? AbortSignal.any([this.signal, AbortSignal.timeout(limit)]) : this.signal;
     try {
       const answer = await complete({ prompt, ...(model ? { model } : {}), ...extra }, provider === "offline" ? undefined : this.options.llm, { signal, label: `node "${this.node.id}"` });
       return { type: "completed", output: answer.text, responder: { responder: answer.responder, ...(answer.model ? { model: answer.model } : {}) } };
     } catch (error) {
       if (error instanceof LlmError) return { type: "failed", error: error.message, retryable: retryableUnder(this.node, error.transient) };
-      if (signal.aborted) return { type: "failed", error: `timed out after ${this.timeoutMs()} ms`, retryable: retryableUnder(this.node, true) };
+      if (limit && signal.aborted && !this.signal.aborted) return { type: "failed", error: `timed out after ${limit} ms`, retryable: retryableUnder(this.node, true) };
       throw error;
     }
   }
@@ -214,6 +236,15 @@ class NodeWork {
     }
   }
 
+  /**
+   * An approval gate's work: before it waits (no reviewer's reason yet), its `when`, which skips it or lets it wait;
+   * after a rejection, its on_reject prompt.
+   */
+  private async approvalWork(): Promise<Outcome> {
+    if (this.feedback === undefined) return this.skipReason() ?? { type: "completed", output: "" };
+    return this.rejectionWork();
+  }
+
   /** A rejected approval's on_reject prompt, with the reviewer's reason as $REJECTION_REASON. */
   private async rejectionWork(): Promise<Outcome> {
     const onReject = this.node.kind === "approval" ? this.node.approval.on_reject : undefined;
@@ -245,11 +276,13 @@ class NodeWork {
     const { loop } = this.node;
     const key = this.node.id;
     const runId = this.run.id;
-    const earlier = await this.options.database.run((db) => store.listNodeTurns(db, runId, key, "iteration"));
-    const since = await this.options.database.run((db) => store.listNodeTurns(db, runId, key, "started"));
-    const lastStart = since.at(-1)?.id ?? 0;
-    const iterations = earlier.filter((t) => t.id > lastStart).map((t) => t.payload as { prompt: string; output: string });
-    const iteration = iterations.length + 1;
+    // Each iteration is an attempt of the node: this firing's first is attempt `retryFrom` (a retry or a resume fires
+    // the loop afresh; the user's reply to an interactive loop does not), and each earlier one left an iteration turn.
+    const iteration = this.row.attempt - this.row.retryFrom + 1;
+    const earlier = iteration > 1 ? await this.options.database.run((db) => store.listNodeTurns(db, runId, key, "iteration")) : [];
+    const iterations = earlier
+      .map((t) => t.payload as { attempt?: number; prompt: string; output: string })
+      .filter((it) => it.attempt !== undefined && it.attempt >= this.row.retryFrom && it.attempt < this.row.attempt);
     const fail = (error: string, retryable = false) => report(runId, { type: "callback", key, status: "failed", error, attempt: this.row.attempt, retryable });
     if (iteration === 1) {
       const skip = this.skipReason();
@@ -273,7 +306,7 @@ class NodeWork {
       const { script, env } = substituteForShell(loop.until_bash, this.ctx);
       done = (await runBash({ runId, script, env, timeoutMs: this.timeoutMs(), workDir: this.options.workDir, signal: this.signal })).ok;
     }
-    const turns = [{ kind: "iteration", nodeId: key, payload: { iteration, prompt, output: answer.output, ...answer.responder } }];
+    const turns = [{ kind: "iteration", nodeId: key, payload: { iteration, attempt: this.row.attempt, prompt, output: answer.output, ...answer.responder } }];
     if (done) return report(runId, { type: "callback", key, status: "completed", output: answer.output, attempt: this.row.attempt }, turns);
     if (iteration >= loop.max_iterations) {
       return report(

@@ -36,7 +36,7 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
       continue;
     }
     if (after.status === "running" && kind !== "approval") turn("started", key, { attempt: after.attempt });
-    else if (after.status === "running" && kind === "approval") turn("started", key, { attempt: after.attempt, rejection_work: true });
+    else if (after.status === "running" && kind === "approval") turn("started", key, { attempt: after.attempt, rejection_work: after.feedback !== null });
     else if (after.status === "completed") {
       if (kind === "approval") turn("approved", key, { comment: event.type === "review" ? (event.feedback ?? "") : "" }, t.actor);
       else turn("output", key, { output: after.output });
@@ -58,7 +58,8 @@ export function workflowProjection(): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
     if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.data.triggerRule !== undefined) && t.event.type !== "cancel") return;
     const run = await store.findRun(tx, t.runId);
-    if (!run) return;
+    // Step workflows share the runs table; their own front door projects them.
+    if (!run || run.format !== "yaml") return;
     const projected = project(run.status, t);
     if (projected.status !== run.status || projected.cancelReason !== undefined) await store.updateRunStatus(tx, run.id, projected.status, projected.cancelReason);
     await store.insertTurns(tx, projected.turns.map((turn) => ({ ...turn, runId: run.id })));

@@ -12,6 +12,9 @@ const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : n
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value));
 const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 
+/** How many times a run is read while transitions keep changing its status under the read (see `read`). */
+const MAX_READS = 5;
+
 /** Turns whose kind ends a node's attempt: when they were written is when the node finished. */
 const FINISHING = new Set(["output", "failed", "skipped", "approved"]);
 
@@ -62,11 +65,12 @@ export class WorkflowQueries {
       return r ? { status: r.status, output: text(r.output) ?? "" } : undefined;
     };
     const out: WorkflowTurn[] = [];
-    let responder: Record<string, unknown> | undefined;
+    // Who answered, per node, until that node's output: nodes running at once write their turns interleaved.
+    const responders = new Map<string | null, Record<string, unknown>>();
     for (const turn of turns) {
       const payload = asRecord(turn.payload);
       if (turn.kind === "responder") {
-        responder = payload;
+        responders.set(turn.nodeId, payload);
         continue;
       }
       const nodeKind = turn.nodeId ? (kindOf.get(turn.nodeId) ?? null) : null;
@@ -78,11 +82,11 @@ export class WorkflowQueries {
         case "output":
         case "iteration":
         case "followup": {
-          const data = { ...(turn.kind === "output" ? (responder ?? {}) : {}), ...payload };
+          const data = { ...(turn.kind === "output" ? (responders.get(turn.nodeId) ?? {}) : {}), ...payload };
           const node = definition.nodes.find((n) => n.id === turn.nodeId);
           if (node?.output_type) data.output_type = node.output_type;
           out.push({ ...base, kind: turn.kind === "followup" ? "output" : (turn.kind as "output" | "iteration"), text: text(payload.output) ?? "", data });
-          responder = undefined;
+          responders.delete(turn.nodeId);
           break;
         }
         case "waiting": {
@@ -122,14 +126,28 @@ export class WorkflowQueries {
     return { run: view, turns: out };
   }
 
+  /**
+   * The run's row, its nodes' rows and its turns are separate reads. The run is read again after the others: when its
+   * status changed in between (a transition committed), they are read again, so the status shown is the one the
+   * nodes were read under, never `running` beside nodes that all wait for a person.
+   */
   private async read(runId: string) {
-    const run = await this.database.run((db) => store.findRun(db, runId));
-    if (!run) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
-    const [definitionRow, rows, turns] = await Promise.all([
-      this.database.run((db) => store.findDefinitionById(db, run.definitionId)),
-      this.engine.nodeRows(runId),
-      this.database.run((db) => store.listTurns(db, runId)),
-    ]);
+    const findRun = async () => {
+      const found = await this.database.run((db) => store.findRun(db, runId));
+      if (!found) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
+      return found;
+    };
+    let run = await findRun();
+    const definitionRow = await this.database.run((db) => store.findDefinitionById(db, run.definitionId));
+    let rows: NodeRow[];
+    let turns: store.TurnRow[];
+    for (let reads = 1; ; reads++) {
+      [rows, turns] = await Promise.all([this.engine.nodeRows(runId), this.database.run((db) => store.listTurns(db, runId))]);
+      const again = await findRun();
+      const unchanged = again.status === run.status && iso(again.updatedAt) === iso(run.updatedAt);
+      run = again;
+      if (unchanged || reads === MAX_READS) break;
+    }
     const definition = definitionRow!.definition as WorkflowDefinition;
     const nodes: Record<string, NodeRunView> = {};
     for (const node of definition.nodes) {
