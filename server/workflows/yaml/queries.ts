@@ -5,7 +5,7 @@ import type { NodeRow } from "../../engine/transition";
 import type { WorkflowDefinition } from "./definition";
 import { WorkflowError } from "./errors";
 import { substitute } from "./references";
-import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
+import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
 import * as store from "./store";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
@@ -53,6 +53,21 @@ export class WorkflowQueries {
 
   async getRun(runId: string): Promise<WorkflowRunView> {
     return (await this.read(runId)).view;
+  }
+
+  /** What the run produced, with each output under its node's `output_type` label. */
+  async export(runId: string, now: Date = new Date()): Promise<WorkflowRunExport> {
+    const { view, definition } = await this.read(runId);
+    const outputs = definition.nodes
+      .map((node) => ({ node, state: view.nodes[node.id]! }))
+      .filter(({ state }) => state.status === "completed" && state.output !== null)
+      .map(({ node, state }) => ({ node_id: node.id, kind: node.kind, output_type: node.output_type ?? null, responder: state.responder, output: state.output! }));
+    const byOutputType: WorkflowRunExport["by_output_type"] = {};
+    for (const o of outputs) if (o.output_type) (byOutputType[o.output_type] ??= []).push({ node_id: o.node_id, output: o.output });
+    return {
+      run_id: view.id, workflow: view.workflow, version: view.version, status: view.status, message: view.message, exported_at: now.toISOString(),
+      outputs, by_output_type: byOutputType,
+    };
   }
 
   /** The run as a conversation: its message, then each node's turns in order, and the outcome. */

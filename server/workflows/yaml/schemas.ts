@@ -91,4 +91,20 @@ export const WorkflowTurn = z.object({
 export type WorkflowTurn = z.infer<typeof WorkflowTurn>;
 
 export const WorkflowConversation = z.object({ run: WorkflowRunView, turns: z.array(WorkflowTurn) });
+
+/**
+ * A run's results to keep: every completed node's output, and the outputs listed under the `output_type` labels
+ * their nodes carry (a label several nodes share lists each of them, in the definition's order).
+ */
+export const WorkflowRunExport = z.object({
+  run_id: z.string(),
+  workflow: z.string(),
+  version: z.number().int(),
+  status: WorkflowRunStatus,
+  message: z.string(),
+  exported_at: z.string(),
+  outputs: z.array(z.object({ node_id: z.string(), kind: z.string(), output_type: z.string().nullable(), responder: z.string().nullable(), output: z.string() })),
+  by_output_type: z.record(z.string(), z.array(z.object({ node_id: z.string(), output: z.string() }))),
+});
+export type WorkflowRunExport = z.infer<typeof WorkflowRunExport>;
 export type WorkflowConversation = z.infer<typeof WorkflowConversation>;

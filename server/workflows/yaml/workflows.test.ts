@@ -57,6 +57,30 @@ nodes:
     expect(done.nodes.cond_false).toMatchObject({ status: "skipped", skip_reason: "when: $a.output == 'other' was false" });
   });
 
+  it("output_type: each completed node's output is listed under its label in the run and its export", async () => {
+    const yaml = `name: labelled
+description: output types
+nodes:
+  - id: title
+    bash: echo "Release 1.2"
+    output_type: headline
+  - id: body
+    bash: echo "Fixes"
+    output_type: notes
+  - id: extra
+    bash: echo "More fixes"
+    output_type: notes
+  - id: unlabelled
+    bash: echo plain
+`;
+    const started = await wf.run(yaml);
+    const done = await wf.settled(started.id);
+    expect(done.nodes.title).toMatchObject({ output_type: "headline", output: "Release 1.2" });
+    const exported = await wf.server.workflows.queries.export(started.id);
+    expect(exported.by_output_type).toEqual({ headline: [{ node_id: "title", output: "Release 1.2" }], notes: [{ node_id: "body", output: "Fixes" }, { node_id: "extra", output: "More fixes" }] });
+    expect(exported.outputs.map((o) => o.node_id)).toEqual(["title", "body", "extra", "unlabelled"]);
+  });
+
   it("loop with the offline responder: it answers the completion signal, so the loop completes after one iteration", async () => {
     const yaml = `name: looping
 description: loops
