@@ -3,7 +3,7 @@
  * Migrations are generated from this file by drizzle-kit (`npm run db:generate`) and never edited once committed.
  */
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgTable, pgView, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -248,6 +248,36 @@ export const workflowTurns = pgTable(
     actor: text("actor"),
     createdAt: createdAt(),
   },
-  (t) => [index("workflow_turns_run_idx").on(t.runId, t.id)],
+  (t) => [index("workflow_turns_run_idx").on(t.runId, t.id), index("workflow_turns_node_idx").on(t.runId, t.nodeId, t.id)],
 );
 export type WorkflowTurnRow = typeof workflowTurns.$inferSelect;
+
+/** The kinds of turn of a step workflow's steps that the `run_steps` view reads (server/workflows/steps/projection.ts writes them). */
+export const STEP_TURN = {
+  started: "step_started",
+  input: "step_input",
+  finished: ["step_completed", "step_failed", "step_skipped", "step_cancelled"],
+} as const;
+
+/**
+ * A step workflow's steps, one row per step of each run (the seed's `run_steps`): a view (its SQL is in migration
+ * 0008_run_steps) over the engine's node rows of runs whose format is `steps`, so it can never disagree with the
+ * engine and costs no write of its own. `status` is the engine's in upper case (PENDING, RUNNING, COMPLETED, FAILED,
+ * SKIPPED, CANCELLED); `input` is the step's params as resolved for its latest attempt, `started_at` when it was last
+ * fired, `completed_at` when it settled after that: the three come from the step's turns (STEP_TURN), each written in
+ * the same transaction as the event it records (`input` by the executor, just before the tool runs). `error` is the
+ * failure, or why the step was skipped or cancelled; `attempts` counts every attempt, retries included.
+ */
+export const runSteps = pgView("run_steps", {
+  id: uuid("id").notNull(),
+  runId: uuid("run_id").notNull(),
+  stepId: text("step_id").notNull(),
+  status: text("status").notNull(),
+  input: jsonb("input"),
+  output: jsonb("output"),
+  error: text("error"),
+  attempts: integer("attempts").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }),
+  completedAt: timestamp("completed_at", { withTimezone: true, mode: "string" }),
+}).existing();
+export type RunStepRow = typeof runSteps.$inferSelect;

@@ -28,6 +28,7 @@ import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipe
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import { appRouter } from "./trpc/router";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
+import { STEPS_EXECUTOR, type StepWorkflows, installStepWorkflows } from "./workflows/steps/steps";
 import { type YamlWorkflows, installYamlWorkflows } from "./workflows/yaml/workflows";
 
 export interface Services {
@@ -38,6 +39,8 @@ export interface Services {
   pipeline: Pipeline;
   builtinAgents: BuiltinAgents;
   workflows: YamlWorkflows;
+  /** The JSON step workflows (Summit-Flow): the second workflow front door, on the same tables and compiler. */
+  steps: StepWorkflows;
   /** What start-up did with each file of WORKFLOWS_DIR. */
   workflowFiles: { file: string; outcome: string }[];
 }
@@ -75,8 +78,10 @@ export async function createServices(config: Config, database?: Database): Promi
     llm,
   });
   dispatcher.useExecutor(WORKFLOW_EXECUTOR, workflows.executor);
+  const steps = installStepWorkflows(db, engine, { env: config.env, dataDir: config.DATA_DIR });
+  dispatcher.useExecutor(STEPS_EXECUTOR, steps.executor);
   const workflowFiles = await workflows.loadDirectory();
-  return { config, database: db, engine, dispatcher, pipeline, builtinAgents, workflows, workflowFiles };
+  return { config, database: db, engine, dispatcher, pipeline, builtinAgents, workflows, steps, workflowFiles };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
@@ -89,14 +94,14 @@ export function createApp(services: Services): Hono {
   app.route("/", stitchRoutes(services.engine));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
-  app.route("/", workflowRoutes(services.workflows));
+  app.route("/", workflowRoutes(services.workflows, services.steps));
   app.route("/", docsRoutes());
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({
       endpoint: trpcEndpoint,
       req: c.req.raw,
       router: appRouter,
-      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, workflows: services.workflows, actor: actorOf(c) }),
+      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, workflows: services.workflows, steps: services.steps, actor: actorOf(c) }),
     }),
   );
 
@@ -137,6 +142,7 @@ export async function startServer(config: Config, database?: Database): Promise<
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await services.dispatcher.stop();
+      await services.steps.close();
       await services.database.close();
     },
   };

@@ -41,6 +41,21 @@ const Env = z.object({
   WORKFLOW_SHELL: z.enum(["on", "off"], { error: "WORKFLOW_SHELL must be on or off" }).default("off"),
   /** Where each workflow run gets its working directory for bash and script nodes (default: <DATA_DIR>/workflow-runs). */
   WORKFLOW_WORK_DIR: z.string().min(1).optional(),
+  /** Step workflows' `search.google`: a SerpApi key; without one the step fails naming this variable. */
+  SERPAPI_API_KEY: z.string().optional(),
+  /** SerpApi's address (default https://serpapi.com): a self-hosted proxy, or a test's stand-in. */
+  SERPAPI_BASE_URL: z.string().url("SERPAPI_BASE_URL must be a URL such as https://serpapi.com").optional(),
+  /**
+   * Loopback and private addresses that URLs from users (a step's `utils.http`) may reach: comma-separated CIDRs,
+   * addresses or host names (`127.0.0.0/8,::1`). Unset: public addresses only. Link-local and cloud-metadata
+   * addresses are refused whatever it says. Read by server/lib/outbound, which reports a bad entry at start-up.
+   */
+  OUTBOUND_ALLOW: z.string().optional(),
+  /** The graph tools' database: Neo4j at this bolt:// or neo4j:// URL (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE); unset: the embedded graph under DATA_DIR. */
+  NEO4J_URL: z
+    .string()
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/\S+$/, "NEO4J_URL must be a Neo4j URL such as bolt://localhost:7687 or neo4j+s://xxxx.databases.neo4j.io")
+    .optional(),
 });
 
 /** The parsed settings, plus the raw environment for the per-agent AGENT_WEBHOOK_<SLUG> overrides. */

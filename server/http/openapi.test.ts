@@ -21,6 +21,7 @@ import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 import { docsAssets, docsRoutes } from "./docsRoutes";
 import { type ComponentName, buildOpenApiDocument, componentSchemas } from "./openapi";
+import { exampleExecuteBody } from "./openapi/stepWorkflowPaths";
 import { exampleWorkflowYaml } from "./openapi/workflowPaths";
 import { docsPaths, trpcEndpoint } from "./paths";
 
@@ -486,6 +487,48 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await wf("GET", "/runs")).body.length).toBeGreaterThanOrEqual(4);
     expect((await runOf(crypto.randomUUID())).status).toBe(404);
     expect((await runOf("not-a-uuid")).status).toBe(404);
+  });
+
+  it("step workflow routes: a JSON definition, its runs through the shared routes, execute with and without wait, the tools, and their refusals", async () => {
+    const wf = (method: "GET" | "POST", template: string, options: Parameters<typeof call>[2] = {}) => call(method, `/api/workflows${template}`, { on: workflowEnv, ...options });
+    const settled = (runId: string) =>
+      eventually(async () => {
+        const run = (await wf("GET", "/runs/{runId}", { params: { runId } })).body;
+        return ["completed", "failed", "cancelled"].includes(run.status) ? run : undefined;
+      }, 30_000, `step run ${runId} ended`);
+    const greet = exampleExecuteBody.workflow;
+
+    const refused = await wf("POST", "", { body: { ...greet, steps: [{ id: "a", tool: "no.such" }] } });
+    expect(refused.body).toMatchObject({ error: "invalid_workflow", issues: [{ path: "outputs.greeting" }, { path: "steps[0].tool" }] });
+    expect((await wf("POST", "/validate", { body: greet })).body).toEqual({ valid: true, warnings: [] });
+    expect((await wf("POST", "", { body: greet })).body).toMatchObject({ name: "greet", format: "steps", version: 1 });
+    expect((await wf("GET", "/{name}", { params: { name: "greet" } })).body.definition.steps[1].depends_on).toEqual(["hello"]);
+    expect((await wf("POST", "/{name}/runs", { params: { name: "greet" }, body: { inputs: { name: 7 } } })).body.error).toBe("invalid_inputs");
+    const started = (await wf("POST", "/{name}/runs", { params: { name: "greet" }, body: { inputs: { name: "Grace" } } })).body;
+    expect((await settled(started.id)).outputs).toEqual({ greeting: "Hello Grace!" });
+
+    // execute: the document's example waits for the end; by id at once; a slow one answers 202 at its timeout, then is cancelled.
+    expect((await wf("POST", "/execute", { body: exampleExecuteBody })).body).toMatchObject({ status: "completed", outputs: { greeting: "Hello Ada!" } });
+    expect((await wf("POST", "/execute", { body: { workflow: "greet", inputs: { name: "Lin" } } })).status).toBe(201);
+    const slow = { id: "slow-steps", steps: [{ id: "nap", tool: "utils.delay", params: { ms: 60_000 } }] };
+    const waiting = await wf("POST", "/execute", { body: { workflow: slow, wait: true, timeout_ms: 100 } });
+    expect(waiting).toMatchObject({ status: 202, body: { status: "running" } });
+    expect((await wf("POST", "/runs/{runId}/cancel", { params: { runId: waiting.body.id }, body: { reason: "too slow" } })).body.status).toBe("cancelled");
+    expect((await wf("POST", "/execute", { body: { workflow: "nobody" } })).status).toBe(404);
+    expect((await wf("POST", "/execute", { body: { inputs: {} } })).body.error).toBe("invalid_body");
+    expect((await wf("GET", "/tools")).body.map((tool: Json) => tool.name)).toContain("search.google");
+
+    // A failed step: no decisions on it, retried, and the failed run resumed.
+    await wf("POST", "", { body: { id: "refused-call", steps: [{ id: "call", tool: "utils.http", params: { url: "http://169.254.169.254/" } }] } });
+    const failing = (await wf("POST", "/{name}/runs", { params: { name: "refused-call" }, body: {} })).body;
+    expect((await settled(failing.id)).steps[0].status).toBe("FAILED");
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: failing.id, nodeId: "call" } })).status).toBe(409);
+    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/retry", { params: { runId: failing.id, nodeId: "call" } })).status).toBe(200);
+    await settled(failing.id);
+    expect((await wf("POST", "/runs/{runId}/resume", { params: { runId: failing.id } })).status).toBe(200);
+    expect((await settled(failing.id)).steps[0].attempts).toBe(3);
+    expect((await wf("GET", "/runs")).body.some((run: Json) => run.format === "steps")).toBe(true);
+    expect((await wf("GET", "")).body.map((w: Json) => w.format)).toEqual(expect.arrayContaining(["yaml", "steps"]));
   });
 
   it("every documented operation answered with success at least once", () => {

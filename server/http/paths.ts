@@ -72,10 +72,15 @@ export const builtinAgentPaths = {
   webhookUrl: (baseUrl: string, slug: string) => builtinAgentPaths.agent.url(baseUrl, { slug }),
 };
 
-/** YAML workflows: definitions, runs, and what people do on a run's nodes. Fixed segments come before `:name`. */
+/**
+ * Workflows, YAML and JSON step workflows alike: definitions, runs, and what people do on a run's nodes; `execute` and
+ * `tools` are the step workflows' own. Fixed segments come before `:name`.
+ */
 export const workflowPaths = {
   workflows: route("/api/workflows"),
   validate: route("/api/workflows/validate"),
+  execute: route("/api/workflows/execute"),
+  tools: route("/api/workflows/tools"),
   runs: route("/api/workflows/runs"),
   run: route("/api/workflows/runs/:runId"),
   runCancel: route("/api/workflows/runs/:runId/cancel"),

@@ -18,7 +18,7 @@ const hook = "https://worker.example.test/hook";
 describe.each(testDatabases)("tRPC routers on $name", (testDatabase) => {
   let opened: Awaited<ReturnType<typeof testDatabase.open>>;
   let services: Services;
-  const caller = (actor: string | null = null) => createCaller({ engine: services.engine, pipeline: services.pipeline, workflows: services.workflows, actor });
+  const caller = (actor: string | null = null) => createCaller({ engine: services.engine, pipeline: services.pipeline, workflows: services.workflows, steps: services.steps, actor });
 
   beforeAll(async () => {
     opened = await testDatabase.open();

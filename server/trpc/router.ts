@@ -2,14 +2,16 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { flowsRouter } from "./routers/flows";
 import { pipelineRouter } from "./routers/pipeline";
 import { runsRouter } from "./routers/runs";
+import { stepsRouter } from "./routers/steps";
 import { workflowsRouter } from "./routers/workflows";
 import { createCallerFactory, router } from "./trpc";
 
-/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows. */
+/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows, the JSON step workflows. */
 export const appRouter = router({
   engine: router({ flows: flowsRouter, runs: runsRouter }),
   pipeline: pipelineRouter,
   workflows: workflowsRouter,
+  steps: stepsRouter,
 });
 
 /** All the web app imports from the server: the router's type, and what it infers from it. */

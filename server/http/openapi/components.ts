@@ -11,6 +11,9 @@ import {
 import {
   AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../../pipeline/schemas";
+import { Problem, StepWorkflowDefinition } from "../../workflows/steps/definition";
+import * as steps from "../../workflows/steps/schemas";
+import type { StepWorkflowQueries } from "../../workflows/steps/queries";
 import type { WorkflowCommands } from "../../workflows/yaml/commands";
 import { LocatedIssue, WorkflowDefinition } from "../../workflows/yaml/definition";
 import * as workflow from "../../workflows/yaml/schemas";
@@ -20,13 +23,19 @@ import * as workflow from "../../workflows/yaml/schemas";
 
 const ErrorBody = z
   .object({
-    error: z.string().describe("A code: invalid_json, invalid_body, invalid_query, invalid_graph, invalid_workflow, not_found, conflict or bad_request."),
+    error: z.string().describe("A code: invalid_json, invalid_body, invalid_query, invalid_graph, invalid_workflow, invalid_inputs, not_found, conflict or bad_request."),
     message: z.string().describe("What was wrong, written for a person: it names the field or the state that refused the request."),
     detail: z.string().describe("The same text as `message`, for clients written for the original FastAPI backend, which read `detail`."),
-    issues: z.array(LocatedIssue).optional().describe("With `invalid_workflow` only: every problem of the workflow definition, located in its YAML text."),
+    issues: z
+      .array(z.union([LocatedIssue, Problem]))
+      .optional()
+      .describe(
+        "With `invalid_workflow`: every problem of the definition, located in its YAML text (line and column), or for a step workflow at its JSON path " +
+          "(`steps[1].params.text`). With `invalid_inputs`: each input that does not fit, at `inputs.<name>`.",
+      ),
     warnings: z.array(LocatedIssue).optional().describe("With `invalid_workflow` only: what the definition's loader would ignore or doubts (not a reason to refuse)."),
   })
-  .describe("The body of every refusal; a workflow definition that does not load adds `issues` and `warnings`.");
+  .describe("The body of every refusal; a workflow definition that does not load adds `issues` (and, YAML, `warnings`), and so do a step run's inputs that do not fit.");
 
 const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
 
@@ -65,6 +74,17 @@ const WorkflowValidation = z
 /** A workflow definition as JSON (`{ yaml }`) and as YAML text: the two forms POST /api/workflows and /validate read. */
 const [WorkflowYaml, WorkflowYamlText] = workflow.RegisterBody.options;
 
+/** What POST /api/workflows and /validate read as JSON: `{ yaml }`, or a step workflow's definition. */
+const RegisterWorkflowBody = z
+  .union([WorkflowYaml, StepWorkflowDefinition])
+  .describe("A YAML workflow as `{ \"yaml\": \"...\" }`, or a JSON step workflow definition (`{ id, steps, ... }`): any JSON object without `yaml`.");
+
+// Answers of the routes both workflow front doors serve: the YAML workflow's shape, or the step workflow's.
+const AnyRegisteredWorkflow = z.union([workflow.RegisteredWorkflow, steps.RegisteredStepWorkflow]).describe("A YAML workflow (`format: yaml`) or a step workflow (`format: steps`).");
+const AnyWorkflowDetail = z.union([workflow.WorkflowDetail, steps.StepWorkflowDetail]).describe("A YAML workflow with its text, or a step workflow with its normalised definition.");
+const AnyWorkflowRun = z.union([workflow.WorkflowRunView, steps.StepRunView]).describe("A YAML workflow's run (`nodes`), or a step workflow's (`steps`, the `run_steps` rows, and `outputs`).");
+const AnyWorkflowRunSummary = z.union([workflow.WorkflowRunSummary, steps.StepRunSummary]).describe("A YAML workflow's run, or a step workflow's (`format: steps`).");
+
 /**
  * What `AgentCallbackBody` in server/pipeline/protocol.ts accepts. That schema reads the body by hand (a transform of
  * an unknown value), so it converts to nothing useful; this describes the same bodies for the document.
@@ -96,7 +116,8 @@ const answerSchemasMatchTheirTypes: [
   Exactly<z.infer<typeof EngineRunSummary>, Item<Engine["listRuns"]>>,
   Exactly<z.infer<typeof RunEvent>, Item<Engine["runEvents"]>>,
   Exactly<z.infer<typeof WorkflowValidation>, ReturnType<WorkflowCommands["validate"]>>,
-] = [true, true, true, true, true];
+  Exactly<z.infer<typeof steps.ToolDescription>, ReturnType<StepWorkflowQueries["listTools"]>[number]>,
+] = [true, true, true, true, true, true];
 void answerSchemasMatchTheirTypes;
 
 // ---- Components ----------------------------------------------------------------------------------------------
@@ -107,6 +128,7 @@ const requestSchemas = {
   CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: workflow.StartRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
+  RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody,
 };
 
 /**
@@ -119,6 +141,9 @@ const responseSchemas = {
   BuiltinAgentAccepted, ErrorBody, LocatedIssue, WorkflowValidation, WorkflowNodeSummary: workflow.NodeSummary,
   RegisteredWorkflow: workflow.RegisteredWorkflow, WorkflowDefinition, WorkflowDetail: workflow.WorkflowDetail,
   WorkflowNodeRun: workflow.NodeRunView, WorkflowRunView: workflow.WorkflowRunView, WorkflowRunSummary: workflow.WorkflowRunSummary,
+  WorkflowProblem: Problem, RegisteredStepWorkflow: steps.RegisteredStepWorkflow, StepWorkflowDetail: steps.StepWorkflowDetail, RunStep: steps.RunStep,
+  StepRunView: steps.StepRunView, StepRunSummary: steps.StepRunSummary, StepSummary: steps.StepSummary, WorkflowTool: steps.ToolDescription,
+  AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

@@ -1,0 +1,152 @@
+/**
+ * What people may do with step workflows: register a definition (the next version of its `id`), start a run with
+ * inputs checked first, execute (a stored workflow or one given inline, registered unless unchanged), cancel a run,
+ * resume a failed one and retry a failed step. Each command is one engine transaction; the projection writes the
+ * run's status and turns in that same transaction. A refused command stores nothing.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { Executor } from "../../../db/client";
+import type { Engine, EngineOps } from "../../engine/engine";
+import { isPlainObject, stableJson } from "../../lib/json";
+import type { Problem, StepWorkflowDefinition } from "./definition";
+import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError } from "./errors";
+import { abortRun } from "./executor";
+import { lowerSteps } from "./lower";
+import { TURN } from "./projection";
+import type { StepWorkflowQueries } from "./queries";
+import type { RegisteredStepWorkflow, StepRunView } from "./schemas";
+import * as store from "./store";
+import type { ToolRegistry } from "./tools/registry";
+import { checkInputs, validateDefinition } from "./validate";
+
+/** Segments of the API's paths under /api/workflows/, which a workflow named so would be shadowed by. */
+export const RESERVED_WORKFLOW_NAMES: readonly string[] = ["runs", "validate", "tools", "execute"];
+
+/** The flow of one version of a step workflow: the same id in every process that registers the same definition. */
+function flowIdOf(name: string, version: number, definition: StepWorkflowDefinition): string {
+  const digest = createHash("sha256").update(`steps\n${name}\n${version}\n${stableJson(definition)}`).digest("hex");
+  return [digest.slice(0, 8), digest.slice(8, 12), `5${digest.slice(13, 16)}`, `a${digest.slice(17, 20)}`, digest.slice(20, 32)].join("-");
+}
+
+export class StepWorkflowCommands {
+  constructor(
+    private readonly engine: Engine,
+    private readonly queries: StepWorkflowQueries,
+    private readonly tools: ToolRegistry,
+  ) {}
+
+  /**
+   * The definition validated (every problem at once, InvalidStepWorkflow) and normalised: every step's `depends_on`
+   * is the steps it runs after, as resolved. Stores nothing.
+   */
+  check(raw: unknown): StepWorkflowDefinition {
+    const validated = validateDefinition(raw, this.tools);
+    const id = isPlainObject(raw) ? raw.id : undefined;
+    const reserved: Problem[] =
+      typeof id === "string" && RESERVED_WORKFLOW_NAMES.includes(id) ? [{ path: "id", message: `"${id}" is reserved by the API's paths (/api/workflows/${id}); choose another id` }] : [];
+    if (!validated.ok || reserved.length > 0) throw new InvalidStepWorkflow([...reserved, ...(validated.ok ? [] : validated.problems)]);
+    const { definition, order } = validated;
+    return { ...definition, steps: definition.steps.map((step) => ({ ...step, depends_on: order[step.id] ?? [] })) };
+  }
+
+  /** Checks a definition and stores nothing: InvalidStepWorkflow with every problem, or valid (a step workflow has no warnings). */
+  validate(raw: unknown): { valid: true; warnings: [] } {
+    this.check(raw);
+    return { valid: true, warnings: [] };
+  }
+
+  /** Registers the definition as the next version of its `id`. */
+  async register(raw: unknown): Promise<RegisteredStepWorkflow> {
+    const checked = this.check(raw);
+    const row = await this.engine.transaction((ops, tx) => this.registerWithin(ops, tx, checked, raw, { reuseUnchanged: false }));
+    return this.queries.registered(row);
+  }
+
+  /** Starts a run of the latest version of `name` with `inputs`, checked against its `inputs` first. */
+  async startRun(name: string, inputs: Record<string, unknown> = {}, actor: string | null = null): Promise<StepRunView> {
+    const runId = await this.engine.transaction(async (ops, tx) => {
+      const row = await store.latestVersionOf(tx, name);
+      if (row?.format !== store.STEPS_FORMAT) throw new StepWorkflowError("not_found", `no step workflow named "${name}"`);
+      return this.startWithin(ops, tx, row, inputs, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /**
+   * `POST /api/workflows/execute`: a run of the stored workflow `workflow` names, or of the definition it is. A definition
+   * is validated like a registration and its inputs checked before anything is stored; it is then registered as the
+   * next version of its id unless that version is this very definition, and the run started, in one transaction.
+   */
+  async execute(workflow: string | Record<string, unknown>, inputs: Record<string, unknown> = {}, actor: string | null = null): Promise<StepRunView> {
+    if (typeof workflow === "string") return this.startRun(workflow, inputs, actor);
+    const checked = this.check(workflow);
+    const problems = checkInputs(checked, inputs);
+    if (problems.length > 0) throw new InvalidInputs(checked.id, problems);
+    const runId = await this.engine.transaction(async (ops, tx) => {
+      const row = await this.registerWithin(ops, tx, checked, workflow, { reuseUnchanged: true });
+      return this.startWithin(ops, tx, row, inputs, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /** Cancels the run: its steps stop (a running tool is aborted) and their late results are refused. */
+  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<StepRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      await this.lockStepRun(tx, runId);
+      await ops.cancel(runId, reason, actor);
+    });
+    abortRun(runId);
+    return this.queries.getRun(runId);
+  }
+
+  /** Resumes a failed or cancelled run: its failed, cancelled and skipped steps run again; completed steps keep their outputs. */
+  async resume(runId: string, actor: string | null): Promise<StepRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      const run = await this.lockStepRun(tx, runId);
+      if (run.status !== "failed" && run.status !== "cancelled") throw new StepWorkflowError("conflict", `run ${runId} is ${run.status}; only a failed or cancelled run can be resumed`);
+      await ops.resume(runId, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /** Runs a failed step again; the steps its failure skipped are decided again once it settles. */
+  async retryStep(runId: string, stepId: string, actor: string | null): Promise<StepRunView> {
+    await this.engine.transaction(async (ops, tx) => {
+      await this.lockStepRun(tx, runId);
+      if (!(await ops.nodeRow(runId, stepId))) throw new StepWorkflowError("not_found", `run ${runId} has no step "${stepId}"`);
+      await ops.handle(runId, { type: "retry", key: stepId }, actor);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  private async lockStepRun(tx: Executor, runId: string): Promise<store.RunRow> {
+    const run = await store.lockRunRow(tx, runId);
+    if (run?.format !== store.STEPS_FORMAT) throw new StepWorkflowError("not_found", `no step workflow run with id "${runId}"`);
+    return run;
+  }
+
+  private async registerWithin(ops: EngineOps, tx: Executor, definition: StepWorkflowDefinition, raw: unknown, options: { reuseUnchanged: boolean }): Promise<store.DefinitionRow> {
+    await store.lockWorkflowName(tx, definition.id);
+    const latest = await store.latestVersionOf(tx, definition.id);
+    if (latest && latest.format !== store.STEPS_FORMAT) {
+      throw new InvalidStepWorkflow([{ path: "id", message: `"${definition.id}" is the name of a ${latest.format} workflow; a step workflow needs an id of its own` }]);
+    }
+    if (options.reuseUnchanged && latest && stableJson(latest.definition) === stableJson(definition)) return latest;
+    const version = (latest?.version ?? 0) + 1;
+    const flowId = flowIdOf(definition.id, version, definition);
+    const graph = lowerSteps(definition, Object.fromEntries(definition.steps.map((step) => [step.id, step.depends_on ?? []])), (tool) => this.tools.get(tool)!.defaultTimeoutMs);
+    await ops.ensureFlow(flowId, `steps ${definition.id} v${version}`, graph);
+    return store.addDefinition(tx, { name: definition.id, version, format: store.STEPS_FORMAT, source: JSON.stringify(raw, null, 2), definition, warnings: [], flowId });
+  }
+
+  private async startWithin(ops: EngineOps, tx: Executor, row: store.DefinitionRow, inputs: Record<string, unknown>, actor: string | null): Promise<string> {
+    const definition = row.definition as StepWorkflowDefinition;
+    const problems = checkInputs(definition, inputs);
+    if (problems.length > 0) throw new InvalidInputs(row.name, problems);
+    const runId = randomUUID();
+    await store.addRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, inputs });
+    await store.addTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
+    await ops.startRun(row.flowId, { inputs }, runId);
+    return runId;
+  }
+}
