@@ -2,7 +2,7 @@
 // no stylistic or "recommended" rule sets, only `boundaries/dependencies`.
 //
 // Layers, outermost first:
-//   routes (server/http, server/trpc) -> front doors (server/pipeline, server/workflows/<door>)
+//   routes (server/http, server/trpc) -> front doors (server/pipeline, server/workflows/<door>, server/people, server/audit)
 //   -> engine (server/engine) -> store -> db
 //
 // Every relative import is resolved to a real file (extensionless, or with .ts/.tsx) and the
@@ -21,7 +21,8 @@ const CATEGORIES = [
   { category: "web-src", pattern: "web/src/**" },
   // server
   { category: "engine", pattern: "server/engine/**" },
-  { category: "front-door", pattern: ["server/pipeline/**", "server/workflows/**"] },
+  // People (accounts, sessions, tokens) and the audit trail are doors of their own, beside the engine's front doors.
+  { category: "front-door", pattern: ["server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
   { category: "pipeline", pattern: "server/pipeline/**" },
   // The workflow front doors, one folder each; server/workflows/runtime (the node runtimes) and the files directly in
   // server/workflows (the compiler) are what they share. A new front door is added to this list.
@@ -35,7 +36,7 @@ const CATEGORIES = [
   { category: "testing", pattern: ["server/testing/**", "web/src/testing/**"] },
   {
     category: "test-code",
-    pattern: ["**/*.test.ts", "**/*.test.tsx", "server/testing/**", "web/src/testing/**", "e2e/**", "bench/**"],
+    pattern: ["**/*.test.ts", "**/*.test.tsx", "**/testHelpers.ts", "server/testing/**", "web/src/testing/**", "e2e/**", "bench/**"],
   },
   // web
   { category: "feature", pattern: "web/src/features/*/**", capture: ["feature"] },

@@ -5,6 +5,7 @@
  */
 import { defineConfig } from "@playwright/test";
 import { execFileSync } from "node:child_process";
+import { bootstrapHeaders, bootstrapToken } from "./e2e/auth";
 
 // Chosen once in the runner and inherited by its workers through the environment, so all agree on the port.
 process.env.E2E_PORT ??= execFileSync(process.execPath, [
@@ -13,6 +14,8 @@ process.env.E2E_PORT ??= execFileSync(process.execPath, [
 ])
   .toString()
   .trim();
+// The end-to-end server's STITCH_BOOTSTRAP_TOKEN (an operator token, e2e/auth.ts), for specs that read it from here.
+process.env.E2E_BOOTSTRAP_TOKEN = bootstrapToken;
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
@@ -26,6 +29,8 @@ export default defineConfig({
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
   use: {
     baseURL,
+    // Every spec acts as automation with the bootstrap operator token, except people.spec.ts, which signs people in.
+    extraHTTPHeaders: bootstrapHeaders,
     headless: true,
     viewport: { width: 1280, height: 860 },
     acceptDownloads: true,

@@ -20,6 +20,7 @@ import { z } from "zod";
 import { type Database, openDatabase } from "../db/client";
 import { type RunningServer, startServer } from "../server/app";
 import { type Config, loadConfig } from "../server/config";
+import { randomBytes } from "node:crypto";
 import type { StitchGraph, StitchRun } from "../server/engine/schemas";
 import { createScratchDatabase } from "../server/testing/databases";
 import { freePort } from "../server/testing/harness";
@@ -103,7 +104,7 @@ async function startHarness(): Promise<Harness> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The environment's settings apply as `npm start` would read them; only where the server listens is ours.
-  const config = loadConfig({ ...process.env, NEXT_PUBLIC_BASE_URL: baseUrl, PORT: String(port), HOST: "127.0.0.1" });
+  const config = loadConfig({ ...process.env, NEXT_PUBLIC_BASE_URL: baseUrl, PORT: String(port), HOST: "127.0.0.1", STITCH_BOOTSTRAP_TOKEN: benchToken });
 
   let database: Database;
   let discard: () => Promise<void>;
@@ -154,10 +155,14 @@ async function startHarness(): Promise<Harness> {
   return { server, worker, baseUrl, config, describeDatabase, close };
 }
 
+/** The benchmark drives its own server as an operator, with a token made for this run. */
+const benchToken = randomBytes(24).toString("hex");
+
 async function api<T>(baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const authorization = `Bearer ${benchToken}`;
   const response = await fetch(`${baseUrl}/api/stitch${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: body === undefined ? { authorization } : { "content-type": "application/json", authorization },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

@@ -281,3 +281,117 @@ export const runSteps = pgView("run_steps", {
   completedAt: timestamp("completed_at", { withTimezone: true, mode: "string" }),
 }).existing();
 export type RunStepRow = typeof runSteps.$inferSelect;
+
+/**
+ * People who use the product. `role` is what they may do (analyst < reviewer < operator, see server/people/roles.ts);
+ * `password_hash` is an argon2id hash, null while an invited account has not chosen its password; a disabled account
+ * can neither sign in nor use its sessions or tokens.
+ */
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    passwordHash: text("password_hash"),
+    createdAt: createdAt(),
+    disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [uniqueIndex("accounts_email_idx").on(sql`lower(${t.email})`)],
+);
+export type AccountRow = typeof accounts.$inferSelect;
+
+/**
+ * Signed-in browsers. The cookie holds a random secret; the row holds its SHA-256 (`id`), so a copy of the table signs
+ * no one in. `csrf_token` is what the app echoes in `x-csrf-token` on every state change made with this cookie.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    csrfToken: text("csrf_token").notNull(),
+    address: text("address"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("sessions_account_idx").on(t.accountId)],
+);
+export type SessionRow = typeof sessions.$inferSelect;
+
+/** Personal API tokens: shown once, stored as their SHA-256, acting as their owner with the owner's role. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The token's first characters, so its owner can tell tokens apart. */
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "string" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [uniqueIndex("api_tokens_hash_idx").on(t.tokenHash), index("api_tokens_account_idx").on(t.accountId)],
+);
+export type ApiTokenRow = typeof apiTokens.$inferSelect;
+
+/** An operator's invitation: a one-time link (its SHA-256 here) with which the invited account chooses its password. */
+export const invitations = pgTable("invitations", {
+  tokenHash: text("token_hash").primaryKey(),
+  accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  createdBy: uuid("created_by").references(() => accounts.id),
+  createdAt: createdAt(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+  acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "string" }),
+});
+export type InvitationRow = typeof invitations.$inferSelect;
+
+/** Failed sign-ins, read to rate-limit by account and by address across every server process. */
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    email: text("email").notNull(),
+    address: text("address").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sign_in_failures_email_idx").on(t.email, t.createdAt), index("sign_in_failures_address_idx").on(t.address, t.createdAt)],
+);
+
+/**
+ * The audit trail, append-only (a trigger refuses UPDATE and DELETE): who did what to which target, when, from where,
+ * and whether it was accepted or refused (with the HTTP status). An accepted change is recorded in the transaction
+ * that makes it; a refusal, which changed nothing, in its own.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    /** account, token, bootstrap (STITCH_BOOTSTRAP_TOKEN), worker, agent, or anonymous. */
+    actorKind: text("actor_kind").notNull(),
+    accountId: uuid("account_id"),
+    actorName: text("actor_name"),
+    tokenId: uuid("token_id"),
+    action: text("action").notNull(),
+    targetKind: text("target_kind"),
+    targetId: text("target_id"),
+    outcome: text("outcome").notNull(),
+    status: integer("status"),
+    message: text("message"),
+    address: text("address"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at),
+    index("audit_log_target_idx").on(t.targetId, t.at),
+    index("audit_log_account_idx").on(t.accountId, t.at),
+    index("audit_log_action_idx").on(t.action, t.at),
+  ],
+);
+export type AuditRow = typeof auditLog.$inferSelect;

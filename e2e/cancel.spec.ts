@@ -1,12 +1,14 @@
 /**
  * A reviewer stops a run while its first output waits for review: "Cancel run", a reason, "Cancel this run".
- * The conversation ends with the cancellation signed with their name and its reason, nothing is left to
+ * The conversation ends with the cancellation recorded under the caller's name and its reason, nothing is left to
  * approve, the sidebar says Cancelled, polling stops, and the flow graph shows the stopped node.
  */
 import { expect, test } from "@playwright/test";
+import { bootstrapName } from "./auth";
 import { snapshot } from "./helpers";
 
-const reviewer = "Ada Lovelace";
+// Decisions are recorded as the caller: these specs act with the bootstrap token (e2e/auth.ts).
+const reviewer = bootstrapName;
 const reason = "The client withdrew the brief.";
 
 test("a run waiting for review is cancelled with a reason, and nothing can be decided on it afterwards", async ({ page }, testInfo) => {
@@ -14,7 +16,6 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   page.on("request", (r) => r.url().includes("pipeline.conversation") && conversationPolls.push(r.url()));
 
   await page.goto("/app");
-  await page.getByRole("textbox", { name: "Your name" }).fill(reviewer);
   await page.getByRole("textbox", { name: "Domain" }).fill("withdrawn");
   await page.getByRole("textbox", { name: "Brief" }).fill("A booking tool for a client who may still change their mind about the whole project.");
   await page.getByRole("button", { name: "Submit brief" }).click();

@@ -1,12 +1,13 @@
 /**
- * The reviewer's journey through the real server and the built-in agents, in Chromium: name themselves,
- * submit a brief, watch the requirements output appear, reject it with feedback and see version 2 with its
- * changes, approve through all six agents (each decision signed with the name), then download the bundle
+ * The reviewer's journey through the real server and the built-in agents, in Chromium, as the bootstrap operator
+ * token: submit a brief, watch the requirements output appear, reject it with feedback and see version 2 with its
+ * changes, approve through all six agents (each decision recorded under the caller's name), then download the bundle
  * and the export JSON and check their files.
  */
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { readFile } from "node:fs/promises";
+import { bootstrapName } from "./auth";
 import { snapshot } from "./helpers";
 
 interface Agent {
@@ -18,7 +19,8 @@ interface Agent {
 const brief =
   "A ride-hailing app for a mid-sized city: riders book trips and pay by card, drivers accept trips and get paid weekly, and operations staff handle disputes.";
 const feedback = "Add a capability to export trip reports as PDF.";
-const reviewer = "Dana Núñez";
+// Decisions are recorded as the caller: these specs act with the bootstrap token (e2e/auth.ts).
+const reviewer = bootstrapName;
 
 test("an analyst's brief goes through six reviewed agents to a downloadable bundle", async ({ page, request }, testInfo) => {
   const agents = (await (await request.get("/agents")).json()) as Agent[];
@@ -29,10 +31,8 @@ test("an analyst's brief goes through six reviewed agents to a downloadable bund
   await page.goto("/app");
   await expect(page.getByRole("navigation", { name: "Runs" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "What happens next" })).toBeVisible();
-  // The reviewer's name, sent with each decision and recorded by the server; it survives a reload.
-  await page.getByRole("textbox", { name: "Your name" }).fill(reviewer);
-  await page.reload();
-  await expect(page.getByRole("textbox", { name: "Your name" })).toHaveValue(reviewer);
+  // Who is signed in, in the top bar: decisions are recorded as them.
+  await expect(page.getByRole("button", { name: new RegExp(reviewer) })).toContainText("operator");
   await snapshot(page, testInfo, "01-new-brief");
 
   // The brief.

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
 import { createScratchDatabase } from "../server/testing/databases";
+import { LOOPBACK_ALLOWED } from "../server/testing/harness";
+import { bootstrapToken } from "./auth";
 
 const port = Number(process.env.E2E_PORT);
 if (!Number.isInteger(port) || port <= 0) throw new Error("E2E_PORT must name the port the end-to-end server listens on (playwright.config.ts sets it)");
@@ -29,6 +31,10 @@ const server = await startServer(
     ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),
     DISPATCH_BACKOFF_MS: "100",
     DISPATCH_POLL_MS: "200",
+    // As the committed .env: loopback is reachable from workers' webhooks and steps' utils.http.
+    OUTBOUND_ALLOW: LOOPBACK_ALLOWED,
+    // An operator token for automation, which every spec but people.spec.ts sends (playwright.config.ts).
+    STITCH_BOOTSTRAP_TOKEN: bootstrapToken,
   }),
 );
 console.log(`e2e server on http://127.0.0.1:${server.port} (${scratch ? `PostgreSQL ${new URL(scratch.url).pathname.slice(1)}` : `PGlite in ${dataDir}`})`);

@@ -11,21 +11,31 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type Database, openDatabase } from "../db/client";
-import type { Config } from "./config";
+import { type Config, ConfigError } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
-import { Engine } from "./engine/engine";
-import { actorOf } from "./http/actor";
+import { Engine, EngineError } from "./engine/engine";
+import { AuditTrail } from "./audit/trail";
+import { auditedDatabase } from "./audit/auditedDatabase";
+import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestOrigin } from "./http/guard";
+import { peopleRoutes } from "./http/peopleRoutes";
+import { isHttps } from "./http/sessionCookie";
+import { type People, installPeople } from "./people/people";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
 import { errorResponse } from "./http/errors";
 import { builtinAgentPaths, pipelinePaths, stitchPaths, trpcEndpoint } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
+import { requestGuard } from "./http/requestGuard";
+import { securityHeaders } from "./http/securityHeaders";
 import { stitchRoutes } from "./http/stitchRoutes";
 import { workflowRoutes } from "./http/workflowRoutes";
+import { type OutboundPolicy, type ResolveHost, literalRefusal, outboundPolicyFromEnv } from "./lib/outbound";
+import { ownServerRule } from "./lib/ownServer";
 import { llmConfigFromEnv } from "./llm/chat";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
+import type { AppContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
 import { STEPS_EXECUTOR, type StepWorkflows, installStepWorkflows } from "./workflows/steps/steps";
@@ -41,18 +51,42 @@ export interface Services {
   workflows: YamlWorkflows;
   /** The JSON step workflows (Summit-Flow): the second workflow front door, on the same tables and compiler. */
   steps: StepWorkflows;
+  /** Accounts, sessions and API tokens: who may use the product, with which role. */
+  people: People;
+  /** Who did what: every state change, accepted or refused. */
+  audit: AuditTrail;
   /** What start-up did with each file of WORKFLOWS_DIR. */
   workflowFiles: { file: string; outcome: string }[];
 }
 
-export async function createServices(config: Config, database?: Database): Promise<Services> {
-  const db = database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE }));
+/** What tests may put in place of the real thing. */
+export interface ServiceOverrides {
+  /** Resolves the host names of Workers' and agents' webhooks (a stub, so that no test depends on real DNS). */
+  outboundLookup?: ResolveHost;
+}
+
+/**
+ * The outbound-address policy of Workers' and agents' webhooks: OUTBOUND_ALLOW, and none of this server's own
+ * routes but the built-in agents (server/lib/ownServer.ts).
+ */
+function webhookPolicy(config: Config): OutboundPolicy {
+  const ownServer = ownServerRule({ baseUrl: config.NEXT_PUBLIC_BASE_URL, port: config.PORT || undefined, workerRoutes: [builtinAgentPaths.agent.pattern] });
+  return { ...outboundPolicyFromEnv(config.env), ownServer };
+}
+
+export async function createServices(config: Config, database?: Database, overrides: ServiceOverrides = {}): Promise<Services> {
+  // Every transaction of the engine and the front doors also records the current request's audit entry.
+  const db = auditedDatabase(database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE })));
+  const people = installPeople(db, { bootstrapToken: config.STITCH_BOOTSTRAP_TOKEN });
+  const audit = new AuditTrail(db);
   const baseUrl = config.NEXT_PUBLIC_BASE_URL;
+  const outbound = webhookPolicy(config);
   let dispatcher: Dispatcher | undefined;
   const engine = new Engine(db, {
     callbackUrl: (runId, nodeKey) => stitchPaths.callbackUrl(baseUrl, runId, nodeKey),
     onDispatch: () => dispatcher?.wake(),
     callbackSecret: config.STITCH_CALLBACK_SECRET,
+    refuseWebhookUrl: (url) => literalRefusal(url, outbound),
   });
   dispatcher = new Dispatcher(db, engine, {
     maxAttempts: config.DISPATCH_MAX_ATTEMPTS,
@@ -61,16 +95,22 @@ export async function createServices(config: Config, database?: Database): Promi
     concurrency: config.DISPATCH_CONCURRENCY,
     pollMs: config.DISPATCH_POLL_MS,
     signingSecret: config.STITCH_WEBHOOK_SECRET,
+    outbound: { policy: outbound, ...(overrides.outboundLookup ? { lookup: overrides.outboundLookup } : {}) },
   });
   const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, (slug) => builtinAgentPaths.webhookUrl(baseUrl, slug));
   const pipeline = await installPipeline(db, engine, {
     agents,
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     agentCallbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug),
+    callbackSecret: config.PIPELINE_CALLBACK_SECRET,
+  }).catch((error: unknown) => {
+    // An agent's webhook the outbound policy refuses (a private address OUTBOUND_ALLOW does not list) is a configuration error.
+    if (error instanceof EngineError && error.code === "invalid_graph") throw new ConfigError(`the agent pipeline cannot start: ${error.message}`);
+    throw error;
   });
   dispatcher.useAdapter("agent", pipeline.dispatchAdapter);
   const llm = llmConfigFromEnv(config.env);
-  const builtinAgents = new BuiltinAgents({ slugs: agents.map((a) => a.slug), llm });
+  const builtinAgents = new BuiltinAgents({ slugs: agents.map((a) => a.slug), llm, callbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug) });
   const workflows = installYamlWorkflows(db, engine, {
     workflowsDir: config.WORKFLOWS_DIR,
     workDir: config.WORKFLOW_WORK_DIR ?? join(config.DATA_DIR, "workflow-runs"),
@@ -78,19 +118,35 @@ export async function createServices(config: Config, database?: Database): Promi
     llm,
   });
   dispatcher.useExecutor(WORKFLOW_EXECUTOR, workflows.executor);
-  const steps = installStepWorkflows(db, engine, { env: config.env, dataDir: config.DATA_DIR });
+  const steps = installStepWorkflows(db, engine, { env: config.env, dataDir: config.DATA_DIR, outbound });
   dispatcher.useExecutor(STEPS_EXECUTOR, steps.executor);
   const workflowFiles = await workflows.loadDirectory();
-  return { config, database: db, engine, dispatcher, pipeline, builtinAgents, workflows, steps, workflowFiles };
+  return { config, database: db, engine, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
-export function createApp(services: Services): Hono {
-  const app = new Hono();
+/** The tRPC context of one request: the services, and who is calling from where. */
+export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
+  const { engine, pipeline, workflows, steps, people, audit } = services;
+  return { engine, pipeline, workflows, steps, people, audit, ...request, actor: request.identity.name };
+}
+
+/** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
+const notOperations = (path: string) => path.startsWith(trpcEndpoint) || path === "/" || path === "/app" || path.startsWith("/app/") || path.startsWith("/assets/");
+
+export function createApp(services: Services): Hono<GuardEnv> {
+  const app = new Hono<GuardEnv>();
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) => c.json({ error: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  app.use(securityHeaders());
+  app.use(requestGuard({ maxBodyBytes: services.config.MAX_BODY_BYTES }));
 
+  // Who is calling, then whether their role may pass the route's door (server/http/access.ts).
+  const identifyCaller = identify(services.people);
+  app.use("*", async (c, next) => (c.req.path.startsWith("/assets/") ? next() : identifyCaller(c, next)));
+  guardRoutes(app, services.audit);
+  app.route("/", peopleRoutes(services.people, services.audit));
   app.route("/", stitchRoutes(services.engine));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
@@ -101,7 +157,14 @@ export function createApp(services: Services): Hono {
       endpoint: trpcEndpoint,
       req: c.req.raw,
       router: appRouter,
-      createContext: () => ({ engine: services.engine, pipeline: services.pipeline, workflows: services.workflows, steps: services.steps, actor: actorOf(c) }),
+      createContext: ({ resHeaders }) =>
+        trpcContext(services, {
+          identity: c.get("identity"),
+          origin: requestOrigin(c),
+          crossSite: c.get("crossSite") ?? null,
+          resHeaders,
+          https: isHttps(c.req.url, c.req.header("x-forwarded-proto")),
+        }),
     }),
   );
 
@@ -113,17 +176,18 @@ export function createApp(services: Services): Hono {
     app.get("/app", (c) => c.html(index));
     app.get("/app/*", (c) => c.html(index));
   }
+  assertEveryRouteGuarded(app, notOperations);
   return app;
 }
 
 export interface RunningServer extends Services {
-  app: Hono;
+  app: Hono<GuardEnv>;
   port: number;
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, database?: Database): Promise<RunningServer> {
-  const services = await createServices(config, database);
+export async function startServer(config: Config, database?: Database, overrides: ServiceOverrides = {}): Promise<RunningServer> {
+  const services = await createServices(config, database, overrides);
   const app = createApp(services);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
   await new Promise<void>((resolve, reject) => {

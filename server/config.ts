@@ -23,8 +23,14 @@ const Env = z.object({
   DISPATCH_TIMEOUT_MS: positiveInt(30_000),
   DISPATCH_CONCURRENCY: positiveInt(64),
   DISPATCH_POLL_MS: positiveInt(1000),
+  /** The largest request body the server reads (bytes); a larger one is answered 413 before it is read. */
+  MAX_BODY_BYTES: positiveInt(1024 * 1024),
   STITCH_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** An operator token for automation and tests (`Authorization: Bearer <it>`); unset: only accounts' sessions and tokens. */
+  STITCH_BOOTSTRAP_TOKEN: z.string().min(32, "STITCH_BOOTSTRAP_TOKEN must be at least 32 characters (for example: openssl rand -hex 32)").optional(),
   STITCH_CALLBACK_SECRET: z.string().min(16, "STITCH_CALLBACK_SECRET must be at least 16 characters").optional(),
+  /** Agents' callback_url carries a token bound to the run, the agent and the call, and /callbacks/agent/{slug} requires it. */
+  PIPELINE_CALLBACK_SECRET: z.string().min(16, "PIPELINE_CALLBACK_SECRET must be at least 16 characters").optional(),
   /** The agent pipeline: a JSON definition file (default: server/pipeline/pipeline.default.json). */
   PIPELINE_DEFINITION: z.string().min(1).optional(),
   /** One n8n for all agents: each agent's webhook_path is appended. AGENT_WEBHOOK_<SLUG> overrides one agent. */
@@ -46,7 +52,7 @@ const Env = z.object({
   /** SerpApi's address (default https://serpapi.com): a self-hosted proxy, or a test's stand-in. */
   SERPAPI_BASE_URL: z.string().url("SERPAPI_BASE_URL must be a URL such as https://serpapi.com").optional(),
   /**
-   * Loopback and private addresses that URLs from users (a step's `utils.http`) may reach: comma-separated CIDRs,
+   * Loopback and private addresses that URLs from users (a step's `utils.http`, a Worker's webhookUrl) may reach: comma-separated CIDRs,
    * addresses or host names (`127.0.0.0/8,::1`). Unset: public addresses only. Link-local and cloud-metadata
    * addresses are refused whatever it says. Read by server/lib/outbound, which reports a bad entry at start-up.
    */

@@ -6,6 +6,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { Database } from "../../db/client";
+import { type OutboundPolicy, OutboundRefusal, type ResolveHost, policedFetch } from "../lib/outbound";
 import type { Engine } from "./engine";
 import type { WorkerPayload } from "./schemas";
 import { type ClaimedDispatch, claimDispatches, deleteDispatch, releaseDispatch, rescheduleDispatch } from "./store";
@@ -23,6 +24,12 @@ export interface DispatcherOptions {
   pollMs: number;
   /** Signs deliveries per the Standard Webhooks spec when set. */
   signingSecret?: string;
+  /**
+   * The outbound-address policy every delivery goes through (OUTBOUND_ALLOW and this server's own routes): the
+   * webhook's host is resolved and judged, and so is every redirect before it is followed. A refused URL fails the
+   * node at once, naming the policy; no retry could change that.
+   */
+  outbound: { policy: OutboundPolicy; lookup?: ResolveHost };
 }
 
 /**
@@ -210,7 +217,9 @@ export class Dispatcher {
     };
     if (this.options.signingSecret) headers["webhook-signature"] = sign(this.options.signingSecret, row.id, timestamp, body);
     try {
-      const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const { policy, lookup } = this.options.outbound;
+      const request = { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) };
+      const response = await policedFetch(url, request, { policy, ...(lookup ? { lookup } : {}) });
       const answer = await response.text().catch(() => "");
       if (response.ok) return { ok: true };
       const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
@@ -218,6 +227,11 @@ export class Dispatcher {
       const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
       return { ok: false, error: detail ? `${status}: ${detail}` : status, permanent: !retryable, url };
     } catch (error) {
+      if (error instanceof OutboundRefusal) {
+        // A name that did not resolve was judged on no address: a network error, which a later attempt may not meet.
+        if (error.dnsCode) return { ok: false, error: `network error ${error.dnsCode} (${error.reason})`, permanent: false, url };
+        return { ok: false, error: `refused by the outbound-address policy (OUTBOUND_ALLOW): ${error.reason}`, permanent: true, url };
+      }
       // fetch refuses ports the Fetch standard blocks ("bad port") before connecting: no retry can change that.
       const badPort = error instanceof Error && (error.cause as { message?: string } | undefined)?.message === "bad port";
       return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: badPort, url };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rows } from "../../db/client";
 import { stitchFlows } from "../../db/schema";
 import { stitchPaths } from "../http/paths";
+import { parseOutboundAllow } from "../lib/outbound";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { startWorkerServer } from "../testing/workerServer";
@@ -260,7 +261,7 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
     it("returns once the delivery in flight settles, even when a pump ends first (a server's close must not hang)", async () => {
       // The worker answers after 300 ms, so stop() starts with one delivery in flight and a pump running.
       const slow = await startWorkerServer((_dispatch, res) => void setTimeout(() => res.writeHead(200).end("{}"), 300));
-      const dispatcher = new Dispatcher(database, engine, { maxAttempts: 3, backoffMs: 50, timeoutMs: 5000, concurrency: 4, pollMs: 60_000 });
+      const dispatcher = new Dispatcher(database, engine, { maxAttempts: 3, backoffMs: 50, timeoutMs: 5000, concurrency: 4, pollMs: 60_000, outbound: { policy: parseOutboundAllow("127.0.0.0/8") } });
       try {
         await dispatcher.start();
         const run = await start(graphOf([workerNode("A", slow.url)]));

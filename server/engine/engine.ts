@@ -6,9 +6,11 @@
  */
 import type { Database, Executor } from "../../db/client";
 import { nulPath } from "../lib/json";
+import { type PageParams, pageOf, pageRequest } from "../lib/paging";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError } from "./errors";
-import { type CompiledGraph, GraphError, compileGraph } from "./graph";
+import { redactUrl } from "../lib/outbound";
+import { type CompiledGraph, GraphError, compileGraph, executorOf } from "./graph";
 import { type RowChange, macrostep, settle } from "./macrostep";
 import type { NodeState, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
@@ -66,6 +68,11 @@ export interface EngineOptions {
   onDispatch?: () => void;
   /** STITCH_CALLBACK_SECRET: callback URLs carry a token and callbacks must present it (callbackToken.ts). */
   callbackSecret?: string;
+  /**
+   * Why a Worker's webhookUrl may not be registered (the outbound-address policy, judged without resolving
+   * anything), or undefined when it may. Unset: every http(s) URL may.
+   */
+  refuseWebhookUrl?: (url: string) => string | undefined;
 }
 
 export function toNodeState(row: Pick<NodeRow, "status" | "output" | "error">): NodeState {
@@ -83,13 +90,22 @@ function refuseUnstorable(value: unknown, name: string): void {
 const flowNotFound = (id: string) => new EngineError("not_found", `no flow with id "${id}"`);
 const runNotFound = (id: string) => new EngineError("not_found", `no run with id "${id}"`);
 
-function compileOrRefuse(graph: StitchGraph): CompiledGraph {
+/** Compiles a graph to be stored, refusing it as invalid when it cannot run or a Worker's webhook is refused. */
+function compileOrRefuse(graph: StitchGraph, refuseWebhookUrl: EngineOptions["refuseWebhookUrl"]): CompiledGraph {
+  let g: CompiledGraph;
   try {
-    return compileGraph(graph);
+    g = compileGraph(graph);
   } catch (error) {
     if (error instanceof GraphError) throw new EngineError("invalid_graph", `graph: ${error.message}`);
     throw error;
   }
+  for (const node of refuseWebhookUrl ? g.nodes.values() : []) {
+    if (node.type !== "Worker" || executorOf(node) !== undefined) continue;
+    const url = String(node.data.webhookUrl);
+    const reason = refuseWebhookUrl!(url);
+    if (reason) throw new EngineError("invalid_graph", `graph: Worker node "${node.id}" has data.webhookUrl "${redactUrl(url)}", which the outbound-address policy refuses: ${reason}`);
+  }
+  return g;
 }
 
 export class Engine {
@@ -110,13 +126,13 @@ export class Engine {
 
   async createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
     refuseUnstorable({ name, graph }, "");
-    compileOrRefuse(graph);
+    compileOrRefuse(graph, this.options.refuseWebhookUrl);
     return this.database.run((db) => store.insertFlow(db, name, graph));
   }
 
   /** Stores a flow under a caller-chosen id unless it already exists (flows are immutable, so it is the same flow). */
   async ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void> {
-    compileOrRefuse(graph);
+    compileOrRefuse(graph, this.options.refuseWebhookUrl);
     await this.database.run((db) => store.insertFlowIfAbsent(db, id, name, graph));
   }
 
@@ -199,7 +215,7 @@ export class Engine {
           nodeRow: async (runId, key) => (store.isUuid(runId) ? (await store.loadNodeRows(tx, runId, [key]))[0] : undefined),
           ensureFlow: async (id, name, graph) => {
             refuseUnstorable({ name, graph }, "");
-            compileOrRefuse(graph);
+            compileOrRefuse(graph, this.options.refuseWebhookUrl);
             await store.insertFlowIfAbsent(tx, id, name, graph);
           },
         },
@@ -294,9 +310,11 @@ export class Engine {
     return { ...rest, input: run.input ?? null, node_states: nodeStates };
   }
 
-  async listRuns(options: { flowId?: string; limit?: number } = {}) {
-    if (options.flowId !== undefined && !store.isUuid(options.flowId)) return [];
-    return this.database.run((db) => store.listRuns(db, { flowId: options.flowId, limit: Math.min(options.limit ?? 100, 500) }));
+  /** A page of runs (of one flow, or of all), newest first. */
+  async listRuns(options: { flowId?: string } & PageParams = {}) {
+    const { limit, before } = pageRequest(options, "uuid");
+    if (options.flowId !== undefined && !store.isUuid(options.flowId)) return { items: [], next_cursor: null };
+    return pageOf([await this.database.run((db) => store.listRuns(db, { flowId: options.flowId, limit: limit + 1, before }))], limit);
   }
 
   /** The run's accepted events in order: the audit trail of who completed, approved or rejected what. */

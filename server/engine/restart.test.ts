@@ -13,7 +13,7 @@ import { createServices } from "../app";
 import { loadConfig } from "../config";
 import { testDatabases } from "../testing/databases";
 import { chain, graphOf, workerNode } from "../testing/flows";
-import { type TestServer, freePort, startTestServer } from "../testing/harness";
+import { LOOPBACK_ALLOWED, type TestServer, freePort, startTestServer } from "../testing/harness";
 import { type ReopenableDatabase, createReopenableDatabase } from "../testing/reopenableDatabase";
 import { StitchClient, dispatchesOf, holdWorker, routeByPath } from "../testing/stitchClient";
 import { type WorkerServer, echoWorker, postJson, startWorkerServer } from "../testing/workerServer";
@@ -58,7 +58,7 @@ describe.each(testDatabases)("Requirement 11.3: restart on $name", (testDatabase
 
   it("11.3 a dispatch committed but never sent before the process died is sent after the restart", async () => {
     const firstDatabase = await store.open();
-    const first = await createServices(loadConfig({ NEXT_PUBLIC_BASE_URL: baseUrl }), firstDatabase);
+    const first = await createServices(loadConfig({ NEXT_PUBLIC_BASE_URL: baseUrl, OUTBOUND_ALLOW: LOOPBACK_ALLOWED }), firstDatabase);
     const flow = await first.engine.createFlow("restart", graphOf([workerNode("A", `${worker.url}/hold`), workerNode("B", `${worker.url}/flaky`)], chain("A", "B")));
     const run = await first.engine.startRun(flow.id, { n: 1 });
     runId = run.id;

@@ -3,9 +3,10 @@
  * dispatcher delivers, and both come here to read and write. Bulk JSON crosses as one JSONB parameter
  * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand.
  */
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
+import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
 import type { NodeState, NodeStatus, RunStatus, StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 
@@ -113,13 +114,21 @@ export async function readRunWithStates(db: Executor, runId: string): Promise<Ru
   return run ? { ...run, created_at: iso(run.created_at), updated_at: iso(run.updated_at) } : undefined;
 }
 
-export async function listRuns(db: Executor, options: { flowId?: string; limit: number }) {
-  const query = db
-    .select({ id: stitchRuns.id, flowId: stitchRuns.flowId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name })
+/** Up to `limit` runs (of one flow, or of all) after the cursor, newest first, each with its cursor key. */
+export async function listRuns(db: Executor, options: { flowId?: string; limit: number; before?: CursorKey }) {
+  const found = await db
+    .select({
+      id: stitchRuns.id, flowId: stitchRuns.flowId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name,
+      cursorAt: cursorAt(stitchRuns.createdAt),
+    })
     .from(stitchRuns)
-    .innerJoin(stitchFlows, eq(stitchFlows.id, stitchRuns.flowId));
-  const found = await (options.flowId ? query.where(eq(stitchRuns.flowId, options.flowId)) : query).orderBy(desc(stitchRuns.createdAt)).limit(options.limit);
-  return found.map((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) }));
+    .innerJoin(stitchFlows, eq(stitchFlows.id, stitchRuns.flowId))
+    .where(and(options.flowId ? eq(stitchRuns.flowId, options.flowId) : undefined, afterCursor(stitchRuns.createdAt, stitchRuns.id, options.before)))
+    .orderBy(desc(stitchRuns.createdAt), desc(stitchRuns.id))
+    .limit(options.limit);
+  return keyedRows(found).map(
+    mapItem((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) })),
+  );
 }
 
 /** The run's accepted events in order. */

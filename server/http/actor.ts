@@ -1,13 +1,10 @@
 /**
- * Who is acting: the `x-actor` header, recorded with every event a person causes. Header values are byte strings,
- * so clients percent-encode names (`encodeURIComponent`); a value that is not valid percent-encoding is taken as is.
+ * Who is acting, as decisions are recorded: the signed-in account's name (or the bootstrap token's), identified by
+ * the guard (server/http/guard.ts). No header or body field names the actor: `x-actor` and a review's `actor` are ignored.
  */
-export function actorOf(c: { req: { header(name: string): string | undefined } }): string | null {
-  const raw = c.req.header("x-actor")?.trim();
-  if (!raw) return null;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
+import type { Context } from "hono";
+import type { Identity } from "../people/schemas";
+
+export function actorOf(c: Context): string | null {
+  return (c.get("identity") as Identity | undefined)?.name ?? null;
 }

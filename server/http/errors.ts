@@ -42,6 +42,7 @@ export function errorResponse(c: Context, error: unknown): Response {
   if (error instanceof Refusal) {
     return c.json({ error: error.answerCode ?? error.code, message: error.message, detail: error.message, ...error.details }, error.httpStatus);
   }
+  // The cause is for the server's log; the caller learns only that it failed, never the stack, SQL or parameters.
   console.error(error);
-  return c.json({ error: "internal", message: "internal server error" }, 500);
+  return c.json({ error: "internal", message: "internal error", detail: "internal error" }, 500);
 }

@@ -13,17 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApp, createServices } from "../app";
 import { loadConfig } from "../config";
+import { defaultPeopleOptions } from "../people/commands";
 import { defaultDefinitionPath, envNameFor, readDefinitionFile } from "../pipeline/definition";
 import { pglite, testDatabases } from "../testing/databases";
 import { chain, graphOf, reviewGate, uxNode, workerNode } from "../testing/flows";
-import { holdWorker } from "../testing/stitchClient";
+import { createPerson } from "../testing/people";
+import { holdWorker, testBootstrapToken } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
+import { accessRules } from "./access";
 import { docsAssets, docsRoutes } from "./docsRoutes";
 import { type ComponentName, buildOpenApiDocument, componentSchemas } from "./openapi";
 import { exampleExecuteBody } from "./openapi/stepWorkflowPaths";
 import { exampleWorkflowYaml } from "./openapi/workflowPaths";
-import { docsPaths, trpcEndpoint } from "./paths";
+import { docsPaths, pipelinePaths, trpcEndpoint } from "./paths";
 
 type Json = Record<string, any>;
 const methods = ["get", "post", "put", "patch", "delete"] as const;
@@ -126,6 +129,35 @@ describe("GET /openapi.json", () => {
     expect(document.components.schemas.ErrorBody.required).toEqual(["error", "message", "detail"]);
   });
 
+  it("writes each operation's door from the access rules: its security, the role it requires, and the guard's refusals", async () => {
+    const document = await served();
+    expect(document.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      sessionCookie: expect.objectContaining({ type: "apiKey", in: "cookie", name: "stitch_session" }),
+    });
+    const documented = Object.values<Json>(document.paths).flatMap((item) => methods.filter((m) => item[m])).length;
+    let checked = 0;
+    for (const rule of accessRules) {
+      const operation = document.paths[rule.path.openapi]?.[rule.method.toLowerCase()];
+      if (!operation) continue; // the documentation's own paths
+      checked++;
+      const where = `${rule.method} ${rule.path.openapi}`;
+      const statuses = Object.keys(operation.responses);
+      const role = typeof rule.door === "object" && "role" in rule.door ? rule.door.role : undefined;
+      const caller = typeof rule.door === "object" && "caller" in rule.door ? rule.door.caller : undefined;
+      expect(operation.security, where).toEqual(role ? [{ bearerAuth: [] }, { sessionCookie: [] }] : undefined);
+      expect(operation.description, where).toMatch(role ? new RegExp(`^Requires the ${role} role`) : caller ? /^Called by / : /^Needs no credentials\./);
+      if (role || caller) expect(statuses, where).toContain("401");
+      if (caller) expect(operation.parameters.map((p: Json) => p.name), where).toContain("token");
+      expect(statuses.includes("403"), where).toBe(rule.method === "POST" || (role !== undefined && role !== "analyst"));
+      for (const status of ["413", "415"]) expect(statuses.includes(status), `${where} ${status}`).toBe(rule.method === "POST");
+      if (rule.action) expect(operation.description, where).toContain(`\`${rule.action}\``);
+    }
+    expect(checked, "documented operations with an access rule").toBe(documented);
+    expect(document.info.description).toContain("**Authentication and roles.**");
+    expect(JSON.stringify(document)).not.toContain("x-actor");
+  });
+
   it("has request examples that the route's own zod schema accepts", async () => {
     const document = await served();
     let checked = 0;
@@ -155,11 +187,20 @@ describe("every route the app registers is documented", () => {
   beforeAll(async () => {
     const opened = await pglite.open();
     const services = await createServices(loadConfig({ NEXT_PUBLIC_BASE_URL: "http://127.0.0.1:3000" }), opened.database);
+    // The guard puts one entry per access rule in front of the routes (guard.ts): what is left are the routes' own, so a
+    // rule whose route is gone does not pass for a route.
+    const entries = new Map<string, { method: string; path: string; count: number }>();
+    const count = (method: string, path: string, by: number) => {
+      const entry = entries.get(`${method} ${path}`) ?? { method, path, count: 0 };
+      entries.set(`${method} ${path}`, { ...entry, count: entry.count + by });
+    };
     try {
-      registered = createApp(services).routes.map(({ method, path }) => ({ method, path }));
+      for (const { method, path } of createApp(services).routes) count(method, path, 1);
     } finally {
       await opened.drop();
     }
+    for (const rule of accessRules) count(rule.method, rule.path.pattern, -1);
+    registered = [...entries.values()].filter((entry) => entry.count > 0).map(({ method, path }) => ({ method, path }));
     // `ALL` entries are middleware and catch-alls (tRPC, the SPA's static assets), not operations.
     routed = registered
       .filter(({ method, path }) => method !== "ALL" && !docsRoutePaths.has(path) && !spaPages.has(path))
@@ -254,18 +295,25 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
   /**
    * Sends a request to a documented operation and checks the answer against it: the status must be listed, and a
    * JSON body must parse with the named schema without losing a key (the output schemas list objects' keys exactly).
+   * It is sent with the bootstrap token (an operator's) unless `token` names another bearer token, or is null for none.
    */
   async function call(
     method: "GET" | "POST",
     template: string,
-    options: { params?: Record<string, string>; query?: string; body?: unknown; headers?: Record<string, string>; on?: ServerOnTestDatabase } = {},
+    options: {
+      params?: Record<string, string>; query?: string; body?: unknown; headers?: Record<string, string>; token?: string | null; on?: ServerOnTestDatabase;
+    } = {},
   ) {
     const operation = document.paths[template]?.[method.toLowerCase()];
     if (!operation) throw new Error(`${method} ${template} is not documented`);
     const path = template.replace(/\{(\w+)\}/g, (_all, name: string) => encodeURIComponent(options.params?.[name] ?? `missing-${name}`));
     const response = await fetch(`${(options.on ?? env).server.url}${path}${options.query ?? ""}`, {
       method,
-      headers: { "content-type": "application/json", ...options.headers },
+      headers: {
+        "content-type": "application/json",
+        ...(options.token === null ? {} : { authorization: `Bearer ${options.token ?? testBootstrapToken}` }),
+        ...options.headers,
+      },
       body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
     });
     const where = `${method} ${template} answered ${response.status}`;
@@ -310,7 +358,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("ask"), body: { status: "completed" } })).status).toBe(409);
     expect((await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("ask"), body: { status: "done" } })).status).toBe(400);
     expect((await call("POST", "/api/stitch/complete/{runId}/{nodeId}", { ...ids("nope"), body: {} })).status).toBe(404);
-    await call("POST", "/api/stitch/complete/{runId}/{nodeId}", { ...ids("ask"), body: { name: "Ada" }, headers: { "x-actor": "ada" } });
+    await call("POST", "/api/stitch/complete/{runId}/{nodeId}", { ...ids("ask"), body: { name: "Ada" } });
     expect((await call("POST", "/api/stitch/retry/{runId}/{nodeId}", ids("work"))).status).toBe(400);
     await call("POST", "/api/stitch/callback/{runId}/{nodeId}", { ...ids("work"), body: { status: "failed", error: "boom" } });
     await call("POST", "/api/stitch/retry/{runId}/{nodeId}", ids("work"));
@@ -325,12 +373,14 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("GET", "/api/stitch/runs/{id}", { params: { id: run.id } })).body.status).toBe("completed");
     const events = (await call("GET", "/api/stitch/runs/{id}/events", { params: { id: run.id } })).body;
     expect(events.map((e: Json) => e.type)).toEqual(["start", "complete", "callback", "retry", "callback", "review", "callback", "review"]);
+    // Decisions are recorded as who is signed in (here the bootstrap token); a review's `actor` is ignored.
+    expect(events.map((e: Json) => e.actor)).toEqual([null, "bootstrap token", null, "bootstrap token", null, "bootstrap token", null, "bootstrap token"]);
 
     expect((await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: run.id } })).status).toBe(409);
     expect((await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: crypto.randomUUID() } })).status).toBe(404);
     const second = (await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: flow.id }, body: { input: null } })).body;
     expect((await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: 7 } })).status).toBe(400);
-    const cancelled = await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: "not needed" }, headers: { "x-actor": "ada" } });
+    const cancelled = await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: "not needed" } });
     expect(cancelled.body.runStatus).toBe("cancelled");
   });
 
@@ -354,7 +404,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
 
     expect((await callback(first, { run_id: run.run_id, status: "failed", error: "n8n is down" })).body.version).toBe(0);
     expect((await call("GET", "/runs/{run_id}", runParams)).body.failure).toContain("n8n is down");
-    await call("POST", "/runs/{run_id}/retry", { ...runParams, headers: { "x-actor": "ada" } });
+    await call("POST", "/runs/{run_id}/retry", runParams);
     await waitForAgentCalls(run.run_id, first, 2);
     const content = { artifact: { goals: ["book a court"] }, changes_made: { added: [], removed: [], modified: [] }, justification: "First draft." };
     expect((await callback(first, { body: { run_id: run.run_id, content } })).body).toMatchObject({ version: 1, duplicate: false });
@@ -392,21 +442,29 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("POST", "/runs/{run_id}/cancel", { ...runParams, body: { reason: "done here" } })).body.status).toBe("CANCELLED");
   });
 
-  it("built-in agents: a call is accepted with 202 and its result POSTed to callback_url; the documented body and the route agree", async () => {
+  it("built-in agents: a call is accepted with 202 and its result POSTed to this server's callback for the agent; the documented body and the route agree", async () => {
     const [slug] = slugs as [string];
-    const valid = { run_id: "RUN_docs", context: { domain: "super-app", brief: "A super app for booking local sports courts." }, is_feedback: false, feedback: "", callback_url: `${worker.url}/results` };
+    // A run waiting for its first agent (the test's worker, which holds), answered by the built-in agent instead.
+    const run = (await call("POST", "/runs", { body: { domain: "super-app", brief: "A super app for booking local sports courts and paying in one tap." } })).body;
+    await waitForAgentCalls(run.run_id, slug, 1);
+    const valid = {
+      run_id: run.run_id, context: { domain: "super-app", brief: "A super app for booking local sports courts." }, is_feedback: false, feedback: "",
+      callback_url: pipelinePaths.agentCallbackUrl(env.server.url, slug),
+    };
     const bodies: [unknown, number][] = [
       [{ ...valid, run_id: "" }, 422],
       [{ ...valid, callback_url: "not a url" }, 422],
       [{ ...valid, is_feedback: "no" }, 422],
+      [{ ...valid, callback_url: `${worker.url}/results` }, 400],
       [valid, 202],
     ];
     for (const [agentBody, status] of bodies) {
-      expect(componentSchemas.AgentCall.safeParse(agentBody).success, JSON.stringify(agentBody)).toBe(status === 202);
+      expect(componentSchemas.AgentCall.safeParse(agentBody).success, JSON.stringify(agentBody)).toBe(status !== 422);
       expect((await call("POST", "/api/agents/builtin/{slug}", { params: { slug }, body: agentBody })).status, JSON.stringify(agentBody)).toBe(status);
     }
     expect((await call("POST", "/api/agents/builtin/{slug}", { params: { slug: "nobody" }, body: valid })).status).toBe(404);
-    await eventually(async () => (worker.received.some((d) => d.path === "/results") ? true : undefined), 30_000, "the built-in agent's result");
+    const artifacts = () => call("GET", "/runs/{run_id}/artifacts", { params: { run_id: run.run_id } });
+    await eventually(async () => ((await artifacts()).body.length > 0 ? true : undefined), 30_000, "the built-in agent's result");
   });
 
   it("workflow routes: definitions as YAML text or JSON, runs, approvals, a loop's input, retries, cancel and resume, and their refusals", async () => {
@@ -443,7 +501,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     await nodeIs(approved, "review", "waiting_for_user");
     expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "summary" } })).status).toBe(409);
     expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "nope" } })).status).toBe(404);
-    const done = await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "review" }, body: { comment: "Send it." }, headers: { "x-actor": "ada" } });
+    const done = await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "review" }, body: { comment: "Send it." } });
     expect(done.body).toMatchObject({ status: "completed", nodes: { review: { output: "Send it." }, summary: { responder: "llm" } } });
     expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: approved, nodeId: "review" } })).body.status).toBe("completed");
     expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/reject", { params: { runId: approved, nodeId: "review" } })).status).toBe(409);
@@ -529,6 +587,63 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await settled(failing.id)).steps[0].attempts).toBe(3);
     expect((await wf("GET", "/runs")).body.some((run: Json) => run.format === "steps")).toBe(true);
     expect((await wf("GET", "")).body.map((w: Json) => w.format)).toEqual(expect.arrayContaining(["yaml", "steps"]));
+  });
+
+  it("people routes: sign-in, who is calling, sign-out, the doors' refusals, and the audit trail with its filters", async () => {
+    const person = await createPerson(env.server.people, "Docs Reviewer", "reviewer");
+    const signIn = (body: unknown) => call("POST", "/api/auth/sign-in", { token: null, body });
+    const session = (headers: Record<string, string> = {}) => call("GET", "/api/auth/session", { token: null, headers });
+    const refusal = async (...args: Parameters<typeof call>) => (await call(...args)).body as Json;
+
+    // Who is calling, a session's sign-in and its refusals; the session's cookie and CSRF token stand in for a token.
+    expect((await session()).body).toEqual({ needsSetup: expect.any(Boolean), me: null, csrfToken: null });
+    expect((await call("GET", "/api/auth/session")).body.me).toMatchObject({ via: "bootstrap", role: "operator" });
+    expect((await signIn({ email: person.email })).status).toBe(400);
+    expect(await refusal("POST", "/api/auth/sign-in", { token: null, body: { email: person.email, password: "not the password" } })).toMatchObject({ error: "unauthorized" });
+    const signedIn = (await signIn({ email: person.email, password: person.password })) as { body: Json; headers: Headers };
+    expect(signedIn.body.account).toMatchObject({ id: person.accountId, email: person.email, role: "reviewer" });
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    expect(cookie).toMatch(/^stitch_session=./);
+    const withCsrf = { cookie, "x-csrf-token": signedIn.body.csrf_token as string };
+    expect((await session({ cookie })).body).toMatchObject({ me: { id: person.accountId, role: "reviewer", via: "session" }, csrfToken: signedIn.body.csrf_token });
+
+    // The doors: no credentials, a lesser role, a change with the cookie but not its CSRF token, a body not JSON, a body too large.
+    expect(await refusal("GET", "/api/audit", { token: null })).toMatchObject({ error: "unauthorized", required_role: "operator" });
+    expect(await refusal("GET", "/api/audit", { token: person.token })).toMatchObject({ error: "forbidden", required_role: "operator", role: "reviewer" });
+    const runId = crypto.randomUUID();
+    expect(await refusal("POST", "/api/stitch/runs/{id}/cancel", { params: { id: runId }, token: person.token })).toMatchObject({ error: "forbidden", role: "reviewer" });
+    expect(await refusal("POST", "/api/auth/sign-out", { token: null, headers: { cookie } })).toMatchObject({ error: "forbidden" });
+    const notJson = { token: null, headers: { ...withCsrf, "content-type": "text/plain" }, body: "a brief" };
+    expect(await refusal("POST", "/runs", notJson)).toMatchObject({ error: "unsupported_media_type" });
+    expect(await refusal("POST", "/runs", { body: { domain: "super-app", brief: "x".repeat(2 * 1024 * 1024) } })).toMatchObject({ error: "body_too_large" });
+
+    expect((await call("POST", "/api/auth/sign-out", { token: null, headers: withCsrf })).body).toEqual({ signed_out: true });
+    expect((await session({ cookie })).body.me).toBeNull();
+
+    // Failed sign-ins for one email, up to the limit; then 429 with when to try again.
+    const stranger = { email: `nobody.${crypto.randomUUID()}@example.test`, password: "a wrong password" };
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt <= defaultPeopleOptions.signInLimitPerAccount; attempt++) statuses.push((await signIn(stranger)).status);
+    expect(statuses).toEqual([...Array<number>(defaultPeopleOptions.signInLimitPerAccount).fill(401), 429]);
+    expect(await refusal("POST", "/api/auth/sign-in", { token: null, body: stranger })).toMatchObject({ error: "rate_limited", retry_after_seconds: expect.any(Number) });
+
+    // The audit trail: the refused cancellation by its target, the person's entries, the refused sign-ins by action prefix, and pages.
+    const audit = async (query: string) => (await call("GET", "/api/audit", { query })).body as { entries: Json[]; next_before: number | null };
+    expect((await audit(`?target=${runId}`)).entries).toEqual([
+      expect.objectContaining({ action: "engine.run.cancel", target_kind: "run", account_id: person.accountId, outcome: "refused", status: 403 }),
+    ]);
+    const persons = (await audit(`?account_id=${person.accountId}`)).entries;
+    expect(persons.map((entry) => entry.action)).toEqual(expect.arrayContaining(["engine.run.cancel", "auth.sign_out"]));
+    expect(persons.every((entry) => entry.account_id === person.accountId)).toBe(true);
+    const refusedSignIns = (await audit("?action=auth.&outcome=refused")).entries;
+    expect(refusedSignIns.every((entry) => entry.action.startsWith("auth.") && entry.outcome === "refused")).toBe(true);
+    expect(refusedSignIns.map((entry) => entry.status)).toEqual(expect.arrayContaining([401, 429]));
+    expect((await audit("?action=auth.sign_in&outcome=accepted")).entries.length).toBeGreaterThanOrEqual(1);
+    const newest = await audit("?limit=1");
+    expect(newest.entries).toHaveLength(1);
+    const older = await audit(`?limit=1&before=${newest.next_before}`);
+    expect(older.entries[0]!.id).toBeLessThan(newest.entries[0]!.id);
+    expect((await call("GET", "/api/audit", { query: "?limit=0" })).status).toBe(400);
   });
 
   it("every documented operation answered with success at least once", () => {

@@ -93,6 +93,14 @@ export const workflowPaths = {
   workflowRuns: route("/api/workflows/:name/runs"),
 };
 
+/** Signing in and out for scripts, and the audit trail (the app does the same through tRPC). */
+export const peoplePaths = {
+  signIn: route("/api/auth/sign-in"),
+  signOut: route("/api/auth/sign-out"),
+  session: route("/api/auth/session"),
+  audit: route("/api/audit"),
+};
+
 /** The API's documentation: not part of the API it documents. */
 export const docsPaths = {
   openapi: route("/openapi.json"),

@@ -4,12 +4,14 @@
  * Handlers parse and delegate: commands decide, queries read.
  */
 import { Hono } from "hono";
+import { presentedToken } from "../engine/callbackToken";
 import { CancelBody } from "../engine/schemas";
 import type { Pipeline } from "../pipeline/pipeline";
 import { AgentCallbackBody } from "../pipeline/protocol";
 import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
 import { actorOf } from "./actor";
 import { HttpError, readBody } from "./errors";
+import { pageAnswer, pageQuery } from "./paging";
 import { pipelinePaths as paths } from "./paths";
 
 const invalid = { invalidStatus: 422 } as const;
@@ -21,12 +23,15 @@ export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
   app.get(paths.agents.pattern, (c) => c.json(queries.listAgents()));
 
   app.post(paths.runs.pattern, async (c) => c.json(await commands.createRun(await readBody(c, CreateRunBody, invalid))));
-  app.get(paths.runs.pattern, async (c) => c.json(await queries.listRuns()));
+  app.get(paths.runs.pattern, async (c) => pageAnswer(c, await queries.listRuns(pageQuery(c))));
   app.get(paths.run.pattern, async (c) => c.json(await queries.getRun(c.req.param("run_id"))));
 
+  // With PIPELINE_CALLBACK_SECRET, only with the token of the callback_url the agent was given (401 without one, before the body is read).
   app.post(paths.agentCallback.pattern, async (c) => {
+    const token = presentedToken(c.req.query("token"), c.req.header("authorization"));
+    commands.requireCallbackToken(token);
     const callback = await readBody(c, AgentCallbackBody, invalid);
-    return c.json(await commands.receiveCallback(c.req.param("agent_slug"), callback));
+    return c.json(await commands.receiveCallback(c.req.param("agent_slug"), callback, token));
   });
 
   app.post(paths.approve.pattern, async (c) => {

@@ -9,6 +9,7 @@ import { rows } from "../../db/client";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { type StitchClient, dispatchesOf, holdWorker, routeByPath } from "../testing/stitchClient";
+import { createPerson } from "../testing/people";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, echoWorker, eventually, postJson, startWorkerServer } from "../testing/workerServer";
 import type { StitchRun, WorkerPayload } from "../engine/schemas";
@@ -223,7 +224,9 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
     it("8.3/8.4/8.5 POST /complete stores the person's input as output and fires downstream", async () => {
       const run = await api.run(gated(), "in");
       await api.waitForStatus(run.id, "U", "waiting_for_user");
-      const answer = await api.complete(run.id, "U", { choice: "yes" }, { "x-actor": "ada" });
+      const ada = await createPerson(env.server.people, "ada", "reviewer");
+      // x-actor names no one any more: the decision is recorded as the account whose token made it.
+      const answer = await api.as(ada.token).complete(run.id, "U", { choice: "yes" }, { "x-actor": "someone else" });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ duplicate: false, node: { status: "completed", output: { choice: "yes" } } });
       expect((await dispatched(run.id, "B"))[0]!.input).toEqual({ choice: "yes" });
@@ -303,7 +306,8 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
       const run = await api.run(reviewed(), { brief: "b" });
       await api.callback(run.id, "Writer", { status: "completed", output: "draft 1" });
       expect((await api.getRun(run.id)).node_states.Review!.status).toBe("waiting_for_user");
-      const rejected = await api.review(run.id, "Review", { decision: "reject", feedback: "too long", actor: "rev" });
+      const rev = await createPerson(env.server.people, "rev", "reviewer");
+      const rejected = await api.as(rev.token).review(run.id, "Review", { decision: "reject", feedback: "too long", actor: "not rev" });
       expect(rejected.status).toBe(200);
       const [, again] = await dispatched(run.id, "Writer", 2);
       expect(again).toMatchObject({ input: { brief: "b" }, attempt: 2, feedback: { text: "too long", previousOutput: "draft 1", round: 1 } });
@@ -316,7 +320,7 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
       const events = (await api.get(`/api/stitch/runs/${run.id}/events`)).body as { type: string; actor: string | null; payload: unknown }[];
       expect(events.filter((e) => e.type === "review").map((e) => [e.actor, e.payload])).toEqual([
         ["rev", { decision: "reject", feedback: "too long" }],
-        [null, { decision: "approve" }],
+        ["bootstrap token", { decision: "approve" }],
       ]);
     });
 
@@ -460,7 +464,8 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         { node_id: "W_2", kind: "timeout" },
       ]);
 
-      const answer = await api.post(`/api/stitch/runs/${run.id}/cancel`, { reason: "brief withdrawn" }, { "x-actor": "Ada" });
+      const ada = await createPerson(env.server.people, "Ada", "operator");
+      const answer = await api.as(ada.token).post(`/api/stitch/runs/${run.id}/cancel`, { reason: "brief withdrawn" });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ runId: run.id, nodeId: null, duplicate: false, runStatus: "cancelled" });
       const after = await api.getRun(run.id);

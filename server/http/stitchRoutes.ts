@@ -4,10 +4,12 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { presentedToken } from "../engine/callbackToken";
 import type { Engine } from "../engine/engine";
 import { CallbackBody, CancelBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
 import { actorOf } from "./actor";
 import { readBody } from "./errors";
+import { pageAnswer, pageQuery } from "./paging";
 import { stitchPaths as paths } from "./paths";
 
 const AnyJson = z.unknown();
@@ -25,7 +27,7 @@ export function stitchRoutes(engine: Engine): Hono {
     const body = await readBody(c, StartRunBody);
     return c.json(await engine.startRun(c.req.param("id"), body.input), 201);
   });
-  app.get(paths.runs.pattern, async (c) => c.json(await engine.listRuns({ flowId: c.req.query("flow_id") })));
+  app.get(paths.runs.pattern, async (c) => pageAnswer(c, await engine.listRuns({ flowId: c.req.query("flow_id"), ...pageQuery(c) })));
   app.get(paths.run.pattern, async (c) => c.json(await engine.getRun(c.req.param("id"))));
   app.get(paths.runEvents.pattern, async (c) => c.json(await engine.runEvents(c.req.param("id"))));
   // The whole run stops: unfinished nodes become cancelled and nothing more is sent.
@@ -37,8 +39,7 @@ export function stitchRoutes(engine: Engine): Hono {
   // A worker reports completion or failure; with a callback secret, only with its callback URL's token.
   app.post(paths.callback.pattern, async (c) => {
     const { runId, nodeId } = c.req.param();
-    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-    engine.authorizeCallback(runId, nodeId, c.req.query("token") ?? bearer);
+    engine.authorizeCallback(runId, nodeId, presentedToken(c.req.query("token"), c.req.header("authorization")));
     const body = await readBody(c, CallbackBody);
     return c.json(await engine.handle(runId, { type: "callback", key: nodeId, ...body }));
   });
@@ -58,7 +59,7 @@ export function stitchRoutes(engine: Engine): Hono {
     const body = await readBody(c, ReviewBody);
     const { runId, nodeId } = c.req.param();
     const feedback = body.decision === "reject" ? body.feedback : undefined;
-    return c.json(await engine.handle(runId, { type: "review", key: nodeId, decision: body.decision, feedback }, body.actor ?? actorOf(c)));
+    return c.json(await engine.handle(runId, { type: "review", key: nodeId, decision: body.decision, feedback }, actorOf(c)));
   });
   return app;
 }

@@ -8,12 +8,14 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { pageOf, pageRequest } from "../lib/paging";
 import { DEFAULT_WAIT_MS, ExecuteBody, StartStepRunBody, StepCancelBody } from "../workflows/steps/schemas";
 import type { StepWorkflows } from "../workflows/steps/steps";
 import { ApproveBody, CancelBody, InputBody, RejectBody, StartRunBody } from "../workflows/yaml/schemas";
 import type { YamlWorkflows } from "../workflows/yaml/workflows";
 import { actorOf } from "./actor";
 import { HttpError, readBody } from "./errors";
+import { pageAnswer, pageQuery } from "./paging";
 import { workflowPaths as paths } from "./paths";
 
 const YamlBody = z.object({ yaml: z.string().min(1, "yaml must not be empty") });
@@ -64,10 +66,11 @@ export function workflowRoutes(yaml: YamlWorkflows, steps: StepWorkflows): Hono 
   });
   app.get(paths.tools.pattern, (c) => c.json(steps.queries.listTools()));
 
+  // One page of both formats' runs: each front door reads its next `limit + 1` after the cursor, and the page merges them.
   app.get(paths.runs.pattern, async (c) => {
-    const workflow = c.req.query("workflow");
-    const [yamlRuns, stepRuns] = await Promise.all([queries.listRuns({ workflow }), steps.queries.listRuns({ workflow })]);
-    return c.json(newestFirst([...yamlRuns, ...stepRuns]).slice(0, 100));
+    const { limit, before } = pageRequest(pageQuery(c), "uuid");
+    const wanted = { workflow: c.req.query("workflow"), limit: limit + 1, before };
+    return pageAnswer(c, pageOf(await Promise.all([queries.keyedRuns(wanted), steps.queries.keyedRuns(wanted)]), limit));
   });
   app.get(paths.run.pattern, async (c) => {
     const runId = c.req.param("runId");

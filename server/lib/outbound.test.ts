@@ -117,7 +117,8 @@ describe("checkUrl", () => {
     expect(await checkUrl("https://mixed.example/", PUBLIC_ONLY, { lookup })).toMatchObject({ ok: false });
     expect(await checkUrl("https://public.example/", PUBLIC_ONLY, { lookup })).toEqual({ ok: true, address: "93.184.216.34", family: 4 });
     expect(lookup).toHaveBeenCalledWith("public.example", { all: true });
-    expect(await checkUrl("http://nowhere.example/", PUBLIC_ONLY, { lookup })).toMatchObject({ ok: false, reason: expect.stringContaining("could not be resolved") });
+    // Not resolved is not refused: the DNS error's code says so (a dispatch retries it as a network error).
+    expect(await checkUrl("http://nowhere.example/", PUBLIC_ONLY, { lookup })).toMatchObject({ ok: false, reason: expect.stringContaining("could not be resolved"), dnsCode: "ENOTFOUND" });
   });
 
   it("refuses what is not an http(s) URL", async () => {

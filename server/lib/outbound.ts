@@ -9,6 +9,9 @@
  * - Loopback (127.0.0.0/8, ::1) and private ranges (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10) are refused
  *   unless OUTBOUND_ALLOW (comma-separated CIDRs, addresses or host names) lists the address or the URL's host name.
  * - Every other (public) address is allowed.
+ * - With `ownServer` (ownServer.ts), none of this server's own routes but its worker endpoints may be reached, at
+ *   whatever address; its worker endpoints at NEXT_PUBLIC_BASE_URL are reached whatever OUTBOUND_ALLOW says.
+ * `literalRefusal` answers, without resolving anything, for a URL stored now and fetched later (a Worker's webhook).
  *
  * The check is made on the addresses the host name RESOLVES to (all of them: one refused address refuses the URL),
  * never on the name alone, and again on every redirect, before it is followed. IPv4 addresses written inside IPv6
@@ -57,6 +60,20 @@ export interface OutboundPolicy {
   readonly allowedRanges: readonly Range[];
   /** Host names (lower case, no trailing dot) whose loopback or private addresses may be reached; `*.x` for any under x. */
   readonly allowedHosts: readonly string[];
+  /** This server as a destination (ownServer.ts): none of its own routes but its worker endpoints may be called. */
+  readonly ownServer?: OwnServerRule;
+}
+
+/**
+ * This server, seen as the target of one of its own outbound requests. A request it makes for a user must not
+ * land on one of its own routes (a Worker at `/runs/{id}/cancel` would cancel a run on the author's behalf), except
+ * the endpoints it serves to be called as a worker (the built-in agents).
+ */
+export interface OwnServerRule {
+  /** Why a request to `url`, connecting to `address` (undefined: not resolved yet), would be this server calling one of its own routes; undefined when it would not. */
+  refusal(url: URL, address: string | undefined): string | undefined;
+  /** A worker endpoint of this server at its own base URL (NEXT_PUBLIC_BASE_URL): reached whatever OUTBOUND_ALLOW says, as it is this server. */
+  isOwnWorker(url: URL): boolean;
 }
 
 /** Nothing but public addresses. */
@@ -110,7 +127,8 @@ export interface CheckOptions {
   lookup?: ResolveHost;
 }
 
-export type CheckResult = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string };
+/** A refusal; `dnsCode` when the host name could not be resolved (ENOTFOUND, EAI_AGAIN...): no address was judged, and a later try may resolve. */
+export type CheckResult = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: string; dnsCode?: string };
 
 const inAny = (address: Address, ranges: readonly Range[]) => ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits));
 
@@ -144,19 +162,48 @@ export function refusalOf(address: string, host: string, policy: OutboundPolicy)
   return `${named} a loopback or private address, refused unless OUTBOUND_ALLOW lists it (a CIDR such as ${effective.kind() === "ipv4" ? "10.0.0.0/8" : "fd00::/8"}) or the host name`;
 }
 
+/** The URL, or why it is not one this policy could allow (not absolute, not http or https). */
+function parseTarget(url: string | URL): URL | string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${String(url)}" is not an absolute URL`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `${parsed.protocol} URLs are refused: only http and https`;
+  return parsed;
+}
+
+const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
+
+/** Why `url` may not be reached at `address` (its address ranges, then this server's own routes), or undefined. */
+function refusalAt(url: URL, address: string, policy: OutboundPolicy): string | undefined {
+  const host = hostOf(url);
+  // This server's own worker endpoints are this server: its host name may be reached whatever its addresses.
+  const ranges = policy.ownServer?.isOwnWorker(url) ? { ...policy, allowedHosts: [...policy.allowedHosts, normalHost(host)] } : policy;
+  return refusalOf(address, host, ranges) ?? policy.ownServer?.refusal(url, address);
+}
+
+/**
+ * What can be refused without resolving anything, for a URL stored now and fetched later (a Worker's webhook at
+ * registration): not an http(s) URL, an IP address the policy refuses, or one of this server's own routes.
+ * A host name is judged on its addresses only when fetched (`checkUrl`).
+ */
+export function literalRefusal(url: string | URL, policy: OutboundPolicy): string | undefined {
+  const parsed = parseTarget(url);
+  if (typeof parsed === "string") return parsed;
+  const host = hostOf(parsed);
+  return isIpLiteral(host) ? refusalAt(parsed, host, policy) : policy.ownServer?.refusal(parsed, undefined);
+}
+
 /**
  * Whether `url` may be fetched under `policy`: an http(s) URL whose host (an IP literal, or a name resolved with all
  * its addresses) has no refused address. `address` is the one to connect to; nothing is connected here.
  */
 export async function checkUrl(url: string | URL, policy: OutboundPolicy, options: CheckOptions = {}): Promise<CheckResult> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, reason: `"${String(url)}" is not an absolute URL` };
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { ok: false, reason: `${parsed.protocol} URLs are refused: only http and https` };
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+  const parsed = parseTarget(url);
+  if (typeof parsed === "string") return { ok: false, reason: parsed };
+  const host = hostOf(parsed);
   let addresses: LookupAddress[];
   if (isIpLiteral(host)) {
     addresses = [{ address: host, family: host.includes(":") ? 6 : 4 }];
@@ -165,12 +212,13 @@ export async function checkUrl(url: string | URL, policy: OutboundPolicy, option
       const resolve: ResolveHost = options.lookup ?? dns.lookup;
       addresses = await resolve(host, { all: true });
     } catch (error) {
-      return { ok: false, reason: `${host} could not be resolved: ${error instanceof Error ? error.message : String(error)}` };
+      const code = (error as { code?: unknown } | null)?.code;
+      return { ok: false, reason: `${host} could not be resolved: ${error instanceof Error ? error.message : String(error)}`, dnsCode: typeof code === "string" ? code : "EAI_FAIL" };
     }
     if (addresses.length === 0) return { ok: false, reason: `${host} resolves to no address` };
   }
   for (const { address } of addresses) {
-    const reason = refusalOf(address, host, policy);
+    const reason = refusalAt(parsed, address, policy);
     if (reason) return { ok: false, reason };
   }
   const first = addresses[0] as LookupAddress;
@@ -183,6 +231,8 @@ export class OutboundRefusal extends Error {
   constructor(
     readonly url: string,
     readonly reason: string,
+    /** Set when the host name could not be resolved rather than being refused (CheckResult's `dnsCode`). */
+    readonly dnsCode?: string,
   ) {
     super(`outbound request to ${redactUrl(url)} refused: ${reason}`);
   }
@@ -245,7 +295,7 @@ export async function policedFetch(url: string | URL, request: PolicedRequest, o
   const headers = { ...request.headers };
   for (let redirects = 0; ; redirects++) {
     const checked = await checkUrl(current, options.policy, options);
-    if (!checked.ok) throw new OutboundRefusal(current.href, redirects ? `${checked.reason} (redirect ${redirects})` : checked.reason);
+    if (!checked.ok) throw new OutboundRefusal(current.href, redirects ? `${checked.reason} (redirect ${redirects})` : checked.reason, checked.dnsCode);
     const agent = pinnedAgent(checked.address, checked.family);
     let response: Response;
     try {

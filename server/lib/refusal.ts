@@ -7,8 +7,11 @@ export const refusalCodes = {
   bad_request: { http: 400, trpc: "BAD_REQUEST" },
   invalid_graph: { http: 400, trpc: "BAD_REQUEST" },
   unauthorized: { http: 401, trpc: "UNAUTHORIZED" },
+  forbidden: { http: 403, trpc: "FORBIDDEN" },
   not_found: { http: 404, trpc: "NOT_FOUND" },
   conflict: { http: 409, trpc: "CONFLICT" },
+  unsupported_media_type: { http: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
+  rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS" },
 } as const;
 
 export type RefusalCode = keyof typeof refusalCodes;

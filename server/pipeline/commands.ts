@@ -10,7 +10,7 @@ import { sameJson } from "../lib/json";
 import { isArtifactType, parseEnvelope } from "./artifacts";
 import { gateKey, workerKey } from "./definition";
 import { PipelineError, runNotFound } from "./errors";
-import type { AgentCallback, AgentOutput } from "./protocol";
+import { type AgentCallback, type AgentOutput, callOfToken } from "./protocol";
 import type { PipelineQueries } from "./queries";
 import type { CallbackResult, CreateRunBody, PipelineAgent, PipelineRunView, ReviewedOutput } from "./schemas";
 import * as store from "./store";
@@ -24,6 +24,8 @@ export class PipelineCommands {
     private readonly agents: readonly PipelineAgent[],
     /** Each command that moves a run answers with the run as it now stands. */
     private readonly queries: PipelineQueries,
+    /** PIPELINE_CALLBACK_SECRET: agents' callbacks must present the token of their callback_url (protocol.ts). */
+    private readonly callbackSecret?: string,
   ) {}
 
   /** Creates the run and starts its engine run, whose first agent is called once the transaction commits. */
@@ -39,12 +41,26 @@ export class PipelineCommands {
   }
 
   /**
-   * An agent's output (or failure) arrives. Only the agent the run is waiting for may deliver; a repeat of the
-   * stored output is answered as a duplicate and stores nothing.
+   * With a callback secret, a callback presenting no token is refused (401) before its body is even read; whether
+   * the token is the right one is `receiveCallback`'s to decide.
    */
-  receiveCallback(slug: string, callback: AgentCallback): Promise<CallbackResult> {
+  requireCallbackToken(token: string | undefined): void {
+    if (this.callbackSecret && !token) throw new PipelineError("unauthorized", "this callback needs the token of its callback_url (?token=...)");
+  }
+
+  /**
+   * An agent's output (or failure) arrives. Only the agent the run is waiting for may deliver; a repeat of the
+   * stored output is answered as a duplicate and stores nothing. With a callback secret, only with the token of the
+   * call it answers: another run's or agent's token, or a forged one, is refused (401) before anything is read, and
+   * the token of an earlier call of the agent is refused as stale (409).
+   */
+  receiveCallback(slug: string, callback: AgentCallback, token?: string): Promise<CallbackResult> {
+    this.requireCallbackToken(token);
     return this.engine.transaction(async (ops, tx) => {
-      const run = await lock(tx, callback.runId);
+      const found = await store.lockRun(tx, callback.runId);
+      if (this.callbackSecret) await this.authorizeCallback(ops, found, callback.runId, slug, token);
+      if (!found) throw runNotFound(callback.runId);
+      const run = found;
       const agent = agentOf(run, slug);
       if (run.currentAgent !== slug) {
         throw new PipelineError("conflict", `run ${run.id} is ${run.status}; it is not waiting for agent "${slug}"${run.currentAgent ? ` but for "${run.currentAgent}"` : ""}`);
@@ -55,6 +71,14 @@ export class PipelineCommands {
       }
       return acceptOutput(tx, ops, run, agent, callback.output);
     });
+  }
+
+  /** The token must be of this run, this agent and its current call; `run` is undefined for a run that does not exist. */
+  private async authorizeCallback(ops: EngineOps, run: store.PipelineRunRow | undefined, runId: string, slug: string, token: string | undefined): Promise<void> {
+    const calls = run ? ((await ops.nodeRow(run.stitchRunId, workerKey(slug)))?.attempt ?? 0) : 0;
+    const call = callOfToken(this.callbackSecret!, runId, slug, calls, token);
+    if (call === undefined) throw new PipelineError("unauthorized", `the callback token is not valid for agent "${slug}" of run "${runId}"`);
+    if (call !== calls) throw new PipelineError("conflict", `this callback answers an earlier call of agent "${slug}" (call ${call}); run ${runId} now waits for the answer to call ${calls}`);
   }
 
   /** Stores an artifact by hand or from a system fallback: the current agent's output, as if it had called back. */

@@ -5,7 +5,9 @@
 import { unzipSync, strFromU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
+import { asTestOperator } from "../testing/credentials";
 import { type FakeN8n, startFakeN8n } from "../testing/fakeN8n";
+import { createPerson } from "../testing/people";
 import { type TestServer, startTestServer } from "../testing/harness";
 import { testDatabases } from "../testing/databases";
 import { eventually, getJson, postJson } from "../testing/workerServer";
@@ -165,7 +167,7 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       expect(exported.artifacts[3]!.artifact).toHaveProperty("mermaid_sequence_diagram");
 
       // The bundle: export JSON, one Markdown file per artifact, a manifest.
-      const response = await fetch(`${base}/runs/${runId}/artifacts/bundle`);
+      const response = await fetch(`${base}/runs/${runId}/artifacts/bundle`, { headers: asTestOperator });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("application/zip");
       const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
@@ -227,8 +229,10 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
         // Cancelled while the output waits for review.
         const waiting = ((await postJson(`${base}/runs`, { domain: "ops", brief })).body as RunView).run_id;
         await waitForStatus(base, waiting, "WAITING_APPROVAL_REQUIREMENTS");
+        // Cancelled by Dana, an operator, with her own token: the conversation names her account.
+        const dana = await createPerson(server.people, "Dana", "operator");
         const cancelled = await fetch(`${base}/runs/${waiting}/cancel`, {
-          method: "POST", headers: { "content-type": "application/json", "x-actor": "Dana" }, body: JSON.stringify({ reason: "brief withdrawn" }),
+          method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${dana.token}` }, body: JSON.stringify({ reason: "brief withdrawn" }),
         });
         expect(cancelled.status).toBe(200);
         expect(await cancelled.json()).toMatchObject({ status: "CANCELLED", current_agent: null, is_waiting_for_user: false });

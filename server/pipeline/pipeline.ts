@@ -20,6 +20,8 @@ export interface PipelineOptions {
   agentTimeoutMs: number;
   /** Where an agent posts its output (the callback route under NEXT_PUBLIC_BASE_URL). */
   agentCallbackUrl: (slug: string) => string;
+  /** PIPELINE_CALLBACK_SECRET: agents' callback URLs carry a token, and callbacks must present it. */
+  callbackSecret?: string;
 }
 
 export interface Pipeline {
@@ -43,8 +45,8 @@ export async function installPipeline(database: Database, engine: Engine, option
   return {
     agents,
     flowId,
-    commands: new PipelineCommands(engine, flowId, agents, queries),
+    commands: new PipelineCommands(engine, flowId, agents, queries, options.callbackSecret),
     queries,
-    dispatchAdapter: agentDispatchAdapter(database, { agents, callbackUrl: options.agentCallbackUrl }),
+    dispatchAdapter: agentDispatchAdapter(database, { agents, callbackUrl: options.agentCallbackUrl, callbackSecret: options.callbackSecret }),
   };
 }

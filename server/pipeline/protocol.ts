@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { Database } from "../../db/client";
+import { isValidScopedToken, scopedToken } from "../engine/callbackToken";
 import type { DispatchAdapter } from "../engine/dispatcher";
 import { isPlainObject } from "../lib/json";
 import type { AgentCall, PipelineAgent } from "./schemas";
@@ -19,6 +20,26 @@ export interface AgentProtocolOptions {
   agents: readonly PipelineAgent[];
   /** Where an agent posts its output (the route's URL under NEXT_PUBLIC_BASE_URL). */
   callbackUrl: (slug: string) => string;
+  /** PIPELINE_CALLBACK_SECRET: each call's callback_url carries `?token=`, bound to the run, the agent and the call. */
+  callbackSecret?: string;
+}
+
+// ---- Callback tokens ---------------------------------------------------------------------------------------------
+
+/**
+ * With PIPELINE_CALLBACK_SECRET set, the callback_url of each call to an agent carries a token bound to the pipeline
+ * run, the agent and the call (the attempt of the agent's Worker: a rejection, a retry or a timeout's retry calls the
+ * agent anew), built like the engine's callback tokens. An agent that posts to the callback_url it was given (n8n
+ * flows do) presents it without knowing it.
+ */
+const agentScope = (runId: string, slug: string, call: number) => ["pipeline-agent-callback", runId, slug, String(call)];
+
+export const agentCallbackToken = (secret: string, runId: string, slug: string, call: number): string => scopedToken(secret, agentScope(runId, slug, call));
+
+/** Which of the calls 1..`calls` of agent `slug` on run `runId` the token belongs to; undefined when none (forged, another run's or agent's). */
+export function callOfToken(secret: string, runId: string, slug: string, calls: number, token: string | undefined): number | undefined {
+  for (let call = calls; call >= 1; call--) if (isValidScopedToken(secret, agentScope(runId, slug, call), token)) return call;
+  return undefined;
 }
 
 /**
@@ -46,7 +67,9 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
         else context[key] = latest.get(key) ?? null;
       }
     }
-    const body: AgentCall = { run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", callback_url: options.callbackUrl(slug) };
+    const secret = options.callbackSecret;
+    const callbackUrl = options.callbackUrl(slug) + (secret ? `?token=${agentCallbackToken(secret, run.id, slug, payload.attempt)}` : "");
+    const body: AgentCall = { run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", callback_url: callbackUrl };
     const current = options.agents.find((a) => a.slug === slug);
     return { url: current?.webhook_url ?? agent.webhook_url, body };
   };

@@ -1,5 +1,6 @@
 /** The pipeline's read models: runs, artifacts, exports and the conversation a run reads as. */
 import type { Database } from "../../db/client";
+import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
 import { buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
@@ -9,14 +10,17 @@ const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : n
 
 const agentRef = (agent: PipelineAgent): AgentRef => ({ slug: agent.slug, name: agent.name, order: agent.order, artifact_type: agent.artifact_type });
 
-function view(run: store.PipelineRunRow): PipelineRunView {
+/** A run as lists show it: everything but the brief. */
+function summary(run: store.PipelineRunListRow): RunSummary {
   const agent = run.currentAgent ? (run.agents as PipelineAgent[]).find((a) => a.slug === run.currentAgent) : undefined;
   return {
-    run_id: run.id, domain: run.domain, brief: run.brief, status: run.status, state: { phase: run.phase as RunPhase, agent: run.currentAgent },
+    run_id: run.id, domain: run.domain, status: run.status, state: { phase: run.phase as RunPhase, agent: run.currentAgent },
     current_agent: agent ? agentRef(agent) : null, is_waiting_for_user: run.isWaitingForUser, failure: run.failure,
     created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }
+
+const view = (run: store.PipelineRunRow): PipelineRunView => ({ ...summary(run), brief: run.brief });
 
 const toArtifact = (a: store.ArtifactRow): ArtifactVersion => ({
   id: a.id, run_id: a.runId, artifact_type: a.artifactType, version: a.version, content: a.content as Record<string, unknown>,
@@ -55,12 +59,11 @@ export class PipelineQueries {
     return view(await this.findRun(runId));
   }
 
-  async listRuns(limit = 100): Promise<RunSummary[]> {
-    const found = await this.database.run((db) => store.listRuns(db, limit));
-    return found.map((run) => {
-      const { brief: _brief, ...summary } = view(run);
-      return summary;
-    });
+  /** A page of runs, newest first, without their briefs. */
+  async listRuns(params?: PageParams): Promise<Page<RunSummary>> {
+    const { limit, before } = pageRequest(params, "text");
+    const found = await this.database.run((db) => store.listRuns(db, { limit: limit + 1, before }));
+    return pageOf([found.map(mapItem(summary))], limit);
   }
 
   async listArtifacts(runId: string, artifactType?: string): Promise<ArtifactVersion[]> {

@@ -3,8 +3,9 @@
  * transaction (so their writes commit with the events they cause), the projection inside the event's transaction,
  * and queries outside any transaction.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
+import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../lib/paging";
 import { type PipelineRunRow, pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns } from "../../db/schema";
 import type { PipelineAgent, RunState } from "./schemas";
 import { statusText } from "./status";
@@ -50,8 +51,19 @@ export async function findRunByStitchRun(db: Executor, stitchRunId: string): Pro
   return run;
 }
 
-export function listRuns(db: Executor, limit: number): Promise<PipelineRunRow[]> {
-  return db.select().from(pipelineRuns).orderBy(desc(pipelineRuns.createdAt), desc(pipelineRuns.id)).limit(limit);
+/** A run as lists show it: every column but the brief (which may be megabytes long). */
+export type PipelineRunListRow = Omit<PipelineRunRow, "brief">;
+
+/** Up to `limit` runs after the cursor, newest first, each with its cursor key. */
+export async function listRuns(db: Executor, page: { limit: number; before?: CursorKey }): Promise<Keyed<PipelineRunListRow>[]> {
+  const { brief: _brief, ...columns } = getTableColumns(pipelineRuns);
+  const found = await db
+    .select({ ...columns, cursorAt: cursorAt(pipelineRuns.createdAt) })
+    .from(pipelineRuns)
+    .where(afterCursor(pipelineRuns.createdAt, pipelineRuns.id, page.before))
+    .orderBy(desc(pipelineRuns.createdAt), desc(pipelineRuns.id))
+    .limit(page.limit);
+  return keyedRows(found);
 }
 
 /** What the projection writes when an engine event moves the run: its typed state (and the status string from it) and why it failed. */

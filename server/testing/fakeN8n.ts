@@ -92,7 +92,8 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
       rounds.set(`${call.body.run_id}/${slug}`, round);
       const content = sampleContent(slug, call, round);
       const how = style[slug] ?? "preferred";
-      const target = `${pipelineUrl()}/callbacks/agent/${slug}`;
+      // As the n8n flows do: the callback_url the call carries (with its token, when the pipeline has a callback secret).
+      const target = call.body.callback_url ?? `${pipelineUrl()}/callbacks/agent/${slug}`;
       const send = (body: unknown) => fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       if (how === "held") return void held.push(() => send({ run_id: call.body.run_id, content }));
       setTimeout(async () => {

@@ -4,7 +4,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { freePort } from "./harness";
+import { LOOPBACK_ALLOWED, freePort } from "./harness";
+import { asTestOperator, testBootstrapToken } from "./credentials";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -20,7 +21,7 @@ export async function startServerProcess(env: Record<string, string>, readyTimeo
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NEXT_PUBLIC_BASE_URL: url, ...env },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NEXT_PUBLIC_BASE_URL: url, STITCH_BOOTSTRAP_TOKEN: testBootstrapToken, OUTBOUND_ALLOW: LOOPBACK_ALLOWED, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -39,7 +40,7 @@ export async function startServerProcess(env: Record<string, string>, readyTimeo
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server process on ${url} exited with ${child.exitCode} before it was ready:\n${output}`);
-    const ready = await fetch(`${url}/api/stitch/flows`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/api/stitch/flows`, { headers: asTestOperator }).then((r) => r.ok, () => false);
     if (ready) break;
     if (Date.now() > deadline) {
       await stop(0);

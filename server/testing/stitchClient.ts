@@ -10,14 +10,31 @@ export interface Answer<T = unknown> {
   body: T;
 }
 
+import { testBootstrapToken } from "./credentials";
+
+export { testBootstrapToken };
+
 export class StitchClient {
-  constructor(readonly baseUrl: string) {}
+  /** `token`: sent as `Authorization: Bearer`, the test server's operator token unless another (or none) is given. */
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string | null = testBootstrapToken,
+  ) {}
+
+  /** The same client acting as someone else (a person's API token), or as no one (`null`). */
+  as(token: string | null): StitchClient {
+    return new StitchClient(this.baseUrl, token);
+  }
+
+  private auth(): Record<string, string> {
+    return this.token ? { authorization: `Bearer ${this.token}` } : {};
+  }
 
   /** Sends `body` as JSON, or a string as the raw body (for malformed JSON). */
   async post<T = any>(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", ...headers },
+      headers: { "content-type": "application/json", ...this.auth(), ...headers },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -25,7 +42,7 @@ export class StitchClient {
   }
 
   async get<T = any>(path: string): Promise<Answer<T>> {
-    const response = await fetch(`${this.baseUrl}${path}`);
+    const response = await fetch(`${this.baseUrl}${path}`, { headers: this.auth() });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   }

@@ -2,6 +2,7 @@
  * Setup shared by the storage and route tests: a test database with the real server on it, closed in one call.
  */
 import type { Database } from "../../db/client";
+import type { ServiceOverrides } from "../app";
 import type { TestDatabase } from "./databases";
 import { type TestServer, startTestServer } from "./harness";
 import { StitchClient } from "./stitchClient";
@@ -14,9 +15,9 @@ export interface ServerOnTestDatabase {
   close(): Promise<void>;
 }
 
-export async function serverOn(testDatabase: TestDatabase, env: Record<string, string> = {}): Promise<ServerOnTestDatabase> {
+export async function serverOn(testDatabase: TestDatabase, env: Record<string, string> = {}, overrides: ServiceOverrides = {}): Promise<ServerOnTestDatabase> {
   const opened = await testDatabase.open();
-  const server = await startTestServer(opened.database, env);
+  const server = await startTestServer(opened.database, env, overrides);
   return {
     server,
     database: opened.database,

@@ -5,6 +5,7 @@
 import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { WorkerPayload } from "../engine/schemas";
+import { asTestOperator } from "./credentials";
 
 export interface ReceivedDispatch {
   payload: WorkerPayload;
@@ -28,8 +29,9 @@ export interface WorkerServer {
   close(): Promise<void>;
 }
 
-export async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+/** Posts JSON as the test operator (test servers' bootstrap token); a worker's callback door ignores it. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = asTestOperator): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -47,8 +49,8 @@ export interface WorkerServerOptions {
   port?: number;
 }
 
-export async function getJson(url: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(url);
+export async function getJson(url: string, headers: Record<string, string> = asTestOperator): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, { headers });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }

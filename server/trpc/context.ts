@@ -1,4 +1,9 @@
+import type { AuditTrail } from "../audit/trail";
+import type { Refusal } from "../lib/refusal";
 import type { Engine } from "../engine/engine";
+import type { RequestOrigin } from "../people/commands";
+import type { People } from "../people/people";
+import type { Identity } from "../people/schemas";
 import type { Pipeline } from "../pipeline/pipeline";
 import type { StepWorkflows } from "../workflows/steps/steps";
 import type { YamlWorkflows } from "../workflows/yaml/workflows";
@@ -8,6 +13,17 @@ export interface AppContext {
   pipeline: Pipeline;
   workflows: YamlWorkflows;
   steps: StepWorkflows;
-  /** Who is acting, when the client says (the app sends the reviewer's name); recorded with the event. */
+  people: People;
+  audit: AuditTrail;
+  /** Who is calling (identified by the HTTP door from the session cookie or bearer token). */
+  identity: Identity;
+  /** The name decisions are recorded under: the signed-in account's (null for no one, who may decide nothing). */
   actor: string | null;
+  origin: RequestOrigin;
+  /** Headers of the answer (the session cookie set by signing in). */
+  resHeaders: Headers;
+  /** Why this request may change nothing, when it is a cross-site change (server/http/guard.ts `checkCrossSite`). */
+  crossSite: Refusal | null;
+  /** Whether the browser reached the server over https (the session cookie is then Secure). */
+  https: boolean;
 }

@@ -11,6 +11,7 @@ import { type Services, createServices } from "../app";
 import { loadConfig } from "../config";
 import { testDatabases } from "../testing/databases";
 import { chain, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
+import { callerContext, personAs } from "../testing/callerContext";
 import { createCaller } from "./router";
 
 const hook = "https://worker.example.test/hook";
@@ -18,7 +19,7 @@ const hook = "https://worker.example.test/hook";
 describe.each(testDatabases)("tRPC routers on $name", (testDatabase) => {
   let opened: Awaited<ReturnType<typeof testDatabase.open>>;
   let services: Services;
-  const caller = (actor: string | null = null) => createCaller({ engine: services.engine, pipeline: services.pipeline, workflows: services.workflows, steps: services.steps, actor });
+  const caller = (actor = "test operator") => createCaller(callerContext(services, personAs(actor)));
 
   beforeAll(async () => {
     opened = await testDatabase.open();
@@ -96,7 +97,7 @@ describe.each(testDatabases)("tRPC routers on $name", (testDatabase) => {
       expect((await caller().engine.runs.events({ id: run.id })).map((e) => e.type)).toEqual(["start", "retry"]);
     });
 
-    it("reviewNode rejects with feedback (the worker is dispatched again with it) and approves; the input's actor wins", async () => {
+    it("reviewNode rejects with feedback (the worker is dispatched again with it) and approves; decisions are recorded as the caller, whatever the input's actor says", async () => {
       const flow = await caller().engine.flows.create({ name: "review", graph: graphOf([workerNode("W", hook), reviewGate("G")], chain("W", "G")) });
       const run = await caller().engine.runs.start({ flowId: flow.id, input: "brief" });
       expect(await refusal(caller().engine.runs.reviewNode({ runId: run.id, nodeId: "G", decision: "approve" }))).toMatchObject({ code: "CONFLICT" });
@@ -108,7 +109,7 @@ describe.each(testDatabases)("tRPC routers on $name", (testDatabase) => {
       const approved = await caller("ctx-actor").engine.runs.reviewNode({ runId: run.id, nodeId: "G", decision: "approve" });
       expect(approved).toMatchObject({ node: { status: "completed", output: "v2" }, runStatus: "completed" });
       const reviews = (await caller().engine.runs.events({ id: run.id })).filter((e) => e.type === "review");
-      expect(reviews.map((e) => e.actor)).toEqual(["named-reviewer", "ctx-actor"]);
+      expect(reviews.map((e) => e.actor)).toEqual(["ctx-actor", "ctx-actor"]);
       const noFeedback = await refusal(caller().engine.runs.reviewNode({ runId: run.id, nodeId: "G", decision: "reject", feedback: "" }));
       expect(noFeedback.code).toBe("BAD_REQUEST");
       expect(noFeedback.message).toMatch(/feedback must not be empty/);

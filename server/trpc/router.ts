@@ -1,17 +1,23 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { auditRouter } from "./routers/audit";
 import { flowsRouter } from "./routers/flows";
+import { accountsRouter, authRouter, tokensRouter } from "./routers/people";
 import { pipelineRouter } from "./routers/pipeline";
 import { runsRouter } from "./routers/runs";
 import { stepsRouter } from "./routers/steps";
 import { workflowsRouter } from "./routers/workflows";
 import { createCallerFactory, router } from "./trpc";
 
-/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows, the JSON step workflows. */
+/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows, the JSON step workflows, people and the audit trail. */
 export const appRouter = router({
   engine: router({ flows: flowsRouter, runs: runsRouter }),
   pipeline: pipelineRouter,
   workflows: workflowsRouter,
   steps: stepsRouter,
+  auth: authRouter,
+  accounts: accountsRouter,
+  tokens: tokensRouter,
+  audit: auditRouter,
 });
 
 /** All the web app imports from the server: the router's type, and what it infers from it. */

@@ -1,16 +1,36 @@
-/** The only tRPC building blocks the routers may use; every front door's refusals become typed tRPC errors here. */
+/**
+ * The only tRPC building blocks the routers may use: a procedure per role (analyst < reviewer < operator) and the
+ * open one for signing in. Every front door's refusals become typed tRPC errors here, and every mutation is recorded
+ * in the audit trail, accepted (in the transaction that makes the change) or refused.
+ */
 import { TRPCError, initTRPC } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { ZodError } from "zod";
+import { withAuditScope } from "../audit/scope";
+import type { TargetKind } from "../audit/schemas";
+import { subjectOf } from "../audit/subject";
 import { Refusal } from "../lib/refusal";
+import { roleRequired, signInRequired } from "../people/errors";
+import { roleAllows } from "../people/roles";
+import type { Identity, Role } from "../people/schemas";
 import type { AppContext } from "./context";
 
-const t = initTRPC.context<AppContext>().create({
+/** `changes: false` marks a mutation that changes nothing (a definition's validation), which the audit trail skips. */
+export interface ProcedureMeta {
+  changes?: boolean;
+}
+
+const t = initTRPC.context<AppContext>().meta<ProcedureMeta>().create({
   // Errors tell clients what went wrong, never how the server is built: no stack traces, whatever NODE_ENV says.
   isDev: false,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
+    // An internal error's message may hold SQL and its parameters: the server's log gets it, the caller "internal error".
+    const internal = error.code === "INTERNAL_SERVER_ERROR";
+    if (internal) console.error(cause ?? error);
     return {
       ...shape,
+      message: internal ? "internal error" : shape.message,
       data: {
         ...shape.data,
         zodError: cause instanceof ZodError ? cause.flatten() : null,
@@ -31,6 +51,66 @@ const refusals = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** The input fields that name what a mutation acts on, in the order they are looked for. */
+const targetFields: [string, TargetKind][] = [
+  ["runId", "run"],
+  ["stitchRunId", "run"],
+  ["flowId", "flow"],
+  ["accountId", "account"],
+  ["tokenId", "token"],
+  ["email", "account"],
+  ["name", "workflow"],
+];
+
+function targetOf(input: unknown): { kind: TargetKind; id: string } | null {
+  if (!input || typeof input !== "object") return null;
+  for (const [field, kind] of targetFields) {
+    const value = (input as Record<string, unknown>)[field];
+    if (typeof value === "string") return { kind, id: value };
+  }
+  return null;
+}
+
+/** Every mutation runs in an audit scope; its outcome is recorded once it ends (see server/audit/auditedDatabase). */
+const audited = t.middleware(async ({ ctx, type, path, meta, getRawInput, next }) => {
+  if (type !== "mutation" || meta?.changes === false) return next();
+  const { identity, origin } = ctx;
+  const target = targetOf(await getRawInput().catch(() => undefined));
+  const subject = subjectOf(identity, origin, path, target);
+  return withAuditScope(subject, async (scope) => {
+    if (ctx.crossSite) {
+      const refusal = ctx.crossSite;
+      await ctx.audit.finish(scope, { outcome: "refused", status: refusal.httpStatus, message: refusal.message });
+      throw new TRPCError({ code: refusal.trpcCode, message: refusal.message, cause: refusal });
+    }
+    const result: Awaited<ReturnType<typeof next>> = await next();
+    if (result.ok) await ctx.audit.finish(scope, { outcome: "accepted", status: 200, message: null });
+    else {
+      const cause = result.error.cause;
+      const status = cause instanceof Refusal ? cause.httpStatus : getHTTPStatusCodeFromError(result.error);
+      await ctx.audit.finish(scope, { outcome: "refused", status, message: status >= 500 ? "internal error" : result.error.message });
+    }
+    return result;
+  });
+});
+
+/** Refuses (401 or 403, naming the role) a caller whose role may not do what follows. */
+export function assertRole(identity: Identity, role: Role): void {
+  if (identity.role === null) throw signInRequired(role, identity.kind === "anonymous" ? identity.problem : undefined);
+  if (!roleAllows(identity.role, role)) throw roleRequired(role, identity.role);
+}
+
+function requireRole(role: Role) {
+  return t.middleware(({ ctx, next }) => {
+    assertRole(ctx.identity, role);
+    return next();
+  });
+}
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(refusals);
+/** Anyone: what the app needs before someone has signed in (the sign-in itself, the first account, an invitation). */
+export const openProcedure = t.procedure.use(refusals).use(audited);
+export const analystProcedure = openProcedure.use(requireRole("analyst"));
+export const reviewerProcedure = openProcedure.use(requireRole("reviewer"));
+export const operatorProcedure = openProcedure.use(requireRole("operator"));
 export const createCallerFactory = t.createCallerFactory;

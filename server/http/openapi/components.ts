@@ -4,6 +4,7 @@
  * rather than zod are described here, each checked at compile time against the handler's type.
  */
 import { z } from "zod";
+import { AuditEntry, type AuditPage } from "../../audit/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
@@ -11,6 +12,8 @@ import {
 import {
   AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../../pipeline/schemas";
+import { Account, type AuthStatus, Role, SignInBody } from "../../people/schemas";
+import { SESSION_COOKIE } from "../guard";
 import { Problem, StepWorkflowDefinition } from "../../workflows/steps/definition";
 import * as steps from "../../workflows/steps/schemas";
 import type { StepWorkflowQueries } from "../../workflows/steps/queries";
@@ -23,7 +26,12 @@ import * as workflow from "../../workflows/yaml/schemas";
 
 const ErrorBody = z
   .object({
-    error: z.string().describe("A code: invalid_json, invalid_body, invalid_query, invalid_graph, invalid_workflow, invalid_inputs, not_found, conflict or bad_request."),
+    error: z
+      .string()
+      .describe(
+        "A code: invalid_json, invalid_body, invalid_query, invalid_path, invalid_header, invalid_cursor, invalid_graph, invalid_workflow, invalid_inputs, " +
+          "bad_request, unauthorized, forbidden, not_found, conflict, body_too_large, unsupported_media_type, rate_limited or internal.",
+      ),
     message: z.string().describe("What was wrong, written for a person: it names the field or the state that refused the request."),
     detail: z.string().describe("The same text as `message`, for clients written for the original FastAPI backend, which read `detail`."),
     issues: z
@@ -34,8 +42,14 @@ const ErrorBody = z
           "(`steps[1].params.text`). With `invalid_inputs`: each input that does not fit, at `inputs.<name>`.",
       ),
     warnings: z.array(LocatedIssue).optional().describe("With `invalid_workflow` only: what the definition's loader would ignore or doubts (not a reason to refuse)."),
+    required_role: Role.optional().describe("With `unauthorized` and `forbidden` from a route's door: the role the operation needs."),
+    role: Role.optional().describe("With `forbidden` from a route's door: the caller's role, which is below `required_role`."),
+    retry_after_seconds: z.number().int().optional().describe("With `rate_limited`: when to try signing in again."),
   })
-  .describe("The body of every refusal; a workflow definition that does not load adds `issues` (and, YAML, `warnings`), and so do a step run's inputs that do not fit.");
+  .describe(
+    "The body of every refusal; a workflow definition that does not load adds `issues` (and, YAML, `warnings`), and so do a step run's inputs that do not fit; " +
+      "a refusal at a route's door names the role needed (and the caller's).",
+  );
 
 const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
 
@@ -47,10 +61,13 @@ const RunEvent = z
     node_id: z.string().nullable().describe("The node the event addressed; null for the run's start."),
     type: z.string().describe("start, callback, complete, review, retry, or the dispatcher's delivery failure."),
     payload: z.unknown(),
-    actor: z.string().nullable().describe("From the request's x-actor header (or a review's `actor`); null when nobody was named."),
+    actor: z
+      .string()
+      .nullable()
+      .describe("The signed-in account (or `bootstrap token`) that completed, reviewed, retried or cancelled; null for the start and for workers' callbacks."),
     created_at: z.string(),
   })
-  .describe("One accepted event of a run; the list is the run's audit trail. Duplicates are not recorded.");
+  .describe("One accepted event of a run, in its event log. Duplicates are not recorded (every change requested, accepted or refused, is in the audit trail, GET /api/audit).");
 
 const EventResultBody = z
   .object({
@@ -108,16 +125,53 @@ const AgentCallbackBody = z
       "A body without `content` is also accepted: its fields other than run_id are taken as the content.",
   );
 
+/** What GET /api/auth/session answers (the app asks the same on load). */
+const AuthStatusBody = z
+  .object({
+    needsSetup: z.boolean().describe("True until the first account exists (created in the app, which then signs its person in as an operator)."),
+    me: z
+      .object({
+        id: z.string().nullable().describe("The account's id; null for the bootstrap token (STITCH_BOOTSTRAP_TOKEN), which is no account."),
+        name: z.string().describe("What decisions are recorded under."),
+        email: z.string().nullable(),
+        role: Role,
+        via: z.enum(["session", "token", "bootstrap", "anonymous"]).describe("How the caller was recognised: session cookie, personal API token, or the bootstrap token."),
+      })
+      .nullable()
+      .describe("Who is calling; null without credentials."),
+    csrfToken: z.string().nullable().describe("With a session cookie: the token to send as `x-csrf-token` with every change made with that cookie."),
+  })
+  .describe("Whether the first account must be created, and who is calling.");
+
+const SignedIn = z
+  .object({
+    account: Account,
+    csrf_token: z.string().describe("Send as `x-csrf-token` with every change made with the session cookie."),
+    expires_at: z.string().describe("When the session ends (ISO 8601)."),
+  })
+  .describe(`The signed-in account; the answer also sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax).`);
+
+const SignedOut = z.object({ signed_out: z.literal(true) });
+
+const AuditPageBody = z
+  .object({
+    entries: z.array(AuditEntry).describe("Newest first."),
+    next_before: z.number().int().nullable().describe("Pass as `before` for the next (older) page; null on the last page."),
+  })
+  .describe("A page of the audit trail.");
+
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Item<T extends (...args: never[]) => Promise<unknown[]>> = Awaited<ReturnType<T>>[number];
 const answerSchemasMatchTheirTypes: [
   Exactly<z.infer<typeof EventResultBody>, EventResult>,
   Exactly<z.infer<typeof FlowSummary>, Item<Engine["listFlows"]>>,
-  Exactly<z.infer<typeof EngineRunSummary>, Item<Engine["listRuns"]>>,
+  Exactly<z.infer<typeof EngineRunSummary>, Awaited<ReturnType<Engine["listRuns"]>>["items"][number]>,
   Exactly<z.infer<typeof RunEvent>, Item<Engine["runEvents"]>>,
   Exactly<z.infer<typeof WorkflowValidation>, ReturnType<WorkflowCommands["validate"]>>,
   Exactly<z.infer<typeof steps.ToolDescription>, ReturnType<StepWorkflowQueries["listTools"]>[number]>,
-] = [true, true, true, true, true, true];
+  Exactly<z.infer<typeof AuthStatusBody>, AuthStatus>,
+  Exactly<z.infer<typeof AuditPageBody>, AuditPage>,
+] = [true, true, true, true, true, true, true, true];
 void answerSchemasMatchTheirTypes;
 
 // ---- Components ----------------------------------------------------------------------------------------------
@@ -128,7 +182,7 @@ const requestSchemas = {
   CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: workflow.StartRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
-  RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody,
+  RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody,
 };
 
 /**
@@ -144,6 +198,7 @@ const responseSchemas = {
   WorkflowProblem: Problem, RegisteredStepWorkflow: steps.RegisteredStepWorkflow, StepWorkflowDetail: steps.StepWorkflowDetail, RunStep: steps.RunStep,
   StepRunView: steps.StepRunView, StepRunSummary: steps.StepRunSummary, StepSummary: steps.StepSummary, WorkflowTool: steps.ToolDescription,
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
+  Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;
@@ -159,6 +214,9 @@ function tidy({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
   if (jsonSchema.format === "uuid") delete jsonSchema.pattern;
 }
+
+/** One schema as a request reads it, outside the components: a query parameter's, from the zod schema that parses it. */
+export const requestJsonSchema = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { target: "openapi-3.0", io: "input", override: tidy }) as JsonSchema;
 
 function convert(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();

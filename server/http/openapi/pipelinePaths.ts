@@ -3,7 +3,7 @@
  * call, with the bodies and answers of the FastAPI backend it replaces (422 for a body that does not validate).
  */
 import { pipelinePaths as paths } from "../paths";
-import { type Tag, actorHeader, answer, body, invalidJson400, listOf, optionalCancelBody, pathParam, queryParam, ref, refusals, tagged } from "./operations";
+import { type Tag, answer, body, invalidJson400, listOf, optionalCancelBody, page400, pageParams, pagedAnswer, pathParam, queryParam, ref, refusals, tagged } from "./operations";
 
 export const pipelineTag: Tag = {
   name: "agent pipeline",
@@ -11,8 +11,6 @@ export const pipelineTag: Tag = {
 };
 
 const runIdParam = pathParam("run_id", "The pipeline run's id, as created by POST /runs (`RUN_...`).");
-/** What a person does to a run (approve, reject, retry, cancel): the run, and who acted. */
-const decisionParams = [runIdParam, actorHeader];
 const unknownRun404 = "No pipeline run with that run_id.";
 
 /** Liveness, and the agents of the pipeline definition in force. */
@@ -45,8 +43,9 @@ function runOperations() {
         },
       },
       get: {
-        operationId: "listPipelineRuns", summary: "List pipeline runs", description: "Up to 100 runs, newest first, without their briefs.",
-        responses: { 200: answer("The runs.", listOf("RunSummary")) },
+        operationId: "listPipelineRuns", summary: "List pipeline runs", description: "A page of runs, newest first, without their briefs.",
+        parameters: pageParams,
+        responses: { 200: pagedAnswer("The runs.", "RunSummary"), ...refusals({ 400: page400 }) },
       },
     },
     [paths.run.openapi]: {
@@ -78,7 +77,7 @@ function decisionOperations() {
           200: answer("The stored artifact's version.", ref("CallbackResult")),
           ...refusals({
             404: "No run with that run_id, or no agent with that slug in the run's pipeline.",
-            409: "The run is not waiting for this agent (it waits for another, for a person, or is finished).",
+            409: "The run is not waiting for this agent (it waits for another, for a person, or is finished), or the callback token is of an earlier call of the agent.",
             422: "The body is not JSON, has no run_id, or its content is not a non-empty JSON object.",
           }),
         },
@@ -89,7 +88,7 @@ function decisionOperations() {
         operationId: "approvePipelineRun", summary: "Approve the current agent's artifact",
         description:
           "Calls the next agent with its context, or completes the run after the last agent. The body is optional; `expected` names the output the reviewer read, and a decision on any other output is refused with 409.",
-        parameters: decisionParams,
+        parameters: [runIdParam],
         requestBody: { ...body("ApproveBody", { expected: { agent: "requirements", version: 2 } }), required: false },
         responses: {
           200: answer("The run after approval.", ref("PipelineRunView")),
@@ -101,7 +100,7 @@ function decisionOperations() {
       post: {
         operationId: "rejectPipelineRun", summary: "Reject the current agent's artifact with feedback",
         description: "Calls the same agent again with its last output and the feedback (`is_feedback: true`); the run becomes `RETRYING_<AGENT>`.",
-        parameters: decisionParams,
+        parameters: [runIdParam],
         requestBody: body("RejectBody", { feedback: "Add the payment requirements." }),
         responses: {
           200: answer("The run after rejection.", ref("PipelineRunView")),
@@ -113,7 +112,7 @@ function decisionOperations() {
       post: {
         operationId: "retryPipelineRun", summary: "Call a failed agent again",
         description: "For a run whose current agent could not be reached or reported a failure.",
-        parameters: decisionParams,
+        parameters: [runIdParam],
         responses: {
           200: answer("The run after the retry.", ref("PipelineRunView")),
           ...refusals({ 404: unknownRun404, 409: "The run's current agent has not failed." }),
@@ -127,7 +126,7 @@ function decisionOperations() {
           "Stops the run for good (status `CANCELLED`): the agent at work or the output waiting for review is cancelled, nothing more is " +
           "sent, and a late callback, an approval, a rejection or a retry is refused with 409. The conversation records who cancelled and why. " +
           "Cancelling a cancelled run again changes nothing.",
-        parameters: decisionParams,
+        parameters: [runIdParam],
         requestBody: optionalCancelBody,
         responses: {
           200: answer("The run, now CANCELLED.", ref("PipelineRunView")),

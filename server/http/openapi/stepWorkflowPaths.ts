@@ -37,7 +37,8 @@ const execute = {
     "`workflow` is a stored step workflow's id (its latest version runs) or a whole definition, validated like a registration and registered as the next " +
     "version of its id unless the latest version is that very definition. The inputs are checked against the definition's `inputs` before anything is " +
     "stored or started. Without `wait`, answers 201 at once with the run (`outputs: null`). With `wait: true`, answers 200 when the run ends, with every " +
-    "step and the `outputs`, or 202 with the run as it stands when `timeout_ms` (default 60000, at most 600000) passes first; the run goes on.",
+    "step and the `outputs`, or 202 with the run as it stands when `timeout_ms` (default 60000, at most 600000) passes first; the run goes on. " +
+    "A definition given inline needs the operator role, as registering one does (403 for a lesser role); a stored workflow's id, the analyst role.",
   requestBody: body("ExecuteWorkflowBody", exampleExecuteBody),
   responses: {
     200: answer("With `wait`: the run has ended (completed, failed or cancelled), with its steps and outputs.", ref("StepRunView")),

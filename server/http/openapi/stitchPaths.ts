@@ -3,7 +3,7 @@
  * people post to a run's nodes.
  */
 import { stitchPaths as paths } from "../paths";
-import { type ErrorStatus, type Tag, actorHeader, answer, body, invalidJson400, jsonContent, listOf, optionalCancelBody, pathParam, queryParam, ref, refusals, tagged } from "./operations";
+import { type ErrorStatus, type Tag, answer, body, invalidJson400, jsonContent, listOf, optionalCancelBody, page400, pageParams, pagedAnswer, pathParam, queryParam, ref, refusals, tagged } from "./operations";
 
 export const stitchTag: Tag = { name: "engine", description: "Flows, runs, worker callbacks, completions, reviews and retries." };
 
@@ -14,8 +14,8 @@ const nodeIdParam = pathParam(
   "nodeId",
   "The node's id from the flow's graph; a node inside a Splitter's scope is addressed per path as `<nodeId>_<index>` (e.g. `translate_0`).",
 );
-/** Completions, retries and reviews: the node addressed, and who acted. */
-const nodeEventParams = [eventRunIdParam, nodeIdParam, actorHeader];
+/** Callbacks, completions, retries and reviews: the run and the node addressed. */
+const nodeEventParams = [eventRunIdParam, nodeIdParam];
 
 const nodeEventRefusals = (extra: Partial<Record<ErrorStatus, string>> = {}) =>
   refusals({
@@ -78,9 +78,9 @@ function runOperations() {
   return {
     [paths.runs.openapi]: {
       get: {
-        operationId: "listEngineRuns", summary: "List runs", description: "Up to 100 runs, newest first.",
-        parameters: [queryParam("flow_id", "Only runs of this flow (a UUID).", { type: "string", format: "uuid" })],
-        responses: { 200: answer("The runs.", listOf("EngineRunSummary")) },
+        operationId: "listEngineRuns", summary: "List runs", description: "A page of runs, of all flows or of one, newest first.",
+        parameters: [queryParam("flow_id", "Only runs of this flow (a UUID).", { type: "string", format: "uuid" }), ...pageParams],
+        responses: { 200: pagedAnswer("The runs.", "EngineRunSummary"), ...refusals({ 400: page400 }) },
       },
     },
     [paths.run.openapi]: {
@@ -97,7 +97,7 @@ function runOperations() {
           "Every unfinished node (pending, running, waiting for a person, failed) becomes `cancelled` with the reason as its error, " +
           "its webhooks still to send and its timers are dropped, and the run's status is `cancelled` for good: a late callback is " +
           "refused with 409 and nothing can be retried. Completed nodes keep their outputs. Cancelling again answers `duplicate: true`.",
-        parameters: [runIdParam, actorHeader],
+        parameters: [runIdParam],
         requestBody: optionalCancelBody,
         responses: {
           200: answer("The event's outcome (`runStatus: \"cancelled\"`).", ref("EventResult")),
@@ -108,7 +108,7 @@ function runOperations() {
     [paths.runEvents.openapi]: {
       get: {
         operationId: "getEngineRunEvents", summary: "A run's event log",
-        description: "Every accepted event in order, with who caused it: the audit trail of completions, reviews and retries.",
+        description: "Every accepted event in order, with who caused it: the run's history of callbacks, completions, reviews and retries.",
         parameters: [runIdParam],
         responses: { 200: answer("The events, oldest first (empty for an unknown run id).", listOf("RunEvent")), ...refusals({ 404: "The id is not a UUID." }) },
       },
@@ -123,22 +123,15 @@ function nodeEventOperations() {
       post: {
         operationId: "workerCallback", summary: "A worker reports completion or failure",
         description:
-          "The callback URL a Worker node's webhook receives (`callbackUrl` in WorkerPayload). Idempotent: a repeated callback, " +
-          "or one for an attempt the node has moved past (when `attempt` is echoed), answers 200 with `duplicate: true` and changes nothing. " +
-          "A completed node's output flows to the nodes after it; a failed node waits for a retry. " +
-          "With `STITCH_CALLBACK_SECRET` set, the callback URL carries `?token=` and a callback must present that token " +
-          "(in the query, or as `Authorization: Bearer <token>`); otherwise it is refused with 401 before anything is read.",
-        parameters: [
-          eventRunIdParam,
-          nodeIdParam,
-          queryParam("token", "The token of the callback URL the worker received; required when the server has STITCH_CALLBACK_SECRET."),
-        ],
+          "Idempotent: a repeated callback, or one for an attempt the node has moved past (when `attempt` is echoed), answers 200 with " +
+          "`duplicate: true` and changes nothing. " +
+          "A completed node's output flows to the nodes after it; a failed node waits for a retry.",
+        parameters: nodeEventParams,
         requestBody: body("CallbackBody", { status: "completed", output: { greeting: "Hello, Ada" }, attempt: 1 }),
         responses: {
           200: answer("The event's outcome.", ref("EventResult")),
           ...nodeEventRefusals({
             400: `${invalidJson400} Or a body that does not validate.`,
-            401: "Callbacks must be authenticated here (STITCH_CALLBACK_SECRET) and the token is missing or not the one for this run and node.",
             409: "The node is not a Worker, or is not running (a failed node must be retried first).",
           }),
         },
@@ -172,9 +165,10 @@ function nodeEventOperations() {
         operationId: "reviewNode", summary: "Approve or reject a review gate",
         description:
           "A review gate is a UX node with `data.gate: \"review\"`. Approving passes the reviewed output on; rejecting sends the feedback " +
-          "to the worker before the gate, which runs again. Approving an approved gate is a duplicate (200, nothing changes).",
+          "to the worker before the gate, which runs again. Approving an approved gate is a duplicate (200, nothing changes). " +
+          "The decision is recorded as the signed-in account's; an `actor` field in the body is accepted for older clients and ignored.",
         parameters: nodeEventParams,
-        requestBody: body("ReviewBody", { decision: "reject", feedback: "Use a friendlier tone.", actor: "ada" }),
+        requestBody: body("ReviewBody", { decision: "reject", feedback: "Use a friendlier tone." }),
         responses: {
           200: answer("The event's outcome.", ref("EventResult")),
           ...nodeEventRefusals({ 400: `${invalidJson400} Or a body that does not validate (a rejection needs non-empty feedback).`, 409: "The node is not a review gate, or has no output waiting for review." }),

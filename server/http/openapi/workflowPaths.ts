@@ -5,7 +5,7 @@
  * workflow's or run's format; the step workflows' own routes (execute, tools) are in stepWorkflowPaths.ts.
  */
 import { workflowPaths as paths } from "../paths";
-import { type ErrorStatus, type Tag, actorHeader, answer, body, invalidJson400, jsonContent, listOf, pathParam, queryParam, ref, refusals, tagged } from "./operations";
+import { type ErrorStatus, type Tag, answer, body, invalidJson400, jsonContent, listOf, page400, pageParams, pagedAnswer, pathParam, queryParam, ref, refusals, tagged } from "./operations";
 
 export const workflowTag: Tag = {
   name: "workflows",
@@ -31,7 +31,7 @@ nodes:
 const nameParam = pathParam("name", "The workflow's `name:` (a step workflow's `id`).");
 const runIdParam = pathParam("runId", "The run's id (a UUID).", "uuid");
 const nodeIdParam = pathParam("nodeId", "The node's `id:` in the run's version of the definition.");
-const nodeParams = [runIdParam, nodeIdParam, actorHeader];
+const nodeParams = [runIdParam, nodeIdParam];
 
 const unknownRun404 = "No workflow run with that id.";
 const unknownNode404 = "No workflow run with that id, or its definition has no node with that id.";
@@ -41,7 +41,8 @@ const definitionBody = {
   required: true,
   description:
     "The definition as YAML text (`Content-Type: application/yaml`, also `text/yaml` or `application/x-yaml`), or as JSON `{ \"yaml\": \"...\" }`; " +
-    "any other JSON object is a step workflow's definition (`{ id, steps, ... }`, see the step workflows). Any other content type is read as JSON.",
+    "any other JSON object is a step workflow's definition (`{ id, steps, ... }`, see the step workflows). Any other content type is read as JSON. " +
+    "YAML text needs a bearer token: a change sent with the session cookie, or without credentials, must be `application/json`.",
   content: {
     "application/yaml": { schema: ref("WorkflowYamlText"), example: exampleWorkflowYaml },
     ...jsonContent(ref("RegisterWorkflowBody"), { yaml: exampleWorkflowYaml }),
@@ -124,9 +125,9 @@ function runOperations() {
     [paths.runs.openapi]: {
       get: {
         operationId: "listWorkflowRuns", summary: "List workflow runs",
-        description: "Up to 100 runs of YAML and step workflows, newest first, without their nodes or steps.",
-        parameters: [queryParam("workflow", "Only runs of the workflow with this name.")],
-        responses: { 200: answer("The runs.", listOf("AnyWorkflowRunSummary")) },
+        description: "A page of runs of YAML and step workflows in one list, newest first, without their nodes or steps.",
+        parameters: [queryParam("workflow", "Only runs of the workflow with this name."), ...pageParams],
+        responses: { 200: pagedAnswer("The runs.", "AnyWorkflowRunSummary"), ...refusals({ 400: page400 }) },
       },
     },
     [paths.run.openapi]: {
@@ -145,7 +146,7 @@ function runOperations() {
         description:
           "Every unfinished node becomes `cancelled`, the processes of running bash and script nodes are killed (in every server process) and their late " +
           "results refused (a step workflow's running tool is aborted); completed nodes keep their outputs. Cancelling a cancelled run again changes nothing.",
-        parameters: [runIdParam, actorHeader],
+        parameters: [runIdParam],
         requestBody: { ...body("CancelWorkflowRunBody", { reason: "the incident was resolved by hand" }), required: false },
         responses: {
           200: answer("The run, now cancelled.", ref("AnyWorkflowRun")),
@@ -160,7 +161,7 @@ function runOperations() {
           "For a failed run, or one cancelled by a rejected approval: failed, cancelled and skipped nodes fire again as their dependencies allow " +
           "(a rejected approval waits again), completed nodes with `always_run` run again, and other completed nodes keep their outputs. A step workflow's " +
           "run may be resumed when it failed or was cancelled.",
-        parameters: [runIdParam, actorHeader],
+        parameters: [runIdParam],
         responses: {
           200: answer("The run, going on.", ref("AnyWorkflowRun")),
           ...refusals({ 404: unknownRun404, 409: "The run is not failed and was not cancelled by a rejected approval (a step workflow's: is neither failed nor cancelled)." }),

@@ -10,6 +10,11 @@ import { produceArtifact } from "./builtin";
 
 export interface BuiltinAgentsOptions {
   slugs: readonly string[];
+  /**
+   * This server's callback URL for an agent (`/callbacks/agent/{slug}` under NEXT_PUBLIC_BASE_URL): the only
+   * callback_url a built-in agent posts to, so that it never sends a draft elsewhere on a caller's say-so.
+   */
+  callbackUrl: (slug: string) => string;
   llm: LlmConfig | undefined;
   /** Attempts to deliver a result before giving up (the pipeline's timeout then fails the run visibly). */
   deliveryAttempts?: number;
@@ -18,9 +23,13 @@ export interface BuiltinAgentsOptions {
 export class BuiltinAgents {
   constructor(private readonly options: BuiltinAgentsOptions) {}
 
-  /** Accepts a call and answers it in the background. */
+  /** Accepts a call and answers it in the background; a callback_url other than this server's for the agent is refused first. */
   accept(slug: string, call: AgentCall): { accepted: true; run_id: string; agent: string } {
     if (!this.options.slugs.includes(slug)) throw new PipelineError("not_found", `no built-in agent "${slug}"`);
+    const expected = this.options.callbackUrl(slug);
+    if (!isCallbackUrl(call.callback_url, expected)) {
+      throw new PipelineError("bad_request", `callback_url: the built-in agents call back only to this server, and agent "${slug}" only to ${expected} (with its ?token= when it has one)`);
+    }
     void this.answer(slug, call);
     return { accepted: true, run_id: call.run_id, agent: slug };
   }
@@ -35,6 +44,19 @@ export class BuiltinAgents {
     }
     await postWithRetries(call.callback_url, result, this.options.deliveryAttempts ?? 4);
   }
+}
+
+/** `url` is `expected` with, at most, a `token` query parameter (the pipeline's callback token). */
+function isCallbackUrl(url: string, expected: string): boolean {
+  let given: URL;
+  try {
+    given = new URL(url);
+  } catch {
+    return false;
+  }
+  const wanted = new URL(expected);
+  const onlyToken = [...given.searchParams.keys()].every((key) => key === "token") && given.searchParams.getAll("token").length <= 1;
+  return given.origin === wanted.origin && given.pathname === wanted.pathname && given.hash === "" && given.username === "" && given.password === "" && onlyToken;
 }
 
 async function postWithRetries(url: string, body: unknown, attempts: number): Promise<void> {

@@ -1,23 +1,27 @@
 import { z } from "zod";
 import { CancelBody } from "../../engine/schemas";
+import { PageParams } from "../../lib/paging";
 import { ApproveBody, CreateRunBody, RejectBody } from "../../pipeline/schemas";
-import { publicProcedure, router } from "../trpc";
+import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
 const RunRef = z.object({ runId: z.string().min(1) });
 
 export const pipelineRouter = router({
-  agents: publicProcedure.query(({ ctx }) => ctx.pipeline.queries.listAgents()),
-  createRun: publicProcedure.input(CreateRunBody).mutation(({ ctx, input }) => ctx.pipeline.commands.createRun(input)),
-  listRuns: publicProcedure.query(({ ctx }) => ctx.pipeline.queries.listRuns()),
-  getRun: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.getRun(input.runId)),
-  conversation: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.conversation(input.runId)),
-  approve: publicProcedure
+  agents: analystProcedure.query(({ ctx }) => ctx.pipeline.queries.listAgents()),
+  createRun: analystProcedure.input(CreateRunBody).mutation(({ ctx, input }) => ctx.pipeline.commands.createRun(input)),
+  /** A page of runs, newest first; `cursor` is `before` under the name tRPC's infinite queries give it. */
+  listRuns: analystProcedure
+    .input(PageParams.extend({ cursor: PageParams.shape.before.nullish() }).optional())
+    .query(({ ctx, input }) => ctx.pipeline.queries.listRuns({ limit: input?.limit, before: input?.before ?? input?.cursor ?? undefined })),
+  getRun: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.getRun(input.runId)),
+  conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.conversation(input.runId)),
+  approve: reviewerProcedure
     .input(RunRef.extend(ApproveBody.shape))
     .mutation(({ ctx, input }) => ctx.pipeline.commands.approve(input.runId, ctx.actor, input.expected)),
-  reject: publicProcedure
+  reject: reviewerProcedure
     .input(RunRef.extend(RejectBody.shape))
     .mutation(({ ctx, input }) => ctx.pipeline.commands.reject(input.runId, input.feedback, ctx.actor, input.expected)),
-  retry: publicProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.commands.retry(input.runId, ctx.actor)),
-  cancel: publicProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.commands.cancel(input.runId, input.reason, ctx.actor)),
-  export: publicProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.exportRun(input.runId)),
+  retry: operatorProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.commands.retry(input.runId, ctx.actor)),
+  cancel: operatorProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.commands.cancel(input.runId, input.reason, ctx.actor)),
+  export: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.exportRun(input.runId)),
 });

@@ -1,34 +1,35 @@
 import { z } from "zod";
 import { CancelBody, ReviewBody } from "../../engine/schemas";
-import { publicProcedure, router } from "../trpc";
+import { PageParams } from "../../lib/paging";
+import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
 const NodeRef = z.object({ runId: z.string(), nodeId: z.string().min(1) });
 
 export const runsRouter = router({
-  start: publicProcedure
+  start: analystProcedure
     .input(z.object({ flowId: z.string(), input: z.unknown().optional() }))
     .mutation(({ ctx, input }) => ctx.engine.startRun(input.flowId, input.input)),
-  get: publicProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.getRun(input.id)),
-  list: publicProcedure
-    .input(z.object({ flowId: z.string().optional(), limit: z.number().int().positive().max(500).optional() }).optional())
-    .query(({ ctx, input }) => ctx.engine.listRuns(input ?? {})),
-  events: publicProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.runEvents(input.id)),
-  completeNode: publicProcedure
+  get: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.getRun(input.id)),
+  list: analystProcedure
+    .input(z.object({ flowId: z.string().optional(), limit: PageParams.shape.limit }).optional())
+    .query(async ({ ctx, input }) => (await ctx.engine.listRuns({ flowId: input?.flowId, limit: input?.limit ?? 100 })).items),
+  events: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.runEvents(input.id)),
+  completeNode: reviewerProcedure
     .input(NodeRef.extend({ output: z.unknown() }))
     .mutation(({ ctx, input }) => ctx.engine.handle(input.runId, { type: "complete", key: input.nodeId, output: input.output ?? null }, ctx.actor)),
-  retryNode: publicProcedure
+  retryNode: operatorProcedure
     .input(NodeRef)
     .mutation(({ ctx, input }) => ctx.engine.handle(input.runId, { type: "retry", key: input.nodeId }, ctx.actor)),
-  cancel: publicProcedure
+  cancel: operatorProcedure
     .input(CancelBody.extend({ runId: z.string() }))
     .mutation(({ ctx, input }) => ctx.engine.cancel(input.runId, input.reason, ctx.actor)),
-  reviewNode: publicProcedure
+  reviewNode: reviewerProcedure
     .input(z.intersection(NodeRef, ReviewBody))
     .mutation(({ ctx, input }) =>
       ctx.engine.handle(
         input.runId,
         { type: "review", key: input.nodeId, decision: input.decision, feedback: input.decision === "reject" ? input.feedback : undefined },
-        input.actor ?? ctx.actor,
+        ctx.actor,
       ),
     ),
 });

@@ -20,7 +20,7 @@ import type { ToolRegistry } from "./tools/registry";
 import { checkInputs, validateDefinition } from "./validate";
 
 /** Segments of the API's paths under /api/workflows/, which a workflow named so would be shadowed by. */
-export const RESERVED_WORKFLOW_NAMES: readonly string[] = ["runs", "validate", "tools", "execute"];
+export const RESERVED_WORKFLOW_NAMES: readonly string[] = ["runs", "validate", "tools", "execute", "new"];
 
 /** The flow of one version of a step workflow: the same id in every process that registers the same definition. */
 function flowIdOf(name: string, version: number, definition: StepWorkflowDefinition): string {
@@ -43,7 +43,7 @@ export class StepWorkflowCommands {
     const validated = validateDefinition(raw, this.tools);
     const id = isPlainObject(raw) ? raw.id : undefined;
     const reserved: Problem[] =
-      typeof id === "string" && RESERVED_WORKFLOW_NAMES.includes(id) ? [{ path: "id", message: `"${id}" is reserved by the API's paths (/api/workflows/${id}); choose another id` }] : [];
+      typeof id === "string" && RESERVED_WORKFLOW_NAMES.includes(id) ? [{ path: "id", message: `"${id}" is reserved by the API's and the app's paths (/api/workflows/${id}, /app/steps/${id}); choose another id` }] : [];
     if (!validated.ok || reserved.length > 0) throw new InvalidStepWorkflow([...reserved, ...(validated.ok ? [] : validated.problems)]);
     const { definition, order } = validated;
     return { ...definition, steps: definition.steps.map((step) => ({ ...step, depends_on: order[step.id] ?? [] })) };

@@ -1,6 +1,7 @@
 /** The step workflows' read models: registered workflows, runs with their `run_steps` and outputs, a run as a conversation, the tools. */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "../../../db/client";
+import { type CursorKey, type Keyed, mapItem } from "../../lib/paging";
 import type { StepWorkflowDefinition } from "./definition";
 import { StepWorkflowError } from "./errors";
 import { TURN } from "./projection";
@@ -95,9 +96,14 @@ export class StepWorkflowQueries {
     return (await this.database.run((db) => store.runById(db, runId)))?.format === store.STEPS_FORMAT;
   }
 
+  /** The newest step runs (100 unless told), of one workflow or of all. */
   async listRuns(options: { workflow?: string; limit?: number } = {}): Promise<StepRunSummary[]> {
-    const runs = await this.database.run((db) => store.stepRunsOf(db, { workflow: options.workflow, limit: Math.min(options.limit ?? 100, 500) }));
-    return runs.map(summaryOf);
+    return (await this.keyedRuns({ workflow: options.workflow, limit: Math.min(options.limit ?? 100, 500) })).map((run) => run.item);
+  }
+
+  /** Up to `limit` step runs after the cursor, newest first, each with its cursor key (for a page, see server/lib/paging.ts). */
+  async keyedRuns(options: { workflow?: string; limit: number; before?: CursorKey }): Promise<Keyed<StepRunSummary>[]> {
+    return (await this.database.run((db) => store.stepRunsOf(db, options))).map(mapItem(summaryOf));
   }
 
   async getRun(runId: string): Promise<StepRunView> {

@@ -71,7 +71,7 @@ describe.each(testDatabases)("step workflow runs on $name", (testDatabase: TestD
     serpApi = await startSerpApi();
     model = await startModel();
     online = await serve({ DATA_DIR: dirs[0]!.path, LLM_BASE_URL: model.baseUrl, LLM_MODEL: "test-model", OUTBOUND_ALLOW: "127.0.0.0/8,::1" });
-    offline = await serve({ DATA_DIR: dirs[1]!.path });
+    offline = await serve({ DATA_DIR: dirs[1]!.path, OUTBOUND_ALLOW: "" }); // blank: unset, whatever the harness's default
   });
   afterAll(async () => {
     for (const drop of drops) await drop();

@@ -3,6 +3,7 @@
  * handed to the dispatcher (by app.ts) for dispatches of `data.executor: "steps"` (STEPS_EXECUTOR). The tools get the
  * services built from the environment (the LLM endpoint, OUTBOUND_ALLOW, the graph under DATA_DIR or in Neo4j).
  */
+import type { OutboundPolicy } from "../../lib/outbound";
 import type { Database } from "../../../db/client";
 import type { NodeExecutor } from "../../engine/dispatcher";
 import type { Engine } from "../../engine/engine";
@@ -21,6 +22,8 @@ export interface StepWorkflowsOptions {
   env: ToolEnv;
   /** DATA_DIR: the embedded graph lives in `<dataDir>/graph`. */
   dataDir: string;
+  /** The outbound-address policy of `utils.http` (the server's, which knows its own address); default: OUTBOUND_ALLOW alone. */
+  outbound?: OutboundPolicy;
   /** Tests: another registry or services. */
   tools?: ToolRegistry;
   services?: ToolServices;
@@ -38,7 +41,8 @@ export interface StepWorkflows {
 /** Throws ConfigError on a bad LLM_* or OUTBOUND_ALLOW value, so that start-up stops naming it. */
 export function installStepWorkflows(database: Database, engine: Engine, options: StepWorkflowsOptions): StepWorkflows {
   const tools = options.tools ?? toolRegistry;
-  const services = options.services ?? toolServicesFromEnv(options.env, options.dataDir);
+  const fromEnv = () => toolServicesFromEnv(options.env, options.dataDir);
+  const services = options.services ?? (options.outbound ? { ...fromEnv(), outbound: options.outbound } : fromEnv());
   engine.observe(stepProjection());
   const queries = new StepWorkflowQueries(database, tools);
   return {

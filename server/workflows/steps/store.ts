@@ -4,9 +4,10 @@
  * `run_steps` view. Commands call them inside the engine's transaction, the projection inside the event's, the
  * executor and queries outside any.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../../db/client";
 import { type RunStepRow, runSteps, workflowDefinitions, workflowRuns, workflowTurns } from "../../../db/schema";
+import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../../lib/paging";
 
 export const STEPS_FORMAT = "steps";
 
@@ -75,14 +76,18 @@ export async function lockRunRow(tx: Executor, runId: string): Promise<RunRow | 
   return (await tx.select().from(workflowRuns).where(eq(workflowRuns.id, runId)).for("update"))[0];
 }
 
-export function stepRunsOf(db: Executor, options: { workflow?: string; limit: number }): Promise<RunRow[]> {
-  const onlySteps = eq(workflowRuns.format, STEPS_FORMAT);
-  return db
-    .select()
+/** Up to `limit` step runs after the cursor, newest first, each with its cursor key. */
+export async function stepRunsOf(db: Executor, options: { workflow?: string; limit: number; before?: CursorKey }): Promise<Keyed<RunRow>[]> {
+  const found = await db
+    .select({ ...getTableColumns(workflowRuns), cursorAt: cursorAt(workflowRuns.createdAt) })
     .from(workflowRuns)
-    .where(options.workflow === undefined ? onlySteps : and(onlySteps, eq(workflowRuns.workflow, options.workflow)))
+    .where(and(
+      eq(workflowRuns.format, STEPS_FORMAT), options.workflow === undefined ? undefined : eq(workflowRuns.workflow, options.workflow),
+      afterCursor(workflowRuns.createdAt, workflowRuns.id, options.before),
+    ))
     .orderBy(desc(workflowRuns.createdAt), desc(workflowRuns.id))
     .limit(options.limit);
+  return keyedRows(found);
 }
 
 /** The run's status, and its cancellation reason when given (null clears it). */

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunStep, StepRunView } from "./schemas";
+import { asTestOperator } from "../../testing/credentials";
 
 /** The example of the Summit-Flow specification, as written there. */
 export const SEED_EXAMPLE = {
@@ -39,8 +40,8 @@ export class StepClient {
   constructor(readonly url: string) {}
 
   async request(method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> {
-    const init: RequestInit = { method };
-    if (body !== undefined) Object.assign(init, { headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const init: RequestInit = { method, headers: asTestOperator };
+    if (body !== undefined) Object.assign(init, { headers: { "content-type": "application/json", ...asTestOperator }, body: JSON.stringify(body) });
     const response = await fetch(`${this.url}${path}`, init);
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };

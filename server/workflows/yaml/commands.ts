@@ -73,6 +73,9 @@ export class WorkflowCommands {
       await store.lockName(tx, definition.name);
       const latest = await store.findDefinition(tx, definition.name);
       if (options?.unlessUnchanged && latest?.source === yaml) return { row: latest, unchanged: true };
+      if (latest && latest.format !== "yaml") {
+        throw new InvalidWorkflow([{ path: "name", ...locationOfName(yaml), message: `"${definition.name}" is the name of a ${latest.format} workflow; a YAML workflow needs a name of its own` }], warnings);
+      }
       const version = (latest?.version ?? 0) + 1;
       const flowId = flowIdOf(definition.name, version, definition);
       await ops.ensureFlow(flowId, `workflow ${definition.name} v${version}`, graph);

@@ -1,6 +1,7 @@
 /** The YAML workflows' read models: registered workflows, runs with their nodes, and a run as a conversation. */
 import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
+import { type CursorKey, type Keyed, mapItem } from "../../lib/paging";
 import type { NodeRow } from "../../engine/transition";
 import type { WorkflowDefinition } from "./definition";
 import { WorkflowError } from "./errors";
@@ -46,9 +47,14 @@ export class WorkflowQueries {
     return { ...this.registered(row), source: row.source, definition: row.definition as WorkflowDefinition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
   }
 
+  /** The newest runs (100 unless told), of one workflow or of all. */
   async listRuns(options: { workflow?: string; limit?: number } = {}): Promise<WorkflowRunSummary[]> {
-    const rows = await this.database.run((db) => store.listRuns(db, { workflow: options.workflow, format: "yaml", limit: Math.min(options.limit ?? 100, 500) }));
-    return rows.map((run) => summaryOf(run));
+    return (await this.keyedRuns({ workflow: options.workflow, limit: Math.min(options.limit ?? 100, 500) })).map((run) => run.item);
+  }
+
+  /** Up to `limit` runs after the cursor, newest first, each with its cursor key (for a page, see server/lib/paging.ts). */
+  async keyedRuns(options: { workflow?: string; limit: number; before?: CursorKey }): Promise<Keyed<WorkflowRunSummary>[]> {
+    return (await this.database.run((db) => store.listRuns(db, { ...options, format: "yaml" }))).map(mapItem(summaryOf));
   }
 
   async getRun(runId: string): Promise<WorkflowRunView> {

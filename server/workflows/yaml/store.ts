@@ -3,9 +3,10 @@
  * runs (the engine run's id, plus what the workflow adds) and their conversation turns. Commands call them inside
  * the engine's transaction, the projection inside the event's transaction, queries outside any.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../../db/client";
 import { workflowDefinitions, workflowRuns, workflowTurns } from "../../../db/schema";
+import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../../lib/paging";
 
 export type DefinitionRow = typeof workflowDefinitions.$inferSelect;
 export type RunRow = typeof workflowRuns.$inferSelect;
@@ -75,10 +76,15 @@ export async function findRun(db: Executor, runId: string): Promise<RunRow | und
   return row;
 }
 
-export function listRuns(db: Executor, options: { workflow?: string; format?: string; limit: number }): Promise<RunRow[]> {
-  const conditions = [options.workflow ? eq(workflowRuns.workflow, options.workflow) : undefined, options.format ? eq(workflowRuns.format, options.format) : undefined].filter((c) => c !== undefined);
-  return db.select().from(workflowRuns).where(conditions.length > 0 ? and(...conditions) : undefined)
+/** Up to `limit` runs after the cursor, newest first, each with its cursor key. */
+export async function listRuns(db: Executor, options: { workflow?: string; format?: string; limit: number; before?: CursorKey }): Promise<Keyed<RunRow>[]> {
+  const found = await db.select({ ...getTableColumns(workflowRuns), cursorAt: cursorAt(workflowRuns.createdAt) }).from(workflowRuns)
+    .where(and(
+      options.workflow ? eq(workflowRuns.workflow, options.workflow) : undefined, options.format ? eq(workflowRuns.format, options.format) : undefined,
+      afterCursor(workflowRuns.createdAt, workflowRuns.id, options.before),
+    ))
     .orderBy(desc(workflowRuns.createdAt), desc(workflowRuns.id)).limit(options.limit);
+  return keyedRows(found);
 }
 
 export async function updateRunStatus(tx: Executor, runId: string, status: string, cancelReason: string | null | undefined): Promise<void> {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { Database } from "../../../db/client";
 import type { RegisteredWorkflow, WorkflowConversation, WorkflowRunView } from "./schemas";
 import type { YamlWorkflows } from "./workflows";
+import { asTestOperator } from "../../testing/credentials";
 
 /** What of a running server the tests use (server/testing/harness's TestServer is one). */
 export interface WorkflowServer {
@@ -84,9 +85,9 @@ export class WorkflowDriver {
 
   /** A request to the REST surface: a string body is sent as YAML, anything else as JSON. */
   async rest(method: string, path: string, body?: unknown): Promise<RestAnswer> {
-    const init: RequestInit = { method };
-    if (typeof body === "string") init.headers = { "content-type": "application/yaml" };
-    else if (body !== undefined) init.headers = { "content-type": "application/json" };
+    const init: RequestInit = { method, headers: asTestOperator };
+    if (typeof body === "string") init.headers = { "content-type": "application/yaml", ...asTestOperator };
+    else if (body !== undefined) init.headers = { "content-type": "application/json", ...asTestOperator };
     if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
     const response = await fetch(`${this.server.url}${path}`, init);
     const text = await response.text();

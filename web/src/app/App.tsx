@@ -1,7 +1,11 @@
-/** The shell: top bar, the sidebar (the reviewer's name and the runs; a drawer on narrow screens) and the current page. */
+/**
+ * The shell: top bar (with the signed-in person), the sidebar (the runs; a drawer on narrow screens) and the current
+ * page, behind the sign-in gate.
+ */
 import { useEffect, useRef, useState } from "react";
 import { Link, paths, usePathname } from "../lib/router";
-import { ReviewerNameField } from "../features/reviewer/components/ReviewerNameField";
+import { AccountMenu } from "../features/people/components/AccountMenu";
+import { AuthGate } from "../features/people/components/AuthGate";
 import { RunList } from "../features/runs/components/RunList";
 import { AppProvider } from "./provider";
 import { resolveRoute } from "./routes";
@@ -37,7 +41,15 @@ function Shell() {
     return () => window.removeEventListener("keydown", onKey);
   }, [drawerOpen]);
 
-  const section = pathname.startsWith("/app/engine") ? "engine" : pathname.startsWith("/app/workflows") ? "workflows" : "reviews";
+  const section = pathname.startsWith("/app/engine")
+    ? "engine"
+    : pathname.startsWith("/app/workflows")
+      ? "workflows"
+      : pathname.startsWith("/app/steps")
+        ? "steps"
+        : /^\/app\/(people|tokens|audit)(\/|$)/.test(pathname)
+          ? "account"
+          : "reviews";
   return (
     <div className={`shell${drawerOpen ? " drawer-open" : ""}`}>
       <a className="skip-link" href="#main">
@@ -72,10 +84,14 @@ function Shell() {
           <Link to={paths.workflows()} className="topnav-link" aria-current={section === "workflows" ? "page" : undefined}>
             Workflows
           </Link>
+          <Link to={paths.stepWorkflows()} className="topnav-link" aria-current={section === "steps" ? "page" : undefined}>
+            Playbooks
+          </Link>
           <Link to={paths.engineRuns()} className="topnav-link" aria-current={section === "engine" ? "page" : undefined}>
             Engine runs
           </Link>
         </nav>
+        <AccountMenu />
       </header>
       <div className="body">
         <aside id="sidebar" className="sidebar">
@@ -86,7 +102,6 @@ function Shell() {
               </svg>
               New brief
             </Link>
-            <ReviewerNameField />
             <RunList activeRunId={route.runId} onNavigate={closeDrawer} />
           </div>
         </aside>
@@ -102,7 +117,9 @@ function Shell() {
 export function App() {
   return (
     <AppProvider>
-      <Shell />
+      <AuthGate>
+        <Shell />
+      </AuthGate>
     </AppProvider>
   );
 }

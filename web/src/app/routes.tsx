@@ -5,14 +5,25 @@
 import { lazy, Suspense, type ReactNode } from "react";
 import { EmptyState } from "../components/EmptyState";
 import { ErrorNotice } from "../components/ErrorNotice";
+import { RequireRole } from "../components/RequireRole";
 import { Spinner } from "../components/Spinner";
 import { Link, matchPath, paths } from "../lib/router";
 import { useAgents } from "../features/agents/api/list-agents";
+import { AuditPage } from "../features/audit/components/AuditPage";
 import { PipelineOverview } from "../features/agents/components/PipelineOverview";
 import { useConversation } from "../features/conversation/api/get-conversation";
 import { ConversationView } from "../features/conversation/components/ConversationView";
 import { RunHeader } from "../features/conversation/components/RunHeader";
+import { useAccounts } from "../features/people/api/accounts";
+import { PeoplePage } from "../features/people/components/PeoplePage";
+import { TokensPage } from "../features/people/components/TokensPage";
 import { NewBrief } from "../features/runs/components/NewBrief";
+import { useStepRun } from "../features/step-workflows/api/runs";
+import { NewStepWorkflowPage } from "../features/step-workflows/components/NewStepWorkflowPage";
+import { StepRunHeader } from "../features/step-workflows/components/StepRunHeader";
+import { StepRunView } from "../features/step-workflows/components/StepRunView";
+import { StepWorkflowList } from "../features/step-workflows/components/StepWorkflowList";
+import { StepWorkflowPage } from "../features/step-workflows/components/StepWorkflowPage";
 import { useWorkflowRun } from "../features/workflows/api/runs";
 import { NewWorkflowPage } from "../features/workflows/components/NewWorkflowPage";
 import { WorkflowList } from "../features/workflows/components/WorkflowList";
@@ -89,6 +100,18 @@ function WorkflowRunGraphPage({ runId }: { runId: string }) {
   return <GraphPage stitchRunId={run.data?.id} header={run.data ? <WorkflowRunHeader run={run.data} view="graph" /> : null} error={run.error} />;
 }
 
+/** A step workflow run is an engine run under the same id too. */
+function StepRunGraphPage({ runId }: { runId: string }) {
+  const run = useStepRun(runId);
+  return <GraphPage stitchRunId={run.data?.id} header={run.data ? <StepRunHeader run={run.data} view="graph" /> : null} error={run.error} />;
+}
+
+/** The audit trail is filtered by person: the people come from the people feature. */
+function AuditTrailPage() {
+  const accounts = useAccounts();
+  return <AuditPage people={accounts.data ?? []} />;
+}
+
 function NotFoundPage() {
   return (
     <div className="page-pad">
@@ -118,12 +141,23 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   params = matchPath("/app/engine/runs/:stitchRunId", pathname);
   if (params) return { page: <Loading><FlowGraphView key={params.stitchRunId} stitchRunId={params.stitchRunId!} /></Loading>, runId: null, title: "Engine run" };
   if (matchPath("/app/workflows", pathname)) return { page: <WorkflowList />, runId: null, title: "Workflows" };
-  if (matchPath("/app/workflows/new", pathname)) return { page: <NewWorkflowPage />, runId: null, title: "New workflow" };
+  if (matchPath("/app/workflows/new", pathname)) return { page: <RequireRole role="operator"><NewWorkflowPage /></RequireRole>, runId: null, title: "New workflow" };
   params = matchPath("/app/workflows/runs/:runId", pathname);
   if (params) return { page: <WorkflowRunView key={params.runId} runId={params.runId!} />, runId: null, title: "Workflow run" };
   params = matchPath("/app/workflows/runs/:runId/graph", pathname);
   if (params) return { page: <WorkflowRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Workflow run graph" };
   params = matchPath("/app/workflows/:name", pathname);
   if (params) return { page: <WorkflowPage key={params.name} name={params.name!} />, runId: null, title: params.name! };
+  if (matchPath("/app/steps", pathname)) return { page: <StepWorkflowList />, runId: null, title: "Step workflows" };
+  if (matchPath("/app/steps/new", pathname)) return { page: <RequireRole role="operator"><NewStepWorkflowPage /></RequireRole>, runId: null, title: "New step workflow" };
+  params = matchPath("/app/steps/runs/:runId", pathname);
+  if (params) return { page: <StepRunView key={params.runId} runId={params.runId!} />, runId: null, title: "Step workflow run" };
+  params = matchPath("/app/steps/runs/:runId/graph", pathname);
+  if (params) return { page: <StepRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Step workflow run graph" };
+  params = matchPath("/app/steps/:name", pathname);
+  if (params) return { page: <StepWorkflowPage key={params.name} name={params.name!} />, runId: null, title: params.name! };
+  if (matchPath("/app/people", pathname)) return { page: <RequireRole role="operator"><PeoplePage /></RequireRole>, runId: null, title: "People" };
+  if (matchPath("/app/tokens", pathname)) return { page: <TokensPage />, runId: null, title: "API tokens" };
+  if (matchPath("/app/audit", pathname)) return { page: <RequireRole role="operator"><AuditTrailPage /></RequireRole>, runId: null, title: "Audit trail" };
   return { page: <NotFoundPage />, runId: null, title: "Not found" };
 }

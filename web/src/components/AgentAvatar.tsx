@@ -10,7 +10,10 @@ export function AgentAvatar({ agent }: { agent: Pick<AgentRef, "slug" | "order">
   );
 }
 
-/** The person's side of the conversation: "A" for the analyst who wrote the brief, "R" for a reviewer. */
+/** The initial a person's avatar shows: their name's first letter, or `fallback` when no name was recorded. */
+export const personInitial = (name: string | null, fallback: string) => name?.trim().charAt(0).toUpperCase() || fallback;
+
+/** The person's side of the conversation: "A" for the analyst who wrote the brief, a decision's author's initial. */
 export function PersonAvatar({ initial }: { initial: string }) {
   return (
     <span className="avatar avatar-human" aria-hidden="true">

@@ -2,10 +2,12 @@
  * "Cancel run" and its inline confirmation: an optional reason, "Cancel this run" to confirm and
  * "Keep running" (or Escape) to back out. It holds no server state; the container passes what is
  * pending and what failed, so every state (closed, confirming, sending, refused) renders from props.
+ * Only operators may cancel a run: for anyone else there is nothing to show.
  */
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
+import { useCan } from "../lib/session";
 import { StopIcon } from "./icons";
 import { Spinner } from "./Spinner";
 import "./CancelRun.css";
@@ -26,7 +28,11 @@ export interface CancelRunProps {
   onCancelled?(): void;
 }
 
-export function CancelRun({ consequence, pending, error, onConfirm, onDismiss, onCancelled }: CancelRunProps) {
+export function CancelRun(props: CancelRunProps) {
+  return useCan("operator") ? <CancelRunControl {...props} /> : null;
+}
+
+function CancelRunControl({ consequence, pending, error, onConfirm, onDismiss, onCancelled }: CancelRunProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const [validation, setValidation] = useState<string | null>(null);

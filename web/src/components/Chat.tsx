@@ -7,6 +7,7 @@
 import type { ReactNode, RefObject } from "react";
 import { errorMessage } from "../lib/errors";
 import { Link } from "../lib/router";
+import { useCan } from "../lib/session";
 import { formatDateTime, formatTime } from "../lib/time";
 import { StopIcon } from "./icons";
 import { Spinner } from "./Spinner";
@@ -37,8 +38,9 @@ export interface RetryControl {
   onRetry(): void;
 }
 
-/** "Retry" under a failure, and why the server refused it. */
+/** "Retry" under a failure, and why the server refused it; only operators retry, and anyone else reads so. */
 export function RetryAction({ retry }: { retry: RetryControl }) {
+  if (!useCan("operator")) return <p className="muted small waiting-note">An operator can retry it.</p>;
   return (
     <div className="error-actions">
       <button type="button" className="button button-danger" onClick={retry.onRetry} disabled={retry.pending} aria-busy={retry.pending}>

@@ -3,8 +3,10 @@
  * and send it back. It holds no server state; the container passes what is pending and what failed, so every state
  * (idle, sending, refused) renders from props. The feedback box's text goes with either decision: it is the
  * request for changes, and the container may send it with an approval as a comment.
+ * Only reviewers and operators decide: anyone else reads that the output waits for a reviewer.
  */
 import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from "react";
+import { useCan } from "../lib/session";
 import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
 import { CheckIcon } from "./icons";
@@ -29,7 +31,23 @@ export interface ReviewFormProps {
   onReject(feedback: string): Promise<boolean>;
 }
 
-export function ReviewForm({ subject, title, consequence, placeholder, hint, pending, error, onApprove, onReject }: ReviewFormProps) {
+export function ReviewForm(props: ReviewFormProps) {
+  if (!useCan("reviewer")) return <WaitingForReviewer subject={props.subject} what="a decision" />;
+  return <ReviewFormControl {...props} />;
+}
+
+/** What someone who may not decide sees where the decision would be. */
+export function WaitingForReviewer({ subject, what }: { subject: string; what: string }) {
+  return (
+    <section className="composer waiting-for-reviewer" aria-label={`Waiting for a reviewer on ${subject}`} role="status">
+      <p className="muted">
+        <strong>Waiting for a reviewer.</strong> {subject} waits for {what} from a reviewer or an operator; this page shows it as soon as there is one.
+      </p>
+    </section>
+  );
+}
+
+function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, onApprove, onReject }: ReviewFormProps) {
   const [feedback, setFeedback] = useState("");
   const [validation, setValidation] = useState<string | null>(null);
   const busy = pending !== null;

@@ -52,6 +52,14 @@ export const paths = {
   workflow: (name: string) => `/app/workflows/${encodeURIComponent(name)}`,
   workflowRun: (runId: string) => `/app/workflows/runs/${encodeURIComponent(runId)}`,
   workflowRunGraph: (runId: string) => `/app/workflows/runs/${encodeURIComponent(runId)}/graph`,
+  stepWorkflows: () => "/app/steps",
+  newStepWorkflow: () => "/app/steps/new",
+  stepWorkflow: (name: string) => `/app/steps/${encodeURIComponent(name)}`,
+  stepRun: (runId: string) => `/app/steps/runs/${encodeURIComponent(runId)}`,
+  stepRunGraph: (runId: string) => `/app/steps/runs/${encodeURIComponent(runId)}/graph`,
+  people: () => "/app/people",
+  tokens: () => "/app/tokens",
+  audit: () => "/app/audit",
 };
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; onNavigate?: () => void };

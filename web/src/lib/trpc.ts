@@ -13,11 +13,12 @@ export const trpc = createTRPCReact<AppRouter>();
 type Pipeline = RouterOutputs["pipeline"];
 type Engine = RouterOutputs["engine"];
 type Workflows = RouterOutputs["workflows"];
+type Steps = RouterOutputs["steps"];
 
 /** The agent pipeline: its agents, its runs, and a run told as a conversation. */
 export type PipelineAgent = Pipeline["agents"][number];
 export type PipelineRun = Pipeline["getRun"];
-export type RunSummary = Pipeline["listRuns"][number];
+export type RunSummary = Pipeline["listRuns"]["items"][number];
 /** Where a run stands, typed: read this, never the run's `status` string. */
 export type RunState = PipelineRun["state"];
 export type RunPhase = RunState["phase"];
@@ -47,3 +48,29 @@ export type WorkflowNodeStatus = WorkflowNodeRun["status"];
 export type WorkflowConversation = Workflows["conversation"];
 export type WorkflowTurn = WorkflowConversation["turns"][number];
 export type WorkflowTurnKind = WorkflowTurn["kind"];
+
+/** JSON step workflows: their definitions and inputs, the tools, their runs with `run_steps`, and a run told as a conversation. */
+export type StepWorkflowSummary = Steps["list"][number];
+export type StepWorkflowDetail = Steps["get"];
+export type StepWorkflowInput = StepWorkflowSummary["inputs"][number];
+export type StepInputType = StepWorkflowInput["type"];
+export type StepTool = Steps["tools"][number];
+export type StepRunSummary = Steps["runs"][number];
+export type StepRun = Steps["run"];
+export type StepRunStatus = StepRun["status"];
+export type RunStep = StepRun["steps"][number];
+export type RunStepStatus = RunStep["status"];
+export type StepConversation = Steps["conversation"];
+export type StepTurn = StepConversation["turns"][number];
+export type StepTurnKind = StepTurn["kind"];
+
+/** People: who is signed in and with which role, the accounts operators manage, API tokens, and the audit trail. */
+export type AuthStatus = RouterOutputs["auth"]["status"];
+export type Me = NonNullable<AuthStatus["me"]>;
+export type Role = Me["role"];
+export type Account = RouterOutputs["accounts"]["list"][number];
+export type ApiToken = RouterOutputs["tokens"]["list"][number];
+export type NewApiToken = RouterOutputs["tokens"]["create"];
+export type Invitation = RouterOutputs["accounts"]["invite"];
+export type AuditEntry = RouterOutputs["audit"]["list"]["entries"][number];
+export type AuditFilter = Omit<NonNullable<RouterInputs["audit"]["list"]>, "before" | "limit">;

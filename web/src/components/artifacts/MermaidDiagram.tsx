@@ -1,6 +1,13 @@
 /**
  * Draws a Mermaid source as an SVG. Mermaid is large, so it is loaded on first use; the source stays
  * one click away, and a source Mermaid cannot parse is shown as code with the parser's message.
+ *
+ * The source is an agent's output, so nothing in it may run or fetch: Mermaid draws at its strict security level
+ * (no click handlers, no scripts) and with every label as SVG text, never HTML, so a label such as
+ * `<img src=http://...>` reads as those characters rather than becoming an element (at "strict", Mermaid's HTML labels
+ * keep `<img>`, and the browser would fetch it). A diagram cannot turn that back on: `htmlLabels` joins Mermaid's
+ * secure keys, which `%%{init}%%` directives and front matter may not change. The server's Content-Security-Policy
+ * (server/http/securityHeaders.ts) limits images and connections to this server besides.
  */
 import { useEffect, useId, useState } from "react";
 import { Notice } from "../Notice";
@@ -15,6 +22,10 @@ function loadMermaid(): Promise<MermaidApi> {
     mermaid.initialize({
       startOnLoad: false,
       securityLevel: "strict",
+      htmlLabels: false,
+      flowchart: { htmlLabels: false },
+      // Mermaid's own secure keys (securityLevel among them), and ours.
+      secure: [...(mermaid.mermaidAPI.defaultConfig.secure ?? []), "htmlLabels"],
       suppressErrorRendering: true,
       theme: "neutral",
       fontFamily: "Inter, ui-sans-serif, system-ui, sans-serif",

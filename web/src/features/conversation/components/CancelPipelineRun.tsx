@@ -1,4 +1,4 @@
-/** "Cancel run" for a pipeline run, signed with the reviewer's name like their decisions. */
+/** "Cancel run" for a pipeline run (operators only), recorded as the signed-in account like every decision. */
 import { CancelRun } from "../../../components/CancelRun";
 import { useCancelRun } from "../api/review-run";
 

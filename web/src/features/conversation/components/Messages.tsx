@@ -1,10 +1,11 @@
 /** One component per kind of conversation message; each renders only what its message holds. */
 import { memo, useState } from "react";
-import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
+import { AgentAvatar, PersonAvatar, personInitial } from "../../../components/AgentAvatar";
 import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
 import { CancelledNote, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
+import { useCan } from "../../../lib/session";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
 
@@ -69,7 +70,9 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note }: 
     if (note.superseded) setExpanded(false);
   }
   const envelope = readEnvelope(message.content);
-  const label = reviewLabel[note.review];
+  // Someone who may not decide reads that it waits for review, not for theirs.
+  const reviewer = useCan("reviewer");
+  const label = note.review === "awaiting_review" && !reviewer ? "Awaiting review" : reviewLabel[note.review];
   const bodyId = `${message.id}-body`;
   return (
     <article
@@ -143,7 +146,7 @@ export const ApprovalMessage = memo(function ApprovalMessage({ message }: { mess
           <Time at={message.at} />
         </header>
       </div>
-      <PersonAvatar initial="R" />
+      <PersonAvatar initial={personInitial(message.actor, "R")} />
     </article>
   );
 });
@@ -159,7 +162,7 @@ export const RejectionMessage = memo(function RejectionMessage({ message }: { me
         </header>
         <blockquote className="feedback-quote">{message.feedback}</blockquote>
       </div>
-      <PersonAvatar initial="R" />
+      <PersonAvatar initial={personInitial(message.actor, "R")} />
     </article>
   );
 });

@@ -1,11 +1,13 @@
 /**
  * The selected node (or splitter path) of an engine run: its state, output and error, and what a
- * person can do to it: complete a waiting UX node, approve or reject at a review gate, retry a failure.
+ * person can do to it: complete a waiting UX node, approve or reject at a review gate (reviewers and
+ * operators), retry a failure (operators). Anyone else reads who can.
  */
 import { type ReactNode, useId, useState } from "react";
 import { Notice, type NoticeTone } from "../../../components/Notice";
 import { Spinner } from "../../../components/Spinner";
 import { errorMessage } from "../../../lib/errors";
+import { useCan } from "../../../lib/session";
 import type { NodeState } from "../../../lib/trpc";
 import { useCompleteNode, useReviewNode, useRetryNode } from "../api/node-actions";
 import { isReviewGate, isWorkflowApproval, type NodeView, statusLabel } from "../utils/nodeStates";
@@ -32,6 +34,9 @@ function JsonValue({ value, label }: { value: unknown; label: string }) {
 
 export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId: string; view: NodeView; nodeKey: string; state: NodeState | null; onClose(): void }) {
   const status = state?.status ?? "not_started";
+  const reviewer = useCan("reviewer");
+  const operator = useCan("operator");
+  const waitingGate = status === "waiting_for_user" && (isReviewGate(view) || (view.type === "UX" && !isWorkflowApproval(view)));
   return (
     <aside className="inspector" aria-labelledby="inspector-title">
       <header className="inspector-head">
@@ -51,9 +56,10 @@ export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId:
         <span className={`node-status status-${status}`}>{statusLabel[status]}</span>
       </p>
       {state?.error ? <NodeErrorNotice status={status} error={state.error} /> : null}
-      {status === "failed" ? <RetryAction runId={runId} nodeKey={nodeKey} /> : null}
-      {status === "waiting_for_user" && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
-      {status === "waiting_for_user" && view.type === "UX" && !isReviewGate(view) && !isWorkflowApproval(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
+      {status === "failed" ? operator ? <RetryAction runId={runId} nodeKey={nodeKey} /> : <p className="muted small">An operator can retry this node.</p> : null}
+      {waitingGate && !reviewer ? <WaitingForReviewerNote /> : null}
+      {waitingGate && reviewer && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
+      {waitingGate && reviewer && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
       {status === "waiting_for_user" && isWorkflowApproval(view) ? <WorkflowApprovalNote /> : null}
       {state && state.output !== null && state.output !== undefined ? (
         <section>
@@ -89,6 +95,14 @@ export function WorkflowApprovalNote() {
   return (
     <Notice tone="neutral" title="Waiting for approval">
       Approve it or request changes in the run's conversation, where the workflow's rules for a rejection apply.
+    </Notice>
+  );
+}
+
+function WaitingForReviewerNote() {
+  return (
+    <Notice tone="neutral" title="Waiting for a reviewer">
+      A reviewer or an operator completes this node or decides on it; the graph shows it as soon as they have.
     </Notice>
   );
 }

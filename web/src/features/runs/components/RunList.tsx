@@ -1,4 +1,4 @@
-/** The sidebar's runs: newest first, with domain, status and a badge on runs waiting for review. */
+/** The sidebar's runs: newest first, a page at a time, with domain, status and a badge on runs waiting for review. */
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Link, paths } from "../../../lib/router";
 import { describeRunState } from "../../../lib/runStatus";
@@ -18,14 +18,20 @@ const phaseClass: Record<RunPhase, string> = {
 };
 
 export function RunList({ activeRunId, onNavigate }: { activeRunId: string | null; onNavigate?: () => void }) {
-  const runs = useRunList();
+  const list = useRunList();
+  const { runs } = list;
   return (
     <nav className="run-nav" aria-label="Runs">
       <div className="run-nav-head">
         <h2 className="sidebar-title">Runs</h2>
-        {runs.data ? <span className="count">{runs.data.length}</span> : null}
+        {runs ? (
+          <span className="count" title={list.hasNextPage ? "Runs loaded so far: there are older ones" : undefined}>
+            {runs.length}
+            {list.hasNextPage ? "+" : ""}
+          </span>
+        ) : null}
       </div>
-      {runs.isPending ? (
+      {list.isPending ? (
         <ul className="run-list" aria-busy="true">
           {Array.from({ length: 4 }, (_, i) => (
             <li key={i} className="run-item skeleton-row">
@@ -34,14 +40,31 @@ export function RunList({ activeRunId, onNavigate }: { activeRunId: string | nul
             </li>
           ))}
         </ul>
-      ) : runs.isError && !runs.data ? (
-        <ErrorNotice title="Runs could not be loaded" error={runs.error} />
-      ) : runs.data.length === 0 ? (
+      ) : !runs ? (
+        <ErrorNotice title="Runs could not be loaded" error={list.error} />
+      ) : runs.length === 0 ? (
         <p className="sidebar-empty">No runs yet. Submit a brief to start the first one.</p>
       ) : (
-        <RunItems runs={runs.data} activeRunId={activeRunId} onNavigate={onNavigate} />
+        <>
+          <RunItems runs={runs} activeRunId={activeRunId} onNavigate={onNavigate} />
+          {list.hasNextPage ? (
+            <LoadMore pending={list.isFetchingNextPage} failed={list.isFetchNextPageError} onClick={() => void list.fetchNextPage()} />
+          ) : null}
+        </>
       )}
     </nav>
+  );
+}
+
+/** Asks for the next page of older runs; says so when that failed, and lets the person try again. */
+export function LoadMore({ pending, failed, onClick }: { pending: boolean; failed: boolean; onClick: () => void }) {
+  return (
+    <div className="run-list-more">
+      {failed ? <p className="muted" role="status">Older runs could not be loaded.</p> : null}
+      <button type="button" className="button button-secondary button-small" disabled={pending} aria-busy={pending} onClick={onClick}>
+        {pending ? "Loading…" : failed ? "Try again" : "Load older runs"}
+      </button>
+    </div>
   );
 }
 

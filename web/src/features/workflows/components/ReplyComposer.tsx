@@ -1,9 +1,14 @@
-/** A person's reply to an interactive loop waiting between iterations: the loop's next iteration reads it as $LOOP_USER_INPUT. */
+/**
+ * A person's reply to an interactive loop waiting between iterations: the loop's next iteration reads it as
+ * $LOOP_USER_INPUT. Reviewers and operators reply; anyone else reads that the loop waits for a reviewer.
+ */
 import { type FormEvent, useState } from "react";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { SendIcon } from "../../../components/icons";
+import { WaitingForReviewer } from "../../../components/ReviewForm";
 import { SubmitButton } from "../../../components/SubmitButton";
+import { useCan } from "../../../lib/session";
 
 export interface ReplyComposerProps {
   nodeId: string;
@@ -13,7 +18,12 @@ export interface ReplyComposerProps {
   onReply(text: string): Promise<boolean>;
 }
 
-export function ReplyComposer({ nodeId, pending, error, onReply }: ReplyComposerProps) {
+export function ReplyComposer(props: ReplyComposerProps) {
+  if (!useCan("reviewer")) return <WaitingForReviewer subject={props.nodeId} what="a reply" />;
+  return <ReplyForm {...props} />;
+}
+
+function ReplyForm({ nodeId, pending, error, onReply }: ReplyComposerProps) {
   const [text, setText] = useState("");
   const [missing, setMissing] = useState(false);
 

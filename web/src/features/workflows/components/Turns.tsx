@@ -6,10 +6,11 @@
  * person can do arrives as `actions`, so every state renders from props.
  */
 import { memo, type ReactNode } from "react";
-import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
+import { AgentAvatar, PersonAvatar, personInitial } from "../../../components/AgentAvatar";
 import { CancelledNote, RetryAction, Time, TypingDots } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
 import { ReviewForm } from "../../../components/ReviewForm";
+import { useCan } from "../../../lib/session";
 import type { WorkflowTurn } from "../../../lib/trpc";
 import { dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
 import { ReplyComposer } from "./ReplyComposer";
@@ -42,7 +43,7 @@ function KindTag({ kind }: { kind: string | null }) {
   return kind ? <span className="tag node-kind">{kind}</span> : null;
 }
 
-const initialOf = (actor: string | null) => actor?.trim().charAt(0).toUpperCase() || "Y";
+const initialOf = (actor: string | null) => personInitial(actor, "Y");
 
 export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
   const node = turn.node_id ?? "";
@@ -227,6 +228,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
   const node = turn.node_id ?? "";
   const approval = turn.node_kind === "approval";
   const pending = actions.pending(node);
+  const reviewer = useCan("reviewer");
   return (
     <>
       <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={approval ? `${node} asks for approval` : `${node} asks for a reply`}>
@@ -235,7 +237,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
           <header className="message-meta turn-head">
             <h2 className="message-author">{node}</h2>
             <KindTag kind={turn.node_kind} />
-            {open ? <span className="waiting-chip">{approval ? "Awaiting your review" : "Awaiting your reply"}</span> : null}
+            {open ? <span className="waiting-chip">{approval ? `Awaiting ${reviewer ? "your " : ""}review` : `Awaiting ${reviewer ? "your" : "a"} reply`}</span> : null}
             <Time at={turn.at} />
           </header>
           <div className="turn-body">

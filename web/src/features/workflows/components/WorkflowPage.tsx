@@ -6,6 +6,7 @@ import { useId, useState } from "react";
 import { PageLoadError } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { navigate, paths } from "../../../lib/router";
+import { useCan } from "../../../lib/session";
 import { formatDateTime } from "../../../lib/time";
 import type { WorkflowDetail } from "../../../lib/trpc";
 import { useWorkflow } from "../api/workflows";
@@ -32,6 +33,8 @@ export function WorkflowPage({ name }: { name: string }) {
 
 function WorkflowBody({ workflow }: { workflow: WorkflowDetail }) {
   const [editing, setEditing] = useState(false);
+  // Saving an edit registers a new version, which operators do.
+  const operator = useCan("operator");
   const yamlLabelId = useId();
   const versions = workflow.versions.length;
   return (
@@ -65,7 +68,7 @@ function WorkflowBody({ workflow }: { workflow: WorkflowDetail }) {
           <h2 id={`${yamlLabelId}-section`} className="section-title">
             Definition
           </h2>
-          {editing ? null : (
+          {editing || !operator ? null : (
             <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
               Edit
             </button>

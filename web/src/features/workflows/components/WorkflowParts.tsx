@@ -1,7 +1,9 @@
-/** Small pieces the workflow pages share: "New workflow", a workflow's tags, and the way back to the list. */
+/** Small pieces the workflow pages share: "New workflow" (for operators), a workflow's tags, and the way back to the list. */
 import { Link, paths } from "../../../lib/router";
+import { useCan } from "../../../lib/session";
 
 export function NewWorkflowLink() {
+  if (!useCan("operator")) return null;
   return (
     <Link to={paths.newWorkflow()} className="button button-primary button-small">
       <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">

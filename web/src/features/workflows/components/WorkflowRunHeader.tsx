@@ -1,6 +1,7 @@
 /**
  * A workflow run's title (its workflow and version), status, "Cancel run" while it is active, "Resume" once it
- * failed or a rejected approval cancelled it, and the switch between its conversation and its flow graph.
+ * failed or a rejected approval cancelled it (both for operators), and the switch between its conversation and its
+ * flow graph.
  */
 import { useRef } from "react";
 import { CancelRun } from "../../../components/CancelRun";
@@ -9,6 +10,7 @@ import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { EngineRunPill } from "../../../components/StatusPill";
 import { Link, paths } from "../../../lib/router";
+import { useCan } from "../../../lib/session";
 import { formatDateTime } from "../../../lib/time";
 import type { WorkflowRunSummary } from "../../../lib/trpc";
 import { useCancelWorkflowRun, useResumeWorkflowRun } from "../api/runs";
@@ -19,6 +21,7 @@ export function WorkflowRunHeader({ run, view }: { run: WorkflowRunSummary; view
   const titleRef = useRef<HTMLHeadingElement>(null);
   const cancel = useCancelWorkflowRun();
   const resume = useResumeWorkflowRun();
+  const operator = useCan("operator");
   return (
     <header className="run-header">
       <RunTitleRow title={run.workflow} titleRef={titleRef}>
@@ -36,7 +39,7 @@ export function WorkflowRunHeader({ run, view }: { run: WorkflowRunSummary; view
             onCancelled={() => titleRef.current?.focus()}
           />
         ) : null}
-        {isResumable(run) ? (
+        {operator && isResumable(run) ? (
           <button
             type="button"
             className="button button-secondary button-small"

@@ -1,0 +1,24 @@
+/**
+ * The audit scope of one request: who is acting and on what, carried through the request's async work. Whichever
+ * transaction commits first inside the scope records the entry as accepted, in that same transaction (see
+ * `auditedDatabase`); if none does, the door records the outcome itself once the request has ended.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { AuditSubject } from "./schemas";
+
+export interface AuditScope {
+  subject: AuditSubject;
+  /** True once an entry for this scope has been written (or is being written in a transaction not yet ended). */
+  recorded: boolean;
+}
+
+const storage = new AsyncLocalStorage<AuditScope>();
+
+export function withAuditScope<T>(subject: AuditSubject, fn: (scope: AuditScope) => T): T {
+  const scope: AuditScope = { subject, recorded: false };
+  return storage.run(scope, () => fn(scope));
+}
+
+export function currentAuditScope(): AuditScope | undefined {
+  return storage.getStore();
+}

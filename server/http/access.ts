@@ -1,0 +1,119 @@
+/**
+ * Who may call each REST operation, and what the audit trail calls it: the one table a newcomer reads to learn
+ * "who may do what" over HTTP. `createApp` refuses to start if a route has no rule here, so no door is left open by
+ * forgetting it. People's roles: analyst < reviewer < operator (server/people/roles.ts).
+ *
+ * - `role`: a signed-in session or a token with at least this role; 401 without one, 403 with a lesser role.
+ * - `caller: "worker" | "agent"`: a machine the engine gave a callback URL to; authenticated by what that URL carries
+ *   (the callback secrets), never by a person's session, and recorded as "worker" or "agent".
+ * - `open`: the health check, the API's documentation and the built-in agents' webhook (which only answers to this
+ *   server's own callback paths).
+ * `action` names the entry in the audit trail; state changes (every POST but `validate`) are recorded, accepted or refused.
+ */
+import type { Context } from "hono";
+import type { TargetKind } from "../audit/schemas";
+import type { Role } from "../people/schemas";
+import { type RoutePath, builtinAgentPaths, docsPaths, peoplePaths, pipelinePaths, stitchPaths, workflowPaths } from "./paths";
+
+export type Door = { role: Role } | { caller: "worker" | "agent" } | "open";
+
+export interface AccessRule {
+  method: "GET" | "POST";
+  path: RoutePath;
+  door: Door;
+  /** The audit trail's name for the action; state changes only. */
+  action?: string;
+  /** The path parameter naming the action's target. */
+  target?: { kind: TargetKind; param: string };
+  /** A stricter role for some requests (an inline definition to execute is as good as registering one). */
+  elevate?: (c: Context) => Promise<Role | undefined>;
+}
+
+const analyst = { role: "analyst" } as const;
+const reviewer = { role: "reviewer" } as const;
+const operator = { role: "operator" } as const;
+
+const read = (path: RoutePath, door: Door = analyst): AccessRule => ({ method: "GET", path, door });
+const change = (path: RoutePath, door: Door, action: string, target?: AccessRule["target"], elevate?: AccessRule["elevate"]): AccessRule => ({
+  method: "POST",
+  path,
+  door,
+  action,
+  ...(target ? { target } : {}),
+  ...(elevate ? { elevate } : {}),
+});
+
+const run = (param: string) => ({ kind: "run", param }) as const;
+
+/** `POST /api/workflows/execute` with a definition rather than a stored workflow's id runs code no operator registered. */
+async function inlineDefinition(c: Context): Promise<Role | undefined> {
+  try {
+    const body = JSON.parse(await c.req.text()) as { workflow?: unknown };
+    return body && typeof body.workflow === "object" && body.workflow !== null ? "operator" : undefined;
+  } catch {
+    return undefined; // the route answers the malformed body
+  }
+}
+
+export const accessRules: AccessRule[] = [
+  // The engine.
+  change(stitchPaths.flows, operator, "engine.flow.create"),
+  read(stitchPaths.flows),
+  read(stitchPaths.flow),
+  change(stitchPaths.flowRuns, analyst, "engine.run.start", { kind: "flow", param: "id" }),
+  read(stitchPaths.runs),
+  read(stitchPaths.run),
+  read(stitchPaths.runEvents),
+  change(stitchPaths.runCancel, operator, "engine.run.cancel", run("id")),
+  change(stitchPaths.callback, { caller: "worker" }, "engine.node.callback", run("runId")),
+  change(stitchPaths.complete, reviewer, "engine.node.complete", run("runId")),
+  change(stitchPaths.retry, operator, "engine.node.retry", run("runId")),
+  change(stitchPaths.review, reviewer, "engine.node.review", run("runId")),
+
+  // The agent pipeline, at its seed's paths.
+  read(pipelinePaths.health, "open"),
+  read(pipelinePaths.agents),
+  change(pipelinePaths.runs, analyst, "pipeline.run.create"),
+  read(pipelinePaths.runs),
+  read(pipelinePaths.run),
+  change(pipelinePaths.agentCallback, { caller: "agent" }, "pipeline.agent.callback", { kind: "node", param: "agent_slug" }),
+  change(pipelinePaths.approve, reviewer, "pipeline.run.approve", run("run_id")),
+  change(pipelinePaths.reject, reviewer, "pipeline.run.reject", run("run_id")),
+  change(pipelinePaths.retry, operator, "pipeline.run.retry", run("run_id")),
+  change(pipelinePaths.cancel, operator, "pipeline.run.cancel", run("run_id")),
+  change(pipelinePaths.artifacts, operator, "pipeline.artifact.store", run("run_id")),
+  read(pipelinePaths.artifacts),
+  read(pipelinePaths.latestArtifact),
+  read(pipelinePaths.exportArtifacts),
+  read(pipelinePaths.bundle),
+  { method: "POST", path: builtinAgentPaths.agent, door: "open" },
+
+  // Workflows, YAML and JSON steps.
+  change(workflowPaths.workflows, operator, "workflow.register"),
+  { method: "POST", path: workflowPaths.validate, door: analyst },
+  read(workflowPaths.workflows),
+  change(workflowPaths.execute, analyst, "workflow.execute", undefined, inlineDefinition),
+  read(workflowPaths.tools),
+  read(workflowPaths.runs),
+  read(workflowPaths.run),
+  change(workflowPaths.runCancel, operator, "workflow.run.cancel", run("runId")),
+  change(workflowPaths.runResume, operator, "workflow.run.resume", run("runId")),
+  change(workflowPaths.approve, reviewer, "workflow.node.approve", run("runId")),
+  change(workflowPaths.reject, reviewer, "workflow.node.reject", run("runId")),
+  change(workflowPaths.input, reviewer, "workflow.node.input", run("runId")),
+  change(workflowPaths.retry, operator, "workflow.node.retry", run("runId")),
+  read(workflowPaths.workflow),
+  change(workflowPaths.workflowRuns, analyst, "workflow.run.start", { kind: "workflow", param: "name" }),
+
+  // People and the audit trail.
+  change(peoplePaths.signIn, "open", "auth.sign_in"),
+  change(peoplePaths.signOut, "open", "auth.sign_out"),
+  read(peoplePaths.session, "open"),
+  read(peoplePaths.audit, operator),
+
+  // The API's documentation.
+  read(docsPaths.openapi, "open"),
+  read(docsPaths.docs, "open"),
+  read(docsPaths.docsSlash, "open"),
+  read(docsPaths.docsAsset, "open"),
+];

@@ -1,0 +1,157 @@
+/**
+ * The HTTP door's checks before any route runs: who is calling (session cookie, personal token, bootstrap token),
+ * whether a cookie-authenticated change carries its CSRF token and comes from this site, whether the caller's role
+ * may do what the route does (server/http/access.ts), and the audit entry of every state change, accepted or refused.
+ */
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AuditTrail } from "../audit/trail";
+import { withAuditScope } from "../audit/scope";
+import type { AuditOutcome } from "../audit/schemas";
+import { subjectOf } from "../audit/subject";
+import { Refusal } from "../lib/refusal";
+import { roleRequired, signInRequired } from "../people/errors";
+import type { People } from "../people/people";
+import type { RequestOrigin } from "../people/commands";
+import { roleAllows } from "../people/roles";
+import type { Identity } from "../people/schemas";
+import { type AccessRule, type Door, accessRules } from "./access";
+import { HttpError } from "./errors";
+
+export const SESSION_COOKIE = "stitch_session";
+export const CSRF_HEADER = "x-csrf-token";
+
+export type GuardEnv = { Variables: { identity: Identity; crossSite: CrossSiteError | null } };
+
+/** A change that may not be made from where it came: another site, a form, a cookie without its CSRF token. */
+export class CrossSiteError extends Refusal<"forbidden" | "unsupported_media_type"> {
+  override name = "CrossSiteError";
+}
+
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function requestOrigin(c: Context): RequestOrigin {
+  let address: string | null = null;
+  try {
+    address = getConnInfo(c).remote.address ?? null;
+  } catch {
+    address = null; // not served by node (app.request in a test)
+  }
+  return { address, userAgent: c.req.header("user-agent") ?? null };
+}
+
+/** The credentials a request carries: a bearer token wins over a cookie, so a script's token is never mistaken for a browser. */
+export function credentialsOf(c: Context) {
+  const authorization = c.req.header("authorization");
+  const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+  return { bearer, session: getCookie(c, SESSION_COOKIE) };
+}
+
+/**
+ * Cross-site requests may not change anything with a visitor's cookie: a state change authenticated by a session
+ * must carry the session's CSRF token, any state change naming an Origin must name this one, and a change not sent
+ * with a bearer token must be JSON (which a cross-site page cannot send without the server's consent).
+ */
+export function checkCrossSite(c: Context, identity: Identity): void {
+  if (safeMethods.has(c.req.method)) return;
+  const origin = c.req.header("origin");
+  if (origin && origin !== "null") {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host !== c.req.header("host")) throw new CrossSiteError("forbidden", "cross-site request refused: this change must come from the app itself");
+  }
+  // A cross-site form or a `no-cors` fetch can only send form and text bodies: changes take JSON, unless sent with a token.
+  if (!credentialsOf(c).bearer) {
+    const type = c.req.header("content-type");
+    const length = Number(c.req.header("content-length") ?? 0);
+    if (type ? !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type) : length > 0) {
+      throw new CrossSiteError("unsupported_media_type", "send the request body as application/json");
+    }
+  }
+  if (identity.kind === "session" && c.req.header(CSRF_HEADER) !== identity.csrfToken) {
+    throw new CrossSiteError("forbidden", `missing or wrong ${CSRF_HEADER} header: a change made with a session cookie must carry the session's CSRF token`);
+  }
+}
+
+/**
+ * Identifies the caller of every request, and notes whether it is a cross-site change, which the door of the route or
+ * procedure refuses inside its audit scope (so the refusal is recorded).
+ */
+export function identify(people: People): MiddlewareHandler<GuardEnv> {
+  return async (c, next) => {
+    const identity = await people.queries.identify(credentialsOf(c));
+    c.set("identity", identity);
+    try {
+      checkCrossSite(c, identity);
+      c.set("crossSite", null);
+    } catch (error) {
+      if (!(error instanceof CrossSiteError)) throw error;
+      c.set("crossSite", error);
+    }
+    await next();
+  };
+}
+
+/** How an ended request is recorded: refused with its status and message, or accepted. */
+export function outcomeOf(status: number, error: unknown): AuditOutcome {
+  if (status < 400 && !error) return { outcome: "accepted", status, message: null };
+  const message = error instanceof Refusal || error instanceof HttpError ? error.message : status >= 500 ? "internal error" : null;
+  return { outcome: "refused", status, message };
+}
+
+/** Refuses a caller whose role may not pass this door (doors for machines and open doors let anyone through). */
+export function authorize(identity: Identity, door: Door): void {
+  if (typeof door !== "object" || !("role" in door)) return;
+  if (identity.role === null) throw signInRequired(door.role, identity.kind === "anonymous" ? identity.problem : undefined);
+  if (!roleAllows(identity.role, door.role)) throw roleRequired(door.role, identity.role);
+}
+
+function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<GuardEnv> {
+  return async (c, next) => {
+    const identity = c.get("identity");
+    const check = async () => {
+      const crossSite = c.get("crossSite");
+      if (crossSite) throw crossSite;
+      authorize(identity, rule.door);
+      const stricter = rule.elevate ? await rule.elevate(c) : undefined;
+      if (stricter) authorize(identity, { role: stricter });
+    };
+    if (!rule.action) {
+      await check();
+      return next();
+    }
+    const target = rule.target ? { kind: rule.target.kind, id: c.req.param(rule.target.param) ?? "" } : null;
+    const caller = typeof rule.door === "object" && "caller" in rule.door ? rule.door.caller : undefined;
+    const subject = subjectOf(identity, requestOrigin(c), rule.action, target, caller);
+    await withAuditScope(subject, async (scope) => {
+      try {
+        await check();
+      } catch (error) {
+        await trail.finish(scope, outcomeOf(error instanceof Refusal ? error.httpStatus : error instanceof HttpError ? error.status : 400, error));
+        throw error;
+      }
+      await next();
+      await trail.finish(scope, outcomeOf(c.res.status, c.error));
+    });
+  };
+}
+
+/** Puts each rule's check in front of its route; call before the routes are mounted. */
+export function guardRoutes(app: Hono<GuardEnv>, trail: AuditTrail, rules: AccessRule[] = accessRules): void {
+  for (const rule of rules) app.on(rule.method, rule.path.pattern, ruleMiddleware(rule, trail));
+}
+
+/** Every route must have a rule: a route added without one stops start-up rather than being open to anyone. */
+export function assertEveryRouteGuarded(app: Hono<GuardEnv>, exempt: (path: string) => boolean, rules: AccessRule[] = accessRules): void {
+  const known = new Set(rules.map((rule) => `${rule.method} ${rule.path.pattern}`));
+  const missing = app.routes
+    .filter((route) => route.method !== "ALL" && !exempt(route.path))
+    .map((route) => `${route.method} ${route.path}`)
+    .filter((key) => !known.has(key));
+  if (missing.length) throw new Error(`routes without an access rule in server/http/access.ts: ${[...new Set(missing)].join(", ")}`);
+}

@@ -1,0 +1,18 @@
+/**
+ * Random secrets (session cookies, API tokens, invitation links) and how they are kept: only their SHA-256 is stored.
+ * They carry 256 random bits, so a fast digest is enough (a slow password hash is for what people choose, see passwords.ts).
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+export function newSecret(prefix = ""): string {
+  return prefix + randomBytes(32).toString("base64url");
+}
+
+export function digest(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Compares two secrets in time that does not depend on where they differ. */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}

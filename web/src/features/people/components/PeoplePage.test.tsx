@@ -1,0 +1,67 @@
+/** People: an invitation's link shown once as a full address, each account's role and status, disabling someone else. */
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SessionProvider } from "../../../lib/session";
+import type { Invitation } from "../../../lib/trpc";
+import { account, signedIn } from "../../../testing/people";
+import { PeoplePage } from "./PeoplePage";
+
+const me = signedIn("operator", { id: "me", name: "Olga Operator" });
+const api = vi.hoisted(() => {
+  const mutation = () => ({ mutate: vi.fn(), reset: vi.fn(), isPending: false, error: null });
+  return { accounts: { isPending: false, isError: false, data: [] as unknown[], error: null }, invite: mutation(), changeRole: mutation(), disable: mutation(), enable: mutation() };
+});
+vi.mock("../api/accounts", () => ({
+  useAccounts: () => api.accounts,
+  useInvite: () => api.invite,
+  useChangeRole: () => api.changeRole,
+  useDisableAccount: () => api.disable,
+  useEnableAccount: () => api.enable,
+}));
+
+beforeEach(() => {
+  api.accounts.data = [
+    account({ id: "me", name: "Olga Operator", role: "operator" }),
+    account({ id: "a1", name: "Anna Analyst", role: "analyst", active: false }),
+    account({ id: "r1", name: "Rita Reviewer", disabled_at: "2025-03-02T10:00:00.000Z" }),
+  ];
+  for (const mutation of [api.invite, api.changeRole, api.disable, api.enable]) mutation.mutate.mockReset();
+});
+afterEach(cleanup);
+
+const renderPage = () => render(<SessionProvider value={me}>{<PeoplePage />}</SessionProvider>);
+
+describe("PeoplePage", () => {
+  it("invites someone with a role, and shows the link once as a full address", () => {
+    api.invite.mutate.mockImplementation((_input: unknown, options: { onSuccess(answer: Invitation): void }) =>
+      options.onSuccess({ account: account({ name: "Anna Analyst", email: "anna@example.com", role: "analyst", active: false }), invitationPath: "/app/invite/inv_abc", expiresAt: "2025-03-08T10:00:00.000Z" }),
+    );
+    renderPage();
+    const form = screen.getByRole("region", { name: "Invite someone" });
+    fireEvent.change(within(form).getByLabelText("Name"), { target: { value: "Anna Analyst" } });
+    fireEvent.change(within(form).getByLabelText("Email"), { target: { value: "anna@example.com" } });
+    fireEvent.change(within(form).getByLabelText("Role"), { target: { value: "analyst" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Invite" }));
+    expect(api.invite.mutate).toHaveBeenCalledWith({ name: "Anna Analyst", email: "anna@example.com", role: "analyst" }, expect.anything());
+    const link = screen.getByRole("textbox", { name: "Invitation link for Anna Analyst" }) as HTMLInputElement;
+    expect(link.value).toBe(`${window.location.origin}/app/invite/inv_abc`);
+    expect(screen.getByText("It will not be shown again.")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Done" }));
+    expect(screen.queryByRole("textbox", { name: "Invitation link for Anna Analyst" })).toBeNull();
+  });
+
+  it("lists each account's role and status, changes a role, and disables or enables anyone but oneself", () => {
+    renderPage();
+    const rows = screen.getByRole("region", { name: "Account list" });
+    expect(within(rows).getByRole("row", { name: "Olga Operator" }).textContent).toContain("(you)");
+    expect(within(rows).queryByRole("button", { name: "Disable Olga Operator" })).toBeNull();
+    expect(within(rows).getByRole("row", { name: "Anna Analyst" }).textContent).toContain("Invited");
+    expect(within(rows).getByRole("row", { name: "Rita Reviewer" }).textContent).toContain("Disabled");
+    fireEvent.change(within(rows).getByRole("combobox", { name: "Role of Anna Analyst" }), { target: { value: "reviewer" } });
+    expect(api.changeRole.mutate).toHaveBeenCalledWith({ accountId: "a1", role: "reviewer" });
+    fireEvent.click(within(rows).getByRole("button", { name: "Disable Anna Analyst" }));
+    expect(api.disable.mutate).toHaveBeenCalledWith({ accountId: "a1" });
+    fireEvent.click(within(rows).getByRole("button", { name: "Enable Rita Reviewer" }));
+    expect(api.enable.mutate).toHaveBeenCalledWith({ accountId: "r1" });
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * People, for operators: "Invite someone" with a name, an email and a role, which answers the invitation's link once
+ * (the invited person opens it and chooses a password), and every account with its role (changed in place), whether
+ * it is active, invited or disabled, and "Disable" / "Enable".
+ */
+import { type FormEvent, useState } from "react";
+import { EmptyState } from "../../../components/EmptyState";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Field } from "../../../components/Field";
+import { SelectField } from "../../../components/SelectField";
+import { Spinner } from "../../../components/Spinner";
+import { Pill } from "../../../components/StatusPill";
+import { SubmitButton } from "../../../components/SubmitButton";
+import { Table } from "../../../components/Table";
+import { errorMessage, fieldErrorsOf } from "../../../lib/errors";
+import { roleDescriptions, roles, useMe, withArticle } from "../../../lib/session";
+import { formatDateTime, formatRelative } from "../../../lib/time";
+import type { Account, Invitation, Role } from "../../../lib/trpc";
+import { useAccounts, useChangeRole, useDisableAccount, useEnableAccount, useInvite } from "../api/accounts";
+import { ShownOnce } from "./ShownOnce";
+import "../people.css";
+
+const roleOptions = roles.map((role) => ({ value: role, label: role }));
+
+export function PeoplePage() {
+  return (
+    <div className="page-pad people-page">
+      <header className="run-header">
+        <h1 className="run-title">People</h1>
+        <p className="muted small">
+          Who may use this server, and with which role. An <strong>analyst</strong> {roleDescriptions.analyst}; a <strong>reviewer</strong>{" "}
+          {roleDescriptions.reviewer}; an <strong>operator</strong> {roleDescriptions.operator}.
+        </p>
+      </header>
+      <InviteForm />
+      <section className="people-section" aria-labelledby="accounts-title">
+        <h2 id="accounts-title" className="section-title">
+          Accounts
+        </h2>
+        <AccountList />
+      </section>
+    </div>
+  );
+}
+
+function InviteForm() {
+  const invite = useInvite();
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("analyst");
+  const [sent, setSent] = useState<Invitation | null>(null);
+  const errors = fieldErrorsOf(invite.error);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (invite.isPending) return;
+    invite.mutate(
+      { name: name.trim(), email: email.trim(), role },
+      {
+        onSuccess: (answer) => {
+          setSent(answer);
+          setName("");
+          setEmail("");
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="composer invite-form" aria-labelledby="invite-title">
+      <h2 id="invite-title" className="section-title">
+        Invite someone
+      </h2>
+      {sent ? (
+        <ShownOnce title={`Invitation for ${sent.account.name}`} label={`Invitation link for ${sent.account.name}`} value={new URL(sent.invitationPath, window.location.origin).href} onDone={() => setSent(null)}>
+          <p>
+            Send this link to {sent.account.name} ({sent.account.email}): they open it and choose a password, and are then signed in as {withArticle(sent.account.role)}. It works once, until {formatDateTime(sent.expiresAt)}.
+          </p>
+        </ShownOnce>
+      ) : null}
+      <form className="invite-fields" onSubmit={submit} aria-busy={invite.isPending} noValidate>
+        <Field className="invite-field" label="Name" value={name} autoComplete="off" error={errors.name} announce="alert" onChange={(event) => setName(event.target.value)} />
+        <Field className="invite-field" label="Email" type="email" value={email} autoComplete="off" error={errors.email} announce="alert" onChange={(event) => setEmail(event.target.value)} />
+        <SelectField className="invite-field" label="Role" value={role} options={roleOptions} onChange={(event) => setRole(event.target.value as Role)} />
+        <div className="invite-submit">
+          <SubmitButton pending={invite.isPending}>Invite</SubmitButton>
+        </div>
+      </form>
+      {invite.error && !invite.isPending && Object.keys(errors).length === 0 ? <ErrorNotice title="No invitation was made" error={invite.error} /> : null}
+    </section>
+  );
+}
+
+function AccountList() {
+  const accounts = useAccounts();
+  if (accounts.isPending) {
+    return (
+      <p className="muted">
+        <Spinner label="Loading accounts" /> Loading accounts…
+      </p>
+    );
+  }
+  if (accounts.isError && !accounts.data) return <ErrorNotice title="Accounts could not be loaded" error={accounts.error} />;
+  if (accounts.data.length === 0) return <EmptyState title="No accounts yet">Invite someone above.</EmptyState>;
+  return (
+    <Table label="Account list" className="accounts-table" columns={["Name", "Email", "Role", "Status", "Created", ""]}>
+      {accounts.data.map((account) => (
+        <AccountRow key={account.id} account={account} />
+      ))}
+    </Table>
+  );
+}
+
+function AccountStatus({ account }: { account: Account }) {
+  if (account.disabled_at) return <Pill tone="neutral">Disabled</Pill>;
+  if (!account.active) return <Pill tone="warning">Invited</Pill>;
+  return <Pill tone="success">Active</Pill>;
+}
+
+function AccountRow({ account }: { account: Account }) {
+  const me = useMe();
+  const changeRole = useChangeRole();
+  const disable = useDisableAccount();
+  const enable = useEnableAccount();
+  const toggle = account.disabled_at ? enable : disable;
+  const error = changeRole.error ?? toggle.error;
+  const pending = changeRole.isPending || toggle.isPending;
+  const you = me?.id === account.id;
+  return (
+    <tr aria-label={account.name}>
+      <td>
+        <strong>{account.name}</strong>
+        {you ? <span className="muted small"> (you)</span> : null}
+        {error && !pending ? (
+          <p className="hint hint-error" role="alert">
+            {errorMessage(error)}
+          </p>
+        ) : null}
+      </td>
+      <td>{account.email}</td>
+      <td className="nowrap">
+        <select
+          className="input role-select"
+          aria-label={`Role of ${account.name}`}
+          value={account.role}
+          disabled={pending}
+          onChange={(event) => {
+            disable.reset();
+            enable.reset();
+            changeRole.mutate({ accountId: account.id, role: event.target.value as Role });
+          }}
+        >
+          {roleOptions.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className="nowrap">
+        <AccountStatus account={account} />
+      </td>
+      <td className="nowrap">
+        <time dateTime={account.created_at} title={formatDateTime(account.created_at)}>
+          {formatRelative(account.created_at)}
+        </time>
+      </td>
+      <td className="nowrap">
+        {you ? null : (
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={pending}
+            aria-busy={toggle.isPending}
+            aria-label={`${account.disabled_at ? "Enable" : "Disable"} ${account.name}`}
+            onClick={() => {
+              changeRole.reset();
+              toggle.mutate({ accountId: account.id });
+            }}
+          >
+            {toggle.isPending ? <Spinner /> : null}
+            {account.disabled_at ? "Enable" : "Disable"}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * A step workflow run as a conversation: the inputs, each step's turn as it starts, works and answers, the steps
+ * skipped or cancelled, a person's retries and resumptions, and the outcome with the outputs. Polled every second
+ * while the run is running; left alone once it has ended.
+ */
+import { useMemo } from "react";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import type { StepConversation } from "../../../lib/trpc";
+import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
+import { useRetryStep, useStepConversation } from "../api/runs";
+import { stepItems } from "../utils/turns";
+import { QueryPage } from "./StepParts";
+import { StepRunHeader } from "./StepRunHeader";
+import { type StepActions, StepItemView } from "./StepTurns";
+import "../step-workflows.css";
+
+export function StepRunView({ runId }: { runId: string }) {
+  return (
+    <QueryPage query={useStepConversation(runId)} what="run">
+      {(conversation, refreshError) => <RunConversation conversation={conversation} refreshError={refreshError} />}
+    </QueryPage>
+  );
+}
+
+function RunConversation({ conversation, refreshError }: { conversation: StepConversation; refreshError: unknown }) {
+  const { run } = conversation;
+  const items = useMemo(() => stepItems(conversation), [conversation]);
+  const retry = useRetryStep();
+  const actions: StepActions = {
+    retry: (stepId) => {
+      const mine = retry.variables?.stepId === stepId;
+      return { pending: mine && retry.isPending, error: mine ? retry.error : null, onRetry: () => retry.mutate({ runId: run.id, stepId }) };
+    },
+  };
+  const itemsRef = useFollowNewMessages(items.length);
+  return (
+    <div className="conversation step-run">
+      <StepRunHeader run={run} view="conversation" />
+      {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
+      <div className="messages" ref={itemsRef} role="log" aria-label="Conversation" aria-live="polite">
+        {items.map((item) => (
+          <StepItemView key={item.id} item={item} actions={actions} />
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * One component per item of a step run's conversation: the inputs it was started with, a step's turn (its tool, the
+ * params as resolved, the attempts that failed and were tried again, its result, failure or cancellation, and Retry
+ * while its failure can be retried), a step skipped or cancelled before it started, a person's retry and resume,
+ * the run's cancellation, and its outcome with the outputs. Everything a tool answered is shown as text.
+ */
+import type { ReactNode } from "react";
+import { PersonAvatar } from "../../../components/AgentAvatar";
+import { CancelledNote, type RetryControl, RetryAction, Time, TypingDots } from "../../../components/Chat";
+import type { RunStepStatus, StepTurn } from "../../../lib/trpc";
+import { describeResult } from "../utils/result";
+import { type StepEpisode, type StepItem, attemptsOf } from "../utils/turns";
+import { StepStatus, Value, ValueList } from "./StepParts";
+
+/** Past this a text is cut, so one huge result does not stall the page; the graph view has the whole output. */
+const shownChars = 50_000;
+const cut = (text: string) => (text.length > shownChars ? `${text.slice(0, shownChars)}\n…` : text);
+
+const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const initialOf = (actor: string | null) => actor?.trim().charAt(0).toUpperCase() || "Y";
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+/** What a person can do on a step: retry its failure (pending and refused per step). */
+export interface StepActions {
+  retry(stepId: string): RetryControl;
+}
+
+export function StepItemView({ item, actions }: { item: StepItem; actions: StepActions }) {
+  switch (item.kind) {
+    case "inputs":
+      return <InputsTurn turn={item.turn} />;
+    case "step":
+      return <StepTurnCard episode={item} retry={item.retryable ? actions.retry(item.stepId) : null} />;
+    case "step-skipped":
+    case "step-cancelled":
+      return <StepNotRun turn={item.turn} status={item.kind === "step-skipped" ? "SKIPPED" : "CANCELLED"} />;
+    case "run-cancelled":
+      return <CancelledNote at={item.turn.at} actor={item.turn.actor} reason={item.turn.text} />;
+    case "retried":
+      return <SystemLine turn={item.turn}>{item.turn.step_id} retried</SystemLine>;
+    case "resumed":
+      return <SystemLine turn={item.turn}>Run resumed</SystemLine>;
+    case "outcome":
+      return <OutcomeTurn turn={item.turn} />;
+  }
+}
+
+function SystemLine({ turn, tone, children }: { turn: StepTurn; tone?: string; children: ReactNode }) {
+  return (
+    <p className={`system-line${tone ? ` ${tone}` : ""}`}>
+      <span>
+        {children}
+        {turn.actor ? ` by ${turn.actor}` : ""} · <Time at={turn.at} />
+      </span>
+    </p>
+  );
+}
+
+export function InputsTurn({ turn }: { turn: StepTurn }) {
+  const inputs = record(turn.data?.inputs);
+  return (
+    <article className="message message-human" aria-label="Inputs">
+      <div className="bubble bubble-human step-inputs">
+        <header className="message-meta">
+          <span className="message-author">Inputs</span>
+          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
+          <Time at={turn.at} />
+        </header>
+        {Object.keys(inputs).length === 0 ? <p className="muted small">The run was started without inputs.</p> : <ValueList values={inputs} label="Inputs" />}
+      </div>
+      <PersonAvatar initial={initialOf(turn.actor)} />
+    </article>
+  );
+}
+
+function ToolAvatar({ tool }: { tool: string | null }) {
+  const family = tool?.split(".")[0] ?? "";
+  return (
+    <span className={`avatar step-avatar step-avatar-${family || "none"}`} aria-hidden="true">
+      {family.charAt(0).toUpperCase() || "•"}
+    </span>
+  );
+}
+
+const endStatus: Record<string, RunStepStatus> = { output: "COMPLETED", failed: "FAILED", cancelled: "CANCELLED" };
+
+/** A tool's result: its text (a `text` or `summary` field, or a plain string) to read, and the whole result as JSON. */
+export function StepResult({ output, label }: { output: unknown; label: string }) {
+  const view = describeResult(output);
+  if (output === null || (view.text === null && view.json === null)) return <p className="muted small">No result.</p>;
+  const json = view.json === null ? null : (
+    <pre className="code-block step-json" tabIndex={0} aria-label={`${label} as JSON`}>
+      <code>{cut(view.json)}</code>
+    </pre>
+  );
+  if (view.text === null) return json;
+  return (
+    <>
+      {view.textField ? <p className="step-field-name">{view.textField}</p> : null}
+      <p className="step-text">{cut(view.text)}</p>
+      {json ? (
+        <details className="step-whole">
+          <summary>The whole result as JSON</summary>
+          {json}
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+export function StepTurnCard({ episode, retry }: { episode: StepEpisode; retry: RetryControl | null }) {
+  const { stepId, tool, end, live } = episode;
+  const status: RunStepStatus = end ? (endStatus[end.kind] ?? "COMPLETED") : "RUNNING";
+  const attempts = attemptsOf(episode);
+  return (
+    <article className={`message message-agent step-turn step-turn-${status.toLowerCase()}`} aria-label={`Step ${stepId}`}>
+      <ToolAvatar tool={tool} />
+      <div className="bubble bubble-agent step-card">
+        <header className="message-meta step-head">
+          <h2 className="message-author">{stepId}</h2>
+          {tool ? <code className="tag step-tool">{tool}</code> : null}
+          <StepStatus status={status} />
+          <span className="step-attempts">{plural(attempts, "attempt")}</span>
+          <Time at={end?.at ?? episode.at} />
+        </header>
+        <div className="step-body">
+          <h3 className="step-label">Params</h3>
+          {episode.params === undefined ? (
+            <p className="muted small">{end ? "The params could not be resolved, so the tool did not run." : "Resolving the params…"}</p>
+          ) : (
+            <Value value={episode.params} label={`Params of ${stepId}`} />
+          )}
+          {episode.retried.length > 0 ? (
+            <ul className="step-retries" aria-label={`Failed attempts of ${stepId}`}>
+              {episode.retried.map((failure, i) => (
+                <li key={i}>
+                  <span className="step-retry-label">Attempt {failure.attempt ?? i + 1} failed, tried again:</span> {failure.error}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {live ? (
+            <p className="step-working" role="status">
+              <TypingDots /> {tool ?? "The tool"} is working{attempts > 1 ? `, attempt ${attempts}` : ""}…
+            </p>
+          ) : null}
+          {end?.kind === "output" ? (
+            <>
+              <h3 className="step-label">Result</h3>
+              <StepResult output={end.data?.output} label={`Result of ${stepId}`} />
+            </>
+          ) : null}
+          {end?.kind === "failed" ? (
+            <div className="step-error" role={retry ? "alert" : undefined}>
+              <h3 className="step-label">Error</h3>
+              <p className="error-text">{end.text || "No error was recorded."}</p>
+              {retry ? <RetryAction retry={retry} /> : null}
+            </div>
+          ) : null}
+          {end?.kind === "cancelled" ? <p className="step-reason">{end.text || "Cancelled with the run."}</p> : null}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** A step that never started: skipped because what it depends on failed, or cancelled with the run. */
+export function StepNotRun({ turn, status }: { turn: StepTurn; status: "SKIPPED" | "CANCELLED" }) {
+  return (
+    <article className="step-not-run" aria-label={`Step ${turn.step_id} ${status.toLowerCase()}`}>
+      <p className="step-not-run-head">
+        <code>{turn.step_id}</code>
+        {turn.tool ? <span className="muted"> {turn.tool}</span> : null} <StepStatus status={status} /> · <Time at={turn.at} />
+      </p>
+      <p className="step-reason">
+        <span className="cancel-reason-label">Reason</span> {turn.text || "No reason was recorded."}
+      </p>
+    </article>
+  );
+}
+
+const outcomeLine: Record<string, { text: string; tone: string }> = {
+  completed: { text: "Run completed", tone: "system-line-success" },
+  failed: { text: "Run failed", tone: "step-line-failed" },
+  cancelled: { text: "Run ended: cancelled", tone: "system-line-cancelled" },
+};
+
+/** The run's end, and the outputs as they were evaluated then (each null with its reason where it could not be). */
+export function OutcomeTurn({ turn }: { turn: StepTurn }) {
+  const outcome = outcomeLine[turn.text ?? ""] ?? { text: `Run ended: ${turn.text ?? "unknown"}`, tone: "system-line-cancelled" };
+  const outputs = record(turn.data?.outputs);
+  const reasons = record(turn.data?.output_errors) as Record<string, string>;
+  return (
+    <>
+      <SystemLine turn={turn} tone={outcome.tone}>
+        {outcome.text}
+      </SystemLine>
+      {Object.keys(outputs).length > 0 ? (
+        <article className="step-outputs" aria-label="Outputs">
+          <h2 className="step-outputs-title">Outputs</h2>
+          <ValueList values={outputs} reasons={reasons} label="Outputs" />
+        </article>
+      ) : null}
+    </>
+  );
+}
