@@ -3,11 +3,13 @@
  * own and without the bootstrap token the other specs send: the first start asks for the first account, an operator;
  * the operator invites an analyst and a reviewer, who open their links and choose passwords. The analyst submits a
  * brief and finds no Approve, and the API refuses an approve forged from the analyst's page (with the session cookie
- * and its CSRF token) with 403. The reviewer requests changes, then approves; the conversation names them. The
- * analyst creates an API token, shown once, which works until it is revoked, then signs out and back in. The operator
- * reads both decisions and the refused approve in the audit trail, filtered by the run and by the person.
+ * and its CSRF token) with 403. The reviewer requests changes, then approves each output; the conversation names
+ * them, and the analyst downloads the export with their session. The analyst creates an API token, shown once,
+ * which works until it is revoked, then signs out and back in. The operator reads the decisions and the refused
+ * approve in the audit trail, filtered by the run and by the person.
  */
 import { type Browser, type BrowserContext, type Page, expect, test } from "@playwright/test";
+import { readFile } from "node:fs/promises";
 import { snapshot } from "./helpers";
 
 // Nobody here is the bootstrap operator: every request carries only what a person's browser carries.
@@ -142,14 +144,26 @@ test("the first account invites an analyst and a reviewer; each does what their 
   await expect(rita.page.getByRole("article", { name: "Requirements output, version 2" })).toBeVisible({ timeout: 60_000 });
   await expect(composer).toBeVisible();
   await snapshot(rita.page, testInfo, "06-reviewer-requested-changes");
-  await composer.getByRole("button", { name: "Approve" }).click();
-  await expect(rita.page.getByRole("article", { name: "Approved Requirements" })).toContainText(`by ${reviewer.name}`);
   await expect(rita.page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  // ... and approves each output after it, to the end of the run.
+  const agents = (await (await rita.page.request.get("/agents")).json()) as { name: string }[];
+  for (const agent of agents) {
+    const review = rita.page.getByRole("region", { name: `Review ${agent.name}` });
+    await expect(review).toBeVisible({ timeout: 60_000 });
+    await review.getByRole("button", { name: "Approve" }).click();
+    await expect(rita.page.getByRole("article", { name: `Approved ${agent.name}` })).toContainText(`by ${reviewer.name}`);
+  }
+  await expect(rita.page.getByText("All agents approved · run completed")).toBeVisible({ timeout: 60_000 });
 
-  // The analyst's conversation names the reviewer on both decisions.
+  // The analyst's conversation names the reviewer on the decisions, and the analyst downloads the export.
   await expect(anna.page.getByRole("article", { name: "Requested changes to Requirements" })).toContainText(`by ${reviewer.name}`);
   await expect(anna.page.getByRole("article", { name: "Approved Requirements" })).toContainText(`by ${reviewer.name}`);
+  const downloadJson = anna.page.getByRole("link", { name: "Download JSON" });
+  await expect(downloadJson).toBeVisible({ timeout: 60_000 });
   await snapshot(anna.page, testInfo, "07-conversation-names-the-reviewer");
+  const [exported] = await Promise.all([anna.page.waitForEvent("download"), downloadJson.click()]);
+  const payload = JSON.parse(await readFile(await exported.path(), "utf8")) as { run_id: string };
+  expect(payload.run_id).toBe(runId);
 
   // The analyst's API token: shown once, it acts as the analyst until it is revoked.
   await openAccountPage(anna.page, analyst.name, "API tokens");
@@ -192,12 +206,15 @@ test("the first account invites an analyst and a reviewer; each does what their 
   await olga.page.getByRole("button", { name: "Filter" }).click();
   const entries = olga.page.getByRole("region", { name: "Audit entries" });
   const approved = entries.getByRole("row").filter({ hasText: "pipeline.approve" });
-  await expect(approved).toContainText(reviewer.name);
-  await expect(approved).toContainText("Accepted");
+  await expect(approved).toHaveCount(agents.length);
+  for (const row of await approved.all()) {
+    await expect(row).toContainText(reviewer.name);
+    await expect(row).toContainText("Accepted");
+  }
   const rejected = entries.getByRole("row").filter({ hasText: "pipeline.reject" });
   await expect(rejected).toContainText(reviewer.name);
   await expect(rejected).toContainText("Accepted");
-  const refused = entries.getByRole("row").filter({ hasText: "pipeline.run.approve" }).filter({ hasText: "this needs the reviewer role" });
+  const refused = entries.getByRole("row").filter({ hasText: "pipeline.approve" }).filter({ hasText: "this needs the reviewer role" });
   await expect(refused.first()).toContainText(analyst.name);
   await expect(refused.first()).toContainText("Refused · 403");
   // And the approve sent without the session's CSRF token.
@@ -208,7 +225,7 @@ test("the first account invites an analyst and a reviewer; each does what their 
   await olga.page.getByLabel("Person").selectOption({ label: analyst.name });
   await olga.page.getByLabel("Outcome").selectOption("refused");
   await olga.page.getByRole("button", { name: "Filter" }).click();
-  await expect(entries.getByRole("row").filter({ hasText: "pipeline.run.approve" }).first()).toContainText(analyst.name);
+  await expect(entries.getByRole("row").filter({ hasText: "pipeline.approve" }).first()).toContainText(analyst.name);
   await expect(entries.getByRole("row").filter({ hasText: reviewer.name })).toHaveCount(0);
   await snapshot(olga.page, testInfo, "11-audit-by-person");
 

@@ -106,6 +106,7 @@ async function replaceOutput(request: APIRequestContext, runId: string, slug: st
 /** Every diagram on the page drawn (none still drawing, none failed). */
 async function diagramsDrawn(page: Page, atLeast: number): Promise<void> {
   await expect(page.locator(".diagram-placeholder")).toHaveCount(0);
+  await expect(page.getByText("The diagram could not be drawn")).toHaveCount(0);
   await expect.poll(() => page.locator(".diagram-canvas svg").count()).toBeGreaterThanOrEqual(atLeast);
 }
 

@@ -9,6 +9,8 @@
  * - `open`: the health check, the API's documentation and the built-in agents' webhook (which only answers to this
  *   server's own callback paths).
  * `action` names the entry in the audit trail; state changes (every POST but `validate`) are recorded, accepted or refused.
+ * An action has the name of the tRPC procedure that does the same (`pipeline.approve`), so the trail reads the same
+ * whichever door was used.
  */
 import type { Context } from "hono";
 import type { TargetKind } from "../audit/schemas";
@@ -57,31 +59,31 @@ async function inlineDefinition(c: Context): Promise<Role | undefined> {
 
 export const accessRules: AccessRule[] = [
   // The engine.
-  change(stitchPaths.flows, operator, "engine.flow.create"),
+  change(stitchPaths.flows, operator, "engine.flows.create"),
   read(stitchPaths.flows),
   read(stitchPaths.flow),
-  change(stitchPaths.flowRuns, analyst, "engine.run.start", { kind: "flow", param: "id" }),
+  change(stitchPaths.flowRuns, analyst, "engine.runs.start", { kind: "flow", param: "id" }),
   read(stitchPaths.runs),
   read(stitchPaths.run),
   read(stitchPaths.runEvents),
-  change(stitchPaths.runCancel, operator, "engine.run.cancel", run("id")),
-  change(stitchPaths.callback, { caller: "worker" }, "engine.node.callback", run("runId")),
-  change(stitchPaths.complete, reviewer, "engine.node.complete", run("runId")),
-  change(stitchPaths.retry, operator, "engine.node.retry", run("runId")),
-  change(stitchPaths.review, reviewer, "engine.node.review", run("runId")),
+  change(stitchPaths.runCancel, operator, "engine.runs.cancel", run("id")),
+  change(stitchPaths.callback, { caller: "worker" }, "engine.runs.callback", run("runId")),
+  change(stitchPaths.complete, reviewer, "engine.runs.completeNode", run("runId")),
+  change(stitchPaths.retry, operator, "engine.runs.retryNode", run("runId")),
+  change(stitchPaths.review, reviewer, "engine.runs.reviewNode", run("runId")),
 
   // The agent pipeline, at its seed's paths.
   read(pipelinePaths.health, "open"),
   read(pipelinePaths.agents),
-  change(pipelinePaths.runs, analyst, "pipeline.run.create"),
+  change(pipelinePaths.runs, analyst, "pipeline.createRun"),
   read(pipelinePaths.runs),
   read(pipelinePaths.run),
-  change(pipelinePaths.agentCallback, { caller: "agent" }, "pipeline.agent.callback", { kind: "node", param: "agent_slug" }),
-  change(pipelinePaths.approve, reviewer, "pipeline.run.approve", run("run_id")),
-  change(pipelinePaths.reject, reviewer, "pipeline.run.reject", run("run_id")),
-  change(pipelinePaths.retry, operator, "pipeline.run.retry", run("run_id")),
-  change(pipelinePaths.cancel, operator, "pipeline.run.cancel", run("run_id")),
-  change(pipelinePaths.artifacts, operator, "pipeline.artifact.store", run("run_id")),
+  change(pipelinePaths.agentCallback, { caller: "agent" }, "pipeline.agentCallback", { kind: "node", param: "agent_slug" }),
+  change(pipelinePaths.approve, reviewer, "pipeline.approve", run("run_id")),
+  change(pipelinePaths.reject, reviewer, "pipeline.reject", run("run_id")),
+  change(pipelinePaths.retry, operator, "pipeline.retry", run("run_id")),
+  change(pipelinePaths.cancel, operator, "pipeline.cancel", run("run_id")),
+  change(pipelinePaths.artifacts, operator, "pipeline.storeArtifact", run("run_id")),
   read(pipelinePaths.artifacts),
   read(pipelinePaths.latestArtifact),
   read(pipelinePaths.exportArtifacts),
@@ -89,25 +91,25 @@ export const accessRules: AccessRule[] = [
   { method: "POST", path: builtinAgentPaths.agent, door: "open" },
 
   // Workflows, YAML and JSON steps.
-  change(workflowPaths.workflows, operator, "workflow.register"),
+  change(workflowPaths.workflows, operator, "workflows.register"),
   { method: "POST", path: workflowPaths.validate, door: analyst },
   read(workflowPaths.workflows),
-  change(workflowPaths.execute, analyst, "workflow.execute", undefined, inlineDefinition),
+  change(workflowPaths.execute, analyst, "steps.execute", undefined, inlineDefinition),
   read(workflowPaths.tools),
   read(workflowPaths.runs),
   read(workflowPaths.run),
-  change(workflowPaths.runCancel, operator, "workflow.run.cancel", run("runId")),
-  change(workflowPaths.runResume, operator, "workflow.run.resume", run("runId")),
-  change(workflowPaths.approve, reviewer, "workflow.node.approve", run("runId")),
-  change(workflowPaths.reject, reviewer, "workflow.node.reject", run("runId")),
-  change(workflowPaths.input, reviewer, "workflow.node.input", run("runId")),
-  change(workflowPaths.retry, operator, "workflow.node.retry", run("runId")),
+  change(workflowPaths.runCancel, operator, "workflows.cancel", run("runId")),
+  change(workflowPaths.runResume, operator, "workflows.resume", run("runId")),
+  change(workflowPaths.approve, reviewer, "workflows.approve", run("runId")),
+  change(workflowPaths.reject, reviewer, "workflows.reject", run("runId")),
+  change(workflowPaths.input, reviewer, "workflows.input", run("runId")),
+  change(workflowPaths.retry, operator, "workflows.retry", run("runId")),
   read(workflowPaths.workflow),
-  change(workflowPaths.workflowRuns, analyst, "workflow.run.start", { kind: "workflow", param: "name" }),
+  change(workflowPaths.workflowRuns, analyst, "workflows.start", { kind: "workflow", param: "name" }),
 
   // People and the audit trail.
-  change(peoplePaths.signIn, "open", "auth.sign_in"),
-  change(peoplePaths.signOut, "open", "auth.sign_out"),
+  change(peoplePaths.signIn, "open", "auth.signIn"),
+  change(peoplePaths.signOut, "open", "auth.signOut"),
   read(peoplePaths.session, "open"),
   read(peoplePaths.audit, operator),
 

@@ -630,15 +630,15 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     // The audit trail: the refused cancellation by its target, the person's entries, the refused sign-ins by action prefix, and pages.
     const audit = async (query: string) => (await call("GET", "/api/audit", { query })).body as { entries: Json[]; next_before: number | null };
     expect((await audit(`?target=${runId}`)).entries).toEqual([
-      expect.objectContaining({ action: "engine.run.cancel", target_kind: "run", account_id: person.accountId, outcome: "refused", status: 403 }),
+      expect.objectContaining({ action: "engine.runs.cancel", target_kind: "run", account_id: person.accountId, outcome: "refused", status: 403 }),
     ]);
     const persons = (await audit(`?account_id=${person.accountId}`)).entries;
-    expect(persons.map((entry) => entry.action)).toEqual(expect.arrayContaining(["engine.run.cancel", "auth.sign_out"]));
+    expect(persons.map((entry) => entry.action)).toEqual(expect.arrayContaining(["engine.runs.cancel", "auth.signOut"]));
     expect(persons.every((entry) => entry.account_id === person.accountId)).toBe(true);
     const refusedSignIns = (await audit("?action=auth.&outcome=refused")).entries;
     expect(refusedSignIns.every((entry) => entry.action.startsWith("auth.") && entry.outcome === "refused")).toBe(true);
     expect(refusedSignIns.map((entry) => entry.status)).toEqual(expect.arrayContaining([401, 429]));
-    expect((await audit("?action=auth.sign_in&outcome=accepted")).entries.length).toBeGreaterThanOrEqual(1);
+    expect((await audit("?action=auth.signIn&outcome=accepted")).entries.length).toBeGreaterThanOrEqual(1);
     const newest = await audit("?limit=1");
     expect(newest.entries).toHaveLength(1);
     const older = await audit(`?limit=1&before=${newest.next_before}`);

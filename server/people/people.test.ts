@@ -186,11 +186,11 @@ describe.each(testDatabases)("people on $name", (testDatabase) => {
   it("audit: accepted changes in their own transaction, refusals with their status, readable by operators only, append-only", async () => {
     const entries = await audit();
     expect(entries).toContainEqual(expect.objectContaining({ action: "auth.setup", outcome: "accepted", actor_kind: "anonymous" }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "pipeline.run.create", outcome: "accepted", actor_name: "Olga", actor_kind: "account" }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "pipeline.run.create", outcome: "refused", status: 403, actor_name: "Olga" }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "pipeline.run.create", outcome: "refused", status: 415 }));
+    expect(entries).toContainEqual(expect.objectContaining({ action: "pipeline.createRun", outcome: "accepted", actor_name: "Olga", actor_kind: "account" }));
+    expect(entries).toContainEqual(expect.objectContaining({ action: "pipeline.createRun", outcome: "refused", status: 403, actor_name: "Olga" }));
+    expect(entries).toContainEqual(expect.objectContaining({ action: "pipeline.createRun", outcome: "refused", status: 415 }));
     expect(entries).toContainEqual(expect.objectContaining({ action: "accounts.invite", outcome: "refused", status: 403, actor_name: "Ravi" }));
-    expect(entries).toContainEqual(expect.objectContaining({ action: "auth.sign_in", outcome: "refused", status: 429 }));
+    expect(entries).toContainEqual(expect.objectContaining({ action: "auth.signIn", outcome: "refused", status: 429 }));
     expect(entries).toContainEqual(expect.objectContaining({ action: "accounts.disable", outcome: "accepted", actor_name: "Olga" }));
     const page = await fetch(`${env.server.url}/api/audit?action=pipeline.&limit=2`, { headers: { authorization: `Bearer ${testBootstrapToken}` } });
     const body = (await page.json()) as { entries: { action: string }[]; next_before: number | null };
@@ -217,6 +217,6 @@ describe.each(testDatabases)("people on $name", (testDatabase) => {
     const [runsAfter] = await env.database.run((db) => rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM stitch_flows`));
     expect(runsAfter!.n).toBe(runsBefore!.n);
     const added = (await audit()).slice(before);
-    expect(added).toEqual([expect.objectContaining({ action: "engine.flow.create", outcome: "refused", status: 400, actor_kind: "bootstrap" })]);
+    expect(added).toEqual([expect.objectContaining({ action: "engine.flows.create", outcome: "refused", status: 400, actor_kind: "bootstrap" })]);
   });
 });

@@ -58,7 +58,7 @@ export function peoplePathItems() {
         parameters: [
           filterParam("target", "target", "Only entries about this target: a run, node, flow, workflow or account id."),
           filterParam("account_id", "accountId", "Only entries of this account (its id)."),
-          filterParam("action", "action", "Only this action (`engine.run.cancel`), or every action under a prefix ending in \".\" (`pipeline.`)."),
+          filterParam("action", "action", "Only this action (`engine.runs.cancel`), or every action under a prefix ending in \".\" (`pipeline.`)."),
           filterParam("outcome", "outcome", "Only accepted, or only refused, entries."),
           filterParam("limit", "limit", "How many entries, at most."),
           filterParam("before", "before", "Only entries older than this entry id: the `next_before` of the previous page."),

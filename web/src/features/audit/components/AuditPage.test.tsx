@@ -29,7 +29,7 @@ beforeEach(() => {
   trail.data.pages = [
     {
       entries: [
-        auditEntry({ id: 3, action: "pipeline.run.approve", actor_name: "Anna Analyst", outcome: "refused", status: 403, message: "this needs the reviewer role; you are signed in as an analyst" }),
+        auditEntry({ id: 3, action: "pipeline.approve", actor_name: "Anna Analyst", outcome: "refused", status: 403, message: "this needs the reviewer role; you are signed in as an analyst" }),
         auditEntry({ id: 2, action: "pipeline.approve" }),
       ],
       next_before: 2,

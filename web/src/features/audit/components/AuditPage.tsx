@@ -174,7 +174,11 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       </td>
       <td>
         {entry.actor_name ?? <span className="muted">no one</span>}
-        {kind && entry.actor_name !== kind ? <span className="tag audit-kind">{kind}</span> : null}
+        {kind && entry.actor_name !== kind ? (
+          <div className="audit-kind">
+            <span className="tag">{kind}</span>
+          </div>
+        ) : null}
       </td>
       <td className="audit-action">
         <code>{entry.action}</code>

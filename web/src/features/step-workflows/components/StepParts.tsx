@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { PageLoadError } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { Link, paths } from "../../../lib/router";
+import { useCan } from "../../../lib/session";
 import type { RunStepStatus } from "../../../lib/trpc";
 import { byName } from "../utils/definition";
 import { formatValue } from "../utils/result";
@@ -25,6 +26,7 @@ export function QueryPage<T>({ query, what, children }: { query: { data: T | und
 }
 
 export function NewStepWorkflowLink() {
+  if (!useCan("operator")) return null;
   return (
     <Link to={paths.newStepWorkflow()} className="button button-primary button-small">
       <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">

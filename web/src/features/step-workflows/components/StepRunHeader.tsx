@@ -4,6 +4,7 @@
  */
 import { useRef } from "react";
 import { CancelRun } from "../../../components/CancelRun";
+import { ResumeRun } from "../../../components/ResumeRun";
 import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
@@ -37,17 +38,11 @@ export function StepRunHeader({ run, view }: { run: StepRunSummary; view: "conve
           />
         ) : null}
         {isStepRunResumable(run.status) ? (
-          <button
-            type="button"
-            className="button button-secondary button-small"
-            title="Failed, cancelled and skipped steps run again; completed steps keep their results."
-            disabled={resume.isPending}
-            aria-busy={resume.isPending}
-            onClick={() => resume.mutate({ runId: run.id })}
-          >
-            {resume.isPending ? <Spinner /> : null}
-            Resume
-          </button>
+          <ResumeRun
+            hint="Failed, cancelled and skipped steps run again; completed steps keep their results."
+            pending={resume.isPending}
+            onResume={() => resume.mutate({ runId: run.id })}
+          />
         ) : null}
       </RunTitleRow>
       {resume.error && !resume.isPending ? <ErrorNotice title="The run was not resumed" error={resume.error} /> : null}

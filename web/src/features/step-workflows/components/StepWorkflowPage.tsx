@@ -6,6 +6,7 @@
 import { useId, useState } from "react";
 import { Table } from "../../../components/Table";
 import { navigate, paths } from "../../../lib/router";
+import { useCan } from "../../../lib/session";
 import { formatDateTime } from "../../../lib/time";
 import type { StepWorkflowDetail } from "../../../lib/trpc";
 import { useStepWorkflow } from "../api/step-workflows";
@@ -49,6 +50,7 @@ function StepsTable({ workflow }: { workflow: StepWorkflowDetail }) {
 
 function WorkflowBody({ workflow }: { workflow: StepWorkflowDetail }) {
   const [editing, setEditing] = useState(false);
+  const operator = useCan("operator");
   const jsonId = useId();
   const text = definitionText(workflow.definition);
   const versions = workflow.versions.length;
@@ -85,7 +87,7 @@ function WorkflowBody({ workflow }: { workflow: StepWorkflowDetail }) {
           <h2 id={`${jsonId}-definition`} className="section-title">
             Definition
           </h2>
-          {editing ? null : (
+          {editing || !operator ? null : (
             <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
               Register a new version
             </button>

@@ -5,6 +5,7 @@
  */
 import { useRef } from "react";
 import { CancelRun } from "../../../components/CancelRun";
+import { ResumeRun } from "../../../components/ResumeRun";
 import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
@@ -39,18 +40,8 @@ export function WorkflowRunHeader({ run, view }: { run: WorkflowRunSummary; view
             onCancelled={() => titleRef.current?.focus()}
           />
         ) : null}
-        {operator && isResumable(run) ? (
-          <button
-            type="button"
-            className="button button-secondary button-small"
-            title="Failed nodes run again; completed nodes keep their outputs."
-            disabled={resume.isPending}
-            aria-busy={resume.isPending}
-            onClick={() => resume.mutate({ runId: run.id })}
-          >
-            {resume.isPending ? <Spinner /> : null}
-            Resume
-          </button>
+        {isResumable(run) ? (
+          <ResumeRun hint="Failed nodes run again; completed nodes keep their outputs." pending={resume.isPending} onResume={() => resume.mutate({ runId: run.id })} />
         ) : null}
       </RunTitleRow>
       {resume.error && !resume.isPending ? <ErrorNotice title="The run was not resumed" error={resume.error} /> : null}
