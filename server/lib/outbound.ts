@@ -272,12 +272,35 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 
 /** An Agent whose every connection goes to `address`, whatever the URL's host name resolves to by then. */
+/**
+ * One connection pool per checked address, kept for the next request to it: a worker or agent called again and
+ * again (every dispatch of a run) reuses its keep-alive connections instead of opening one per request. A pool only
+ * ever connects to its own address, so reusing it cannot reach an address the policy did not check. The least
+ * recently used pools are closed beyond `MAX_POOLS`.
+ */
+const pools = new Map<string, Agent>();
+const MAX_POOLS = 256;
+
 function pinnedAgent(address: string, family: 4 | 6): Agent {
+  const key = `${family}/${address}`;
+  const pooled = pools.get(key);
+  if (pooled) {
+    pools.delete(key);
+    pools.set(key, pooled);
+    return pooled;
+  }
   const lookup: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   };
-  return new Agent({ connect: { lookup }, connections: 1 });
+  const agent = new Agent({ connect: { lookup } });
+  pools.set(key, agent);
+  if (pools.size > MAX_POOLS) {
+    const [oldest, evicted] = pools.entries().next().value as [string, Agent];
+    pools.delete(oldest);
+    void evicted.close().catch(() => undefined);
+  }
+  return agent;
 }
 
 /**
@@ -285,7 +308,7 @@ function pinnedAgent(address: string, family: 4 | 6): Agent {
  * sent to them, and each request is pinned to the address that was checked. Redirects are followed here, at most
  * `maxRedirects`; a 303 (or a 301/302 of a POST) becomes a GET without a body, and credentials are dropped when the
  * origin changes. Throws OutboundRefusal when a URL is refused; otherwise answers like fetch (an HTTP error status
- * is an answer, not a throw). The caller reads or cancels the body; its connection closes after that.
+ * is an answer, not a throw). The caller reads or cancels the body, which returns its connection to the pool.
  */
 export async function policedFetch(url: string | URL, request: PolicedRequest, options: PolicedFetchOptions): Promise<Response> {
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -297,22 +320,12 @@ export async function policedFetch(url: string | URL, request: PolicedRequest, o
     const checked = await checkUrl(current, options.policy, options);
     if (!checked.ok) throw new OutboundRefusal(current.href, redirects ? `${checked.reason} (redirect ${redirects})` : checked.reason, checked.dnsCode);
     const agent = pinnedAgent(checked.address, checked.family);
-    let response: Response;
-    try {
-      const init: UndiciRequestInit = { method, headers, redirect: "manual", dispatcher: agent, ...(body !== undefined ? { body } : {}), ...(request.signal ? { signal: request.signal } : {}) };
-      response = await undiciFetch(current, init);
-    } catch (error) {
-      await agent.destroy();
-      throw error;
-    }
+    const init: UndiciRequestInit = { method, headers, redirect: "manual", dispatcher: agent, ...(body !== undefined ? { body } : {}), ...(request.signal ? { signal: request.signal } : {}) };
+    const response: Response = await undiciFetch(current, init);
     const location = response.headers.get("location");
-    if (!REDIRECTS.has(response.status) || location === null || maxRedirects === 0) {
-      // Closes once the caller has read (or cancelled) the body.
-      void agent.close();
-      return response;
-    }
+    // The caller reads (or cancels) the body; its connection then goes back to the address's pool.
+    if (!REDIRECTS.has(response.status) || location === null || maxRedirects === 0) return response;
     await response.body?.cancel();
-    await agent.destroy();
     if (redirects >= maxRedirects) throw new OutboundRefusal(current.href, `more than ${maxRedirects} redirects`);
     const next = new URL(location, current);
     if (next.origin !== current.origin) for (const name of Object.keys(headers)) if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) delete headers[name];
