@@ -11,10 +11,9 @@ import { withAuditScope } from "../audit/scope";
 import type { AuditOutcome } from "../audit/schemas";
 import { subjectOf } from "../audit/subject";
 import { Refusal } from "../lib/refusal";
-import { roleRequired, signInRequired } from "../people/errors";
 import type { People } from "../people/people";
 import type { RequestOrigin } from "../people/commands";
-import { roleAllows } from "../people/roles";
+import { requireRole } from "../people/roles";
 import type { Identity } from "../people/schemas";
 import { type AccessRule, type Door, accessRules } from "./access";
 import { HttpError } from "./errors";
@@ -53,7 +52,7 @@ export function credentialsOf(c: Context) {
  * must carry the session's CSRF token, any state change naming an Origin must name this one, and a change not sent
  * with a bearer token must be JSON (which a cross-site page cannot send without the server's consent).
  */
-export function checkCrossSite(c: Context, identity: Identity): void {
+export function checkCrossSite(c: Context, identity: Identity, bearer: string | undefined): void {
   if (safeMethods.has(c.req.method)) return;
   const origin = c.req.header("origin");
   if (origin && origin !== "null") {
@@ -66,7 +65,7 @@ export function checkCrossSite(c: Context, identity: Identity): void {
     if (host !== c.req.header("host")) throw new CrossSiteError("forbidden", "cross-site request refused: this change must come from the app itself");
   }
   // A cross-site form or a `no-cors` fetch can only send form and text bodies: changes take JSON, unless sent with a token.
-  if (!credentialsOf(c).bearer) {
+  if (!bearer) {
     const type = c.req.header("content-type");
     const length = Number(c.req.header("content-length") ?? 0);
     if (type ? !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type) : length > 0) {
@@ -84,10 +83,11 @@ export function checkCrossSite(c: Context, identity: Identity): void {
  */
 export function identify(people: People): MiddlewareHandler<GuardEnv> {
   return async (c, next) => {
-    const identity = await people.queries.identify(credentialsOf(c));
+    const credentials = credentialsOf(c);
+    const identity = await people.queries.identify(credentials);
     c.set("identity", identity);
     try {
-      checkCrossSite(c, identity);
+      checkCrossSite(c, identity, credentials.bearer);
       c.set("crossSite", null);
     } catch (error) {
       if (!(error instanceof CrossSiteError)) throw error;
@@ -106,9 +106,7 @@ export function outcomeOf(status: number, error: unknown): AuditOutcome {
 
 /** Refuses a caller whose role may not pass this door (doors for machines and open doors let anyone through). */
 export function authorize(identity: Identity, door: Door): void {
-  if (typeof door !== "object" || !("role" in door)) return;
-  if (identity.role === null) throw signInRequired(door.role, identity.kind === "anonymous" ? identity.problem : undefined);
-  if (!roleAllows(identity.role, door.role)) throw roleRequired(door.role, identity.role);
+  if (typeof door === "object" && "role" in door) requireRole(identity, door.role);
 }
 
 function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<GuardEnv> {

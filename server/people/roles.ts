@@ -1,5 +1,6 @@
 /** What each role may do: each role may do everything the one before it may (analyst < reviewer < operator). */
-import type { Role } from "./schemas";
+import { roleRequired, signInRequired } from "./errors";
+import type { Identity, Role } from "./schemas";
 
 const rank: Record<Role, number> = { analyst: 1, reviewer: 2, operator: 3 };
 
@@ -13,3 +14,9 @@ export const roleDescriptions: Record<Role, string> = {
   reviewer: "does what an analyst does, and approves, requests changes and completes human gates",
   operator: "does everything: retries, cancels, registers flows and workflows, manages accounts and tokens",
 };
+
+/** Refuses (401 without a caller, 403 with a lesser role, each naming `needed`) a caller whose role may not. */
+export function requireRole(identity: Identity, needed: Role): void {
+  if (identity.role === null) throw signInRequired(needed, identity.kind === "anonymous" ? identity.problem : undefined);
+  if (!roleAllows(identity.role, needed)) throw roleRequired(needed, identity.role);
+}

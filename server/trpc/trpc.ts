@@ -10,9 +10,8 @@ import { withAuditScope } from "../audit/scope";
 import type { TargetKind } from "../audit/schemas";
 import { subjectOf } from "../audit/subject";
 import { Refusal } from "../lib/refusal";
-import { roleRequired, signInRequired } from "../people/errors";
-import { roleAllows } from "../people/roles";
-import type { Identity, Role } from "../people/schemas";
+import { requireRole } from "../people/roles";
+import type { Role } from "../people/schemas";
 import type { AppContext } from "./context";
 
 /** `changes: false` marks a mutation that changes nothing (a definition's validation), which the audit trail skips. */
@@ -95,14 +94,11 @@ const audited = t.middleware(async ({ ctx, type, path, meta, getRawInput, next }
 });
 
 /** Refuses (401 or 403, naming the role) a caller whose role may not do what follows. */
-export function assertRole(identity: Identity, role: Role): void {
-  if (identity.role === null) throw signInRequired(role, identity.kind === "anonymous" ? identity.problem : undefined);
-  if (!roleAllows(identity.role, role)) throw roleRequired(role, identity.role);
-}
+export const assertRole = requireRole;
 
-function requireRole(role: Role) {
+function roleDoor(role: Role) {
   return t.middleware(({ ctx, next }) => {
-    assertRole(ctx.identity, role);
+    requireRole(ctx.identity, role);
     return next();
   });
 }
@@ -110,7 +106,7 @@ function requireRole(role: Role) {
 export const router = t.router;
 /** Anyone: what the app needs before someone has signed in (the sign-in itself, the first account, an invitation). */
 export const openProcedure = t.procedure.use(refusals).use(audited);
-export const analystProcedure = openProcedure.use(requireRole("analyst"));
-export const reviewerProcedure = openProcedure.use(requireRole("reviewer"));
-export const operatorProcedure = openProcedure.use(requireRole("operator"));
+export const analystProcedure = openProcedure.use(roleDoor("analyst"));
+export const reviewerProcedure = openProcedure.use(roleDoor("reviewer"));
+export const operatorProcedure = openProcedure.use(roleDoor("operator"));
 export const createCallerFactory = t.createCallerFactory;
