@@ -33,6 +33,13 @@ export const stitchRuns = pgTable(
     runningCount: integer("running_count").notNull().default(0),
     waitingCount: integer("waiting_count").notNull().default(0),
     failedCount: integer("failed_count").notNull().default(0),
+    /**
+     * The front door that owns the run (`pipeline`, `yaml`, `steps`), or null for a plain flow's run. Only the owner's
+     * commands change an owned run; the engine's generic doors refuse (409), reads stay open.
+     */
+    owner: text("owner"),
+    /** The owner's id of the run (a pipeline run's `RUN_...`; a workflow run's id is the engine run's own). */
+    ownerRunId: text("owner_run_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { type Database, openDatabase } from "../db/client";
 import { type Config, ConfigError } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
-import { Engine, EngineError } from "./engine/engine";
+import { Engine, EngineError, type RunOwner } from "./engine/engine";
+import { FlowCommands } from "./flows/commands";
 import { AuditTrail } from "./audit/trail";
 import { auditedDatabase } from "./audit/auditedDatabase";
 import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestOrigin } from "./http/guard";
@@ -23,7 +24,7 @@ import { type People, installPeople } from "./people/people";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
 import { errorResponse } from "./http/errors";
-import { builtinAgentPaths, pipelinePaths, stitchPaths, trpcEndpoint } from "./http/paths";
+import { builtinAgentPaths, pipelinePaths, stitchPaths, trpcEndpoint, workflowPaths } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
 import { requestGuard } from "./http/requestGuard";
 import { securityHeaders } from "./http/securityHeaders";
@@ -45,6 +46,8 @@ export interface Services {
   config: Config;
   database: Database;
   engine: Engine;
+  /** The plain flows' commands, behind the engine's generic doors. */
+  flows: FlowCommands;
   dispatcher: Dispatcher;
   pipeline: Pipeline;
   builtinAgents: BuiltinAgents;
@@ -72,6 +75,12 @@ export interface ServiceOverrides {
 function webhookPolicy(config: Config): OutboundPolicy {
   const ownServer = ownServerRule({ baseUrl: config.NEXT_PUBLIC_BASE_URL, port: config.PORT || undefined, workerRoutes: [builtinAgentPaths.agent.pattern] });
   return { ...outboundPolicyFromEnv(config.env), ownServer };
+}
+
+/** Where an owned run's changes go, named in the generic doors' refusals: the owner's run path, under which its actions are. */
+function ownerDoor(owner: RunOwner): string {
+  const runPath = owner.front_door === "pipeline" ? pipelinePaths.run.url("", { run_id: owner.run_id }) : workflowPaths.run.url("", { runId: owner.run_id });
+  return `POST ${runPath}/... (the run's own approve, reject, retry and cancel)`;
 }
 
 export async function createServices(config: Config, database?: Database, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -121,15 +130,16 @@ export async function createServices(config: Config, database?: Database, overri
   const steps = installStepWorkflows(db, engine, { env: config.env, dataDir: config.DATA_DIR, outbound });
   dispatcher.useExecutor(STEPS_EXECUTOR, steps.executor);
   const workflowFiles = await workflows.loadDirectory();
-  return { config, database: db, engine, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
+  const flows = new FlowCommands(engine, ownerDoor);
+  return { config, database: db, engine, flows, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, pipeline, workflows, steps, people, audit } = services;
-  return { engine, pipeline, workflows, steps, people, audit, ...request, actor: request.identity.name };
+  const { engine, flows, pipeline, workflows, steps, people, audit } = services;
+  return { engine, flows, pipeline, workflows, steps, people, audit, ...request, actor: request.identity.name };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -147,7 +157,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.use("*", async (c, next) => (c.req.path.startsWith("/assets/") ? next() : identifyCaller(c, next)));
   guardRoutes(app, services.audit);
   app.route("/", peopleRoutes(services.people, services.audit));
-  app.route("/", stitchRoutes(services.engine));
+  app.route("/", stitchRoutes(services.engine, services.flows));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", workflowRoutes(services.workflows, services.steps));

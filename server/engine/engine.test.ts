@@ -188,9 +188,9 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
     it("11.5 an event is atomic: when its transaction fails, no state, outbox row, event or caller write remains", async () => {
       const run = await start(graphOf([workerNode("A", hook), workerNode("B", hook)], chain("A", "B")));
       const before = await engine.getRun(run.id);
-      const failing = engine.transaction(async (ops, tx) => {
+      const failing = engine.onRun(run.id, async (ops, tx) => {
         await tx.insert(stitchFlows).values({ name: "written by the caller", graph: graphOf([uxNode("X")]) });
-        const result = await ops.handle(run.id, { type: "callback", key: "A", status: "completed", output: "a" });
+        const result = await ops.handle({ type: "callback", key: "A", status: "completed", output: "a" });
         expect(result.node).toEqual({ status: "completed", output: "a" });
         throw new Error("the caller's own step failed");
       });
@@ -201,11 +201,11 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
       expect(await query(sql`SELECT id FROM stitch_flows WHERE name = 'written by the caller'`)).toEqual([]);
     });
 
-    it("11.5 events and a caller's writes in one Engine.transaction commit together", async () => {
+    it("11.5 events and a caller's writes in one Engine.onRun transaction commit together", async () => {
       const run = await start(graphOf([workerNode("A", hook), workerNode("B", hook)], chain("A", "B")));
       const flowName = `committed with the event ${run.id}`;
-      await engine.transaction(async (ops, tx) => {
-        await ops.handle(run.id, { type: "callback", key: "A", status: "completed", output: "a" }, "tester");
+      await engine.onRun(run.id, async (ops, tx) => {
+        await ops.handle({ type: "callback", key: "A", status: "completed", output: "a" }, "tester");
         await tx.insert(stitchFlows).values({ name: flowName, graph: graphOf([uxNode("X")]) });
       });
       expect((await engine.getRun(run.id)).node_states.B!.status).toBe("running");

@@ -12,11 +12,13 @@ import { EngineError } from "./errors";
 import { redactUrl } from "../lib/outbound";
 import { type CompiledGraph, GraphError, compileGraph, executorOf } from "./graph";
 import { type RowChange, macrostep, settle } from "./macrostep";
-import type { NodeState, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
+import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
 import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, runStatusAfter } from "./transition";
 
 export { EngineError, type EngineErrorCode } from "./errors";
+
+export type { RunOwner, RunOwnerKind } from "./schemas";
 
 /** An event addressed to one node (everything but a run's start, cancellation and resumption). */
 export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" } | { type: "resume" }>;
@@ -31,19 +33,37 @@ export interface EventResult {
   runStatus: RunStatus;
 }
 
-/** Engine operations bound to one open transaction (see `Engine.transaction`). */
+/** Who owns a run being started: its front door, and the front door's id of it when that is not the engine run's id. */
+export interface StartOwner {
+  kind: RunOwnerKind;
+  runId?: string;
+}
+
+/** Engine operations of a transaction that creates runs and flows (see `Engine.transaction`): no existing run is touched. */
 export interface EngineOps {
-  /** Starts a run; `runId` lets a caller that must reference the run before it exists choose its id. */
-  startRun(flowId: string, input: unknown, runId?: string): Promise<string>;
-  handle(runId: string, event: KeyedEvent, actor?: string | null): Promise<EventResult>;
-  /** Cancels the run: every unfinished node stops and nothing more is sent. */
-  cancel(runId: string, reason?: string, actor?: string | null): Promise<EventResult>;
-  /** Resumes a failed or cancelled run: its failed, cancelled and skipped nodes (and completed always-run ones) fire again. */
-  resume(runId: string, actor?: string | null): Promise<EventResult>;
+  /** Starts a run; `runId` lets a caller that must reference the run before it exists choose its id; `owner` names its front door. */
+  startRun(flowId: string, input: unknown, options?: { runId?: string; owner?: StartOwner }): Promise<string>;
   /** Stores a flow under a chosen id unless it is there (flows are immutable), in this transaction; refused when the graph cannot run. */
   ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void>;
-  /** One node row as this transaction sees it (undefined when the run or node does not exist). */
-  nodeRow(runId: string, key: string): Promise<NodeRow | undefined>;
+}
+
+/**
+ * Operations on one run whose row the transaction locked before anything else (see `Engine.onRun`). Every event is
+ * applied through these, so an event cannot reach a run whose row was not locked first.
+ */
+export interface RunOps {
+  readonly id: string;
+  /** The front door that owns the run, null for a plain flow's. */
+  readonly owner: RunOwner | null;
+  /** The run's status as of the last event this transaction applied (or as locked). */
+  readonly status: RunStatus;
+  handle(event: KeyedEvent, actor?: string | null): Promise<EventResult>;
+  /** Cancels the run: every unfinished node stops and nothing more is sent. */
+  cancel(reason?: string, actor?: string | null): Promise<EventResult>;
+  /** Resumes a failed or cancelled run: its failed, cancelled and skipped nodes (and completed always-run ones) fire again. */
+  resume(actor?: string | null): Promise<EventResult>;
+  /** One node row as this transaction sees it (undefined when the node does not exist). */
+  nodeRow(key: string): Promise<NodeRow | undefined>;
 }
 
 /**
@@ -52,6 +72,8 @@ export interface EngineOps {
  */
 export interface RunTransition {
   runId: string;
+  /** The front door that owns the run (its projection is the one that acts on it), null for a plain flow's run. */
+  owner: RunOwner | null;
   graph: CompiledGraph;
   event: EngineEvent;
   actor: string | null;
@@ -179,40 +201,31 @@ export class Engine {
   }
 
   /**
-   * The one door for every external event: callbacks, UX completions, reviews, retries, delivery failures, timers.
-   * Either the whole event is applied or, when refused, nothing is (the transaction rolls back).
+   * One event on one run, in its own transaction: what the engine itself starts (timers, delivery failures) and
+   * in-process executors report. Either the whole event is applied or, when refused, nothing is.
    */
   handle(runId: string, event: KeyedEvent, actor: string | null = null): Promise<EventResult> {
-    return this.transaction((ops) => ops.handle(runId, event, actor));
+    return this.onRun(runId, (run) => run.handle(event, actor));
   }
 
   cancel(runId: string, reason?: string, actor: string | null = null): Promise<EventResult> {
-    return this.transaction((ops) => ops.cancel(runId, reason, actor));
+    return this.onRun(runId, (run) => run.cancel(reason, actor));
   }
 
   /**
-   * Runs `fn` in one transaction with engine operations bound to it, so a caller's own writes (the pipeline's
-   * artifacts, say) commit or roll back together with the events they cause. Dispatches are sent after commit.
+   * Runs `fn` in one transaction that creates runs or flows, so a caller's own writes (a front door's run row, say)
+   * commit or roll back together with the run they start. Dispatches are sent after commit.
    */
   async transaction<T>(fn: (ops: EngineOps, tx: Executor) => Promise<T>): Promise<T> {
     let dispatched = 0;
-    const result = await this.database.transaction((tx) => {
-      const apply = async (runId: string, event: ApplicableEvent, actor: string | null) => {
-        const applied = await this.applyEvent(tx, runId, event, actor);
-        dispatched += applied.dispatched;
-        return applied.result;
-      };
-      return fn(
+    const result = await this.database.transaction((tx) =>
+      fn(
         {
-          startRun: async (flowId, input, runId) => {
-            const started = await this.startRunWithin(tx, flowId, input, runId);
+          startRun: async (flowId, input, options = {}) => {
+            const started = await this.startRunWithin(tx, flowId, input, options);
             dispatched += started.dispatched;
             return started.runId;
           },
-          handle: (runId, event, actor = null) => apply(runId, event, actor),
-          cancel: (runId, reason, actor = null) => apply(runId, { type: "cancel", ...(reason?.trim() ? { reason: reason.trim() } : {}) }, actor),
-          resume: (runId, actor = null) => apply(runId, { type: "resume" }, actor),
-          nodeRow: async (runId, key) => (store.isUuid(runId) ? (await store.loadNodeRows(tx, runId, [key]))[0] : undefined),
           ensureFlow: async (id, name, graph) => {
             refuseUnstorable({ name, graph }, "");
             compileOrRefuse(graph, this.options.refuseWebhookUrl);
@@ -220,16 +233,51 @@ export class Engine {
           },
         },
         tx,
-      );
+      ),
+    );
+    if (dispatched > 0) this.options.onDispatch?.();
+    return result;
+  }
+
+  /**
+   * Runs `fn` in one transaction on the run `runId`, whose row is locked FIRST, before `fn` runs. The lock order of
+   * the whole product is: the engine's run row, then a front door's rows (its run row, artifacts, turns). Every
+   * transaction that changes a run comes through here, the engine's own events and the front doors' commands alike,
+   * so no two of them can take the two in opposite orders and deadlock. A front door that addresses runs by its own
+   * id reads the engine run's id (immutable) first, without a lock, then calls this. Unknown run: `not_found`.
+   */
+  async onRun<T>(runId: string, fn: (run: RunOps, tx: Executor) => Promise<T>): Promise<T> {
+    let dispatched = 0;
+    const result = await this.database.transaction(async (tx) => {
+      const locked = await store.lockRun(tx, runId);
+      if (!locked) throw runNotFound(runId);
+      const apply = async (event: ApplicableEvent, actor: string | null) => {
+        const applied = await this.applyEvent(tx, locked, event, actor);
+        dispatched += applied.dispatched;
+        return applied.result;
+      };
+      const ops: RunOps = {
+        id: locked.id,
+        owner: locked.owner,
+        get status() {
+          return locked.status;
+        },
+        handle: (event, actor = null) => apply(event, actor),
+        cancel: (reason, actor = null) => apply({ type: "cancel", ...(reason?.trim() ? { reason: reason.trim() } : {}) }, actor),
+        resume: (actor = null) => apply({ type: "resume" }, actor),
+        nodeRow: async (key) => (await store.loadNodeRows(tx, locked.id, [key]))[0],
+      };
+      return fn(ops, tx);
     });
     if (dispatched > 0) this.options.onDispatch?.();
     return result;
   }
 
-  private async startRunWithin(tx: Executor, flowId: string, input: unknown, runId?: string) {
+  private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: { runId?: string; owner?: StartOwner }) {
     refuseUnstorable(input, "input");
-    const id = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, runId) : undefined;
+    const id = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
     if (!id) throw flowNotFound(flowId);
+    // A run created in this very transaction: no other transaction can see it yet, so this lock waits for nobody.
     const locked = (await store.lockRun(tx, id))!;
     const g = await this.compiled(tx, flowId, locked.flowVersion);
     const initial = new Map([...g.nodes.keys()].map((key) => [key, newRow(key)]));
@@ -238,12 +286,11 @@ export class Engine {
     return { runId: id, dispatched };
   }
 
-  private async applyEvent(tx: Executor, runId: string, event: ApplicableEvent, actor: string | null) {
+  private async applyEvent(tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null) {
     const { type, ...carried } = event;
     const key = "key" in event ? event.key : null;
     refuseUnstorable({ ...carried, actor }, "");
-    const locked = await store.lockRun(tx, runId);
-    if (!locked) throw runNotFound(runId);
+    const runId = locked.id;
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
     // A cancellation or resumption reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
     const seed = type === "cancel" || type === "resume" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : undefined;
@@ -263,6 +310,8 @@ export class Engine {
   /**
    * Runs the event's macrostep inside `tx`, loading rows from the store as it asks for them, then writes everything
    * it changed in one statement and lets the observers project it. A refused event throws (the transaction rolls back).
+   * `run` is the locked run as this transaction knows it; its status and counters are brought up to date here, so
+   * a second event in the same transaction starts from the first one's outcome.
    */
   private async apply(
     tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"],
@@ -287,7 +336,9 @@ export class Engine {
       changed: step.changes.map((c) => c.after), cancelled, dispatches, counts, status: runStatus, log,
       notify: dispatches.length > 0 && this.database.kind === "postgres",
     });
-    const transition: RunTransition = { runId: run.id, graph: g, event, actor: log.actor, changes: step.changes, runStatus };
+    run.counts = counts;
+    run.status = runStatus;
+    const transition: RunTransition = { runId: run.id, owner: run.owner, graph: g, event, actor: log.actor, changes: step.changes, runStatus };
     for (const observer of this.observers) await observer(tx, transition);
     return { duplicate: false, message: undefined, node, dispatched: dispatches.length, runStatus };
   }

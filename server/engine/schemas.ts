@@ -67,10 +67,20 @@ export type NodeState = z.infer<typeof NodeState>;
 export const RunStatus = z.enum(["running", "waiting_for_user", "completed", "failed", "cancelled"]);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+/**
+ * The front door that owns a run: its commands are the only ones that change it (the engine's generic doors refuse,
+ * 409). A plain flow's run has no owner.
+ */
+export const RunOwnerKind = z.enum(["pipeline", "yaml", "steps"]);
+export type RunOwnerKind = z.infer<typeof RunOwnerKind>;
+export const RunOwner = z.object({ front_door: RunOwnerKind, run_id: z.string() });
+export type RunOwner = z.infer<typeof RunOwner>;
+
 /** A run: its flow, its own status and input, and every node's state. */
 export const StitchRun = z.object({
   id: z.string().uuid(),
   flow_id: z.string().uuid(),
+  owner: RunOwner.nullable(),
   status: RunStatus,
   input: z.unknown(),
   node_states: z.record(z.string(), NodeState),

@@ -6,8 +6,9 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
+import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
-import type { NodeState, NodeStatus, RunStatus, StitchGraph } from "./schemas";
+import { type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
@@ -54,46 +55,57 @@ export async function listFlows(db: Executor, limit: number): Promise<Pick<Store
 // ---- Runs -----------------------------------------------------------------------------------------------------
 
 /** Creates a run of an existing flow; undefined when there is no such flow (nothing is written then). */
-export async function insertRun(tx: Executor, flowId: string, input: unknown, runId?: string): Promise<string | undefined> {
+export async function insertRun(tx: Executor, flowId: string, input: unknown, options: { runId?: string; owner?: { kind: RunOwnerKind; runId?: string } } = {}): Promise<string | undefined> {
+  const owner = options.owner;
   const [row] = await rows<{ id: string }>(tx, sql`
-    INSERT INTO stitch_runs (id, flow_id, input)
-    SELECT COALESCE(${runId ?? null}::uuid, gen_random_uuid()), f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb FROM stitch_flows f WHERE f.id = ${flowId}
+    INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id)
+    SELECT x.id, f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb, ${owner?.kind ?? null}::text,
+      CASE WHEN ${owner?.kind ?? null}::text IS NULL THEN NULL ELSE COALESCE(${owner?.runId ?? null}::text, x.id::text) END
+    FROM stitch_flows f, (SELECT COALESCE(${options.runId ?? null}::uuid, gen_random_uuid()) AS id) x WHERE f.id = ${flowId}
     RETURNING id`);
   return row?.id;
 }
+
+/** The owner columns as the API shows them. */
+export const ownerOf = (kind: string | null, runId: string | null): RunOwner | null => (kind ? RunOwner.parse({ front_door: kind, run_id: runId }) : null);
 
 export interface LockedRun {
   id: string;
   flowId: string;
   flowVersion: string;
   input: unknown;
+  owner: RunOwner | null;
   status: RunStatus;
   counts: RunCounts;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
+export { isUuid } from "../lib/uuid";
 
-/** Locks the run's row for the rest of the transaction: events of one run apply one at a time, in any process. */
+/**
+ * Locks the run's row for the rest of the transaction: events of one run apply one at a time, in any process.
+ * This MUST be the first row lock of any transaction that changes a run (engine.ts `onRun`): a front door's rows are
+ * locked after it, never before, so two transactions can never wait for each other in a cycle.
+ */
 export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | undefined> {
   if (!isUuid(runId)) return undefined;
   const [row] = await rows<{
-    id: string; flow_id: string; flow_version: string; input: unknown; status: RunStatus;
+    id: string; flow_id: string; flow_version: string; input: unknown; owner: string | null; owner_run_id: string | null; status: RunStatus;
     running_count: number; waiting_count: number; failed_count: number;
   }>(tx, sql`
-    SELECT r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.status, r.running_count, r.waiting_count, r.failed_count
+    SELECT r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status, r.running_count, r.waiting_count, r.failed_count
     FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
     WHERE r.id = ${runId} FOR UPDATE OF r`);
   if (!row) return undefined;
   return {
-    id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, status: row.status,
-    counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
+    id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, owner: ownerOf(row.owner, row.owner_run_id),
+    status: RunStatus.parse(row.status), counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
   };
 }
 
 export interface RunWithStates {
   id: string;
   flow_id: string;
+  owner: RunOwner | null;
   status: RunStatus;
   input: unknown;
   created_at: string;
@@ -106,19 +118,21 @@ export interface RunWithStates {
  * together (two reads could straddle an event's commit and answer, say, a running run whose last node has failed).
  */
 export async function readRunWithStates(db: Executor, runId: string): Promise<RunWithStates | undefined> {
-  const [run] = await rows<RunWithStates>(db, sql`
-    SELECT r.id, r.flow_id, r.status, r.input, r.created_at, r.updated_at,
+  const [run] = await rows<Omit<RunWithStates, "owner"> & { owner_kind: string | null; owner_run_id: string | null }>(db, sql`
+    SELECT r.id, r.flow_id, r.owner AS owner_kind, r.owner_run_id, r.status, r.input, r.created_at, r.updated_at,
       COALESCE((SELECT json_agg(json_build_object('node_id', s.node_id, 'status', s.status, 'output', s.output, 'error', s.error))
                 FROM stitch_node_states s WHERE s.run_id = r.id), '[]'::json) AS states
     FROM stitch_runs r WHERE r.id = ${runId}`);
-  return run ? { ...run, created_at: iso(run.created_at), updated_at: iso(run.updated_at) } : undefined;
+  if (!run) return undefined;
+  const { owner_kind, owner_run_id, ...rest } = run;
+  return { ...rest, owner: ownerOf(owner_kind, owner_run_id), created_at: iso(run.created_at), updated_at: iso(run.updated_at) };
 }
 
 /** Up to `limit` runs (of one flow, or of all) after the cursor, newest first, each with its cursor key. */
 export async function listRuns(db: Executor, options: { flowId?: string; limit: number; before?: CursorKey }) {
   const found = await db
     .select({
-      id: stitchRuns.id, flowId: stitchRuns.flowId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name,
+      id: stitchRuns.id, flowId: stitchRuns.flowId, owner: stitchRuns.owner, ownerRunId: stitchRuns.ownerRunId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name,
       cursorAt: cursorAt(stitchRuns.createdAt),
     })
     .from(stitchRuns)
@@ -127,7 +141,7 @@ export async function listRuns(db: Executor, options: { flowId?: string; limit: 
     .orderBy(desc(stitchRuns.createdAt), desc(stitchRuns.id))
     .limit(options.limit);
   return keyedRows(found).map(
-    mapItem((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) })),
+    mapItem((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, owner: ownerOf(r.owner, r.ownerRunId), status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) })),
   );
 }
 

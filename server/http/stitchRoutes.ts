@@ -1,11 +1,13 @@
 /**
  * The engine's REST surface for workers and integrators (plain JSON: n8n and edge functions call these).
- * Handlers only parse, call the engine and answer; every decision is the engine's.
+ * Handlers only parse and delegate: changes to the flows' front door (which refuses runs another front door owns),
+ * reads to the engine's queries.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { presentedToken } from "../engine/callbackToken";
 import type { Engine } from "../engine/engine";
+import type { FlowCommands } from "../flows/commands";
 import { CallbackBody, CancelBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
 import { actorOf } from "./actor";
 import { readBody } from "./errors";
@@ -14,18 +16,18 @@ import { stitchPaths as paths } from "./paths";
 
 const AnyJson = z.unknown();
 
-export function stitchRoutes(engine: Engine): Hono {
+export function stitchRoutes(engine: Engine, flows: FlowCommands): Hono {
   const app = new Hono();
 
   app.post(paths.flows.pattern, async (c) => {
     const body = await readBody(c, CreateFlowBody);
-    return c.json(await engine.createFlow(body.name, body.graph), 201);
+    return c.json(await flows.createFlow(body.name, body.graph), 201);
   });
   app.get(paths.flows.pattern, async (c) => c.json(await engine.listFlows()));
   app.get(paths.flow.pattern, async (c) => c.json(await engine.getFlow(c.req.param("id"))));
   app.post(paths.flowRuns.pattern, async (c) => {
     const body = await readBody(c, StartRunBody);
-    return c.json(await engine.startRun(c.req.param("id"), body.input), 201);
+    return c.json(await flows.startRun(c.req.param("id"), body.input), 201);
   });
   app.get(paths.runs.pattern, async (c) => pageAnswer(c, await engine.listRuns({ flowId: c.req.query("flow_id"), ...pageQuery(c) })));
   app.get(paths.run.pattern, async (c) => c.json(await engine.getRun(c.req.param("id"))));
@@ -33,33 +35,33 @@ export function stitchRoutes(engine: Engine): Hono {
   // The whole run stops: unfinished nodes become cancelled and nothing more is sent.
   app.post(paths.runCancel.pattern, async (c) => {
     const body = await readBody(c, CancelBody);
-    return c.json(await engine.cancel(c.req.param("id"), body.reason, actorOf(c)));
+    return c.json(await flows.cancel(c.req.param("id"), body.reason, actorOf(c)));
   });
 
   // A worker reports completion or failure; with a callback secret, only with its callback URL's token.
   app.post(paths.callback.pattern, async (c) => {
     const { runId, nodeId } = c.req.param();
-    engine.authorizeCallback(runId, nodeId, presentedToken(c.req.query("token"), c.req.header("authorization")));
+    const token = presentedToken(c.req.query("token"), c.req.header("authorization"));
+    engine.authorizeCallback(runId, nodeId, token);
     const body = await readBody(c, CallbackBody);
-    return c.json(await engine.handle(runId, { type: "callback", key: nodeId, ...body }));
+    return c.json(await flows.callback(runId, nodeId, token, body));
   });
   // A person completes a UX node; the body is their input and becomes the node's output.
   app.post(paths.complete.pattern, async (c) => {
     const output = await readBody(c, AnyJson, { emptyAs: null });
     const { runId, nodeId } = c.req.param();
-    return c.json(await engine.handle(runId, { type: "complete", key: nodeId, output }, actorOf(c)));
+    return c.json(await flows.complete(runId, nodeId, output, actorOf(c)));
   });
   // A failed node is fired again.
   app.post(paths.retry.pattern, async (c) => {
     const { runId, nodeId } = c.req.param();
-    return c.json(await engine.handle(runId, { type: "retry", key: nodeId }, actorOf(c)));
+    return c.json(await flows.retry(runId, nodeId, actorOf(c)));
   });
   // A review gate: approve the reviewed output, or reject it with feedback so its worker runs again.
   app.post(paths.review.pattern, async (c) => {
     const body = await readBody(c, ReviewBody);
     const { runId, nodeId } = c.req.param();
-    const feedback = body.decision === "reject" ? body.feedback : undefined;
-    return c.json(await engine.handle(runId, { type: "review", key: nodeId, decision: body.decision, feedback }, actorOf(c)));
+    return c.json(await flows.review(runId, nodeId, body, actorOf(c)));
   });
   return app;
 }

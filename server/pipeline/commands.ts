@@ -1,11 +1,13 @@
 /**
- * What people and agents may do to a pipeline run. Each command is one engine transaction that first locks the
- * pipeline run (so a callback, an approval and a rejection of one run never interleave), checks what the pipeline
- * itself requires, and then hands the engine its event; the projection moves the run's state in that same transaction.
+ * What people and agents may do to a pipeline run. Each command is one engine transaction on the pipeline run's
+ * engine run: the engine locks its run row first (engine.ts `onRun`, the product's one lock order), then the command
+ * locks the pipeline run's row, checks what the pipeline itself requires, and hands the engine its event; the
+ * projection moves the run's state in that same transaction. So a callback, an approval, a rejection, a timeout and
+ * a cancellation of one run never interleave, and never wait for each other in a cycle.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
-import type { Engine, EngineOps } from "../engine/engine";
+import type { Engine, RunOps } from "../engine/engine";
 import { sameJson } from "../lib/json";
 import { isArtifactType, parseEnvelope } from "./artifacts";
 import { gateKey, workerKey } from "./definition";
@@ -35,7 +37,7 @@ export class PipelineCommands {
       const stitchRunId = randomUUID();
       const state = { phase: "in_progress", agent: this.agents[0]!.slug } as const;
       await store.insertRun(tx, { id: runId, domain: input.domain, brief: input.brief, state, stitchRunId, agents: this.agents });
-      await ops.startRun(this.flowId, { domain: input.domain, brief: input.brief }, stitchRunId);
+      await ops.startRun(this.flowId, { domain: input.domain, brief: input.brief }, { runId: stitchRunId, owner: { kind: "pipeline", runId } });
     });
     return this.queries.getRun(runId);
   }
@@ -56,8 +58,7 @@ export class PipelineCommands {
    */
   receiveCallback(slug: string, callback: AgentCallback, token?: string): Promise<CallbackResult> {
     this.requireCallbackToken(token);
-    return this.engine.transaction(async (ops, tx) => {
-      const found = await store.lockRun(tx, callback.runId);
+    return this.onRunIfAny(callback.runId, async (ops, tx, found) => {
       if (this.callbackSecret) await this.authorizeCallback(ops, found, callback.runId, slug, token);
       if (!found) throw runNotFound(callback.runId);
       const run = found;
@@ -66,25 +67,42 @@ export class PipelineCommands {
         throw new PipelineError("conflict", `run ${run.id} is ${run.status}; it is not waiting for agent "${slug}"${run.currentAgent ? ` but for "${run.currentAgent}"` : ""}`);
       }
       if ("failed" in callback) {
-        await ops.handle(run.stitchRunId, { type: "callback", key: workerKey(slug), status: "failed", error: callback.failed });
+        await ops!.handle({ type: "callback", key: workerKey(slug), status: "failed", error: callback.failed });
         return { status: "ok" as const, run_id: run.id, artifact_type: agent.artifact_type, version: 0, duplicate: false };
       }
-      return acceptOutput(tx, ops, run, agent, callback.output);
+      return acceptOutput(tx, ops!, run, agent, callback.output);
     });
   }
 
   /** The token must be of this run, this agent and its current call; `run` is undefined for a run that does not exist. */
-  private async authorizeCallback(ops: EngineOps, run: store.PipelineRunRow | undefined, runId: string, slug: string, token: string | undefined): Promise<void> {
-    const calls = run ? ((await ops.nodeRow(run.stitchRunId, workerKey(slug)))?.attempt ?? 0) : 0;
+  private async authorizeCallback(ops: RunOps | undefined, run: store.PipelineRunRow | undefined, runId: string, slug: string, token: string | undefined): Promise<void> {
+    const calls = run && ops ? ((await ops.nodeRow(workerKey(slug)))?.attempt ?? 0) : 0;
     const call = callOfToken(this.callbackSecret!, runId, slug, calls, token);
     if (call === undefined) throw new PipelineError("unauthorized", `the callback token is not valid for agent "${slug}" of run "${runId}"`);
     if (call !== calls) throw new PipelineError("conflict", `this callback answers an earlier call of agent "${slug}" (call ${call}); run ${runId} now waits for the answer to call ${calls}`);
   }
 
+  /**
+   * Runs `fn` on the pipeline run `runId`: the engine run's row is locked first (its id is read before, unlocked: it
+   * never changes), then the pipeline run's. Unknown run: not_found.
+   */
+  private onRun<T>(runId: string, fn: (ops: RunOps, tx: Executor, run: store.PipelineRunRow) => Promise<T>): Promise<T> {
+    return this.onRunIfAny(runId, (ops, tx, run) => {
+      if (!ops || !run) throw runNotFound(runId);
+      return fn(ops, tx, run);
+    });
+  }
+
+  /** The same, giving `fn` no run when there is none (a callback must refuse an unknown run's forged token first). */
+  private async onRunIfAny<T>(runId: string, fn: (ops: RunOps | undefined, tx: Executor, run: store.PipelineRunRow | undefined) => Promise<T>): Promise<T> {
+    const stitchRunId = await this.engine.database.run((db) => store.stitchRunIdOf(db, runId));
+    if (!stitchRunId) return this.engine.database.transaction((tx) => fn(undefined, tx, undefined));
+    return this.engine.onRun(stitchRunId, async (ops, tx) => fn(ops, tx, await store.lockRun(tx, runId)));
+  }
+
   /** Stores an artifact by hand or from a system fallback: the current agent's output, as if it had called back. */
   storeArtifact(runId: string, artifactType: string, output: AgentOutput): Promise<CallbackResult> {
-    return this.engine.transaction(async (ops, tx) => {
-      const run = await lock(tx, runId);
+    return this.onRun(runId, async (ops, tx, run) => {
       if (!run.currentAgent) throw new PipelineError("conflict", `run ${runId} is ${run.status}; no agent is producing an artifact`);
       const agent = agentOf(run, run.currentAgent);
       // Stored under the current agent's artifact type, as the pipeline always has; the requested name is kept, not lost.
@@ -95,18 +113,18 @@ export class PipelineCommands {
 
   /** Approves the output waiting for review: the next agent starts, or the run completes after the last one. */
   async approve(runId: string, actor: string | null, expected?: ReviewedOutput): Promise<PipelineRunView> {
-    await this.engine.transaction(async (ops, tx) => {
-      const run = await lockWaiting(tx, runId, "approve", expected);
-      await ops.handle(run.stitchRunId, { type: "review", key: gateKey(run.currentAgent!), decision: "approve" }, actor);
+    await this.onRun(runId, async (ops, tx, run) => {
+      await checkWaiting(tx, run, "approve", expected);
+      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "approve" }, actor);
     });
     return this.queries.getRun(runId);
   }
 
   /** Rejects the output waiting for review: the same agent runs again with its last output and the feedback. */
   async reject(runId: string, feedback: string, actor: string | null, expected?: ReviewedOutput): Promise<PipelineRunView> {
-    await this.engine.transaction(async (ops, tx) => {
-      const run = await lockWaiting(tx, runId, "reject", expected);
-      await ops.handle(run.stitchRunId, { type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, actor);
+    await this.onRun(runId, async (ops, tx, run) => {
+      await checkWaiting(tx, run, "reject", expected);
+      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, actor);
     });
     return this.queries.getRun(runId);
   }
@@ -117,38 +135,27 @@ export class PipelineCommands {
    * and cancelling a cancelled run again is a duplicate that changes nothing.
    */
   async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<PipelineRunView> {
-    await this.engine.transaction(async (ops, tx) => {
-      const run = await lock(tx, runId);
-      await ops.cancel(run.stitchRunId, reason, actor);
-    });
+    await this.onRun(runId, (ops) => ops.cancel(reason, actor));
     return this.queries.getRun(runId);
   }
 
   /** Calls a failed agent again (its webhook was unreachable, it timed out or it reported a failure). */
   async retry(runId: string, actor: string | null): Promise<PipelineRunView> {
-    await this.engine.transaction(async (ops, tx) => {
-      const run = await lock(tx, runId);
+    await this.onRun(runId, async (ops, _tx, run) => {
       if (!run.failure || !run.currentAgent) throw new PipelineError("conflict", `run ${runId} is ${run.status}; only a failed agent can be retried`);
-      await ops.handle(run.stitchRunId, { type: "retry", key: workerKey(run.currentAgent) }, actor);
+      await ops.handle({ type: "retry", key: workerKey(run.currentAgent) }, actor);
     });
     return this.queries.getRun(runId);
   }
 }
 
-async function lock(tx: Executor, runId: string): Promise<store.PipelineRunRow> {
-  const run = await store.lockRun(tx, runId);
-  if (!run) throw runNotFound(runId);
-  return run;
-}
-
 /**
- * Locks a run whose output waits for review. `expected` names the output the reviewer read: a decision on another
+ * Checks that the run's output waits for review. `expected` names the output the reviewer read: a decision on another
  * one (someone else moved the run on) is refused rather than landing on an output the reviewer never saw.
  */
-async function lockWaiting(tx: Executor, runId: string, action: string, expected?: ReviewedOutput): Promise<store.PipelineRunRow> {
-  const run = await lock(tx, runId);
+async function checkWaiting(tx: Executor, run: store.PipelineRunRow, action: string, expected?: ReviewedOutput): Promise<void> {
   if (!run.isWaitingForUser || !run.currentAgent) {
-    throw new PipelineError("conflict", `run ${runId} is ${run.status}; there is no output waiting for approval to ${action}`);
+    throw new PipelineError("conflict", `run ${run.id} is ${run.status}; there is no output waiting for approval to ${action}`);
   }
   if (expected) {
     const agent = agentOf(run, run.currentAgent);
@@ -160,7 +167,6 @@ async function lockWaiting(tx: Executor, runId: string, action: string, expected
       );
     }
   }
-  return run;
 }
 
 function agentOf(run: store.PipelineRunRow, slug: string): PipelineAgent {
@@ -173,11 +179,11 @@ function agentOf(run: store.PipelineRunRow, slug: string): PipelineAgent {
  * Stores a new version of the agent's artifact and completes its Worker, in the caller's transaction. A content
  * equal to the latest stored version is a repeat (n8n retries echo no attempt number) and stores nothing.
  */
-async function acceptOutput(tx: Executor, ops: EngineOps, run: store.PipelineRunRow, agent: PipelineAgent, output: AgentOutput): Promise<CallbackResult> {
+async function acceptOutput(tx: Executor, ops: RunOps, run: store.PipelineRunRow, agent: PipelineAgent, output: AgentOutput): Promise<CallbackResult> {
   const latest = await store.latestArtifact(tx, run.id, agent.artifact_type);
   const answer = (version: number, duplicate: boolean): CallbackResult => ({ status: "ok", run_id: run.id, artifact_type: agent.artifact_type, version, duplicate });
   if (latest && sameJson(latest.content, output.content)) return answer(latest.version, true);
-  const result = await ops.handle(run.stitchRunId, { type: "callback", key: workerKey(agent.slug), status: "completed", output: output.content });
+  const result = await ops.handle({ type: "callback", key: workerKey(agent.slug), status: "completed", output: output.content });
   if (result.duplicate) return answer(latest?.version ?? 0, true);
   const version = (latest?.version ?? 0) + 1;
   // Agents' shapes vary in the field: an output that does not fit its schema is kept (the reviewer decides), with

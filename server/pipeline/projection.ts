@@ -55,11 +55,13 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
   return { ...(state ? { state } : {}), turns };
 }
 
-/** The observer the pipeline registers with the engine. Engine runs that are not pipeline runs are left alone. */
+/** The observer the pipeline registers with the engine. Engine runs the pipeline does not own are left alone. */
 export function pipelineProjection(): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
+    if (t.owner?.front_door !== "pipeline") return;
     if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.data.protocol === "agent" || t.graph.nodes.get(c.key)?.data.gate === "review")) return;
-    const run = await store.findRunByStitchRun(tx, t.runId);
+    // The engine run is locked (this runs inside its event); the pipeline run's row comes second, as everywhere.
+    const run = await store.findRun(tx, t.owner.run_id);
     if (!run) return;
     const projected = project({ agents: run.agents as PipelineAgent[], currentAgent: run.currentAgent }, t);
     if (projected.state) await store.updateRunState(tx, run.id, projected.state.state, projected.state.failure);

@@ -35,7 +35,16 @@ export async function insertRun(
   });
 }
 
-/** Locks the run's row for the rest of the transaction: a callback, an approval and a rejection of one run never interleave. */
+/** The engine run a pipeline run is lowered onto (it never changes, so it is read without a lock). */
+export async function stitchRunIdOf(db: Executor, runId: string): Promise<string | undefined> {
+  const [run] = await db.select({ stitchRunId: pipelineRuns.stitchRunId }).from(pipelineRuns).where(eq(pipelineRuns.id, runId));
+  return run?.stitchRunId;
+}
+
+/**
+ * Locks the pipeline run's row for the rest of the transaction. Only ever AFTER its engine run's row (engine.ts
+ * `onRun`): the product's one lock order is the engine's run first, then a front door's rows.
+ */
 export async function lockRun(tx: Executor, runId: string): Promise<PipelineRunRow | undefined> {
   const [run] = await tx.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId)).for("update");
   return run;

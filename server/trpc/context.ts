@@ -1,6 +1,7 @@
 import type { AuditTrail } from "../audit/trail";
 import type { Refusal } from "../lib/refusal";
 import type { Engine } from "../engine/engine";
+import type { FlowCommands } from "../flows/commands";
 import type { RequestOrigin } from "../people/commands";
 import type { People } from "../people/people";
 import type { Identity } from "../people/schemas";
@@ -9,7 +10,9 @@ import type { StepWorkflows } from "../workflows/steps/steps";
 import type { YamlWorkflows } from "../workflows/yaml/workflows";
 
 export interface AppContext {
+  /** The engine's queries (reads of any run); its changes go through `flows`, which refuses runs another front door owns. */
   engine: Engine;
+  flows: FlowCommands;
   pipeline: Pipeline;
   workflows: YamlWorkflows;
   steps: StepWorkflows;

@@ -53,7 +53,7 @@ const ErrorBody = z
 
 const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
 
-const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, status: true, created_at: true, updated_at: true }).extend({ flow_name: z.string() });
+const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, owner: true, status: true, created_at: true, updated_at: true }).extend({ flow_name: z.string() });
 
 const RunEvent = z
   .object({

@@ -8,7 +8,7 @@ const NodeRef = z.object({ runId: z.string(), nodeId: z.string().min(1) });
 export const runsRouter = router({
   start: analystProcedure
     .input(z.object({ flowId: z.string(), input: z.unknown().optional() }))
-    .mutation(({ ctx, input }) => ctx.engine.startRun(input.flowId, input.input)),
+    .mutation(({ ctx, input }) => ctx.flows.startRun(input.flowId, input.input)),
   get: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.getRun(input.id)),
   list: analystProcedure
     .input(z.object({ flowId: z.string().optional(), limit: PageParams.shape.limit }).optional())
@@ -16,20 +16,14 @@ export const runsRouter = router({
   events: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.runEvents(input.id)),
   completeNode: reviewerProcedure
     .input(NodeRef.extend({ output: z.unknown() }))
-    .mutation(({ ctx, input }) => ctx.engine.handle(input.runId, { type: "complete", key: input.nodeId, output: input.output ?? null }, ctx.actor)),
+    .mutation(({ ctx, input }) => ctx.flows.complete(input.runId, input.nodeId, input.output ?? null, ctx.actor)),
   retryNode: operatorProcedure
     .input(NodeRef)
-    .mutation(({ ctx, input }) => ctx.engine.handle(input.runId, { type: "retry", key: input.nodeId }, ctx.actor)),
+    .mutation(({ ctx, input }) => ctx.flows.retry(input.runId, input.nodeId, ctx.actor)),
   cancel: operatorProcedure
     .input(CancelBody.extend({ runId: z.string() }))
-    .mutation(({ ctx, input }) => ctx.engine.cancel(input.runId, input.reason, ctx.actor)),
+    .mutation(({ ctx, input }) => ctx.flows.cancel(input.runId, input.reason, ctx.actor)),
   reviewNode: reviewerProcedure
     .input(z.intersection(NodeRef, ReviewBody))
-    .mutation(({ ctx, input }) =>
-      ctx.engine.handle(
-        input.runId,
-        { type: "review", key: input.nodeId, decision: input.decision, feedback: input.decision === "reject" ? input.feedback : undefined },
-        ctx.actor,
-      ),
-    ),
+    .mutation(({ ctx, input }) => ctx.flows.review(input.runId, input.nodeId, input, ctx.actor)),
 });

@@ -6,7 +6,8 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Executor } from "../../../db/client";
-import type { Engine, EngineOps } from "../../engine/engine";
+import { type Engine, EngineError, type EngineOps, type RunOps } from "../../engine/engine";
+import { isUuid } from "../../lib/uuid";
 import { isPlainObject, stableJson } from "../../lib/json";
 import type { Problem, StepWorkflowDefinition } from "./definition";
 import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError } from "./errors";
@@ -91,38 +92,42 @@ export class StepWorkflowCommands {
 
   /** Cancels the run: its steps stop (a running tool is aborted) and their late results are refused. */
   async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<StepRunView> {
-    await this.engine.transaction(async (ops, tx) => {
-      await this.lockStepRun(tx, runId);
-      await ops.cancel(runId, reason, actor);
-    });
+    await this.onStepRun(runId, (ops) => ops.cancel(reason, actor));
     abortRun(runId);
     return this.queries.getRun(runId);
   }
 
   /** Resumes a failed or cancelled run: its failed, cancelled and skipped steps run again; completed steps keep their outputs. */
   async resume(runId: string, actor: string | null): Promise<StepRunView> {
-    await this.engine.transaction(async (ops, tx) => {
-      const run = await this.lockStepRun(tx, runId);
-      if (run.status !== "failed" && run.status !== "cancelled") throw new StepWorkflowError("conflict", `run ${runId} is ${run.status}; only a failed or cancelled run can be resumed`);
-      await ops.resume(runId, actor);
+    await this.onStepRun(runId, async (ops) => {
+      if (ops.status !== "failed" && ops.status !== "cancelled") throw new StepWorkflowError("conflict", `run ${runId} is ${ops.status}; only a failed or cancelled run can be resumed`);
+      await ops.resume(actor);
     });
     return this.queries.getRun(runId);
   }
 
   /** Runs a failed step again; the steps its failure skipped are decided again once it settles. */
   async retryStep(runId: string, stepId: string, actor: string | null): Promise<StepRunView> {
-    await this.engine.transaction(async (ops, tx) => {
-      await this.lockStepRun(tx, runId);
-      if (!(await ops.nodeRow(runId, stepId))) throw new StepWorkflowError("not_found", `run ${runId} has no step "${stepId}"`);
-      await ops.handle(runId, { type: "retry", key: stepId }, actor);
+    await this.onStepRun(runId, async (ops) => {
+      if (!(await ops.nodeRow(stepId))) throw new StepWorkflowError("not_found", `run ${runId} has no step "${stepId}"`);
+      await ops.handle({ type: "retry", key: stepId }, actor);
     });
     return this.queries.getRun(runId);
   }
 
-  private async lockStepRun(tx: Executor, runId: string): Promise<store.RunRow> {
-    const run = await store.lockRunRow(tx, runId);
-    if (run?.format !== store.STEPS_FORMAT) throw new StepWorkflowError("not_found", `no step workflow run with id "${runId}"`);
-    return run;
+  /**
+   * Runs `fn` on a step run, its engine row locked first (engine.ts `onRun`, the product's one lock order). A run the
+   * step workflows do not own is refused before anything else, whichever door the command came through.
+   */
+  private onStepRun<T>(runId: string, fn: (ops: RunOps) => Promise<T>): Promise<T> {
+    const noSuchRun = () => new StepWorkflowError("not_found", `no step workflow run with id "${runId}"`);
+    if (!isUuid(runId)) throw noSuchRun();
+    return this.engine.onRun(runId, (ops) => {
+      if (ops.owner?.front_door !== "steps") throw noSuchRun();
+      return fn(ops);
+    }).catch((error: unknown) => {
+      throw error instanceof EngineError && error.code === "not_found" && error.message === `no run with id "${runId}"` ? noSuchRun() : error;
+    });
   }
 
   private async registerWithin(ops: EngineOps, tx: Executor, definition: StepWorkflowDefinition, raw: unknown, options: { reuseUnchanged: boolean }): Promise<store.DefinitionRow> {
@@ -146,7 +151,7 @@ export class StepWorkflowCommands {
     const runId = randomUUID();
     await store.addRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, inputs });
     await store.addTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
-    await ops.startRun(row.flowId, { inputs }, runId);
+    await ops.startRun(row.flowId, { inputs }, { runId, owner: { kind: "steps" } });
     return runId;
   }
 }

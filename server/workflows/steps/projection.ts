@@ -85,9 +85,10 @@ async function evaluateOutputs(tx: Executor, run: store.RunRow): Promise<Record<
 /** The observer the step workflows register with the engine. */
 export function stepProjection(): TransitionObserver {
   return async (tx, t) => {
+    if (t.owner?.front_door !== "steps") return;
     if (!t.changes.some((change) => isStep(t, change.key))) return;
     const run = await store.runById(tx, t.runId);
-    if (!run || run.format !== store.STEPS_FORMAT) return;
+    if (!run) return;
     const projected = projectSteps(t);
     if (projected.status !== run.status || projected.cancelReason !== undefined) await store.setRunStatus(tx, run.id, projected.status, projected.cancelReason);
     // A run going on again (a failed step retried, a resumption): the outputs of its earlier end no longer hold.

@@ -7,6 +7,7 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../../db/client";
 import { type RunStepRow, runSteps, workflowDefinitions, workflowRuns, workflowTurns } from "../../../db/schema";
+import { isUuid } from "../../lib/uuid";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../../lib/paging";
 
 export const STEPS_FORMAT = "steps";
@@ -17,8 +18,7 @@ export type TurnRow = typeof workflowTurns.$inferSelect;
 export type NewTurn = Omit<typeof workflowTurns.$inferInsert, "id" | "createdAt">;
 export type { RunStepRow };
 
-const UUID_SHAPE = /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i;
-const isRunId = (id: string) => UUID_SHAPE.test(id);
+const isRunId = isUuid;
 
 /**
  * Serialises the registrations of one name, whichever front door registers it (the YAML workflows take the same

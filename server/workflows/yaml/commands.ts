@@ -2,11 +2,14 @@
  * What people may do with YAML workflows: register a definition (a new version of its name), start a run, and
  * decide on its nodes (approve, reject, reply to an interactive loop, retry a failed node), cancel or resume it.
  * Each command is one engine transaction; the projection writes the run's turns and status in that same transaction.
+ * A command on a run locks the engine's run row first (engine.ts `onRun`), then the workflow run's row: the product's
+ * one lock order, so commands, the executor's reports and the engine's own events never deadlock.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
-import type { Engine } from "../../engine/engine";
+import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
+import { isUuid } from "../../lib/uuid";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
 import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definition";
@@ -19,6 +22,12 @@ import * as store from "./store";
 export interface WorkflowCommandOptions {
   /** WORKFLOW_SHELL=on: workflows with bash and script nodes may be registered. */
   shellAllowed: boolean;
+}
+
+/** A run that is not a YAML workflow's: the step workflows' runs take no approval, rejection or input on their steps. */
+function notThisFrontDoor(runId: string, owner: RunOwner | null): WorkflowError {
+  if (owner?.front_door === "steps") return new WorkflowError("conflict", `run ${runId} is a step workflow's: its steps take no approval, rejection or input; use the step workflow's own retry, cancel and resume`);
+  return new WorkflowError("not_found", `no workflow run with id "${runId}"`);
 }
 
 /** Names the API's paths use under /api/workflows/, which a workflow's name would shadow. */
@@ -93,17 +102,17 @@ export class WorkflowCommands {
       if (!definition) throw new WorkflowError("not_found", `no workflow named "${name}"`);
       await store.insertRun(tx, { id: runId, definitionId: definition.id, workflow: definition.name, version: definition.version, format: definition.format, message: body.message, inputs: body.inputs ?? null });
       await store.insertTurns(tx, [{ runId, kind: "message", nodeId: null, payload: { text: body.message, inputs: body.inputs ?? null } }]);
-      await ops.startRun(definition.flowId, { message: body.message, inputs: body.inputs ?? null }, runId);
+      await ops.startRun(definition.flowId, { message: body.message, inputs: body.inputs ?? null }, { runId, owner: { kind: "yaml" } });
     });
     return this.queries.getRun(runId);
   }
 
   /** Approves a waiting approval node; a repeated approve is a no-op. */
   async approve(runId: string, nodeId: string, comment: string | undefined, actor: string | null): Promise<WorkflowRunView> {
-    await this.engine.transaction(async (ops, tx) => {
+    await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
-      await ops.handle(runId, { type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, actor);
+      await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, actor);
     });
     return this.queries.getRun(runId);
   }
@@ -115,10 +124,10 @@ export class WorkflowCommands {
   async reject(runId: string, nodeId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
     const why = reason?.trim() || "rejected";
     let cancelled = false;
-    await this.engine.transaction(async (ops, tx) => {
+    await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
-      const row = await ops.nodeRow(runId, nodeId);
+      const row = await ops.nodeRow(nodeId);
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
       const onReject = node.approval.on_reject;
       // Counted since the run was last resumed: a resumed gate gets its on_reject attempts afresh.
@@ -126,11 +135,11 @@ export class WorkflowCommands {
       const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
       const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === nodeId && t.id > resumedAt).length;
       if (onReject && rejectionsSoFar + 1 < onReject.max_attempts) {
-        await ops.handle(runId, { type: "review", key: nodeId, decision: "reject", feedback: why }, actor);
+        await ops.handle({ type: "review", key: nodeId, decision: "reject", feedback: why }, actor);
         return;
       }
       await store.insertTurns(tx, [{ runId, nodeId, kind: "rejected", payload: { reason: why, limit: onReject ? onReject.max_attempts : null }, actor }]);
-      await ops.cancel(runId, onReject ? `rejected at ${nodeId} ${onReject.max_attempts} times: ${why}` : `rejected at ${nodeId}: ${why}`, actor);
+      await ops.cancel(onReject ? `rejected at ${nodeId} ${onReject.max_attempts} times: ${why}` : `rejected at ${nodeId}: ${why}`, actor);
       cancelled = true;
     });
     if (cancelled) killRun(runId);
@@ -139,28 +148,28 @@ export class WorkflowCommands {
 
   /** A person's reply to an interactive loop waiting between iterations. */
   async input(runId: string, nodeId: string, text: string, actor: string | null): Promise<WorkflowRunView> {
-    await this.engine.transaction(async (ops, tx) => {
+    await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "loop" || !node.loop.interactive) throw new WorkflowError("conflict", `node "${nodeId}" is not an interactive loop`);
-      await ops.handle(runId, { type: "input", key: nodeId, text }, actor);
+      await ops.handle({ type: "input", key: nodeId, text }, actor);
     });
     return this.queries.getRun(runId);
   }
 
   /** Fires a failed node again. */
   async retry(runId: string, nodeId: string, actor: string | null): Promise<WorkflowRunView> {
-    await this.engine.transaction(async (ops, tx) => {
+    await this.onRun(runId, async (ops, tx) => {
       await this.nodeOf(tx, runId, nodeId);
-      await ops.handle(runId, { type: "retry", key: nodeId }, actor);
+      await ops.handle({ type: "retry", key: nodeId }, actor);
     });
     return this.queries.getRun(runId);
   }
 
   /** Cancels the run: running nodes' processes are killed and their late results refused. */
   async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
-    await this.engine.transaction(async (ops, tx) => {
+    await this.onRun(runId, async (ops, tx) => {
       await this.lock(tx, runId);
-      await ops.cancel(runId, reason, actor);
+      await ops.cancel(reason, actor);
     });
     killRun(runId);
     return this.queries.getRun(runId);
@@ -171,15 +180,31 @@ export class WorkflowCommands {
    * return to pending) and completed `always_run` nodes run again; completed nodes otherwise keep their outputs.
    */
   async resume(runId: string, actor: string | null): Promise<WorkflowRunView> {
-    await this.engine.transaction(async (ops, tx) => {
+    await this.onRun(runId, async (ops, tx) => {
       const run = await this.lock(tx, runId);
       const byApproval = run.status === "cancelled" && (run.cancelReason ?? "").startsWith("rejected at ");
       if (run.status !== "failed" && !byApproval) {
         throw new WorkflowError("conflict", `run ${runId} is ${run.status}; only a failed run, or one cancelled by a rejected approval, can be resumed`);
       }
-      await ops.resume(runId, actor);
+      await ops.resume(actor);
     });
     return this.queries.getRun(runId);
+  }
+
+  /**
+   * Runs `fn` on the run with its engine row locked first. A run the YAML workflows do not own (a step workflow's, a
+   * pipeline's, a plain flow's, or none) is refused before anything else: not_found for no run, conflict naming the
+   * owner otherwise, whichever door (REST or tRPC) the command came through.
+   */
+  private onRun<T>(runId: string, fn: (ops: RunOps, tx: Executor) => Promise<T>): Promise<T> {
+    if (!isUuid(runId)) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
+    return this.engine.onRun(runId, (ops, tx) => {
+      if (ops.owner?.front_door !== "yaml") throw notThisFrontDoor(runId, ops.owner);
+      return fn(ops, tx);
+    }).catch((error: unknown) => {
+      if (error instanceof EngineError && error.code === "not_found" && error.message === `no run with id "${runId}"`) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
+      throw error;
+    });
   }
 
   private async lock(tx: Executor, runId: string): Promise<store.RunRow> {

@@ -70,9 +70,10 @@ export function workflowExecutor(options: ExecutorOptions): NodeExecutor {
    */
   async function report(runId: string, event: KeyedEvent, turns: Omit<store.NewTurn, "runId">[] = []): Promise<void> {
     try {
-      await engine.transaction(async (ops, tx) => {
+      // The engine run's row is locked first (onRun), so the turns are written under it, as every writer of them does.
+      await engine.onRun(runId, async (ops, tx) => {
         await store.insertTurns(tx, turns.map((t) => ({ ...t, runId })));
-        if ((await ops.handle(runId, event)).duplicate) throw new LateResult();
+        if ((await ops.handle(event)).duplicate) throw new LateResult();
       });
     } catch (error) {
       if (error instanceof LateResult) return;
@@ -256,9 +257,9 @@ class NodeWork {
   private async cancelRun(reason: string): Promise<void> {
     const { engine } = this.options;
     try {
-      await engine.transaction(async (ops) => {
-        await ops.handle(this.run.id, { type: "callback", key: this.node.id, status: "completed", output: reason, attempt: this.row.attempt });
-        await ops.cancel(this.run.id, reason);
+      await engine.onRun(this.run.id, async (ops) => {
+        await ops.handle({ type: "callback", key: this.node.id, status: "completed", output: reason, attempt: this.row.attempt });
+        await ops.cancel(reason);
       });
     } catch (error) {
       if (!(error instanceof EngineError && error.code === "conflict")) throw error;

@@ -53,13 +53,13 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
   return { status: t.runStatus, ...(cancelReason !== undefined ? { cancelReason } : {}), turns };
 }
 
-/** The observer the workflow front door registers with the engine; engine runs that are not workflow runs are left alone. */
+/** The observer the workflow front door registers with the engine; engine runs it does not own are left alone. */
 export function workflowProjection(): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
+    if (t.owner?.front_door !== "yaml") return;
     if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.data.triggerRule !== undefined) && t.event.type !== "cancel") return;
     const run = await store.findRun(tx, t.runId);
-    // Step workflows share the runs table; their own front door projects them.
-    if (!run || run.format !== "yaml") return;
+    if (!run) return;
     const projected = project(run.status, t);
     if (projected.status !== run.status || projected.cancelReason !== undefined) await store.updateRunStatus(tx, run.id, projected.status, projected.cancelReason);
     await store.insertTurns(tx, projected.turns.map((turn) => ({ ...turn, runId: run.id })));

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../../db/client";
 import { workflowDefinitions, workflowRuns, workflowTurns } from "../../../db/schema";
+import { isUuid } from "../../lib/uuid";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../../lib/paging";
 
 export type DefinitionRow = typeof workflowDefinitions.$inferSelect;
@@ -61,17 +62,15 @@ export async function insertRun(
   await tx.insert(workflowRuns).values(run);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Locks the run's row: a decision and the projection of one run never interleave with another command on it. */
 export async function lockRun(tx: Executor, runId: string): Promise<RunRow | undefined> {
-  if (!UUID.test(runId)) return undefined;
+  if (!isUuid(runId)) return undefined;
   const [row] = await tx.select().from(workflowRuns).where(eq(workflowRuns.id, runId)).for("update");
   return row;
 }
 
 export async function findRun(db: Executor, runId: string): Promise<RunRow | undefined> {
-  if (!UUID.test(runId)) return undefined;
+  if (!isUuid(runId)) return undefined;
   const [row] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, runId));
   return row;
 }

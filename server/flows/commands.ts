@@ -1,0 +1,70 @@
+/**
+ * The plain flows' front door: what workers, people and integrators may do with a flow graph's runs through the
+ * engine's generic doors (`/api/stitch/*`, tRPC `engine.*`). A run that another front door owns (the agent pipeline,
+ * a YAML or step workflow) is that front door's to change: every change here refuses it with 409, naming the owner's
+ * door, so the owner's rules (a pipeline reviewer's version check, a YAML approval's on_reject limit) cannot be
+ * bypassed. Reads stay open (they are the engine's queries).
+ */
+import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner } from "../engine/engine";
+import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
+
+/** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
+export type OwnerDoor = (owner: RunOwner) => string;
+
+const OWNER_NAMES: Record<RunOwner["front_door"], string> = { pipeline: "the agent pipeline", yaml: "a YAML workflow", steps: "a step workflow" };
+
+export class FlowCommands {
+  constructor(
+    private readonly engine: Engine,
+    private readonly ownerDoor: OwnerDoor,
+  ) {}
+
+  createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
+    return this.engine.createFlow(name, graph);
+  }
+
+  /** Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. */
+  startRun(flowId: string, input: unknown): Promise<StitchRun> {
+    return this.engine.startRun(flowId, input);
+  }
+
+  /** A worker's callback (authenticated by its URL's token when callbacks are). */
+  callback(runId: string, nodeId: string, token: string | undefined, body: Omit<Extract<KeyedEvent, { type: "callback" }>, "type" | "key">): Promise<EventResult> {
+    this.engine.authorizeCallback(runId, nodeId, token);
+    return this.onPlainRun(runId, "report a callback on", (run) => run.handle({ type: "callback", key: nodeId, ...body }));
+  }
+
+  /** A person completes a UX node with their input as its output. */
+  complete(runId: string, nodeId: string, output: unknown, actor: string | null): Promise<EventResult> {
+    return this.onPlainRun(runId, "complete a node of", (run) => run.handle({ type: "complete", key: nodeId, output }, actor));
+  }
+
+  /** A review gate's decision: approve the output before it, or reject it with feedback so its worker runs again. */
+  review(runId: string, nodeId: string, decision: { decision: "approve" } | { decision: "reject"; feedback: string }, actor: string | null): Promise<EventResult> {
+    const feedback = decision.decision === "reject" ? decision.feedback : undefined;
+    return this.onPlainRun(runId, "review a node of", (run) => run.handle({ type: "review", key: nodeId, decision: decision.decision, feedback }, actor));
+  }
+
+  /** Fires a failed node again. */
+  retry(runId: string, nodeId: string, actor: string | null): Promise<EventResult> {
+    return this.onPlainRun(runId, "retry a node of", (run) => run.handle({ type: "retry", key: nodeId }, actor));
+  }
+
+  /** Cancels the whole run: unfinished nodes become cancelled and nothing more is sent. */
+  cancel(runId: string, reason: string | undefined, actor: string | null): Promise<EventResult> {
+    return this.onPlainRun(runId, "cancel", (run) => run.cancel(reason, actor));
+  }
+
+  /** The run's row is locked first (engine.onRun); an owned run is refused before any event is applied. */
+  private onPlainRun<T>(runId: string, action: string, fn: (run: RunOps) => Promise<T>): Promise<T> {
+    return this.engine.onRun(runId, (run) => {
+      if (run.owner) {
+        throw new EngineError(
+          "conflict",
+          `run ${runId} belongs to ${OWNER_NAMES[run.owner.front_door]} (${run.owner.run_id}); the engine's generic doors cannot ${action} it: use ${this.ownerDoor(run.owner)}`,
+        );
+      }
+      return fn(run);
+    });
+  }
+}
