@@ -4,7 +4,7 @@
  * `auditedDatabase`); if none does, the door records the outcome itself once the request has ended.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { AuditSubject } from "./schemas";
+import type { AuditSubject, TargetKind } from "./schemas";
 
 export interface AuditScope {
   subject: AuditSubject;
@@ -21,4 +21,14 @@ export function withAuditScope<T>(subject: AuditSubject, fn: (scope: AuditScope)
 
 export function currentAuditScope(): AuditScope | undefined {
   return storage.getStore();
+}
+
+/**
+ * Names what the current action changed, when the request could not name it (a creation: the new run, flow, token
+ * or account). Called by the command that creates it, before its transaction commits, so the accepted entry written
+ * in that transaction names it. Outside a request's scope (start-up, tests) it does nothing.
+ */
+export function nameAuditTarget(kind: TargetKind, id: string): void {
+  const scope = storage.getStore();
+  if (scope) scope.subject = { ...scope.subject, targetKind: kind, targetId: id };
 }

@@ -5,6 +5,8 @@
  * door, so the owner's rules (a pipeline reviewer's version check, a YAML approval's on_reject limit) cannot be
  * bypassed. Reads stay open (they are the engine's queries).
  */
+import { randomUUID } from "node:crypto";
+import { nameAuditTarget } from "../audit/scope";
 import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner } from "../engine/engine";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 
@@ -19,13 +21,20 @@ export class FlowCommands {
     private readonly ownerDoor: OwnerDoor,
   ) {}
 
-  createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
-    return this.engine.createFlow(name, graph);
+  async createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
+    const flow = await this.engine.createFlow(name, graph);
+    nameAuditTarget("flow", flow.id);
+    return flow;
   }
 
   /** Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. */
-  startRun(flowId: string, input: unknown): Promise<StitchRun> {
-    return this.engine.startRun(flowId, input);
+  async startRun(flowId: string, input: unknown): Promise<StitchRun> {
+    const runId = randomUUID();
+    await this.engine.transaction(async (ops) => {
+      await ops.startRun(flowId, input, { runId });
+      nameAuditTarget("run", runId);
+    });
+    return this.engine.getRun(runId);
   }
 
   /** A worker's callback (authenticated by its URL's token when callbacks are). */

@@ -3,6 +3,7 @@
  * disable or enable an account, create and revoke API tokens. Each change is one transaction.
  */
 import type { Database, Executor } from "../../db/client";
+import { nameAuditTarget } from "../audit/scope";
 import { PeopleError, badCredentials } from "./errors";
 import { hashPassword, verifyPassword } from "./passwords";
 import { roleAllows } from "./roles";
@@ -57,6 +58,7 @@ export class PeopleCommands {
       await store.lockSetup(tx);
       if (await store.anyAccount(tx)) throw new PeopleError("conflict", "the first account exists already: sign in, or ask an operator for an invitation");
       const account = await store.insertAccount(tx, { name: input.name, email: input.email, role: "operator", passwordHash });
+      nameAuditTarget("account", account.id);
       return this.openSession(tx, account, origin);
     });
   }
@@ -93,6 +95,7 @@ export class PeopleCommands {
     return this.database.transaction(async (tx) => {
       if (await store.accountByEmail(tx, input.email)) throw new PeopleError("conflict", `an account with the email ${input.email} exists already`);
       const account = await store.insertAccount(tx, { ...input, passwordHash: null });
+      nameAuditTarget("account", account.id);
       await store.insertInvitation(tx, { tokenHash: digest(token), accountId: account.id, createdBy: by.accountId, expiresAt });
       return { account: accountOf(account), invitationPath: invitationPath(token), expiresAt };
     });
@@ -134,7 +137,11 @@ export class PeopleCommands {
   async createToken(by: Identity, name: string) {
     if (by.accountId === null) throw new PeopleError("bad_request", "tokens belong to accounts: sign in as an account to create one");
     const token = newSecret("stk_");
-    const row = await this.database.transaction((tx) => store.insertToken(tx, { accountId: by.accountId!, name, tokenHash: digest(token), prefix: token.slice(0, 10) }));
+    const row = await this.database.transaction(async (tx) => {
+      const inserted = await store.insertToken(tx, { accountId: by.accountId!, name, tokenHash: digest(token), prefix: token.slice(0, 10) });
+      nameAuditTarget("token", inserted.id);
+      return inserted;
+    });
     return { id: row.id, name: row.name, prefix: row.prefix, token };
   }
 

@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
+import { nameAuditTarget } from "../audit/scope";
 import type { Engine, RunOps } from "../engine/engine";
 import { sameJson } from "../lib/json";
 import { isArtifactType, parseEnvelope } from "./artifacts";
@@ -33,6 +34,7 @@ export class PipelineCommands {
   /** Creates the run and starts its engine run, whose first agent is called once the transaction commits. */
   async createRun(input: CreateRunBody): Promise<PipelineRunView> {
     const runId = newRunId();
+    nameAuditTarget("run", runId);
     await this.engine.transaction(async (ops, tx) => {
       const stitchRunId = randomUUID();
       const state = { phase: "in_progress", agent: this.agents[0]!.slug } as const;
