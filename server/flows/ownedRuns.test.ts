@@ -66,7 +66,7 @@ describe.each(testDatabases)("owned runs behind the generic engine doors on $nam
 
   it("every generic change to an owned run is 409 naming its owner's door, through REST and tRPC alike, and changes nothing", async () => {
     const owned = [
-      { engineRunId: pipelineRun.engineRunId, node: "gate_requirements", door: `/runs/${pipelineRun.id}` },
+      { engineRunId: pipelineRun.engineRunId, node: "review_requirements", door: `/runs/${pipelineRun.id}` },
       { engineRunId: yamlRunId, node: "gate", door: `/api/workflows/runs/${yamlRunId}` },
       { engineRunId: stepRunId, node: "pause", door: `/api/workflows/runs/${stepRunId}` },
     ];

@@ -3,6 +3,7 @@
  * and to the run as a whole (cancel it).
  */
 import { trpc } from "../../../lib/trpc";
+import type { RunOwner } from "../utils/owner";
 
 function useRefreshEngineRun() {
   const utils = trpc.useUtils();
@@ -28,4 +29,20 @@ export function useReviewNode() {
 export function useCancelEngineRun() {
   const refresh = useRefreshEngineRun();
   return trpc.engine.runs.cancel.useMutation({ onSuccess: refresh });
+}
+
+/**
+ * Retries a failed node of an owned run through its owner's own retry (the generic retry refuses owned runs):
+ * the pipeline's run retry, a YAML workflow's node retry, a step workflow's step retry.
+ */
+export function useOwnerRetry(owner: RunOwner, engineRunId: string) {
+  const utils = trpc.useUtils();
+  const refresh = () => Promise.all([utils.engine.runs.get.invalidate({ id: engineRunId }), utils.pipeline.invalidate(), utils.workflows.invalidate(), utils.steps.invalidate()]);
+  const pipeline = trpc.pipeline.retry.useMutation({ onSuccess: refresh });
+  const workflow = trpc.workflows.retry.useMutation({ onSuccess: refresh });
+  const steps = trpc.steps.retry.useMutation({ onSuccess: refresh });
+  const runId = owner.run_id;
+  if (owner.front_door === "pipeline") return { retry: () => pipeline.mutate({ runId }), isPending: pipeline.isPending, error: pipeline.error };
+  if (owner.front_door === "yaml") return { retry: (nodeId: string) => workflow.mutate({ runId, nodeId }), isPending: workflow.isPending, error: workflow.error };
+  return { retry: (stepId: string) => steps.mutate({ runId, stepId }), isPending: steps.isPending, error: steps.error };
 }

@@ -1,7 +1,7 @@
 /**
  * One engine run followed live: the flow as a graph, every node and splitter path as a table, and
  * the selected node's details and actions, with "Cancel run" while the run is unfinished. Works for
- * any flow, not only the agent pipeline's (whose own header brings the pipeline's cancel).
+ * any flow; a run another front door owns is cancelled from its owner's page (whose header it gets, or a link to it).
  */
 // Before GraphCanvas, so React Flow's stylesheet (which GraphCanvas imports) comes after ours and its states,
 // such as a selected edge, keep React Flow's look.
@@ -12,10 +12,12 @@ import { RunTitleRow } from "../../../components/Chat";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { EngineRunPill } from "../../../components/StatusPill";
+import { Link } from "../../../lib/router";
 import { formatDateTime } from "../../../lib/time";
 import { useEngineRun, useFlow } from "../api/engine-runs";
 import { useCancelEngineRun } from "../api/node-actions";
 import { nodeViews, statusLabel } from "../utils/nodeStates";
+import { ownerName, ownerPage } from "../utils/owner";
 import { GraphCanvas } from "./GraphCanvas";
 import { NodeInspector } from "./NodeInspector";
 import { NodeTable } from "./NodeTable";
@@ -51,7 +53,11 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
         <header className="run-header">
           <RunTitleRow title={flow.data.name} titleRef={titleRef}>
             <EngineRunPill status={run.data.status} />
-            {run.data.status !== "completed" && run.data.status !== "cancelled" ? (
+            {run.data.owner ? (
+              <Link className="button button-secondary" to={ownerPage(run.data.owner)}>
+                Open the {ownerName(run.data.owner)} run
+              </Link>
+            ) : run.data.status !== "completed" && run.data.status !== "cancelled" ? (
               <CancelEngineRun runId={run.data.id} onCancelled={() => titleRef.current?.focus()} />
             ) : null}
           </RunTitleRow>
@@ -71,7 +77,7 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
       <div className={`graph-layout${selectedView ? " has-inspector" : ""}`}>
         <GraphCanvas graph={flow.data.graph} views={views} selectedKey={selectedKey} onSelect={onSelect} />
         {selectedView && selectedKey ? (
-          <NodeInspector runId={run.data.id} view={selectedView} nodeKey={selectedKey} state={selectedState} onClose={() => setSelectedKey(null)} />
+          <NodeInspector runId={run.data.id} owner={run.data.owner} view={selectedView} nodeKey={selectedKey} state={selectedState} onClose={() => setSelectedKey(null)} />
         ) : null}
       </div>
       <h2 className="section-title">Nodes</h2>

@@ -1,7 +1,9 @@
 /**
  * The selected node (or splitter path) of an engine run: its state, output and error, and what a
  * person can do to it: complete a waiting UX node, approve or reject at a review gate (reviewers and
- * operators), retry a failure (operators). Anyone else reads who can.
+ * operators), retry a failure (operators). Anyone else reads who can. A run that a front door owns offers
+ * only what its owner allows, through the owner: a retry by the owner's own retry, and its decisions in the
+ * run's conversation, where the owner's rules apply (the pipeline's version check, a workflow's on_reject).
  */
 import { type ReactNode, useId, useState } from "react";
 import { Notice, type NoticeTone } from "../../../components/Notice";
@@ -9,8 +11,10 @@ import { Spinner } from "../../../components/Spinner";
 import { errorMessage } from "../../../lib/errors";
 import { useCan } from "../../../lib/session";
 import type { NodeState } from "../../../lib/trpc";
-import { useCompleteNode, useReviewNode, useRetryNode } from "../api/node-actions";
+import { Link } from "../../../lib/router";
+import { useCompleteNode, useOwnerRetry, useReviewNode, useRetryNode } from "../api/node-actions";
 import { isReviewGate, isWorkflowApproval, type NodeView, statusLabel } from "../utils/nodeStates";
+import { type RunOwner, ownerName, ownerPage, ownerRetries } from "../utils/owner";
 
 /** A UX node's output as typed: JSON when it parses, otherwise the text itself. */
 export function parseOutput(text: string): unknown {
@@ -32,11 +36,29 @@ function JsonValue({ value, label }: { value: unknown; label: string }) {
   );
 }
 
-export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId: string; view: NodeView; nodeKey: string; state: NodeState | null; onClose(): void }) {
+export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
+  runId: string;
+  owner: RunOwner | null;
+  view: NodeView;
+  nodeKey: string;
+  state: NodeState | null;
+  onClose(): void;
+}) {
   const status = state?.status ?? "not_started";
   const reviewer = useCan("reviewer");
   const operator = useCan("operator");
   const waitingGate = status === "waiting_for_user" && (isReviewGate(view) || (view.type === "UX" && !isWorkflowApproval(view)));
+  const actions = owner ? (
+    <OwnedNodeActions runId={runId} owner={owner} nodeKey={nodeKey} status={status} operator={operator} />
+  ) : (
+    <>
+      {status === "failed" ? operator ? <RetryAction runId={runId} nodeKey={nodeKey} /> : <p className="muted small">An operator can retry this node.</p> : null}
+      {waitingGate && !reviewer ? <WaitingForReviewerNote /> : null}
+      {waitingGate && reviewer && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
+      {waitingGate && reviewer && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
+      {status === "waiting_for_user" && isWorkflowApproval(view) ? <WorkflowApprovalNote /> : null}
+    </>
+  );
   return (
     <aside className="inspector" aria-labelledby="inspector-title">
       <header className="inspector-head">
@@ -56,11 +78,7 @@ export function NodeInspector({ runId, view, nodeKey, state, onClose }: { runId:
         <span className={`node-status status-${status}`}>{statusLabel[status]}</span>
       </p>
       {state?.error ? <NodeErrorNotice status={status} error={state.error} /> : null}
-      {status === "failed" ? operator ? <RetryAction runId={runId} nodeKey={nodeKey} /> : <p className="muted small">An operator can retry this node.</p> : null}
-      {waitingGate && !reviewer ? <WaitingForReviewerNote /> : null}
-      {waitingGate && reviewer && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
-      {waitingGate && reviewer && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
-      {status === "waiting_for_user" && isWorkflowApproval(view) ? <WorkflowApprovalNote /> : null}
+      {actions}
       {state && state.output !== null && state.output !== undefined ? (
         <section>
           <h3 className="field-label">Output</h3>
@@ -96,6 +114,34 @@ export function WorkflowApprovalNote() {
     <Notice tone="neutral" title="Waiting for approval">
       Approve it or request changes in the run's conversation, where the workflow's rules for a rejection apply.
     </Notice>
+  );
+}
+
+/** What a person may do to a node of an owned run: go to the owner's conversation to decide, and retry a failure through the owner. */
+function OwnedNodeActions({ runId, owner, nodeKey, status, operator }: { runId: string; owner: RunOwner; nodeKey: string; status: string; operator: boolean }) {
+  const retry = useOwnerRetry(owner, runId);
+  return (
+    <>
+      {status === "waiting_for_user" ? (
+        <Notice tone="neutral" title="Waiting for a person">
+          This run belongs to the {ownerName(owner)}: decide on it in <Link to={ownerPage(owner)}>the run's conversation</Link>, where its rules for
+          approvals and rejections apply.
+        </Notice>
+      ) : null}
+      {status === "failed" && ownerRetries(owner, nodeKey) ? (
+        operator ? (
+          <div className="inspector-action">
+            <button type="button" className="button button-danger" disabled={retry.isPending} aria-busy={retry.isPending} onClick={() => retry.retry(nodeKey)}>
+              {retry.isPending ? <Spinner /> : null}
+              Retry node
+            </button>
+            <ActionError error={retry.error} />
+          </div>
+        ) : (
+          <p className="muted small">An operator can retry this node.</p>
+        )
+      ) : null}
+    </>
   );
 }
 
