@@ -172,7 +172,7 @@ async function checkWaiting(tx: Executor, run: store.PipelineRunRow, action: str
 }
 
 function agentOf(run: store.PipelineRunRow, slug: string): PipelineAgent {
-  const agent = (run.agents as PipelineAgent[]).find((a) => a.slug === slug);
+  const agent = run.agents.find((a) => a.slug === slug);
   if (!agent) throw new PipelineError("not_found", `no agent "${slug}" in the pipeline of run ${run.id}`);
   return agent;
 }

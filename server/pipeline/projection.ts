@@ -5,21 +5,21 @@
  */
 import type { Executor } from "../../db/client";
 import type { RunTransition, TransitionObserver } from "../engine/engine";
-import type { PipelineAgent, RunState } from "./schemas";
+import type { PipelineAgent, PipelineTurn, RunState } from "./schemas";
 import * as store from "./store";
 
 export interface Projected {
   /** The run's new state, when the event moved it, and the failure it is stuck on (null unless failed). */
   state?: { state: RunState; failure: string | null };
-  turns: Omit<store.NewTurn, "runId">[];
+  turns: store.TurnOf[];
 }
 
 /** What an engine transition means for a pipeline run: its agents, and the agent it was at before the transition. */
 export function project(run: { agents: readonly PipelineAgent[]; currentAgent: string | null }, t: RunTransition): Projected {
   const turns: Projected["turns"] = [];
-  const turn = (kind: string, agent: string | null, payload: unknown = null, actor: string | null = null) => turns.push({ kind, agent, payload, actor });
+  const turn = (said: PipelineTurn, agent: string | null, actor: string | null = null) => turns.push({ ...said, agent, actor });
   if (t.event.type === "cancel") {
-    turn("cancelled", run.currentAgent, { reason: t.event.reason ?? null }, t.actor);
+    turn({ kind: "cancelled", payload: { reason: t.event.reason ?? null } }, run.currentAgent, t.actor);
     return { state: { state: { phase: "cancelled", agent: null }, failure: null }, turns };
   }
   const last = run.agents[run.agents.length - 1]!;
@@ -34,22 +34,22 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
       if (after === "running" && before !== "running") {
         const rerun = t.event.type === "review" && t.event.decision === "reject";
         state = { state: { phase: rerun ? "retrying" : "in_progress", agent: slug }, failure: null };
-        turn("started", slug, { is_feedback: rerun, attempt: change.after.attempt });
+        turn({ kind: "started", payload: { is_feedback: rerun, attempt: change.after.attempt } }, slug);
       } else if (after === "failed" && before !== "failed") {
         const error = change.after.error ?? "the agent failed";
         state = { state: { phase: "failed", agent: slug }, failure: error };
-        turn("failed", slug, { error });
+        turn({ kind: "failed", payload: { error } }, slug);
       }
     } else if (after === "waiting_for_user") {
       state = { state: { phase: "waiting_approval", agent: slug }, failure: null };
     } else if (before === "waiting_for_user" && after === "completed") {
-      turn("approved", slug, null, t.actor);
+      turn({ kind: "approved", payload: null }, slug, t.actor);
       if (slug === last.slug) {
         state = { state: { phase: "completed", agent: null }, failure: null };
-        turn("completed", null);
+        turn({ kind: "completed", payload: null }, null);
       }
     } else if (before === "waiting_for_user" && after === "pending") {
-      turn("rejected", slug, { feedback: t.event.type === "review" ? (t.event.feedback ?? "") : "" }, t.actor);
+      turn({ kind: "rejected", payload: { feedback: t.event.type === "review" ? (t.event.feedback ?? "") : "" } }, slug, t.actor);
     }
   }
   return { ...(state ? { state } : {}), turns };
@@ -63,7 +63,7 @@ export function pipelineProjection(): TransitionObserver {
     // The engine run is locked (this runs inside its event); the pipeline run's row comes second, as everywhere.
     const run = await store.findRun(tx, t.owner.run_id);
     if (!run) return;
-    const projected = project({ agents: run.agents as PipelineAgent[], currentAgent: run.currentAgent }, t);
+    const projected = project({ agents: run.agents, currentAgent: run.currentAgent }, t);
     if (projected.state) await store.updateRunState(tx, run.id, projected.state.state, projected.state.failure);
     await store.insertTurns(tx, projected.turns.map((turn) => ({ ...turn, runId: run.id })));
   };

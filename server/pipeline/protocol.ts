@@ -52,7 +52,7 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
     const slug = String(payload.config.agent);
     const run = await database.run((db) => store.findRunByStitchRun(db, stitchRunId));
     if (!run) throw new Error(`no pipeline run for engine run ${stitchRunId}`);
-    const agent = (run.agents as PipelineAgent[]).find((a) => a.slug === slug);
+    const agent = run.agents.find((a) => a.slug === slug);
     if (!agent) throw new Error(`no agent "${slug}" in the pipeline of run ${run.id}`);
     const latest = await database.run((db) => store.latestContents(db, run.id));
     const feedback = payload.feedback;

@@ -12,9 +12,9 @@ const agentRef = (agent: PipelineAgent): AgentRef => ({ slug: agent.slug, name: 
 
 /** A run as lists show it: everything but the brief. */
 function summary(run: store.PipelineRunListRow): RunSummary {
-  const agent = run.currentAgent ? (run.agents as PipelineAgent[]).find((a) => a.slug === run.currentAgent) : undefined;
+  const agent = run.currentAgent ? run.agents.find((a) => a.slug === run.currentAgent) : undefined;
   return {
-    run_id: run.id, domain: run.domain, status: run.status, state: { phase: run.phase as RunPhase, agent: run.currentAgent },
+    run_id: run.id, domain: run.domain, status: run.status, state: { phase: run.phase, agent: run.currentAgent },
     current_agent: agent ? agentRef(agent) : null, is_waiting_for_user: run.isWaitingForUser, failure: run.failure,
     created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
@@ -23,8 +23,8 @@ function summary(run: store.PipelineRunListRow): RunSummary {
 const view = (run: store.PipelineRunRow): PipelineRunView => ({ ...summary(run), brief: run.brief });
 
 const toArtifact = (a: store.ArtifactRow): ArtifactVersion => ({
-  id: a.id, run_id: a.runId, artifact_type: a.artifactType, version: a.version, content: a.content as Record<string, unknown>,
-  metadata: (a.metadata as Record<string, unknown> | null) ?? null, created_at: iso(a.createdAt),
+  id: a.id, run_id: a.runId, artifact_type: a.artifactType, version: a.version, content: a.content,
+  metadata: a.metadata ?? null, created_at: iso(a.createdAt),
 });
 
 /** The export keeps each artifact type's latest version, and of its content only `artifact` where there is one. */
@@ -85,7 +85,7 @@ export class PipelineQueries {
     const all = (await this.database.run((db) => store.listArtifacts(db, runId))).map(toArtifact);
     const latest = new Map<string, ArtifactVersion>();
     for (const a of all) if ((latest.get(a.artifact_type)?.version ?? 0) < a.version) latest.set(a.artifact_type, a);
-    const order = (run.agents as PipelineAgent[]).map((a) => a.artifact_type);
+    const order = run.agents.map((a) => a.artifact_type);
     const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
     return [...latest.values()].sort((a, b) => rank(a.artifact_type) - rank(b.artifact_type));
   }
@@ -103,7 +103,7 @@ export class PipelineQueries {
   /** The run as a conversation: the brief, then each turn in order (agent at work, artifact, decision, failure, end). */
   async conversation(runId: string): Promise<Conversation> {
     const run = await this.findRun(runId);
-    const agents = run.agents as PipelineAgent[];
+    const agents = run.agents;
     const [turns, artifacts] = await Promise.all([
       this.database.run((db) => store.listTurns(db, runId)),
       this.database.run((db) => store.listArtifacts(db, runId)).then((found) => found.map(toArtifact)),
@@ -119,19 +119,18 @@ export class PipelineQueries {
       const id = `e${e.id}`;
       const at = iso(e.createdAt);
       const agent = refOf(e.agent);
-      const payload = (e.payload ?? {}) as Record<string, unknown>;
-      if (e.kind === "started" && agent) messages.push({ kind: "agent_working", id, at, agent, is_feedback: payload.is_feedback === true });
+      if (e.kind === "started" && agent) messages.push({ kind: "agent_working", id, at, agent, is_feedback: e.payload.is_feedback });
       else if (e.kind === "artifact" && agent) {
-        const artifact = byId.get(Number(payload.artifact_id));
+        const artifact = byId.get(e.payload.artifact_id);
         if (artifact) messages.push({ kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata });
       } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor });
-      else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: String(payload.feedback ?? ""), actor: e.actor });
+      else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
       else if (e.kind === "failed") {
         // Only the failure the run is stuck on can be retried; earlier ones were retried already.
         const latestFailure = e.id === lastFailureId && run.failure !== null;
-        messages.push({ kind: "error", id, at, agent, error: String(payload.error ?? "the agent failed"), retryable: latestFailure });
+        messages.push({ kind: "error", id, at, agent, error: e.payload.error || "the agent failed", retryable: latestFailure });
       } else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
-      else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: typeof payload.reason === "string" ? payload.reason : null, actor: e.actor });
+      else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
     }
     return { run: view(run), stitch_run_id: run.stitchRunId, messages };
   }

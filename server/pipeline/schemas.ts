@@ -102,6 +102,24 @@ export type RunSummary = z.infer<typeof RunSummary>;
 
 export const ArtifactContent = z.record(z.string(), z.unknown());
 
+/** An artifact version's metadata as stored: what the agent sent, plus `schema_issues` when its content did not fit. */
+export const ArtifactMetadata = z.record(z.string(), z.unknown()).nullable();
+
+/**
+ * A turn of a run's conversation as the pipeline stores it (`pipeline_events`): its kind and what that kind carries.
+ * The store writes and reads turns through this schema, so a turn is never read as something it is not.
+ */
+export const PipelineTurn = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("started"), payload: z.object({ is_feedback: z.boolean(), attempt: z.number().int().optional() }) }),
+  z.object({ kind: z.literal("artifact"), payload: z.object({ artifact_id: z.number().int(), version: z.number().int() }) }),
+  z.object({ kind: z.literal("approved"), payload: z.null() }),
+  z.object({ kind: z.literal("rejected"), payload: z.object({ feedback: z.string() }) }),
+  z.object({ kind: z.literal("failed"), payload: z.object({ error: z.string() }) }),
+  z.object({ kind: z.literal("completed"), payload: z.null() }),
+  z.object({ kind: z.literal("cancelled"), payload: z.object({ reason: z.string().nullable() }) }),
+]);
+export type PipelineTurn = z.infer<typeof PipelineTurn>;
+
 /** One stored artifact version (never overwritten). */
 export const ArtifactVersion = z.object({
   id: z.number().int(),

@@ -6,14 +6,34 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../lib/paging";
-import { type PipelineRunRow, pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns } from "../../db/schema";
-import type { PipelineAgent, RunState } from "./schemas";
+import { z } from "zod";
+import { pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns } from "../../db/schema";
+import { ArtifactContent, ArtifactMetadata, PipelineAgent, PipelineTurn, RunPhase, type RunState } from "./schemas";
 import { statusText } from "./status";
 
-export type { PipelineRunRow } from "../../db/schema";
-export type NewTurn = typeof pipelineEvents.$inferInsert;
-export type ArtifactRow = typeof pipelineArtifacts.$inferSelect;
-export type TurnRow = typeof pipelineEvents.$inferSelect;
+/**
+ * Rows as the pipeline reads them: every JSONB column parsed with its schema here, at the store, so nothing above
+ * reads stored JSON by a cast. A row that does not parse is a fault of the data, reported as such.
+ */
+const StoredAgents = z.array(PipelineAgent);
+type RunColumns = typeof pipelineRuns.$inferSelect;
+export type PipelineRunRow = Omit<RunColumns, "agents" | "phase"> & { agents: PipelineAgent[]; phase: RunPhase };
+/** A turn to write: who it is about and who acted, and what it says. */
+export type TurnOf = { agent: string | null; actor?: string | null } & PipelineTurn;
+export type NewTurn = TurnOf & { runId: string };
+export type ArtifactRow = Omit<typeof pipelineArtifacts.$inferSelect, "content" | "metadata"> & { content: z.infer<typeof ArtifactContent>; metadata: z.infer<typeof ArtifactMetadata> };
+export type TurnRow = Omit<typeof pipelineEvents.$inferSelect, "kind" | "payload"> & PipelineTurn;
+
+function typedRun<R extends Pick<RunColumns, "agents" | "phase">>(row: R): Omit<R, "agents" | "phase"> & { agents: PipelineAgent[]; phase: RunPhase } {
+  return { ...row, agents: StoredAgents.parse(row.agents), phase: RunPhase.parse(row.phase) };
+}
+
+const typedArtifact = (row: typeof pipelineArtifacts.$inferSelect): ArtifactRow => ({ ...row, content: ArtifactContent.parse(row.content), metadata: ArtifactMetadata.parse(row.metadata) });
+
+function typedTurn(row: typeof pipelineEvents.$inferSelect): TurnRow {
+  const { kind, payload, ...rest } = row;
+  return { ...rest, ...PipelineTurn.parse({ kind, payload }) };
+}
 
 /** The definition in force, replacing the one stored before. */
 export async function replaceAgents(tx: Executor, agents: readonly PipelineAgent[]): Promise<void> {
@@ -47,17 +67,17 @@ export async function stitchRunIdOf(db: Executor, runId: string): Promise<string
  */
 export async function lockRun(tx: Executor, runId: string): Promise<PipelineRunRow | undefined> {
   const [run] = await tx.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId)).for("update");
-  return run;
+  return run && typedRun(run);
 }
 
 export async function findRun(db: Executor, runId: string): Promise<PipelineRunRow | undefined> {
   const [run] = await db.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId));
-  return run;
+  return run && typedRun(run);
 }
 
 export async function findRunByStitchRun(db: Executor, stitchRunId: string): Promise<PipelineRunRow | undefined> {
   const [run] = await db.select().from(pipelineRuns).where(eq(pipelineRuns.stitchRunId, stitchRunId));
-  return run;
+  return run && typedRun(run);
 }
 
 /** A run as lists show it: every column but the brief (which may be megabytes long). */
@@ -72,7 +92,7 @@ export async function listRuns(db: Executor, page: { limit: number; before?: Cur
     .where(afterCursor(pipelineRuns.createdAt, pipelineRuns.id, page.before))
     .orderBy(desc(pipelineRuns.createdAt), desc(pipelineRuns.id))
     .limit(page.limit);
-  return keyedRows(found);
+  return keyedRows(found.map(typedRun));
 }
 
 /** What the projection writes when an engine event moves the run: its typed state (and the status string from it) and why it failed. */
@@ -103,12 +123,13 @@ export async function insertArtifact(
   return stored!.id;
 }
 
-export function listArtifacts(db: Executor, runId: string, artifactType?: string): Promise<ArtifactRow[]> {
-  return db
+export async function listArtifacts(db: Executor, runId: string, artifactType?: string): Promise<ArtifactRow[]> {
+  const found = await db
     .select()
     .from(pipelineArtifacts)
     .where(artifactType ? and(eq(pipelineArtifacts.runId, runId), eq(pipelineArtifacts.artifactType, artifactType)) : eq(pipelineArtifacts.runId, runId))
     .orderBy(asc(pipelineArtifacts.id));
+  return found.map(typedArtifact);
 }
 
 /** The content of the latest version of each artifact type of a run: what the next agent's context is made of. */
@@ -120,9 +141,10 @@ export async function latestContents(db: Executor, runId: string): Promise<Map<s
 }
 
 export async function insertTurns(tx: Executor, turns: readonly NewTurn[]): Promise<void> {
-  if (turns.length > 0) await tx.insert(pipelineEvents).values([...turns]);
+  if (turns.length > 0) await tx.insert(pipelineEvents).values(turns.map((turn) => ({ ...turn, payload: PipelineTurn.parse(turn).payload })));
 }
 
-export function listTurns(db: Executor, runId: string): Promise<TurnRow[]> {
-  return db.select().from(pipelineEvents).where(eq(pipelineEvents.runId, runId)).orderBy(asc(pipelineEvents.id));
+export async function listTurns(db: Executor, runId: string): Promise<TurnRow[]> {
+  const found = await db.select().from(pipelineEvents).where(eq(pipelineEvents.runId, runId)).orderBy(asc(pipelineEvents.id));
+  return found.map(typedTurn);
 }
