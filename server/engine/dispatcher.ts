@@ -197,6 +197,7 @@ export class Dispatcher {
     let url = row.url;
     let payload: unknown = row.payload;
     const workerPayload = row.payload as WorkerPayload;
+    // The node's spec.protocol, read from the config its dispatch carries: the outbox row is all a delivery has.
     const protocol = workerPayload.config?.protocol;
     if (typeof protocol === "string") {
       const adapter = this.adapters.get(protocol);

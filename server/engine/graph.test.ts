@@ -94,7 +94,7 @@ describe("graph validation: a flow that cannot run is refused with a message nam
       graphOf([uxNode("W"), uxNode("W_0"), splitterNode("S"), workerNode("P", hook)], chain("S", "P")),
       /"W_0" could be mistaken for a path of node "W"/,
     ],
-    ["a timeout that is not a positive whole number", graphOf([workerNode("W", hook, { timeoutMs: -5 })]), /data\.timeoutMs -5; it must be a positive whole number/],
+    ["a timeout that is not a positive whole number", graphOf([workerNode("W", hook, { timeoutMs: -5 })]), /"W" has an invalid data\.timeoutMs: -5; data\.timeoutMs must be a positive whole number/],
     ["a retry without maxAttempts", graphOf([workerNode("W", hook, { retry: { backoffMs: 10 } })]), /invalid data\.retry\.maxAttempts/],
     ["a retry with too many attempts", graphOf([workerNode("W", hook, { retry: { maxAttempts: 1000 } })]), /invalid data\.retry\.maxAttempts.*maxAttempts: 1 to 100/],
     ["a retry with an unknown field", graphOf([workerNode("W", hook, { retry: { maxAttempts: 2, jitter: true } })]), /invalid data\.retry: .*jitter/],
@@ -120,7 +120,7 @@ describe("graph validation: a flow that cannot run is refused with a message nam
 
   it("refuses trigger rules it does not know, and on node types that do not fire by rule", () => {
     const task = (data: Record<string, unknown>) => ({ id: "T", type: "Worker" as const, position: { x: 0, y: 0 }, data: { executor: "workflow", ...data } });
-    expect(() => compileGraph(graphOf([task({ triggerRule: "sometimes" })]))).toThrow(/data.triggerRule "sometimes"; it must be one of all_success, one_success/);
+    expect(() => compileGraph(graphOf([task({ triggerRule: "sometimes" })]))).toThrow(/"T" has an invalid data\.triggerRule: "sometimes"; data\.triggerRule must be one of all_success, one_success/);
     const ruledSplitter = { ...splitterNode("S"), data: { arrayPath: "", triggerRule: "all_done" } };
     expect(() => compileGraph(graphOf([ruledSplitter, task({})], chain("S", "T")))).toThrow(/only Worker and UX nodes fire by trigger rule/);
     expect(compileGraph(graphOf([task({ triggerRule: "all_done" })])).nodes.get("T")!.data.executor).toBe("workflow");

@@ -3,14 +3,14 @@
  * which splitter scopes a node lives in, which collector closes a splitter, and how instance keys
  * (`nodeId`, `nodeId_3`, `nodeId_3_0`) map to nodes and path indices.
  */
-import { type StitchGraph, type StitchNode, WorkerRetry } from "./schemas";
+import { NodeSpec, type StitchGraph, type StitchNode } from "./schemas";
 
 export class GraphError extends Error {
   override name = "GraphError";
 }
 
 export interface CompiledGraph {
-  readonly nodes: ReadonlyMap<string, StitchNode>;
+  readonly nodes: ReadonlyMap<string, GraphNode>;
   /** Upstream node ids of each node, in edge order. */
   readonly upstream: ReadonlyMap<string, readonly string[]>;
   /** Downstream node ids of each node, in edge order. */
@@ -29,7 +29,7 @@ export interface CompiledGraph {
 
 export interface InstanceRef {
   nodeId: string;
-  node: StitchNode;
+  node: GraphNode;
   /** Path indices, one per splitter in the node's scope. */
   vector: number[];
   /** True for the graph-level row of a node that only runs per path (`W` rather than `W_0`). */
@@ -39,41 +39,44 @@ export interface InstanceRef {
 export const instanceKey = (nodeId: string, vector: readonly number[]): string =>
   vector.length === 0 ? nodeId : `${nodeId}_${vector.join("_")}`;
 
-export const isReviewGate = (node: StitchNode): boolean => node.type === "UX" && node.data.gate === "review";
+/** A node of a compiled graph: the flow's node as stored, with the features the engine acts on compiled from its `data`. */
+export type GraphNode = StitchNode & { readonly spec: NodeSpec };
+
+export const isReviewGate = (node: GraphNode): boolean => node.spec.gate === "review";
 
 /**
  * An approval gate: a UX node a person approves (completing it, with their comment as output when
- * `data.captureResponse`) or rejects. With `data.executor` a rejection runs the gate's follow-up work (a YAML
- * workflow's `on_reject` prompt) and the gate then waits again; with `data.precheck` as well, that executor first
- * decides whether the gate waits at all (a YAML workflow's `when`), answering with a skip or a callback.
+ * `captureResponse`) or rejects. With an `executor` a rejection runs the gate's follow-up work (a YAML workflow's
+ * `on_reject` prompt) and the gate then waits again; with `precheck` as well, that executor first decides whether
+ * the gate waits at all (a YAML workflow's `when`), answering with a skip or a callback.
  */
-export const isApprovalGate = (node: StitchNode): boolean => node.type === "UX" && node.data.gate === "approval";
-
-/** The readiness rules of nodes that fire once every dependency has settled (completed, failed, skipped or cancelled). */
-export const TRIGGER_RULES = ["all_success", "one_success", "none_failed_min_one_success", "all_done"] as const;
-export type TriggerRule = (typeof TRIGGER_RULES)[number];
-export const triggerRuleOf = (node: StitchNode): TriggerRule | undefined => node.data.triggerRule as TriggerRule | undefined;
+export const isApprovalGate = (node: GraphNode): boolean => node.spec.gate === "approval";
 
 /** A Worker whose work this server performs itself, through the executor registered under this name, instead of a webhook. */
-export const executorOf = (node: StitchNode): string | undefined => (typeof node.data.executor === "string" ? node.data.executor : undefined);
+export const executorOf = (node: GraphNode): string | undefined => node.spec.executor;
 
 const sameScope = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
-function checkRetry(node: StitchNode): void {
-  if (node.type !== "Worker") throw new GraphError(`node "${node.id}" has data.retry, but only Worker nodes are retried automatically`);
-  const parsed = WorkerRetry.safeParse(node.data.retry);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length > 0 ? `data.retry.${issue.path.join(".")}` : "data.retry";
-    throw new GraphError(
-      `Worker node "${node.id}" has an invalid ${where}: ${issue.message} (expected { maxAttempts: 1 to 100, backoffMs?: 0 to 3600000 })`,
-    );
-  }
-}
+const isWorker = (node: StitchNode) => node.type === "Worker";
 
-function checkUrl(node: StitchNode): void {
-  const url = node.data.webhookUrl;
-  if (typeof url !== "string" || url.length === 0) {
+/**
+ * Where a feature applies. On any other node the engine would ignore it, which can only be a mistake in the flow, so
+ * it is refused. Timeouts, leases and `alwaysRun` apply to any node (front doors set a lease on every task), and a
+ * Splitter's `arrayPath` is harmless elsewhere.
+ */
+const APPLIES: { [K in keyof NodeSpec]?: { to: (node: StitchNode, spec: NodeSpec) => boolean; only: string } } = {
+  gate: { to: (node) => node.type === "UX", only: "only UX nodes are gates" },
+  executor: { to: (node, spec) => isWorker(node) || spec.gate === "approval", only: "only Worker nodes and approval gates run work" },
+  protocol: { to: (node, spec) => isWorker(node) && spec.executor === undefined, only: "only Worker nodes without data.executor are sent over a dispatch protocol" },
+  retry: { to: isWorker, only: "only Worker nodes are retried automatically" },
+  loop: { to: isWorker, only: "only Worker nodes loop" },
+  triggerRule: { to: (node) => isWorker(node) || node.type === "UX", only: "only Worker and UX nodes fire by trigger rule" },
+  captureResponse: { to: (_node, spec) => spec.gate === "approval", only: "only approval gates capture the approver's response" },
+  precheck: { to: (_node, spec) => spec.gate === "approval" && spec.executor !== undefined, only: "only approval gates with data.executor run a precheck" },
+};
+
+function checkUrl(node: StitchNode, url: string | undefined): void {
+  if (url === undefined || url.length === 0) {
     throw new GraphError(`Worker node "${node.id}" needs data.webhookUrl (the worker's webhook URL)`);
   }
   let parsed: URL;
@@ -87,11 +90,40 @@ function checkUrl(node: StitchNode): void {
   }
 }
 
+/**
+ * Compiles the features the engine acts on from a node's `data` (compileGraph does, once per node). A bad value is
+ * refused naming the node, the key, the value and what the key must be; so is a feature where it does not apply.
+ */
+export function nodeSpecOf(node: StitchNode): NodeSpec {
+  const parsed = NodeSpec.safeParse(node.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0]) as keyof NodeSpec;
+    const value = readPath(node.data, issue.path.join("."));
+    const found = issue.code === "unrecognized_keys" ? issue.message : value === undefined ? "it is missing" : JSON.stringify(value);
+    throw new GraphError(
+      `${node.type} node "${node.id}" has an invalid data.${issue.path.join(".")}: ${found}; data.${key} must be ${NodeSpec.shape[key].description}`,
+    );
+  }
+  const spec = parsed.data;
+  for (const [feature, applies] of Object.entries(APPLIES)) {
+    const value = spec[feature as keyof NodeSpec];
+    if (value !== undefined && value !== false && !applies.to(node, spec)) {
+      throw new GraphError(`${node.type} node "${node.id}" has data.${feature}, but ${applies.only}`);
+    }
+  }
+  if (node.type === "Worker" && spec.executor === undefined) checkUrl(node, spec.webhookUrl);
+  if (node.type === "Splitter" && spec.arrayPath === undefined) {
+    throw new GraphError(`Splitter node "${node.id}" needs data.arrayPath (a dot path to the array in its input, such as "items")`);
+  }
+  return spec;
+}
+
 export function compileGraph(graph: StitchGraph): CompiledGraph {
-  const nodes = new Map<string, StitchNode>();
+  const nodes = new Map<string, GraphNode>();
   for (const node of graph.nodes) {
     if (nodes.has(node.id)) throw new GraphError(`two nodes share the id "${node.id}"`);
-    nodes.set(node.id, node);
+    nodes.set(node.id, { ...node, spec: nodeSpecOf(node) });
   }
   if (nodes.size === 0) throw new GraphError("the graph has no nodes");
 
@@ -128,21 +160,6 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
   }
 
   for (const node of nodes.values()) {
-    if (node.type === "Worker" && executorOf(node) === undefined) checkUrl(node);
-    if (node.data.triggerRule !== undefined && !TRIGGER_RULES.includes(node.data.triggerRule as TriggerRule)) {
-      throw new GraphError(`node "${node.id}" has data.triggerRule ${JSON.stringify(node.data.triggerRule)}; it must be one of ${TRIGGER_RULES.join(", ")}`);
-    }
-    if (node.data.triggerRule !== undefined && node.type !== "Worker" && node.type !== "UX") {
-      throw new GraphError(`node "${node.id}" has data.triggerRule, but only Worker and UX nodes fire by trigger rule`);
-    }
-    const timeoutMs = node.data.timeoutMs;
-    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isInteger(timeoutMs) && timeoutMs > 0)) {
-      throw new GraphError(`node "${node.id}" has data.timeoutMs ${JSON.stringify(timeoutMs)}; it must be a positive whole number of milliseconds`);
-    }
-    if (node.data.retry !== undefined) checkRetry(node);
-    if (node.type === "Splitter" && typeof node.data.arrayPath !== "string") {
-      throw new GraphError(`Splitter node "${node.id}" needs data.arrayPath (a dot path to the array in its input, such as "items")`);
-    }
     if (node.type === "Splitter" && downstream.get(node.id)!.length === 0) {
       throw new GraphError(`Splitter node "${node.id}" has no outgoing edge`);
     }

@@ -47,6 +47,70 @@ export const StitchFlow = z.object({
 });
 export type StitchFlow = z.infer<typeof StitchFlow>;
 
+// ---- The engine's vocabulary: what a node's `data` asks of the engine ---------------------------
+
+/** The readiness rules of nodes that fire once every dependency has settled (completed, failed, skipped or cancelled). */
+export const TriggerRule = z.enum(["all_success", "one_success", "none_failed_min_one_success", "all_done"]);
+export type TriggerRule = z.infer<typeof TriggerRule>;
+
+/** A Worker's automatic retries, `data.retry`: attempts in all (the first included) and the wait before the second, doubled for each further one. */
+export const WorkerRetry = z
+  .object({
+    maxAttempts: z.number().int().min(1).max(100),
+    backoffMs: z.number().int().min(0).max(3_600_000).default(1000),
+  })
+  .strict();
+export type WorkerRetry = z.infer<typeof WorkerRetry>;
+
+/** A Worker that loops: each iteration ends in an event; an interactive loop waits for the user between iterations. */
+export const NodeLoop = z.object({ interactive: z.boolean().default(false) }).strict();
+export type NodeLoop = z.infer<typeof NodeLoop>;
+
+const milliseconds = z.number().int().positive().optional().describe("a positive whole number of milliseconds");
+const name = (of: string) => z.string().min(1).optional().describe(`the name of ${of} (a non-empty string)`);
+const flag = z.boolean().default(false).describe("true or false");
+
+/**
+ * The node features the engine acts on, compiled once from a node's `data` by compileGraph, which refuses a bad value
+ * (naming the node, the key and what the key must be: each field's description) and a feature on a node it would
+ * not apply to. The keys are `data`'s own. Every other key of `data` is the node's config for its worker, or a front
+ * door's tag, which the engine passes on untouched; `data` itself reaches the worker as `config`, minus `webhookUrl`.
+ */
+export const NodeSpec = z.object({
+  /** Worker without an executor: where its dispatches are POSTed. */
+  webhookUrl: z.string().optional().describe("the worker's webhook URL (an http or https URL)"),
+  /** Worker: this server performs its work, through the executor registered under this name, instead of a webhook. Approval gate: the work a rejection (and a precheck) runs. */
+  executor: name("an executor of this server"),
+  /** Worker: its dispatches are put on the wire by the dispatch adapter registered under this name. */
+  protocol: name("a dispatch adapter"),
+  /** A dispatched attempt that has not called back within this time fails (or is retried). */
+  timeoutMs: milliseconds,
+  /**
+   * How long one dispatch of the node's work may hold its lease before another process may take it over. The outbox's
+   * claim reads it from the dispatch's `config` as a number, so a bad value must never reach it.
+   */
+  leaseMs: milliseconds,
+  /** Worker: automatic retries of a failed attempt. */
+  retry: WorkerRetry.optional().describe("{ maxAttempts: 1 to 100, backoffMs?: 0 to 3600000 }"),
+  /** Worker: a loop, iterated by `iterate` events (and `input` events when interactive). */
+  loop: NodeLoop.optional().describe("{ interactive?: true or false }"),
+  /** Worker or UX: fires once every dependency has settled, by this rule, instead of once all completed. */
+  triggerRule: TriggerRule.optional().describe(`one of ${TriggerRule.options.join(", ")}`),
+  /** Returns to pending and runs again when its run is resumed, even when completed. */
+  alwaysRun: flag,
+  /** UX: a review gate (approve or reject the output of the Worker before it) or an approval gate (a person's decision). */
+  gate: z.enum(["review", "approval"]).optional().describe(`"review" or "approval"`),
+  /** Approval gate: approving completes it with the approver's comment as output (else ""). */
+  captureResponse: flag,
+  /** Approval gate with an executor: the executor first decides whether the gate waits at all, answering with a skip or a callback. */
+  precheck: flag,
+  /** Splitter: the dot path of the array in its input that it splits. */
+  arrayPath: z.string().optional().describe('a dot path to the array in its input, such as "items"'),
+});
+export type NodeSpec = z.infer<typeof NodeSpec>;
+/** What a front door may write into a node's `data` for the engine (before defaults). */
+export type NodeSpecInput = z.input<typeof NodeSpec>;
+
 /**
  * A node's status: pending, running, completed, failed and waiting_for_user, plus the ones the engine needs:
  * - `split`: a node inside a Splitter's scope; it runs once per path, as `nodeId_0`, `nodeId_1`, ...
@@ -118,15 +182,6 @@ export const ReviewBody = z.discriminatedUnion("decision", [
   }),
 ]);
 export type ReviewBody = z.infer<typeof ReviewBody>;
-
-/** A Worker's automatic retries, `data.retry`: attempts in all (the first included) and the wait before the second, doubled for each further one. */
-export const WorkerRetry = z
-  .object({
-    maxAttempts: z.number().int().min(1).max(100),
-    backoffMs: z.number().int().min(0).max(3_600_000).default(1000),
-  })
-  .strict();
-export type WorkerRetry = z.infer<typeof WorkerRetry>;
 
 /** Cancelling a run: an optional reason, recorded on every node it stops and in the run's event log. */
 export const CancelBody = z.object({

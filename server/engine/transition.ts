@@ -7,11 +7,9 @@
  * the follow-up events (fire, completed, collect, member_failed, member_recovered) are how one event's
  * consequences ripple through the graph inside the same transaction.
  */
-import {
-  type CompiledGraph, type InstanceRef, type TriggerRule, executorOf, instanceKey, isApprovalGate, isReviewGate, keyInPath, parseKey, readPath, triggerRuleOf,
-} from "./graph";
+import { type CompiledGraph, type InstanceRef, instanceKey, isApprovalGate, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
 import { isPlainObject, sameJson } from "../lib/json";
-import { type NodeStatus, type RunStatus, type WorkerPayload, WorkerRetry } from "./schemas";
+import type { NodeStatus, RunStatus, TriggerRule, WorkerPayload } from "./schemas";
 
 /** One row of `stitch_node_states`: a node of the graph, or one path's instance of it. */
 export interface NodeRow {
@@ -127,7 +125,7 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
       return [event.key];
     case "retry":
       // A node that fires by rule takes back the skips its failure caused, so its descendants are read too.
-      return [event.key, ...upstreamKeys(g, ref), ...(triggerRuleOf(ref.node) ? ruledDescendants(g, ref.nodeId) : [])];
+      return [event.key, ...upstreamKeys(g, ref), ...(ref.node.spec.triggerRule ? ruledDescendants(g, ref.nodeId) : [])];
     case "review":
     case "fire":
       return [event.key, ...upstreamKeys(g, ref)];
@@ -165,7 +163,7 @@ function ruledDescendants(g: CompiledGraph, nodeId: string): string[] {
   const found = new Set<string>();
   const visit = (id: string) => {
     for (const next of g.downstream.get(id)!) {
-      if (found.has(next) || !triggerRuleOf(g.nodes.get(next)!)) continue;
+      if (found.has(next) || !g.nodes.get(next)!.spec.triggerRule) continue;
       found.add(next);
       visit(next);
     }
@@ -234,7 +232,7 @@ class Step {
   /** True when a node after this one fires by trigger rule, so it must hear of this one failing or being skipped. */
   private firesByRuleAfter(key: string): boolean {
     const ref = parseKey(this.g, key);
-    return !!ref && this.g.downstream.get(ref.nodeId)!.some((target) => triggerRuleOf(this.g.nodes.get(target)!) !== undefined);
+    return !!ref && this.g.downstream.get(ref.nodeId)!.some((target) => this.g.nodes.get(target)!.spec.triggerRule !== undefined);
   }
 
   /** A cancellation's change: every collector of the run is cancelled in the same step, so none is told. */
@@ -297,7 +295,8 @@ class Step {
   /** What a Worker receives: run, node, its config, its input and where to call back; one that owes an answer to review feedback also gets that feedback. */
   dispatch(ref: InstanceRef, row: NodeRow): void {
     const feedback: WorkerPayload["feedback"] = row.feedback ? { text: row.feedback.text, previousOutput: row.output, round: row.feedback.round } : undefined;
-    const { webhookUrl, ...config } = ref.node.data;
+    // The worker is given its node's data as config, all but the address it is sent to.
+    const { webhookUrl: _address, ...config } = ref.node.data;
     const payload: WorkerPayload = {
       runId: this.ctx.runId,
       nodeId: row.key,
@@ -307,10 +306,10 @@ class Step {
       attempt: row.attempt,
       ...(feedback ? { feedback } : {}),
     };
-    const executor = executorOf(ref.node);
-    this.effects.push({ type: "dispatch", key: row.key, attempt: row.attempt, url: executor ? `executor:${executor}` : String(webhookUrl), payload });
-    const timeoutMs = ref.node.data.timeoutMs;
-    if (typeof timeoutMs === "number") this.effects.push({ type: "schedule_timeout", key: row.key, attempt: row.attempt, afterMs: timeoutMs });
+    // compileGraph requires a webhookUrl of every Worker without an executor; gates only dispatch to their executor.
+    const { executor, webhookUrl, timeoutMs } = ref.node.spec;
+    this.effects.push({ type: "dispatch", key: row.key, attempt: row.attempt, url: executor ? `executor:${executor}` : webhookUrl!, payload });
+    if (timeoutMs !== undefined) this.effects.push({ type: "schedule_timeout", key: row.key, attempt: row.attempt, afterMs: timeoutMs });
   }
 }
 
@@ -366,7 +365,7 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
       return onInput(step, ref, row, event.text);
     case "settled":
       for (const target of g.downstream.get(ref.nodeId)!) {
-        if (triggerRuleOf(g.nodes.get(target)!)) step.next.push({ type: "fire", key: instanceKey(target, ref.vector) });
+        if (g.nodes.get(target)!.spec.triggerRule) step.next.push({ type: "fire", key: instanceKey(target, ref.vector) });
       }
       return step.result(applied);
     case "fire":
@@ -444,13 +443,6 @@ function onCallback(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
   );
 }
 
-/** A Worker's automatic retries (`data.retry`, validated by compileGraph); none when it has no such field. */
-function retryPolicyOf(data: Record<string, unknown>): WorkerRetry | undefined {
-  if (data.retry === undefined) return undefined;
-  const parsed = WorkerRetry.safeParse(data.retry);
-  return parsed.success ? parsed.data : undefined;
-}
-
 const MAX_RETRY_BACKOFF_MS = 3_600_000;
 
 /** A Worker that failed an attempt and waits for its next one stays `running`, with the failure as its error. */
@@ -463,7 +455,7 @@ const betweenAttempts = (row: NodeRow) => row.status === "running" && row.error 
  */
 function failOrRetry(step: Step, ref: InstanceRef, row: NodeRow, error: string, retryable = true): void {
   step.effects.push({ type: "cancel_dispatches", key: row.key });
-  const policy = retryable ? retryPolicyOf(ref.node.data) : undefined;
+  const policy = retryable ? ref.node.spec.retry : undefined;
   const used = row.attempt - row.retryFrom + 1;
   if (policy && used < policy.maxAttempts) {
     const afterMs = Math.min(policy.backoffMs * 2 ** (used - 1), MAX_RETRY_BACKOFF_MS);
@@ -534,11 +526,11 @@ function onApproval(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
     return step.result(rejected("conflict", `node "${row.key}" is ${row.status}; it is not waiting for approval`));
   }
   if (event.decision === "approve") {
-    step.put({ ...row, status: "completed", output: ref.node.data.captureResponse === true ? (event.feedback ?? "") : "", error: null, feedback: null });
+    step.put({ ...row, status: "completed", output: ref.node.spec.captureResponse ? (event.feedback ?? "") : "", error: null, feedback: null });
     step.next.push({ type: "completed", key: row.key });
     return step.result(applied);
   }
-  if (!executorOf(ref.node)) return step.result(rejected("conflict", `node "${row.key}" has no work to run on a rejection`));
+  if (!ref.node.spec.executor) return step.result(rejected("conflict", `node "${row.key}" has no work to run on a rejection`));
   const refired: NodeRow = { ...row, status: "running", attempt: row.attempt + 1, error: null, feedback: { text: event.feedback?.trim() ?? "", round: row.attempt } };
   step.put(refired);
   step.dispatch(ref, refired);
@@ -556,8 +548,8 @@ function onRejectionHandled(step: Step, row: NodeRow, event: Extract<ExternalEve
 
 /** A loop iteration ended without the completion signal: the next one fires, or an interactive loop waits for the user. */
 function onIterate(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "iterate" }>): StepResult {
-  const loop = ref.node.data.loop as { interactive?: boolean } | undefined;
-  if (ref.node.type !== "Worker" || !loop) return step.result(rejected("conflict", `node "${row.key}" is not a loop`));
+  const { loop } = ref.node.spec;
+  if (!loop) return step.result(rejected("conflict", `node "${row.key}" is not a loop`));
   if (row.status !== "running" || row.attempt !== event.attempt || betweenAttempts(row)) return step.result(duplicate("the node has moved on"));
   step.effects.push({ type: "cancel_dispatches", key: row.key });
   if (loop.interactive) {
@@ -572,8 +564,7 @@ function onIterate(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<Ex
 
 /** A person's reply to an interactive loop between iterations: the next iteration fires with it. */
 function onInput(step: Step, ref: InstanceRef, row: NodeRow, text: string): StepResult {
-  const loop = ref.node.data.loop as { interactive?: boolean } | undefined;
-  if (ref.node.type !== "Worker" || !loop?.interactive) return step.result(rejected("conflict", `node "${row.key}" is not an interactive loop`));
+  if (!ref.node.spec.loop?.interactive) return step.result(rejected("conflict", `node "${row.key}" is not an interactive loop`));
   if (row.status !== "waiting_for_user") return step.result(rejected("conflict", `node "${row.key}" is ${row.status}; it is not waiting for input`));
   const next: NodeRow = { ...row, status: "running", attempt: row.attempt + 1, error: null, feedback: { text, round: row.attempt } };
   step.put(next);
@@ -600,7 +591,7 @@ function onResume(step: Step, rows: ReadonlyMap<string, NodeRow>): StepResult {
     if (!ref || ref.template) continue;
     const rerun =
       row.status === "failed" || row.status === "cancelled" || (row.status === "skipped" && behindStopped.has(row.key)) ||
-      (row.status === "completed" && ref.node.data.alwaysRun === true);
+      (row.status === "completed" && ref.node.spec.alwaysRun);
     if (!rerun) continue;
     step.put({ ...row, status: "pending", error: null, feedback: null });
     again.push(row.key);
@@ -618,7 +609,7 @@ function onRetry(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
   if (row.status !== "failed") {
     return step.result(rejected("bad_request", `node "${row.key}" is ${row.status}; only failed nodes can be retried`));
   }
-  if (triggerRuleOf(ref.node)) {
+  if (ref.node.spec.triggerRule) {
     for (const key of ruledDescendants(step.g, ref.nodeId)) {
       const descendant = step.get(key);
       if (descendant?.status === "skipped") step.put({ ...descendant, status: "pending", error: null });
@@ -635,7 +626,7 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
     collectIfReady(step, row);
     return step.result(applied);
   }
-  const rule = triggerRuleOf(ref.node);
+  const rule = ref.node.spec.triggerRule;
   const ready = rule ? step.readinessByRule(ref, rule) : step.inputOf(ref);
   if (!ready) return step.result(applied);
   if ("skip" in ready) {
@@ -651,9 +642,10 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
       break;
     }
     case "UX":
-      if (isApprovalGate(ref.node) && ref.node.data.precheck === true && executorOf(ref.node)) {
-        // Its front door decides first whether the gate waits at all (a condition): the executor answers with a
-        // `skip`, or with a callback after which the gate waits for the decision (as after a rejection's work).
+      if (ref.node.spec.precheck) {
+        // An approval gate with an executor (compileGraph allows a precheck nowhere else): its front door decides first
+        // whether the gate waits at all (a condition): the executor answers with a `skip`, or with a callback after
+        // which the gate waits for the decision (as after a rejection's work).
         const fired: NodeRow = { ...row, status: "running", input, attempt: row.attempt + 1, error: null, feedback: null };
         step.put(fired);
         step.dispatch(ref, fired);
@@ -662,7 +654,7 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
       step.put({ ...row, status: "waiting_for_user", input, attempt: row.attempt + 1, error: null });
       break;
     case "Splitter": {
-      const path = String(ref.node.data.arrayPath);
+      const path = ref.node.spec.arrayPath!;
       const items = readPath(input, path);
       if (!Array.isArray(items)) {
         step.put({ ...row, status: "failed", input, attempt: row.attempt + 1, error: `Splitter "${ref.nodeId}" expected an array at "${path}" of its input, found ${describe(items)}` });

@@ -5,6 +5,7 @@
  */
 import type { Executor } from "../../db/client";
 import type { RunTransition, TransitionObserver } from "../engine/engine";
+import type { GraphNode } from "../engine/graph";
 import type { PipelineAgent, PipelineTurn, RunState } from "./schemas";
 import * as store from "./store";
 
@@ -13,6 +14,9 @@ export interface Projected {
   state?: { state: RunState; failure: string | null };
   turns: store.TurnOf[];
 }
+
+/** A pipeline run's nodes: its agents' Workers (sent over the `agent` protocol) and their review gates. */
+const isPipelineNode = (node: GraphNode | undefined) => node?.spec.protocol === "agent" || node?.spec.gate === "review";
 
 /** What an engine transition means for a pipeline run: its agents, and the agent it was at before the transition. */
 export function project(run: { agents: readonly PipelineAgent[]; currentAgent: string | null }, t: RunTransition): Projected {
@@ -26,7 +30,7 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
   let state: Projected["state"];
   for (const change of t.changes) {
     const node = t.graph.nodes.get(change.key);
-    if (!node || (node.data.protocol !== "agent" && node.data.gate !== "review")) continue;
+    if (!node || !isPipelineNode(node)) continue;
     const slug = String(node.data.agent);
     const { before } = change;
     const after = change.after.status;
@@ -59,7 +63,7 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
 export function pipelineProjection(): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
     if (t.owner?.front_door !== "pipeline") return;
-    if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.data.protocol === "agent" || t.graph.nodes.get(c.key)?.data.gate === "review")) return;
+    if (!t.changes.some((c) => isPipelineNode(t.graph.nodes.get(c.key)))) return;
     // The engine run is locked (this runs inside its event); the pipeline run's row comes second, as everywhere.
     const run = await store.findRun(tx, t.owner.run_id);
     if (!run) return;

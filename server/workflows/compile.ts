@@ -4,9 +4,7 @@
  * a person's decision is an approval gate. Each node fires by its trigger rule once its dependencies have settled,
  * so independent branches never wait for each other, and every node's work and outcome is an engine event.
  */
-import type { StitchGraph, StitchNode } from "../engine/schemas";
-
-export type TriggerRule = "all_success" | "one_success" | "none_failed_min_one_success" | "all_done";
+import type { NodeLoop, NodeSpecInput, StitchGraph, StitchNode, TriggerRule, WorkerRetry } from "../engine/schemas";
 
 /** The executor name under which the workflow front doors run their nodes' work. */
 export const WORKFLOW_EXECUTOR = "workflow";
@@ -20,11 +18,11 @@ export interface WorkflowTask {
   /** A label for the graph view. */
   label: string;
   /** Automatic attempts in all (the first included) and the wait before the second, doubled for each further one. */
-  retry?: { maxAttempts: number; backoffMs: number };
+  retry?: WorkerRetry;
   /** Re-run on resume even when completed. */
   alwaysRun?: boolean;
   /** A loop: each iteration is an event; an interactive one waits for the user between iterations. */
-  loop?: { interactive: boolean };
+  loop?: NodeLoop;
   /** Approval gates: a rejection runs follow-up work (and the gate then waits again). */
   rejectionWork?: boolean;
   /** Approval gates: the front door's executor first decides whether the gate waits at all (a condition), or skips it. */
@@ -66,7 +64,8 @@ function positions(tasks: readonly WorkflowTask[]): Map<string, { x: number; y: 
 export function compileWorkflow(tasks: readonly WorkflowTask[]): StitchGraph {
   const at = positions(tasks);
   const nodes: StitchNode[] = tasks.map((task) => {
-    const data: Record<string, unknown> = { label: task.label, triggerRule: task.triggerRule, ...task.config };
+    // The engine's keys are typed by its node spec (compileGraph checks them again); the rest is the task's config.
+    const data: NodeSpecInput & Record<string, unknown> = { label: task.label, triggerRule: task.triggerRule, ...task.config };
     if (task.alwaysRun) data.alwaysRun = true;
     if (task.leaseMs) data.leaseMs = task.leaseMs;
     if (task.kind === "approval") {

@@ -41,7 +41,7 @@ export interface ProjectedStepRun {
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 
-const isStep = (t: RunTransition, key: string) => t.graph.nodes.get(key)?.data.executor === STEPS_EXECUTOR;
+const isStep = (t: RunTransition, key: string) => t.graph.nodes.get(key)?.spec.executor === STEPS_EXECUTOR;
 
 /** What an engine transition means for a step run. */
 export function projectSteps(t: RunTransition): ProjectedStepRun {

@@ -4,15 +4,16 @@
  * this into an engine flow; the executor runs its nodes. Defined once as zod schemas; the types are inferred.
  */
 import { z } from "zod";
+import { TriggerRule } from "../../engine/schemas";
 
 /** The seven node kinds, chosen by the one mode key a node has. */
 export const NODE_KINDS = ["command", "prompt", "bash", "script", "loop", "approval", "cancel"] as const;
 export const NodeKind = z.enum(NODE_KINDS);
 export type NodeKind = z.infer<typeof NodeKind>;
 
-export const TRIGGER_RULES = ["all_success", "one_success", "none_failed_min_one_success", "all_done"] as const;
-export const TriggerRule = z.enum(TRIGGER_RULES);
-export type TriggerRule = z.infer<typeof TriggerRule>;
+/** A node's `trigger_rule`: the engine's own readiness rules, under the same names. */
+export { TriggerRule };
+export const TRIGGER_RULES = TriggerRule.options;
 
 /** The providers the `provider` field may name: `openai`, the configured OpenAI-compatible endpoint (LLM_*); `offline`, the deterministic offline responder. */
 export const PROVIDERS = ["openai", "offline"] as const;

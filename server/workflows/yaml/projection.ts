@@ -24,7 +24,7 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
   if (event.type === "resume") turn("resumed", null, null, t.actor);
   for (const { key, before, after } of t.changes) {
     const node = t.graph.nodes.get(key);
-    if (!node || node.data.triggerRule === undefined) continue;
+    if (!node || node.spec.triggerRule === undefined) continue;
     const kind = String(node.data.kind ?? "");
     const addressed = "key" in event && event.key === key;
     if (addressed && event.type === "review" && event.decision === "reject") turn("rejected", key, { reason: event.feedback ?? "" }, t.actor);
@@ -57,7 +57,7 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
 export function workflowProjection(): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
     if (t.owner?.front_door !== "yaml") return;
-    if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.data.triggerRule !== undefined) && t.event.type !== "cancel") return;
+    if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.spec.triggerRule !== undefined) && t.event.type !== "cancel") return;
     const run = await store.findRun(tx, t.runId);
     if (!run) return;
     const projected = project(run.status, t);
