@@ -6,7 +6,8 @@
 import { type Document, LineCounter, type Node as YamlNode, type YAMLMap, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { parseCondition } from "./condition";
 import { type LoadResult, type LocatedIssue, NODE_KINDS, type NodeKind, PROVIDERS, TRIGGER_RULES, WorkflowDefinition } from "./definition";
-import { NODE_ID_PATTERN, type OutputReference, referenceText, referencesIn, shellReferencesIn } from "./references";
+import { NODE_ID_PATTERN, type OutputReference, referenceText, referencesIn } from "./references";
+import { shellReferencesIn } from "./shellReferences";
 
 export interface LoadOptions {
   /** Whether `bash` and `script` nodes (and loops with `until_bash`) may load: the server's `WORKFLOW_SHELL=on`. Default false. */
