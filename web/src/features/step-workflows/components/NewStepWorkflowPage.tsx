@@ -57,7 +57,7 @@ export function NewStepWorkflowPage() {
         <summary>Tools</summary>
         <ToolList />
       </details>
-      <DefinitionEditor initialText={starterDefinition} saveLabel="Register workflow" onSaved={(workflow) => navigate(paths.stepWorkflow(workflow.name))} />
+      <DefinitionEditor initialText={starterDefinition} saveLabel="Register workflow" onSaved={(workflow) => navigate(paths.steps.workflow(workflow.name))} />
     </div>
   );
 }

@@ -42,7 +42,7 @@ export function StartStepRunForm({ name, version, inputs }: { name: string; vers
     start.mutate(
       { name, inputs: parsed.inputs },
       {
-        onSuccess: (run) => navigate(paths.stepRun(run.id)),
+        onSuccess: (run) => navigate(paths.steps.run(run.id)),
         onError: (error) => {
           const problems = problemsOf(error);
           if (!problems) return;

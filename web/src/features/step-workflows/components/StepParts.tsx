@@ -28,7 +28,7 @@ export function QueryPage<T>({ query, what, children }: { query: { data: T | und
 export function NewStepWorkflowLink() {
   if (!useCan("operator")) return null;
   return (
-    <Link to={paths.newStepWorkflow()} className="button button-primary button-small">
+    <Link to={paths.steps.create()} className="button button-primary button-small">
       <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
         <path d="M10 4v12M4 10h12" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
       </svg>
@@ -41,7 +41,7 @@ export function NewStepWorkflowLink() {
 export function StepWorkflowsCrumb() {
   return (
     <p className="step-crumb small">
-      <Link to={paths.stepWorkflows()}>Step workflows</Link> /
+      <Link to={paths.steps.list()}>Step workflows</Link> /
     </p>
   );
 }

@@ -47,9 +47,9 @@ export function StepRunHeader({ run, view }: { run: StepRunSummary; view: "conve
       </RunTitleRow>
       {resume.error && !resume.isPending ? <ErrorNotice title="The run was not resumed" error={resume.error} /> : null}
       <p className="run-sub muted small">
-        <Link to={paths.stepWorkflow(run.workflow)}>{run.workflow}</Link> · step workflow run <code>{run.id}</code> · started {formatDateTime(run.created_at)}
+        <Link to={paths.steps.workflow(run.workflow)}>{run.workflow}</Link> · step workflow run <code>{run.id}</code> · started {formatDateTime(run.created_at)}
       </p>
-      <RunTabs conversation={paths.stepRun(run.id)} graph={paths.stepRunGraph(run.id)} view={view} />
+      <RunTabs conversation={paths.steps.run(run.id)} graph={paths.steps.runGraph(run.id)} view={view} />
     </header>
   );
 }

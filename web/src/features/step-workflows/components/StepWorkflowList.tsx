@@ -16,7 +16,7 @@ function WorkflowRows({ workflows }: { workflows: StepWorkflowSummary[] }) {
       {workflows.map((workflow) => (
         <tr key={workflow.name}>
           <td>
-            <Link to={paths.stepWorkflow(workflow.name)} className="table-link">
+            <Link to={paths.steps.workflow(workflow.name)} className="table-link">
               {workflow.name}
             </Link>
           </td>
@@ -56,7 +56,7 @@ export function StepWorkflowList() {
       ) : workflows.data.length === 0 ? (
         <EmptyState title="No step workflows yet">
           <p>
-            <Link to={paths.newStepWorkflow()}>Paste the first definition</Link>, or send one to <code>POST /api/workflows</code>.
+            <Link to={paths.steps.create()}>Paste the first definition</Link>, or send one to <code>POST /api/workflows</code>.
           </p>
         </EmptyState>
       ) : (

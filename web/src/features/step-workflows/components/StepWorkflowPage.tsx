@@ -101,7 +101,7 @@ function WorkflowBody({ workflow }: { workflow: StepWorkflowDetail }) {
             onDiscard={() => setEditing(false)}
             onSaved={(saved) => {
               setEditing(false);
-              if (saved.name !== workflow.name) navigate(paths.stepWorkflow(saved.name));
+              if (saved.name !== workflow.name) navigate(paths.steps.workflow(saved.name));
             }}
           />
         ) : (

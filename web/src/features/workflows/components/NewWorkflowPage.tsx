@@ -44,7 +44,7 @@ export function NewWorkflowPage() {
           </li>
         </ul>
       </details>
-      <WorkflowEditor initialYaml={starterYaml} saveLabel="Save workflow" onSaved={(workflow) => navigate(paths.workflow(workflow.name))} />
+      <WorkflowEditor initialYaml={starterYaml} saveLabel="Save workflow" onSaved={(workflow) => navigate(paths.workflows.workflow(workflow.name))} />
     </div>
   );
 }

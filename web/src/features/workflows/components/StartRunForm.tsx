@@ -14,7 +14,7 @@ export function StartRunForm({ name, version }: { name: string; version: number 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (start.isPending) return;
-    start.mutate({ name, message: message.trim() }, { onSuccess: (run) => navigate(paths.workflowRun(run.id)) });
+    start.mutate({ name, message: message.trim() }, { onSuccess: (run) => navigate(paths.workflows.run(run.id)) });
   };
 
   return (

@@ -16,7 +16,7 @@ function WorkflowRows({ workflows }: { workflows: WorkflowSummary[] }) {
       {workflows.map((workflow) => (
         <tr key={workflow.name}>
           <td>
-            <Link to={paths.workflow(workflow.name)} className="table-link">
+            <Link to={paths.workflows.workflow(workflow.name)} className="table-link">
               {workflow.name}
             </Link>
           </td>
@@ -52,7 +52,7 @@ export function WorkflowList() {
       ) : workflows.data.length === 0 ? (
         <EmptyState title="No workflows yet">
           <p>
-            <Link to={paths.newWorkflow()}>Write the first one</Link>, or put <code>*.yaml</code> files in the server's workflows folder.
+            <Link to={paths.workflows.create()}>Write the first one</Link>, or put <code>*.yaml</code> files in the server's workflows folder.
           </p>
         </EmptyState>
       ) : (

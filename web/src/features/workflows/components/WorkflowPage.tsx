@@ -82,7 +82,7 @@ function WorkflowBody({ workflow }: { workflow: WorkflowDetail }) {
             onDiscard={() => setEditing(false)}
             onSaved={(saved) => {
               setEditing(false);
-              if (saved.name !== workflow.name) navigate(paths.workflow(saved.name));
+              if (saved.name !== workflow.name) navigate(paths.workflows.workflow(saved.name));
             }}
           />
         ) : (

@@ -5,7 +5,7 @@ import { useCan } from "../../../lib/session";
 export function NewWorkflowLink() {
   if (!useCan("operator")) return null;
   return (
-    <Link to={paths.newWorkflow()} className="button button-primary button-small">
+    <Link to={paths.workflows.create()} className="button button-primary button-small">
       <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
         <path d="M10 4v12M4 10h12" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
       </svg>
@@ -31,7 +31,7 @@ export function Tags({ tags }: { tags: readonly string[] }) {
 export function WorkflowsCrumb() {
   return (
     <p className="breadcrumb small">
-      <Link to={paths.workflows()}>Workflows</Link> /
+      <Link to={paths.workflows.list()}>Workflows</Link> /
     </p>
   );
 }

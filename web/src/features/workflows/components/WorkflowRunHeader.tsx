@@ -46,9 +46,9 @@ export function WorkflowRunHeader({ run, view }: { run: WorkflowRunSummary; view
       </RunTitleRow>
       {resume.error && !resume.isPending ? <ErrorNotice title="The run was not resumed" error={resume.error} /> : null}
       <p className="run-sub muted small">
-        <Link to={paths.workflow(run.workflow)}>{run.workflow}</Link> · run <code>{run.id}</code> · started {formatDateTime(run.created_at)}
+        <Link to={paths.workflows.workflow(run.workflow)}>{run.workflow}</Link> · run <code>{run.id}</code> · started {formatDateTime(run.created_at)}
       </p>
-      <RunTabs conversation={paths.workflowRun(run.id)} graph={paths.workflowRunGraph(run.id)} view={view} />
+      <RunTabs conversation={paths.workflows.run(run.id)} graph={paths.workflows.runGraph(run.id)} view={view} />
     </header>
   );
 }
