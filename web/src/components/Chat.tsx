@@ -1,7 +1,7 @@
 /**
  * Pieces every run told as a conversation shares, whichever front door the run belongs to: a turn's time, the
- * "is working" dots, a failure's Retry, the cancellation's closing note, a run page's title row and the tabs between
- * a run's conversation and its graph.
+ * "is working" dots, a line across the conversation and the run's outcome, a failure's Retry, the cancellation's
+ * closing note, a run page's title row and the tabs between a run's conversation and its graph.
  * Their stylesheet holds the conversation's page, turns, bubbles, system lines and inline composer.
  */
 import type { ReactNode, RefObject } from "react";
@@ -29,6 +29,38 @@ export function TypingDots() {
       <span />
       <span />
     </span>
+  );
+}
+
+/** Past this a text is cut, so one huge output does not stall the page; the graph view has the whole of it. */
+export const shownChars = 50_000;
+export const cutLongText = (text: string) => (text.length > shownChars ? `${text.slice(0, shownChars)}\n…` : text);
+
+/** A line across the conversation (a retry, a resumption, the outcome): what happened, by whom, and when. */
+export function SystemLine({ at, actor, tone, children }: { at: string; actor: string | null; tone?: "success" | "failed" | "cancelled"; children: ReactNode }) {
+  return (
+    <p className={`system-line${tone ? ` system-line-${tone}` : ""}`}>
+      <span>
+        {children}
+        {actor ? ` by ${actor}` : ""} · <Time at={at} />
+      </span>
+    </p>
+  );
+}
+
+const outcomes: Record<string, { text: string; tone: "success" | "failed" | "cancelled" }> = {
+  completed: { text: "Run completed", tone: "success" },
+  failed: { text: "Run failed", tone: "failed" },
+  cancelled: { text: "Run ended: cancelled", tone: "cancelled" },
+};
+
+/** How the run ended (`outcome`: completed, failed, cancelled), as a line across the conversation. */
+export function OutcomeLine({ at, actor, outcome }: { at: string; actor: string | null; outcome: string | null }) {
+  const { text, tone } = outcomes[outcome ?? ""] ?? { text: `Run ended: ${outcome ?? "unknown"}`, tone: "cancelled" };
+  return (
+    <SystemLine at={at} actor={actor} tone={tone}>
+      {text}
+    </SystemLine>
   );
 }
 
