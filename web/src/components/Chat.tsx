@@ -1,7 +1,7 @@
 /**
  * Pieces every run told as a conversation shares, whichever front door the run belongs to: a turn's time, the
  * "is working" dots, a line across the conversation and the run's outcome, a failure's Retry, the cancellation's
- * closing note, a run page's title row and the tabs between a run's conversation and its graph.
+ * closing note, a run page's title row, the tabs between a run's conversation and its graph, and the page itself.
  * Their stylesheet holds the conversation's page, turns, bubbles, system lines and inline composer.
  */
 import type { ReactNode, RefObject } from "react";
@@ -9,6 +9,8 @@ import { errorMessage } from "../lib/errors";
 import { Link } from "../lib/router";
 import { useCan } from "../lib/session";
 import { formatDateTime, formatTime } from "../lib/time";
+import { useFollowNewMessages } from "../lib/useFollowNewMessages";
+import { ErrorNotice } from "./ErrorNotice";
 import { StopIcon } from "./icons";
 import { Spinner } from "./Spinner";
 import "./Chat.css";
@@ -130,5 +132,22 @@ export function RunTabs({ conversation, graph, view }: { conversation: string; g
         Flow graph
       </Link>
     </nav>
+  );
+}
+
+/**
+ * A run's page as a conversation: its header, a note when the latest state could not be fetched (the last good one
+ * stays on screen), and the turns, followed as new ones arrive while the reader is at the end.
+ */
+export function RunConversation({ className, header, refreshError, count, children }: { className: string; header: ReactNode; refreshError: unknown; count: number; children: ReactNode }) {
+  const turnsRef = useFollowNewMessages(count);
+  return (
+    <div className={`conversation ${className}`}>
+      {header}
+      {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
+      <div className="messages" ref={turnsRef} role="log" aria-label="Conversation" aria-live="polite">
+        {children}
+      </div>
+    </div>
   );
 }

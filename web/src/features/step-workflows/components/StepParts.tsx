@@ -1,29 +1,9 @@
-/**
- * Small pieces the step workflow pages share: a page read from one query, "New step workflow", the way back to the
- * list, a step's status, a value shown as text.
- */
-import type { ReactNode } from "react";
-import { PageLoadError } from "../../../components/ErrorNotice";
-import { Spinner } from "../../../components/Spinner";
+/** Small pieces the step workflow pages share: "New step workflow", the way back to the list, a step's status, a value shown as text. */
 import { Link, paths } from "../../../lib/router";
 import { useCan } from "../../../lib/session";
 import type { RunStepStatus } from "../../../lib/trpc";
 import { byName } from "../utils/definition";
 import { formatValue } from "../utils/result";
-
-/**
- * A page made of one query's answer: the page once it is read (a later failed refresh is passed on, so the page can
- * say that updates paused while keeping the last good answer), the failure with "Try again", or a spinner.
- */
-export function QueryPage<T>({ query, what, children }: { query: { data: T | undefined; error: unknown; refetch(): unknown }; what: string; children(data: T, refreshError: unknown): ReactNode }) {
-  if (query.data !== undefined) return children(query.data, query.error);
-  if (query.error) return <PageLoadError permanent={`This ${what} could not be opened`} transient={`The ${what} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
-  return (
-    <div className="page-pad">
-      <Spinner label={`Loading the ${what}`} size="md" />
-    </div>
-  );
-}
 
 export function NewStepWorkflowLink() {
   if (!useCan("operator")) return null;

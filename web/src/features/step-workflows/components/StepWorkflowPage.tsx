@@ -4,6 +4,7 @@
  * a new version), and its recent runs.
  */
 import { useId, useState } from "react";
+import { QueryPage } from "../../../components/QueryPage";
 import { Table } from "../../../components/Table";
 import { navigate, paths } from "../../../lib/router";
 import { useCan } from "../../../lib/session";
@@ -13,7 +14,7 @@ import { useStepWorkflow } from "../api/step-workflows";
 import { definitionText } from "../utils/definition";
 import { DefinitionEditor } from "./DefinitionEditor";
 import { StartStepRunForm } from "./StartStepRunForm";
-import { QueryPage, StepWorkflowsCrumb } from "./StepParts";
+import { StepWorkflowsCrumb } from "./StepParts";
 import { StepRunsTable } from "./StepRunsTable";
 import "../step-workflows.css";
 
