@@ -1,30 +1,7 @@
-/** Small pieces the step workflow pages share: "New step workflow", the way back to the list, a step's status, a value shown as text. */
-import { Link, paths } from "../../../lib/router";
-import { useCan } from "../../../lib/session";
+/** Small pieces the step workflow pages share: a step's status, a value shown as text. */
 import type { RunStepStatus } from "../../../lib/trpc";
 import { byName } from "../utils/definition";
 import { formatValue } from "../utils/result";
-
-export function NewStepWorkflowLink() {
-  if (!useCan("operator")) return null;
-  return (
-    <Link to={paths.steps.create()} className="button button-primary button-small">
-      <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-        <path d="M10 4v12M4 10h12" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      </svg>
-      New step workflow
-    </Link>
-  );
-}
-
-/** Above a step workflow page's title: the way back to the list. */
-export function StepWorkflowsCrumb() {
-  return (
-    <p className="step-crumb small">
-      <Link to={paths.steps.list()}>Step workflows</Link> /
-    </p>
-  );
-}
 
 /** A step's status as `run_steps` words it: COMPLETED, FAILED, SKIPPED, CANCELLED, RUNNING, PENDING. */
 export function StepStatus({ status }: { status: RunStepStatus }) {
