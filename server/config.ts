@@ -54,7 +54,7 @@ const Env = z.object({
   /**
    * Loopback and private addresses that URLs from users (a step's `utils.http`, a Worker's webhookUrl) may reach: comma-separated CIDRs,
    * addresses or host names (`127.0.0.0/8,::1`). Unset: public addresses only. Link-local and cloud-metadata
-   * addresses are refused whatever it says. Read by server/lib/outbound, which reports a bad entry at start-up.
+   * addresses are refused whatever it says. Read by server/lib/outboundPolicy, which reports a bad entry at start-up.
    */
   OUTBOUND_ALLOW: z.string().optional(),
   /** The graph tools' database: Neo4j at this bolt:// or neo4j:// URL (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE); unset: the embedded graph under DATA_DIR. */

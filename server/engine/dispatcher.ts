@@ -6,7 +6,8 @@
  */
 import { createHmac } from "node:crypto";
 import type { Database } from "../../db/client";
-import { type OutboundPolicy, OutboundRefusal, type ResolveHost, policedFetch } from "../lib/outbound";
+import type { OutboundPolicy } from "../lib/outboundPolicy";
+import { OutboundRefusal, type ResolveHost, policedFetch } from "../lib/policedFetch";
 import type { Engine } from "./engine";
 import type { WorkerPayload } from "./schemas";
 import { type ClaimedDispatch, claimDispatches, deleteDispatch, releaseDispatch, rescheduleDispatch } from "./store";

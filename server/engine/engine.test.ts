@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rows } from "../../db/client";
 import { stitchFlows } from "../../db/schema";
 import { stitchPaths } from "../http/paths";
-import { parseOutboundAllow } from "../lib/outbound";
+import { parseOutboundAllow } from "../lib/outboundPolicy";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { startWorkerServer } from "../testing/workerServer";

@@ -9,7 +9,7 @@ import { nulPath } from "../lib/json";
 import { type PageParams, pageOf, pageRequest } from "../lib/paging";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError } from "./errors";
-import { redactUrl } from "../lib/outbound";
+import { redactUrl } from "../lib/policedFetch";
 import { type CompiledGraph, GraphError, compileGraph, executorOf } from "./graph";
 import { type RowChange, macrostep, settle } from "./macrostep";
 import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";

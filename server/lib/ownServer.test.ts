@@ -2,7 +2,8 @@
 // Nothing here opens a connection: literal addresses are judged as they are, host names through a stubbed resolver.
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { checkUrl, literalRefusal, parseOutboundAllow } from "./outbound";
+import { literalRefusal, parseOutboundAllow } from "./outboundPolicy";
+import { checkUrl } from "./policedFetch";
 import { ownServerRule } from "./ownServer";
 
 const rule = ownServerRule({

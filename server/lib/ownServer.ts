@@ -1,5 +1,5 @@
 /**
- * This server as the target of its own outbound requests (outbound.ts's `OwnServerRule`). The server never calls
+ * This server as the target of its own outbound requests (outboundPolicy.ts's `OwnServerRule`). The server never calls
  * its own routes for a user: a Worker whose webhookUrl is `http://127.0.0.1:PORT/runs/{id}/cancel` would otherwise
  * cancel that run on the author's behalf. The one exception is what it serves to be called as a worker (the built-in
  * agents' `POST /api/agents/builtin/{slug}`).
@@ -16,7 +16,7 @@
  */
 import { networkInterfaces } from "node:os";
 import ipaddr from "ipaddr.js";
-import type { OwnServerRule } from "./outbound";
+import type { OwnServerRule } from "./outboundPolicy";
 
 export interface OwnServerOptions {
   /** NEXT_PUBLIC_BASE_URL. */

@@ -3,7 +3,7 @@
  * handed to the dispatcher (by app.ts) for dispatches of `data.executor: "steps"` (STEPS_EXECUTOR). The tools get the
  * services built from the environment (the LLM endpoint, OUTBOUND_ALLOW, the graph under DATA_DIR or in Neo4j).
  */
-import type { OutboundPolicy } from "../../lib/outbound";
+import type { OutboundPolicy } from "../../lib/outboundPolicy";
 import type { Database } from "../../../db/client";
 import type { NodeExecutor } from "../../engine/dispatcher";
 import type { Engine } from "../../engine/engine";

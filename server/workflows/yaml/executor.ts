@@ -22,7 +22,8 @@ import { runScript } from "../runtime/script";
 import { evaluateCondition, parseCondition } from "./condition";
 import { DEFAULT_TIMEOUT_MS } from "./compile";
 import type { WorkflowNode } from "./definition";
-import { type OutputLookup, ReferenceProblem, type SubstitutionContext, substitute, substituteForShell } from "./references";
+import { type OutputLookup, ReferenceProblem, type SubstitutionContext, substitute } from "./references";
+import { substituteForShell } from "./shellReferences";
 import * as store from "./store";
 
 export interface ExecutorOptions {

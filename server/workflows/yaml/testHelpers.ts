@@ -2,16 +2,31 @@
  * For this folder's integration tests: the real server on a test database, with a WORKFLOWS_DIR and a work directory
  * of its own, and a driver that registers and runs workflows through the front door's commands and queries, polls a
  * run until it reaches a state (never a timing assertion), and speaks its REST surface. The test file passes in how
- * a server is started (server/testing/harness), so this module imports nothing test-only itself.
+ * a server is started (server/testing/harness), so this module imports nothing test-only itself. For the references'
+ * unit tests: a substitution context made of node outputs.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import type { Database } from "../../../db/client";
+import type { NodeOutput, SubstitutionContext } from "./references";
 import type { RegisteredWorkflow, WorkflowConversation, WorkflowRunView } from "./schemas";
 import type { YamlWorkflows } from "./workflows";
 import { asTestOperator } from "../../testing/credentials";
+
+/** A context whose nodes have these outputs (completed unless given as a NodeOutput). */
+export function context(outputs: Record<string, string | NodeOutput>, extra: Partial<SubstitutionContext> = {}): SubstitutionContext {
+  return {
+    runMessage: "the message",
+    runId: "run-42",
+    outputOf: (id) => {
+      const out = outputs[id];
+      return typeof out === "string" ? { status: "completed", output: out } : out;
+    },
+    ...extra,
+  };
+}
 
 /** What of a running server the tests use (server/testing/harness's TestServer is one). */
 export interface WorkflowServer {

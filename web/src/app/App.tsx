@@ -81,10 +81,10 @@ function Shell() {
           <Link to={paths.home()} className="topnav-link" aria-current={section === "reviews" ? "page" : undefined}>
             Reviews
           </Link>
-          <Link to={paths.workflows()} className="topnav-link" aria-current={section === "workflows" ? "page" : undefined}>
+          <Link to={paths.workflows.list()} className="topnav-link" aria-current={section === "workflows" ? "page" : undefined}>
             Workflows
           </Link>
-          <Link to={paths.stepWorkflows()} className="topnav-link" aria-current={section === "steps" ? "page" : undefined}>
+          <Link to={paths.steps.list()} className="topnav-link" aria-current={section === "steps" ? "page" : undefined}>
             Playbooks
           </Link>
           <Link to={paths.engineRuns()} className="topnav-link" aria-current={section === "engine" ? "page" : undefined}>

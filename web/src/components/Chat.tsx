@@ -1,7 +1,7 @@
 /**
  * Pieces every run told as a conversation shares, whichever front door the run belongs to: a turn's time, the
- * "is working" dots, a failure's Retry, the cancellation's closing note, a run page's title row and the tabs between
- * a run's conversation and its graph.
+ * "is working" dots, a line across the conversation and the run's outcome, a failure's Retry, the cancellation's
+ * closing note, a run page's title row, the tabs between a run's conversation and its graph, and the page itself.
  * Their stylesheet holds the conversation's page, turns, bubbles, system lines and inline composer.
  */
 import type { ReactNode, RefObject } from "react";
@@ -9,6 +9,8 @@ import { errorMessage } from "../lib/errors";
 import { Link } from "../lib/router";
 import { useCan } from "../lib/session";
 import { formatDateTime, formatTime } from "../lib/time";
+import { useFollowNewMessages } from "../lib/useFollowNewMessages";
+import { ErrorNotice } from "./ErrorNotice";
 import { StopIcon } from "./icons";
 import { Spinner } from "./Spinner";
 import "./Chat.css";
@@ -29,6 +31,38 @@ export function TypingDots() {
       <span />
       <span />
     </span>
+  );
+}
+
+/** Past this a text is cut, so one huge output does not stall the page; the graph view has the whole of it. */
+export const shownChars = 50_000;
+export const cutLongText = (text: string) => (text.length > shownChars ? `${text.slice(0, shownChars)}\n…` : text);
+
+/** A line across the conversation (a retry, a resumption, the outcome): what happened, by whom, and when. */
+export function SystemLine({ at, actor, tone, children }: { at: string; actor: string | null; tone?: "success" | "failed" | "cancelled"; children: ReactNode }) {
+  return (
+    <p className={`system-line${tone ? ` system-line-${tone}` : ""}`}>
+      <span>
+        {children}
+        {actor ? ` by ${actor}` : ""} · <Time at={at} />
+      </span>
+    </p>
+  );
+}
+
+const outcomes: Record<string, { text: string; tone: "success" | "failed" | "cancelled" }> = {
+  completed: { text: "Run completed", tone: "success" },
+  failed: { text: "Run failed", tone: "failed" },
+  cancelled: { text: "Run ended: cancelled", tone: "cancelled" },
+};
+
+/** How the run ended (`outcome`: completed, failed, cancelled), as a line across the conversation. */
+export function OutcomeLine({ at, actor, outcome }: { at: string; actor: string | null; outcome: string | null }) {
+  const { text, tone } = outcomes[outcome ?? ""] ?? { text: `Run ended: ${outcome ?? "unknown"}`, tone: "cancelled" };
+  return (
+    <SystemLine at={at} actor={actor} tone={tone}>
+      {text}
+    </SystemLine>
   );
 }
 
@@ -98,5 +132,22 @@ export function RunTabs({ conversation, graph, view }: { conversation: string; g
         Flow graph
       </Link>
     </nav>
+  );
+}
+
+/**
+ * A run's page as a conversation: its header, a note when the latest state could not be fetched (the last good one
+ * stays on screen), and the turns, followed as new ones arrive while the reader is at the end.
+ */
+export function RunConversation({ className, header, refreshError, count, children }: { className: string; header: ReactNode; refreshError: unknown; count: number; children: ReactNode }) {
+  const turnsRef = useFollowNewMessages(count);
+  return (
+    <div className={`conversation ${className}`}>
+      {header}
+      {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
+      <div className="messages" ref={turnsRef} role="log" aria-label="Conversation" aria-live="polite">
+        {children}
+      </div>
+    </div>
   );
 }

@@ -1,11 +1,12 @@
 /**
  * Recent runs of a workflow front door, newest first: of one workflow (on its page) or of all (under the list). The
- * feature says how a run is named and where it and its workflow are; loading, errors, the empty state, the columns and
+ * feature says how a run is named; loading, errors, the empty state, the columns, the links (lib/workflowDoor) and
  * the "most recent of" hint are the same for every kind of workflow.
  */
 import type { ReactNode } from "react";
 import { Link } from "../lib/router";
 import { formatDateTime, formatRelative } from "../lib/time";
+import type { WorkflowDoor } from "../lib/workflowDoor";
 import { EmptyState } from "./EmptyState";
 import { ErrorNotice } from "./ErrorNotice";
 import { Spinner } from "./Spinner";
@@ -23,21 +24,16 @@ export interface RunRow {
 }
 
 export interface WorkflowRunsTableProps<R extends RunRow> {
+  door: WorkflowDoor;
   runs: { isPending: boolean; isError: boolean; data?: R[]; error: unknown };
   /** Set on a workflow's page: only its runs, without the Workflow column. */
   workflow?: string;
-  /** The table's label under the list ("Recent workflow runs"); on a workflow's page it is "Runs of <name>". */
-  label: string;
-  /** The empty list's hint under the list (on a workflow's page: "Start one above."). */
-  emptyHint: string;
   /** The Run column's header and what names a run in it. */
   runColumn: string;
   runText: (run: R) => ReactNode;
-  runPath: (run: R) => string;
-  workflowPath: (name: string) => string;
 }
 
-export function WorkflowRunsTable<R extends RunRow>({ runs, workflow, label, emptyHint, runColumn, runText, runPath, workflowPath }: WorkflowRunsTableProps<R>) {
+export function WorkflowRunsTable<R extends RunRow>({ door, runs, workflow, runColumn, runText }: WorkflowRunsTableProps<R>) {
   if (runs.isPending) {
     return (
       <p className="muted">
@@ -47,18 +43,18 @@ export function WorkflowRunsTable<R extends RunRow>({ runs, workflow, label, emp
   }
   if (runs.isError && !runs.data) return <ErrorNotice title="Runs could not be loaded" error={runs.error} />;
   const all = runs.data ?? [];
-  if (all.length === 0) return <EmptyState title="No runs yet">{workflow ? "Start one above." : emptyHint}</EmptyState>;
+  if (all.length === 0) return <EmptyState title="No runs yet">{workflow ? "Start one above." : `Open a ${door.noun} to start its first run.`}</EmptyState>;
   const shown = all.slice(0, shownRuns);
   return (
     <>
-      <Table label={workflow ? `Runs of ${workflow}` : label} columns={["Status", runColumn, ...(workflow ? [] : ["Workflow"]), "Started"]}>
+      <Table label={workflow ? `Runs of ${workflow}` : `Recent ${door.noun} runs`} columns={["Status", runColumn, ...(workflow ? [] : ["Workflow"]), "Started"]}>
         {shown.map((run) => (
           <tr key={run.id}>
             <td>
               <EngineRunPill status={run.status} />
             </td>
             <td>
-              <Link to={runPath(run)} className="table-link">
+              <Link to={door.paths.run(run.id)} className="table-link">
                 {runText(run)}
               </Link>{" "}
               <span className="muted small">
@@ -67,7 +63,7 @@ export function WorkflowRunsTable<R extends RunRow>({ runs, workflow, label, emp
             </td>
             {workflow ? null : (
               <td>
-                <Link to={workflowPath(run.workflow)}>{run.workflow}</Link>
+                <Link to={door.paths.workflow(run.workflow)}>{run.workflow}</Link>
               </td>
             )}
             <td className="nowrap">

@@ -41,22 +41,29 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   return params;
 }
 
+/** The pages of a workflow front door under `base`: its list, "New", one workflow, one run and the run's graph. */
+function workflowPaths(base: string) {
+  return {
+    list: () => base,
+    create: () => `${base}/new`,
+    workflow: (name: string) => `${base}/${encodeURIComponent(name)}`,
+    run: (runId: string) => `${base}/runs/${encodeURIComponent(runId)}`,
+    runGraph: (runId: string) => `${base}/runs/${encodeURIComponent(runId)}/graph`,
+  };
+}
+
+export type WorkflowPaths = ReturnType<typeof workflowPaths>;
+
 export const paths = {
   home: () => "/app",
   run: (runId: string) => `/app/runs/${encodeURIComponent(runId)}`,
   runGraph: (runId: string) => `/app/runs/${encodeURIComponent(runId)}/graph`,
   engineRuns: () => "/app/engine",
   engineRun: (stitchRunId: string) => `/app/engine/runs/${encodeURIComponent(stitchRunId)}`,
-  workflows: () => "/app/workflows",
-  newWorkflow: () => "/app/workflows/new",
-  workflow: (name: string) => `/app/workflows/${encodeURIComponent(name)}`,
-  workflowRun: (runId: string) => `/app/workflows/runs/${encodeURIComponent(runId)}`,
-  workflowRunGraph: (runId: string) => `/app/workflows/runs/${encodeURIComponent(runId)}/graph`,
-  stepWorkflows: () => "/app/steps",
-  newStepWorkflow: () => "/app/steps/new",
-  stepWorkflow: (name: string) => `/app/steps/${encodeURIComponent(name)}`,
-  stepRun: (runId: string) => `/app/steps/runs/${encodeURIComponent(runId)}`,
-  stepRunGraph: (runId: string) => `/app/steps/runs/${encodeURIComponent(runId)}/graph`,
+  /** The YAML workflows. */
+  workflows: workflowPaths("/app/workflows"),
+  /** The JSON step workflows (Playbooks). */
+  steps: workflowPaths("/app/steps"),
   people: () => "/app/people",
   tokens: () => "/app/tokens",
   audit: () => "/app/audit",

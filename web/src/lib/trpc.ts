@@ -44,10 +44,8 @@ export type WorkflowRunSummary = Workflows["runs"][number];
 export type WorkflowRun = Workflows["run"];
 export type WorkflowRunStatus = WorkflowRun["status"];
 export type WorkflowNodeRun = WorkflowRun["nodes"][string];
-export type WorkflowNodeStatus = WorkflowNodeRun["status"];
 export type WorkflowConversation = Workflows["conversation"];
 export type WorkflowTurn = WorkflowConversation["turns"][number];
-export type WorkflowTurnKind = WorkflowTurn["kind"];
 
 /** JSON step workflows: their definitions and inputs, the tools, their runs with `run_steps`, and a run told as a conversation. */
 export type StepWorkflowSummary = Steps["list"][number];
@@ -62,7 +60,6 @@ export type RunStep = StepRun["steps"][number];
 export type RunStepStatus = RunStep["status"];
 export type StepConversation = Steps["conversation"];
 export type StepTurn = StepConversation["turns"][number];
-export type StepTurnKind = StepTurn["kind"];
 
 /** People: who is signed in and with which role, the accounts operators manage, API tokens, and the audit trail. */
 export type AuthStatus = RouterOutputs["auth"]["status"];

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { llmConfigFromEnv } from "../../../llm/chat";
-import { outboundPolicyFromEnv } from "../../../lib/outbound";
+import { outboundPolicyFromEnv } from "../../../lib/outboundPolicy";
 import { embeddedGraphStore } from "./graph/embedded";
 import { neo4jGraphStoreFromEnv } from "./graph/neo4j";
 import type { GraphStore } from "./graph/store";

@@ -1,7 +1,7 @@
 // search.google against a stand-in on 127.0.0.1 that speaks SerpApi's Google engine protocol
 // (GET /search.json?engine=google&q=...&api_key=... answering { organic_results: [...] }).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PUBLIC_ONLY } from "../../../lib/outbound";
+import { PUBLIC_ONLY } from "../../../lib/outboundPolicy";
 import { toolRegistry } from "./registry";
 import { type StandIn, type TestContext, startStandIn, testContext } from "./testContext";
 

@@ -8,7 +8,8 @@
  * redirect elsewhere that the policy refuses.
  */
 import { z } from "zod";
-import { type OutboundPolicy, parseOutboundAllow, policedFetch, readBodyLimited, redactUrl } from "../../../lib/outbound";
+import { type OutboundPolicy, parseOutboundAllow } from "../../../lib/outboundPolicy";
+import { policedFetch, readBodyLimited, redactUrl } from "../../../lib/policedFetch";
 import { ToolError, defineTool } from "./tool";
 import { MAX_RESPONSE_BYTES, networkFailure } from "./utils.http";
 

@@ -7,7 +7,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseOutboundAllow } from "../../../lib/outbound";
+import { parseOutboundAllow } from "../../../lib/outboundPolicy";
 import { embeddedGraphStore } from "./graph/embedded";
 import type { ToolContext } from "./tool";
 

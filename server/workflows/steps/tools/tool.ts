@@ -3,7 +3,8 @@
  */
 import type { z } from "zod";
 import type { LlmConfig } from "../../../llm/chat";
-import type { OutboundPolicy, ResolveHost } from "../../../lib/outbound";
+import type { OutboundPolicy } from "../../../lib/outboundPolicy";
+import type { ResolveHost } from "../../../lib/policedFetch";
 import type { GraphStore } from "./graph/store";
 
 /** The environment a tool may read (SERPAPI_API_KEY, SERPAPI_BASE_URL, ...): process.env or a test's own. */

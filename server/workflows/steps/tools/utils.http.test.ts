@@ -1,7 +1,7 @@
 // utils.http against a stand-in on 127.0.0.1: the answer's shape, JSON bodies, the size cap, the time limit, and the
 // outbound policy (its own tests are server/lib/outbound.test.ts). Refused addresses are refused before connecting.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PUBLIC_ONLY } from "../../../lib/outbound";
+import { PUBLIC_ONLY } from "../../../lib/outboundPolicy";
 import { toolRegistry } from "./registry";
 import { type StandIn, type TestContext, startStandIn, testContext } from "./testContext";
 import { MAX_RESPONSE_BYTES } from "./utils.http";

@@ -5,7 +5,7 @@
  * is JSON (and parses), else text, null when empty. A body over MAX_RESPONSE_BYTES fails the step.
  */
 import { z } from "zod";
-import { OutboundRefusal, policedFetch, readBodyLimited } from "../../../lib/outbound";
+import { OutboundRefusal, policedFetch, readBodyLimited } from "../../../lib/policedFetch";
 import { ToolError, defineTool } from "./tool";
 
 export const MAX_RESPONSE_BYTES = 1024 * 1024;

@@ -158,8 +158,8 @@ export function runLink(entry: Pick<AuditEntry, "action" | "target_kind" | "targ
   if (entry.target_kind !== "run" || !entry.target_id) return null;
   const door = entry.action.split(".")[0];
   if (door === "pipeline") return paths.run(entry.target_id);
-  if (door === "workflows") return paths.workflowRun(entry.target_id);
-  if (door === "steps") return paths.stepRun(entry.target_id);
+  if (door === "workflows") return paths.workflows.run(entry.target_id);
+  if (door === "steps") return paths.steps.run(entry.target_id);
   if (door === "engine") return paths.engineRun(entry.target_id);
   return null;
 }

@@ -3,28 +3,17 @@
  * person does on it: cancel it, resume it once it failed or was cancelled, retry a failed step. After each, the
  * run, its conversation, the lists and the engine's view of the same run are read again.
  */
-import { isPermanentError } from "../../../lib/errors";
-import { type StepRun, type StepRunStatus, trpc } from "../../../lib/trpc";
+import { pollRunList, pollWhileActive } from "../../../lib/runPolling";
+import { type StepRun, trpc } from "../../../lib/trpc";
 import { isStepRunActive } from "../utils/turns";
-
-const pollMs = 1000;
 
 /** Recent runs, of one workflow or of all; read often while one of them is running. */
 export function useStepRuns(workflow?: string) {
-  return trpc.steps.runs.useQuery(workflow ? { workflow } : undefined, {
-    refetchInterval: (query) => (query.state.data?.some((run) => isStepRunActive(run.status)) ? 2000 : 15_000),
-  });
+  return trpc.steps.runs.useQuery(workflow ? { workflow } : undefined, { refetchInterval: pollRunList(isStepRunActive) });
 }
-
-type Polled = { state: { data?: { status: StepRunStatus } | { run: { status: StepRunStatus } }; error: unknown } };
 
 /** Every second until the run has ended, or its read failed for good. */
-function untilEnded(query: Polled): number | false {
-  if (query.state.error && isPermanentError(query.state.error)) return false;
-  const data = query.state.data;
-  const status = data === undefined ? undefined : "run" in data ? data.run.status : data.status;
-  return status === undefined || isStepRunActive(status) ? pollMs : false;
-}
+const untilEnded = pollWhileActive(isStepRunActive);
 
 export function useStepConversation(runId: string) {
   return trpc.steps.conversation.useQuery({ runId }, { refetchInterval: untilEnded });

@@ -1,7 +1,8 @@
 /** "New step workflow": a definition to start from, the format in short, the tools the server has, and the editor. */
+import { FormatNotes, NewWorkflowPage } from "../../../components/WorkflowPages";
 import { navigate, paths } from "../../../lib/router";
+import { stepsDoor } from "../utils/door";
 import { DefinitionEditor } from "./DefinitionEditor";
-import { StepWorkflowsCrumb } from "./StepParts";
 import { ToolList } from "./ToolList";
 import "../step-workflows.css";
 
@@ -27,14 +28,8 @@ export const starterDefinition = `${JSON.stringify(
 
 export function NewStepWorkflowPage() {
   return (
-    <div className="page-pad step-page">
-      <header className="run-header">
-        <StepWorkflowsCrumb />
-        <h1 className="run-title">New step workflow</h1>
-        <p className="muted small">Paste or write the definition as JSON. The server checks it and names every problem at its JSON path; registering stores it under its id.</p>
-      </header>
-      <details className="step-notes">
-        <summary>The format in short</summary>
+    <NewWorkflowPage door={stepsDoor} intro="Paste or write the definition as JSON. The server checks it and names every problem at its JSON path; registering stores it under its id.">
+      <FormatNotes summary="The format in short">
         <ul>
           <li>
             <code>id</code> and <code>steps</code> (at least one) are required; <code>name</code>, <code>version</code> and <code>description</code> are free text.
@@ -52,12 +47,11 @@ export function NewStepWorkflowPage() {
             <code>{"{{step_id.field}}"}</code>. A string that is one template keeps the value's type.
           </li>
         </ul>
-      </details>
-      <details className="step-notes">
-        <summary>Tools</summary>
+      </FormatNotes>
+      <FormatNotes summary="Tools">
         <ToolList />
-      </details>
-      <DefinitionEditor initialText={starterDefinition} saveLabel="Register workflow" onSaved={(workflow) => navigate(paths.stepWorkflow(workflow.name))} />
-    </div>
+      </FormatNotes>
+      <DefinitionEditor initialText={starterDefinition} saveLabel="Register workflow" onSaved={(workflow) => navigate(paths.steps.workflow(workflow.name))} />
+    </NewWorkflowPage>
   );
 }

@@ -4,12 +4,11 @@
  * tell is wrong beside the field; the server checks the inputs again, and what it refuses is shown beside the
  * input it names. Started, the run's conversation opens.
  */
-import { type FormEvent, useId, useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
-import { SendIcon } from "../../../components/icons";
 import { Notice } from "../../../components/Notice";
-import { SubmitButton } from "../../../components/SubmitButton";
+import { StartRunForm } from "../../../components/StartRunForm";
 import { navigate, paths } from "../../../lib/router";
 import type { StepWorkflowInput } from "../../../lib/trpc";
 import { useStartStepRun } from "../api/step-workflows";
@@ -28,9 +27,7 @@ export function StartStepRunForm({ name, version, inputs }: { name: string; vers
     setErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (start.isPending) return;
+  const startRun = () => {
     const parsed = parseInputs(fields, values);
     setRefused([]);
     if (!parsed.ok) {
@@ -42,7 +39,7 @@ export function StartStepRunForm({ name, version, inputs }: { name: string; vers
     start.mutate(
       { name, inputs: parsed.inputs },
       {
-        onSuccess: (run) => navigate(paths.stepRun(run.id)),
+        onSuccess: (run) => navigate(paths.steps.run(run.id)),
         onError: (error) => {
           const problems = problemsOf(error);
           if (!problems) return;
@@ -56,10 +53,7 @@ export function StartStepRunForm({ name, version, inputs }: { name: string; vers
 
   const invalid = Object.keys(errors).length;
   return (
-    <form className="composer step-start" onSubmit={submit} aria-labelledby="step-start-title" aria-busy={start.isPending} noValidate>
-      <h2 id="step-start-title" className="section-title">
-        Start a run of v{version}
-      </h2>
+    <StartRunForm className="step-start" version={version} pending={start.isPending} onStart={startRun}>
       {fields.length === 0 ? <p className="muted small">This workflow takes no inputs.</p> : null}
       <div className="step-fields">
         {fields.map((field) => (
@@ -78,12 +72,7 @@ export function StartStepRunForm({ name, version, inputs }: { name: string; vers
       ) : start.error && !start.isPending && invalid === 0 ? (
         <ErrorNotice title="The run was not started" error={start.error} />
       ) : null}
-      <div className="composer-actions">
-        <SubmitButton pending={start.isPending} icon={<SendIcon />}>
-          Start run
-        </SubmitButton>
-      </div>
-    </form>
+    </StartRunForm>
   );
 }
 

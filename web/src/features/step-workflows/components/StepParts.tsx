@@ -1,50 +1,7 @@
-/**
- * Small pieces the step workflow pages share: a page read from one query, "New step workflow", the way back to the
- * list, a step's status, a value shown as text.
- */
-import type { ReactNode } from "react";
-import { PageLoadError } from "../../../components/ErrorNotice";
-import { Spinner } from "../../../components/Spinner";
-import { Link, paths } from "../../../lib/router";
-import { useCan } from "../../../lib/session";
+/** Small pieces the step workflow pages share: a step's status, a value shown as text. */
 import type { RunStepStatus } from "../../../lib/trpc";
 import { byName } from "../utils/definition";
 import { formatValue } from "../utils/result";
-
-/**
- * A page made of one query's answer: the page once it is read (a later failed refresh is passed on, so the page can
- * say that updates paused while keeping the last good answer), the failure with "Try again", or a spinner.
- */
-export function QueryPage<T>({ query, what, children }: { query: { data: T | undefined; error: unknown; refetch(): unknown }; what: string; children(data: T, refreshError: unknown): ReactNode }) {
-  if (query.data !== undefined) return children(query.data, query.error);
-  if (query.error) return <PageLoadError permanent={`This ${what} could not be opened`} transient={`The ${what} could not be loaded`} error={query.error} onRetry={() => void query.refetch()} />;
-  return (
-    <div className="page-pad">
-      <Spinner label={`Loading the ${what}`} size="md" />
-    </div>
-  );
-}
-
-export function NewStepWorkflowLink() {
-  if (!useCan("operator")) return null;
-  return (
-    <Link to={paths.newStepWorkflow()} className="button button-primary button-small">
-      <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-        <path d="M10 4v12M4 10h12" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-      </svg>
-      New step workflow
-    </Link>
-  );
-}
-
-/** Above a step workflow page's title: the way back to the list. */
-export function StepWorkflowsCrumb() {
-  return (
-    <p className="step-crumb small">
-      <Link to={paths.stepWorkflows()}>Step workflows</Link> /
-    </p>
-  );
-}
 
 /** A step's status as `run_steps` words it: COMPLETED, FAILED, SKIPPED, CANCELLED, RUNNING, PENDING. */
 export function StepStatus({ status }: { status: RunStepStatus }) {

@@ -4,12 +4,11 @@
  * while the run is running; left alone once it has ended.
  */
 import { useMemo } from "react";
-import { ErrorNotice } from "../../../components/ErrorNotice";
+import { RunConversation as ConversationPage } from "../../../components/Chat";
+import { QueryPage } from "../../../components/QueryPage";
 import type { StepConversation } from "../../../lib/trpc";
-import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
 import { useRetryStep, useStepConversation } from "../api/runs";
 import { stepItems } from "../utils/turns";
-import { QueryPage } from "./StepParts";
 import { StepRunHeader } from "./StepRunHeader";
 import { type StepActions, StepItemView } from "./StepTurns";
 import "../step-workflows.css";
@@ -32,16 +31,11 @@ function RunConversation({ conversation, refreshError }: { conversation: StepCon
       return { pending: mine && retry.isPending, error: mine ? retry.error : null, onRetry: () => retry.mutate({ runId: run.id, stepId }) };
     },
   };
-  const itemsRef = useFollowNewMessages(items.length);
   return (
-    <div className="conversation step-run">
-      <StepRunHeader run={run} view="conversation" />
-      {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
-      <div className="messages" ref={itemsRef} role="log" aria-label="Conversation" aria-live="polite">
-        {items.map((item) => (
-          <StepItemView key={item.id} item={item} actions={actions} />
-        ))}
-      </div>
-    </div>
+    <ConversationPage className="step-run" header={<StepRunHeader run={run} view="conversation" />} refreshError={refreshError} count={items.length}>
+      {items.map((item) => (
+        <StepItemView key={item.id} item={item} actions={actions} />
+      ))}
+    </ConversationPage>
   );
 }

@@ -4,20 +4,15 @@
  * while its failure can be retried), a step skipped or cancelled before it started, a person's retry and resume,
  * the run's cancellation, and its outcome with the outputs. Everything a tool answered is shown as text.
  */
-import type { ReactNode } from "react";
-import { PersonAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, type RetryControl, RetryAction, Time, TypingDots } from "../../../components/Chat";
+import { PersonAvatar, personInitial } from "../../../components/AgentAvatar";
+import { CancelledNote, OutcomeLine, type RetryControl, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
 import type { RunStepStatus, StepTurn } from "../../../lib/trpc";
 import { describeResult } from "../utils/result";
 import { type StepEpisode, type StepItem, attemptsOf } from "../utils/turns";
 import { StepStatus, Value, ValueList } from "./StepParts";
 
-/** Past this a text is cut, so one huge result does not stall the page; the graph view has the whole output. */
-const shownChars = 50_000;
-const cut = (text: string) => (text.length > shownChars ? `${text.slice(0, shownChars)}\n…` : text);
-
 const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
-const initialOf = (actor: string | null) => actor?.trim().charAt(0).toUpperCase() || "Y";
+const initialOf = (actor: string | null) => personInitial(actor, "Y");
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 /** What a person can do on a step: retry its failure (pending and refused per step). */
@@ -37,23 +32,12 @@ export function StepItemView({ item, actions }: { item: StepItem; actions: StepA
     case "run-cancelled":
       return <CancelledNote at={item.turn.at} actor={item.turn.actor} reason={item.turn.text} />;
     case "retried":
-      return <SystemLine turn={item.turn}>{item.turn.step_id} retried</SystemLine>;
+      return <SystemLine at={item.turn.at} actor={item.turn.actor}>{item.turn.step_id} retried</SystemLine>;
     case "resumed":
-      return <SystemLine turn={item.turn}>Run resumed</SystemLine>;
+      return <SystemLine at={item.turn.at} actor={item.turn.actor}>Run resumed</SystemLine>;
     case "outcome":
       return <OutcomeTurn turn={item.turn} />;
   }
-}
-
-function SystemLine({ turn, tone, children }: { turn: StepTurn; tone?: string; children: ReactNode }) {
-  return (
-    <p className={`system-line${tone ? ` ${tone}` : ""}`}>
-      <span>
-        {children}
-        {turn.actor ? ` by ${turn.actor}` : ""} · <Time at={turn.at} />
-      </span>
-    </p>
-  );
 }
 
 export function InputsTurn({ turn }: { turn: StepTurn }) {
@@ -116,7 +100,7 @@ export function StepTurnCard({ episode, retry }: { episode: StepEpisode; retry: 
     <article className={`message message-agent step-turn step-turn-${status.toLowerCase()}`} aria-label={`Step ${stepId}`}>
       <ToolAvatar tool={tool} />
       <div className="bubble bubble-agent step-card">
-        <header className="message-meta step-head">
+        <header className="message-meta turn-head">
           <h2 className="message-author">{stepId}</h2>
           {tool ? <code className="tag step-tool">{tool}</code> : null}
           <StepStatus status={status} />
@@ -167,7 +151,7 @@ export function StepTurnCard({ episode, retry }: { episode: StepEpisode; retry: 
 /** A step that never started: skipped because what it depends on failed, or cancelled with the run. */
 export function StepNotRun({ turn, status }: { turn: StepTurn; status: "SKIPPED" | "CANCELLED" }) {
   return (
-    <article className="step-not-run" aria-label={`Step ${turn.step_id} ${status.toLowerCase()}`}>
+    <article className="step-not-run turn-not-run" aria-label={`Step ${turn.step_id} ${status.toLowerCase()}`}>
       <p className="step-not-run-head">
         <code>{turn.step_id}</code>
         {turn.tool ? <span className="muted"> {turn.tool}</span> : null} <StepStatus status={status} /> · <Time at={turn.at} />
@@ -179,22 +163,13 @@ export function StepNotRun({ turn, status }: { turn: StepTurn; status: "SKIPPED"
   );
 }
 
-const outcomeLine: Record<string, { text: string; tone: string }> = {
-  completed: { text: "Run completed", tone: "system-line-success" },
-  failed: { text: "Run failed", tone: "step-line-failed" },
-  cancelled: { text: "Run ended: cancelled", tone: "system-line-cancelled" },
-};
-
 /** The run's end, and the outputs as they were evaluated then (each null with its reason where it could not be). */
 export function OutcomeTurn({ turn }: { turn: StepTurn }) {
-  const outcome = outcomeLine[turn.text ?? ""] ?? { text: `Run ended: ${turn.text ?? "unknown"}`, tone: "system-line-cancelled" };
   const outputs = record(turn.data?.outputs);
   const reasons = record(turn.data?.output_errors) as Record<string, string>;
   return (
     <>
-      <SystemLine turn={turn} tone={outcome.tone}>
-        {outcome.text}
-      </SystemLine>
+      <OutcomeLine at={turn.at} actor={turn.actor} outcome={turn.text} />
       {Object.keys(outputs).length > 0 ? (
         <article className="step-outputs" aria-label="Outputs">
           <h2 className="step-outputs-title">Outputs</h2>

@@ -3,17 +3,15 @@
  * limit), its outputs, "Start a run" with a form made of its inputs, its JSON definition (read-only, or edited into
  * a new version), and its recent runs.
  */
-import { useId, useState } from "react";
+import { QueryPage } from "../../../components/QueryPage";
 import { Table } from "../../../components/Table";
-import { navigate, paths } from "../../../lib/router";
-import { useCan } from "../../../lib/session";
-import { formatDateTime } from "../../../lib/time";
+import { DefinitionSection, PageSection, WorkflowHeader } from "../../../components/WorkflowPages";
 import type { StepWorkflowDetail } from "../../../lib/trpc";
 import { useStepWorkflow } from "../api/step-workflows";
 import { definitionText } from "../utils/definition";
+import { stepsDoor } from "../utils/door";
 import { DefinitionEditor } from "./DefinitionEditor";
 import { StartStepRunForm } from "./StartStepRunForm";
-import { QueryPage, StepWorkflowsCrumb } from "./StepParts";
 import { StepRunsTable } from "./StepRunsTable";
 import "../step-workflows.css";
 
@@ -49,74 +47,39 @@ function StepsTable({ workflow }: { workflow: StepWorkflowDetail }) {
 }
 
 function WorkflowBody({ workflow }: { workflow: StepWorkflowDetail }) {
-  const [editing, setEditing] = useState(false);
-  const operator = useCan("operator");
-  const jsonId = useId();
   const text = definitionText(workflow.definition);
-  const versions = workflow.versions.length;
+  const about = (
+    <>
+      {workflow.title ? <p className="step-workflow-title">{workflow.title}</p> : null}
+      {workflow.description ? <p className="step-workflow-description">{workflow.description}</p> : null}
+    </>
+  );
+  const definitionVersion = workflow.definition_version ? ` · definition version ${workflow.definition_version}` : "";
+  const outputs = workflow.outputs.length > 0 ? ` · outputs: ${[...workflow.outputs].sort().join(", ")}` : "";
   return (
-    <div className="page-pad step-page">
-      <header className="run-header">
-        <StepWorkflowsCrumb />
-        <div className="run-title-row">
-          <h1 className="run-title">{workflow.name}</h1>
-          <span className="version-badge" title={`Version ${workflow.version}, the latest`}>
-            v{workflow.version}
-          </span>
-        </div>
-        {workflow.title ? <p className="step-workflow-title">{workflow.title}</p> : null}
-        {workflow.description ? <p className="step-workflow-description">{workflow.description}</p> : null}
-        <p className="run-sub muted small">
-          Version {workflow.version} registered {formatDateTime(workflow.created_at)} · {versions} version{versions === 1 ? "" : "s"}
-          {workflow.definition_version ? ` · definition version ${workflow.definition_version}` : ""}
-          {workflow.outputs.length > 0 ? ` · outputs: ${[...workflow.outputs].sort().join(", ")}` : ""}
-        </p>
-      </header>
+    <div className="page-pad workflows-page">
+      <WorkflowHeader door={stepsDoor} workflow={workflow} about={about} registered={definitionVersion + outputs} />
 
-      <section className="step-section" aria-labelledby={`${jsonId}-steps`}>
-        <h2 id={`${jsonId}-steps`} className="section-title">
-          Steps
-        </h2>
+      <PageSection title="Steps">
         <StepsTable workflow={workflow} />
-      </section>
+      </PageSection>
 
       <StartStepRunForm key={workflow.version} name={workflow.name} version={workflow.version} inputs={workflow.inputs} />
 
-      <section className="step-section" aria-labelledby={`${jsonId}-definition`}>
-        <div className="step-section-head">
-          <h2 id={`${jsonId}-definition`} className="section-title">
-            Definition
-          </h2>
-          {editing || !operator ? null : (
-            <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
-              Register a new version
-            </button>
-          )}
-        </div>
-        {editing ? (
-          <DefinitionEditor
-            key={workflow.version}
-            initialText={text}
-            saveLabel="Register new version"
-            onDiscard={() => setEditing(false)}
-            onSaved={(saved) => {
-              setEditing(false);
-              if (saved.name !== workflow.name) navigate(paths.stepWorkflow(saved.name));
-            }}
-          />
-        ) : (
-          <pre className="code-block step-definition" tabIndex={0} aria-label={`Definition JSON, version ${workflow.version} (read-only)`}>
-            <code>{text}</code>
-          </pre>
-        )}
-      </section>
+      <DefinitionSection
+        door={stepsDoor}
+        name={workflow.name}
+        editLabel="Register a new version"
+        editor={(done) => <DefinitionEditor key={workflow.version} initialText={text} saveLabel="Register new version" {...done} />}
+      >
+        <pre className="code-block step-definition" tabIndex={0} aria-label={`Definition JSON, version ${workflow.version} (read-only)`}>
+          <code>{text}</code>
+        </pre>
+      </DefinitionSection>
 
-      <section className="step-section" aria-labelledby={`${jsonId}-runs`}>
-        <h2 id={`${jsonId}-runs`} className="section-title">
-          Recent runs
-        </h2>
+      <PageSection title="Recent runs">
         <StepRunsTable workflow={workflow.name} />
-      </section>
+      </PageSection>
     </div>
   );
 }

@@ -3,26 +3,17 @@
  * on it: approve or reject an approval node, reply to an interactive loop, retry a failed node, cancel or resume the
  * run. Each action stays pending until the conversation is read again, so a turn never offers a decision twice.
  */
-import { isPermanentError } from "../../../lib/errors";
+import { pollRunList, pollWhileActive as pollWhile } from "../../../lib/runPolling";
 import { type WorkflowRun, trpc } from "../../../lib/trpc";
 import { isWorkflowRunActive } from "../utils/turns";
 
-const conversationPollMs = 1000;
-
 /** Recent runs, of one workflow or of all; read often while one of them is moving. */
 export function useWorkflowRuns(workflow?: string) {
-  return trpc.workflows.runs.useQuery(workflow ? { workflow } : undefined, {
-    refetchInterval: (query) => (query.state.data?.some((run) => isWorkflowRunActive(run.status)) ? 2000 : 15_000),
-  });
+  return trpc.workflows.runs.useQuery(workflow ? { workflow } : undefined, { refetchInterval: pollRunList(isWorkflowRunActive) });
 }
 
 /** Polls every second while the run is running or waiting for a person, and stops once it has ended. */
-function pollWhileActive(query: { state: { data?: { status: WorkflowRun["status"] } | { run: WorkflowRun }; error: unknown } }) {
-  if (query.state.error && isPermanentError(query.state.error)) return false;
-  const data = query.state.data;
-  const status = data === undefined ? undefined : "run" in data ? data.run.status : data.status;
-  return status === undefined || isWorkflowRunActive(status) ? conversationPollMs : false;
-}
+const pollWhileActive = pollWhile(isWorkflowRunActive);
 
 export function useWorkflowConversation(runId: string) {
   return trpc.workflows.conversation.useQuery({ runId }, { refetchInterval: pollWhileActive });

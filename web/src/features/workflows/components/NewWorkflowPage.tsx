@@ -1,7 +1,8 @@
 /** "New workflow": the editor with a small definition to start from, and a reminder of the format beside it. */
+import { FormatNotes, NewWorkflowPage as NewPage } from "../../../components/WorkflowPages";
 import { navigate, paths } from "../../../lib/router";
+import { workflowsDoor } from "../utils/door";
 import { WorkflowEditor } from "./WorkflowEditor";
-import { WorkflowsCrumb } from "./WorkflowParts";
 import "../workflows.css";
 
 export const starterYaml = `name: my-workflow
@@ -18,14 +19,8 @@ nodes:
 
 export function NewWorkflowPage() {
   return (
-    <div className="page-pad workflows-page">
-      <header className="run-header">
-        <WorkflowsCrumb />
-        <h1 className="run-title">New workflow</h1>
-        <p className="muted small">Write the definition in YAML. The server checks it as you type and marks each problem at its line; saving registers it under its name.</p>
-      </header>
-      <details className="format-notes">
-        <summary>The format in short</summary>
+    <NewPage door={workflowsDoor} intro="Write the definition in YAML. The server checks it as you type and marks each problem at its line; saving registers it under its name.">
+      <FormatNotes summary="The format in short">
         <ul>
           <li>
             <code>name</code>, <code>description</code> and <code>nodes</code> are required; <code>tags</code>, <code>provider</code> and <code>model</code> are optional.
@@ -43,8 +38,8 @@ export function NewWorkflowPage() {
             <code>$REJECTION_REASON</code>.
           </li>
         </ul>
-      </details>
-      <WorkflowEditor initialYaml={starterYaml} saveLabel="Save workflow" onSaved={(workflow) => navigate(paths.workflow(workflow.name))} />
-    </div>
+      </FormatNotes>
+      <WorkflowEditor initialYaml={starterYaml} saveLabel="Save workflow" onSaved={(workflow) => navigate(paths.workflows.workflow(workflow.name))} />
+    </NewPage>
   );
 }

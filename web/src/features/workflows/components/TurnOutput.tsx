@@ -1,10 +1,7 @@
 /** A node's output (or an approval's message): wrapped text, JSON pretty-printed, code and program output in monospace. */
 import { useMemo } from "react";
+import { cutLongText as cut } from "../../../components/Chat";
 import { outputBlocks } from "../utils/output";
-
-/** Past this a block is cut, so one huge output does not stall the page; the full text stays on the graph view. */
-const shownChars = 50_000;
-const cut = (text: string) => (text.length > shownChars ? `${text.slice(0, shownChars)}\n…` : text);
 
 export function TurnOutput({ text, nodeKind, label }: { text: string; nodeKind: string | null; label: string }) {
   const blocks = useMemo(() => outputBlocks(text, nodeKind), [text, nodeKind]);

@@ -5,9 +5,9 @@
  * replies, retries, resumptions, the cancellation and the outcome. Each renders only what its turn holds; what a
  * person can do arrives as `actions`, so every state renders from props.
  */
-import { memo, type ReactNode } from "react";
+import { memo } from "react";
 import { AgentAvatar, PersonAvatar, personInitial } from "../../../components/AgentAvatar";
-import { CancelledNote, RetryAction, Time, TypingDots } from "../../../components/Chat";
+import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
 import { ReviewForm } from "../../../components/ReviewForm";
 import { useCan } from "../../../lib/session";
@@ -72,38 +72,12 @@ export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: 
     case "cancelled":
       return <CancelledNote at={turn.at} actor={turn.actor} reason={turn.text} />;
     case "retried":
-      return <SystemLine turn={turn}>{node} retried</SystemLine>;
+      return <SystemLine at={turn.at} actor={turn.actor}>{node} retried</SystemLine>;
     case "resumed":
-      return <SystemLine turn={turn}>Run resumed</SystemLine>;
+      return <SystemLine at={turn.at} actor={turn.actor}>Run resumed</SystemLine>;
     case "outcome":
-      return <OutcomeLine turn={turn} />;
+      return <OutcomeLine at={turn.at} actor={turn.actor} outcome={turn.text} />;
   }
-}
-
-function SystemLine({ turn, tone, children }: { turn: WorkflowTurn; tone?: string; children: ReactNode }) {
-  return (
-    <p className={`system-line${tone ? ` system-line-${tone}` : ""}`}>
-      <span>
-        {children}
-        {turn.actor ? ` by ${turn.actor}` : ""} · <Time at={turn.at} />
-      </span>
-    </p>
-  );
-}
-
-const outcomeText: Record<string, { text: string; tone: string }> = {
-  completed: { text: "Run completed", tone: "success" },
-  failed: { text: "Run failed", tone: "failed" },
-  cancelled: { text: "Run ended: cancelled", tone: "cancelled" },
-};
-
-export function OutcomeLine({ turn }: { turn: WorkflowTurn }) {
-  const outcome = outcomeText[turn.text ?? ""] ?? { text: `Run ended: ${turn.text ?? "unknown"}`, tone: "cancelled" };
-  return (
-    <SystemLine turn={turn} tone={outcome.tone}>
-      {outcome.text}
-    </SystemLine>
-  );
 }
 
 export const MessageTurn = memo(function MessageTurn({ turn }: { turn: WorkflowTurn }) {
@@ -193,7 +167,7 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: WorkflowTur
 
 export function SkippedTurn({ turn }: { turn: WorkflowTurn }) {
   return (
-    <details className="turn-skipped">
+    <details className="turn-skipped turn-not-run">
       <summary>
         {nodeName(turn)} skipped · <Time at={turn.at} />
       </summary>

@@ -1,12 +1,11 @@
 /** The workflows registered on the server (each one's latest version), "New workflow", and recent runs of them all. */
-import { EmptyState } from "../../../components/EmptyState";
-import { ErrorNotice } from "../../../components/ErrorNotice";
-import { Spinner } from "../../../components/Spinner";
 import { Table } from "../../../components/Table";
+import { WorkflowListPage } from "../../../components/WorkflowPages";
 import { Link, paths } from "../../../lib/router";
 import type { WorkflowSummary } from "../../../lib/trpc";
 import { useWorkflowList } from "../api/workflows";
-import { NewWorkflowLink, Tags } from "./WorkflowParts";
+import { workflowsDoor } from "../utils/door";
+import { Tags } from "./Tags";
 import { WorkflowRunsTable } from "./WorkflowRunsTable";
 import "../workflows.css";
 
@@ -16,7 +15,7 @@ function WorkflowRows({ workflows }: { workflows: WorkflowSummary[] }) {
       {workflows.map((workflow) => (
         <tr key={workflow.name}>
           <td>
-            <Link to={paths.workflow(workflow.name)} className="table-link">
+            <Link to={paths.workflows.workflow(workflow.name)} className="table-link">
               {workflow.name}
             </Link>
           </td>
@@ -32,38 +31,17 @@ function WorkflowRows({ workflows }: { workflows: WorkflowSummary[] }) {
   );
 }
 
+const intro = "Workflows written in YAML: open one to read or edit its definition and start a run, whose nodes then talk in its conversation.";
+
 export function WorkflowList() {
-  const workflows = useWorkflowList();
+  const empty = (
+    <p>
+      <Link to={paths.workflows.create()}>Write the first one</Link>, or put <code>*.yaml</code> files in the server's workflows folder.
+    </p>
+  );
   return (
-    <div className="page-pad workflows-page">
-      <header className="run-header">
-        <div className="run-title-row">
-          <h1 className="run-title">Workflows</h1>
-          <NewWorkflowLink />
-        </div>
-        <p className="muted small">Workflows written in YAML: open one to read or edit its definition and start a run, whose nodes then talk in its conversation.</p>
-      </header>
-      {workflows.isPending ? (
-        <p className="muted">
-          <Spinner label="Loading workflows" /> Loading workflows…
-        </p>
-      ) : workflows.isError && !workflows.data ? (
-        <ErrorNotice title="Workflows could not be loaded" error={workflows.error} />
-      ) : workflows.data.length === 0 ? (
-        <EmptyState title="No workflows yet">
-          <p>
-            <Link to={paths.newWorkflow()}>Write the first one</Link>, or put <code>*.yaml</code> files in the server's workflows folder.
-          </p>
-        </EmptyState>
-      ) : (
-        <WorkflowRows workflows={workflows.data} />
-      )}
-      <section className="page-section" aria-labelledby="recent-runs-title">
-        <h2 id="recent-runs-title" className="section-title">
-          Recent runs
-        </h2>
-        <WorkflowRunsTable />
-      </section>
-    </div>
+    <WorkflowListPage door={workflowsDoor} intro={intro} workflows={useWorkflowList()} empty={empty} runs={<WorkflowRunsTable />}>
+      {(workflows) => <WorkflowRows workflows={workflows} />}
+    </WorkflowListPage>
   );
 }

@@ -4,9 +4,8 @@
  * second while the run is active; left alone once it has ended.
  */
 import { useMemo } from "react";
-import { ErrorNotice, PageLoadError } from "../../../components/ErrorNotice";
-import { Spinner } from "../../../components/Spinner";
-import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
+import { RunConversation as ConversationPage } from "../../../components/Chat";
+import { QueryPage } from "../../../components/QueryPage";
 import type { WorkflowConversation } from "../../../lib/trpc";
 import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
 import { annotateTurns } from "../utils/turns";
@@ -15,16 +14,10 @@ import { WorkflowRunHeader } from "./WorkflowRunHeader";
 import "../workflows.css";
 
 export function WorkflowRunView({ runId }: { runId: string }) {
-  const conversation = useWorkflowConversation(runId);
-  // A failed refresh keeps the last good data on screen and says that updates paused.
-  if (conversation.data) return <RunConversation conversation={conversation.data} refreshError={conversation.error} />;
-  if (conversation.isError) {
-    return <PageLoadError permanent="This run could not be opened" transient="The run could not be loaded" error={conversation.error} onRetry={() => void conversation.refetch()} />;
-  }
   return (
-    <div className="page-pad">
-      <Spinner label="Loading the run" size="md" />
-    </div>
+    <QueryPage query={useWorkflowConversation(runId)} what="run">
+      {(conversation, refreshError) => <RunConversation conversation={conversation} refreshError={refreshError} />}
+    </QueryPage>
   );
 }
 
@@ -78,14 +71,9 @@ function RunConversation({ conversation, refreshError }: { conversation: Workflo
   const { run, turns } = conversation;
   const notes = useMemo(() => annotateTurns(conversation), [conversation]);
   const actions = useTurnActions(run.id);
-  const turnsRef = useFollowNewMessages(turns.length);
   return (
-    <div className="conversation workflow-run">
-      <WorkflowRunHeader run={run} view="conversation" />
-      {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
-      <div className="messages" ref={turnsRef} role="log" aria-label="Conversation" aria-live="polite">
-        {turns.map((turn) => (notes.repeated.has(turn.id) ? null : <TurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />))}
-      </div>
-    </div>
+    <ConversationPage className="workflow-run" header={<WorkflowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
+      {turns.map((turn) => (notes.repeated.has(turn.id) ? null : <TurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />))}
+    </ConversationPage>
   );
 }

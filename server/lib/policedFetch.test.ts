@@ -1,12 +1,13 @@
-// The outbound-address policy (outbound.ts). No test sends anything beyond 127.0.0.1: refused addresses are refused
-// before any connection (net.connect is watched and would throw), and host names resolve through a stubbed resolver.
+// Fetching under the outbound-address policy (policedFetch.ts, judging with outboundPolicy.ts). No test sends anything
+// beyond 127.0.0.1: refused addresses are refused before any connection (net.connect is watched and would throw), and
+// host names resolve through a stubbed resolver.
 import type { LookupAddress } from "node:dns";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ConfigError } from "../config";
-import { OutboundRefusal, PUBLIC_ONLY, checkUrl, parseOutboundAllow, policedFetch, readBodyLimited } from "./outbound";
+import { PUBLIC_ONLY, parseOutboundAllow } from "./outboundPolicy";
+import { OutboundRefusal, checkUrl, policedFetch, readBodyLimited } from "./policedFetch";
 
 const LOOPBACK = parseOutboundAllow("127.0.0.1/8");
 
@@ -50,21 +51,6 @@ afterEach(async () => {
   vi.restoreAllMocks();
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   server = undefined;
-});
-
-describe("parseOutboundAllow", () => {
-  it("reads CIDRs, single addresses and host names, and treats blank as public only", () => {
-    const policy = parseOutboundAllow(" 10.0.0.0/8, 192.168.1.7 , fd12::/16, Build.Internal., *.corp.example ");
-    expect(policy.allowedRanges.map(([address, bits]) => `${address.toString()}/${bits}`)).toEqual(["10.0.0.0/8", "192.168.1.7/32", "fd12::/16"]);
-    expect(policy.allowedHosts).toEqual(["build.internal", "*.corp.example"]);
-    expect(parseOutboundAllow("")).toEqual(PUBLIC_ONLY);
-    expect(parseOutboundAllow(undefined)).toEqual(PUBLIC_ONLY);
-  });
-
-  it("refuses an entry it cannot read, naming OUTBOUND_ALLOW and the entry", () => {
-    expect(() => parseOutboundAllow("10.0.0.0/33")).toThrow(ConfigError);
-    expect(() => parseOutboundAllow("10.0.0.0/8, not a host")).toThrow('OUTBOUND_ALLOW: "not a host"');
-  });
 });
 
 describe("checkUrl", () => {
