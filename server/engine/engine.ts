@@ -123,7 +123,7 @@ function compileOrRefuse(graph: StitchGraph, refuseWebhookUrl: EngineOptions["re
   }
   for (const node of refuseWebhookUrl ? g.nodes.values() : []) {
     if (node.type !== "Worker" || executorOf(node) !== undefined) continue;
-    const url = String(node.data.webhookUrl);
+    const url = node.spec.webhookUrl ?? "";
     const reason = refuseWebhookUrl!(url);
     if (reason) throw new EngineError("invalid_graph", `graph: Worker node "${node.id}" has data.webhookUrl "${redactUrl(url)}", which the outbound-address policy refuses: ${reason}`);
   }

@@ -1,5 +1,5 @@
 /**
- * Workers' webhooks under the outbound-address policy (server/lib/outbound.ts, ownServer.ts), through the real server:
+ * Workers' webhooks under the outbound-address policy (server/lib/outboundPolicy.ts, policedFetch.ts, ownServer.ts), through the real server:
  * a literal refused address is a 400 at registration naming the node and the policy; a host name that resolves to a
  * refused address, or a redirect to one, fails the node at dispatch naming the policy, after one attempt; this
  * server's own routes are never a worker's webhook, its built-in agents always are.

@@ -13,7 +13,7 @@ const NAMES: Record<RunOwner["front_door"], string> = { pipeline: "agent pipelin
 /** The owner's page of the run: its conversation, where its decisions and its cancellation are. */
 export function ownerPage(owner: RunOwner): string {
   if (owner.front_door === "pipeline") return paths.run(owner.run_id);
-  return owner.front_door === "yaml" ? paths.workflowRun(owner.run_id) : paths.stepRun(owner.run_id);
+  return owner.front_door === "yaml" ? paths.workflows.run(owner.run_id) : paths.steps.run(owner.run_id);
 }
 
 export const ownerName = (owner: RunOwner): string => NAMES[owner.front_door];
