@@ -22,7 +22,7 @@ const CATEGORIES = [
   // server
   { category: "engine", pattern: "server/engine/**" },
   // People (accounts, sessions, tokens) and the audit trail are doors of their own, beside the engine's front doors.
-  { category: "front-door", pattern: ["server/flows/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
+  { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
   { category: "pipeline", pattern: "server/pipeline/**" },
   // The workflow front doors, one folder each; server/workflows/runtime (the node runtimes) and the files directly in
   // server/workflows (the compiler) are what they share. A new front door is added to this list.

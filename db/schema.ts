@@ -40,6 +40,9 @@ export const stitchRuns = pgTable(
     owner: text("owner"),
     /** The owner's id of the run (a pipeline run's `RUN_...`; a workflow run's id is the engine run's own). */
     ownerRunId: text("owner_run_id"),
+    /** Who started the run (an account; null for automation without one, and for runs started before this was kept). */
+    startedById: uuid("started_by_id"),
+    startedByName: text("started_by_name"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -399,3 +402,48 @@ export const auditLog = pgTable(
   (t) => [index("audit_log_target_idx").on(t.targetId, t.id), index("audit_log_account_idx").on(t.accountId, t.id)],
 );
 export type AuditRow = typeof auditLog.$inferSelect;
+
+/**
+ * Every time a run waits for a person, a decision: opened in the transaction of the engine event that made the run
+ * wait and closed in the one that ends the wait, by the owning front door's projection (server/decisions/store.ts is
+ * the only writer). At most one open decision per node of a run (the partial unique index), so a decision exists
+ * exactly once whichever process applied the event.
+ */
+export const decisions = pgTable(
+  "decisions",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    engineRunId: uuid("engine_run_id").notNull().references(() => stitchRuns.id, { onDelete: "cascade" }),
+    nodeKey: text("node_key").notNull(),
+    /** pipeline, yaml, steps or flow: whose commands decide it. */
+    frontDoor: text("front_door").notNull(),
+    /** The front door's id of the run (the pipeline's RUN_..., a workflow's or a flow's run id). */
+    runId: text("run_id").notNull(),
+    /** review (an output), approval, answer (a question), completion (a gate's input). */
+    kind: text("kind").notNull(),
+    title: text("title").notNull(),
+    /** What a person reads beside the title: the run's domain or message, for the inbox's search. */
+    context: text("context").notNull().default(""),
+    startedById: uuid("started_by_id"),
+    startedByName: text("started_by_name"),
+    /** open, decided, expired or cancelled. */
+    state: text("state").notNull().default("open"),
+    waitingSince: timestamp("waiting_since", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    dueAt: timestamp("due_at", { withTimezone: true, mode: "string" }),
+    /** Who may decide: a role (`reviewer` unless a definition says otherwise) or, once claimed or assigned, an account. */
+    assigneeRole: text("assignee_role").notNull().default("reviewer"),
+    assigneeAccountId: uuid("assignee_account_id"),
+    decidedBy: text("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "string" }),
+    /** approve, request_changes, reject, answer, complete; or why it closed without a person (cancelled). */
+    outcome: text("outcome"),
+  },
+  (t) => [
+    uniqueIndex("decisions_open_node_idx").on(t.engineRunId, t.nodeKey).where(sql`${t.state} = 'open'`),
+    // The inbox reads a state's decisions newest first (its pages, its count); overdue ones by due time; a run's.
+    index("decisions_state_idx").on(t.state, t.waitingSince, t.id),
+    index("decisions_due_idx").on(t.dueAt).where(sql`${t.state} = 'open' AND ${t.dueAt} IS NOT NULL`),
+    index("decisions_run_idx").on(t.runId),
+  ],
+);
+export type DecisionRow = typeof decisions.$inferSelect;

@@ -14,7 +14,10 @@ import { type Database, openDatabase } from "../db/client";
 import { type Config, ConfigError } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
 import { Engine, EngineError, type RunOwner } from "./engine/engine";
-import { FlowCommands } from "./flows/commands";
+import { DecisionQueries } from "./decisions/queries";
+import type { FlowCommands } from "./flows/commands";
+import { installFlows } from "./flows/flows";
+import { decisionRoutes } from "./http/decisionRoutes";
 import { AuditTrail } from "./audit/trail";
 import { auditedDatabase } from "./audit/auditedDatabase";
 import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestOrigin } from "./http/guard";
@@ -49,6 +52,8 @@ export interface Services {
   engine: Engine;
   /** The plain flows' commands, behind the engine's generic doors. */
   flows: FlowCommands;
+  /** The reviewer's inbox: every decision a run waits for. */
+  decisions: DecisionQueries;
   dispatcher: Dispatcher;
   pipeline: Pipeline;
   builtinAgents: BuiltinAgents;
@@ -131,16 +136,18 @@ export async function createServices(config: Config, database?: Database, overri
   const steps = installStepWorkflows(db, engine, { env: config.env, dataDir: config.DATA_DIR, outbound });
   dispatcher.useExecutor(STEPS_EXECUTOR, steps.executor);
   const workflowFiles = await workflows.loadDirectory();
-  const flows = new FlowCommands(engine, ownerDoor);
-  return { config, database: db, engine, flows, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
+  const flows = installFlows(engine, ownerDoor);
+  const decisions = new DecisionQueries(db);
+  return { config, database: db, engine, flows, decisions, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, pipeline, workflows, steps, people, audit } = services;
-  return { engine, flows, pipeline, workflows, steps, people, audit, ...request, actor: request.identity.name };
+  const { engine, flows, decisions, pipeline, workflows, steps, people, audit } = services;
+  const { accountId, name } = request.identity;
+  return { engine, flows, decisions, pipeline, workflows, steps, people, audit, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -162,6 +169,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", workflowRoutes(services.workflows, services.steps));
+  app.route("/", decisionRoutes(services.decisions));
   app.route("/", docsRoutes());
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({

@@ -12,13 +12,13 @@ import { EngineError } from "./errors";
 import { redactUrl } from "../lib/policedFetch";
 import { type CompiledGraph, GraphError, compileGraph, executorOf } from "./graph";
 import { type RowChange, macrostep, settle } from "./macrostep";
-import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StitchFlow, StitchGraph, StitchRun } from "./schemas";
+import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
 import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, runStatusAfter } from "./transition";
 
 export { EngineError, type EngineErrorCode } from "./errors";
 
-export type { RunOwner, RunOwnerKind } from "./schemas";
+export type { RunOwner, RunOwnerKind, StartedBy } from "./schemas";
 
 /** An event addressed to one node (everything but a run's start, cancellation and resumption). */
 export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" } | { type: "resume" }>;
@@ -42,7 +42,7 @@ export interface StartOwner {
 /** Engine operations of a transaction that creates runs and flows (see `Engine.transaction`): no existing run is touched. */
 export interface EngineOps {
   /** Starts a run; `runId` lets a caller that must reference the run before it exists choose its id; `owner` names its front door. */
-  startRun(flowId: string, input: unknown, options?: { runId?: string; owner?: StartOwner }): Promise<string>;
+  startRun(flowId: string, input: unknown, options?: { runId?: string; owner?: StartOwner; startedBy?: StartedBy | null }): Promise<string>;
   /** Stores a flow under a chosen id unless it is there (flows are immutable), in this transaction; refused when the graph cannot run. */
   ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void>;
 }
@@ -72,6 +72,8 @@ export interface RunOps {
  */
 export interface RunTransition {
   runId: string;
+  /** Who started the run, when known (the decisions a run waits for say whose run it is). */
+  startedBy: StartedBy | null;
   /** The front door that owns the run (its projection is the one that acts on it), null for a plain flow's run. */
   owner: RunOwner | null;
   graph: CompiledGraph;
@@ -273,7 +275,7 @@ export class Engine {
     return result;
   }
 
-  private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: { runId?: string; owner?: StartOwner }) {
+  private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions) {
     refuseUnstorable(input, "input");
     const id = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
     if (!id) throw flowNotFound(flowId);
@@ -338,7 +340,7 @@ export class Engine {
     });
     run.counts = counts;
     run.status = runStatus;
-    const transition: RunTransition = { runId: run.id, owner: run.owner, graph: g, event, actor: log.actor, changes: step.changes, runStatus };
+    const transition: RunTransition = { runId: run.id, startedBy: run.startedBy, owner: run.owner, graph: g, event, actor: log.actor, changes: step.changes, runStatus };
     for (const observer of this.observers) await observer(tx, transition);
     return { duplicate: false, message: undefined, node, dispatched: dispatches.length, runStatus };
   }

@@ -140,6 +140,10 @@ export type RunOwnerKind = z.infer<typeof RunOwnerKind>;
 export const RunOwner = z.object({ front_door: RunOwnerKind, run_id: z.string() });
 export type RunOwner = z.infer<typeof RunOwner>;
 
+/** Who started a run: the account (its id, when there is one) and the name decisions and the app show. */
+export const StartedBy = z.object({ id: z.string().uuid().nullable(), name: z.string().nullable() });
+export type StartedBy = z.infer<typeof StartedBy>;
+
 /** A run: its flow, its own status and input, and every node's state. */
 export const StitchRun = z.object({
   id: z.string().uuid(),

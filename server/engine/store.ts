@@ -8,7 +8,7 @@ import { type Executor, rows } from "../../db/client";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
-import { type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StitchGraph } from "./schemas";
+import { type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, type StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
@@ -55,12 +55,19 @@ export async function listFlows(db: Executor, limit: number): Promise<Pick<Store
 // ---- Runs -----------------------------------------------------------------------------------------------------
 
 /** Creates a run of an existing flow; undefined when there is no such flow (nothing is written then). */
-export async function insertRun(tx: Executor, flowId: string, input: unknown, options: { runId?: string; owner?: { kind: RunOwnerKind; runId?: string } } = {}): Promise<string | undefined> {
+export interface NewRunOptions {
+  runId?: string;
+  owner?: { kind: RunOwnerKind; runId?: string };
+  startedBy?: StartedBy | null;
+}
+
+export async function insertRun(tx: Executor, flowId: string, input: unknown, options: NewRunOptions = {}): Promise<string | undefined> {
   const owner = options.owner;
   const [row] = await rows<{ id: string }>(tx, sql`
-    INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id)
+    INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
     SELECT x.id, f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb, ${owner?.kind ?? null}::text,
-      CASE WHEN ${owner?.kind ?? null}::text IS NULL THEN NULL ELSE COALESCE(${owner?.runId ?? null}::text, x.id::text) END
+      CASE WHEN ${owner?.kind ?? null}::text IS NULL THEN NULL ELSE COALESCE(${owner?.runId ?? null}::text, x.id::text) END,
+      ${options.startedBy?.id ?? null}::uuid, ${options.startedBy?.name ?? null}::text
     FROM stitch_flows f, (SELECT COALESCE(${options.runId ?? null}::uuid, gen_random_uuid()) AS id) x WHERE f.id = ${flowId}
     RETURNING id`);
   return row?.id;
@@ -75,6 +82,7 @@ export interface LockedRun {
   flowVersion: string;
   input: unknown;
   owner: RunOwner | null;
+  startedBy: StartedBy | null;
   status: RunStatus;
   counts: RunCounts;
 }
@@ -90,14 +98,16 @@ export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | 
   if (!isUuid(runId)) return undefined;
   const [row] = await rows<{
     id: string; flow_id: string; flow_version: string; input: unknown; owner: string | null; owner_run_id: string | null; status: RunStatus;
-    running_count: number; waiting_count: number; failed_count: number;
+    started_by_id: string | null; started_by_name: string | null; running_count: number; waiting_count: number; failed_count: number;
   }>(tx, sql`
-    SELECT r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status, r.running_count, r.waiting_count, r.failed_count
+    SELECT r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status,
+      r.started_by_id, r.started_by_name, r.running_count, r.waiting_count, r.failed_count
     FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
     WHERE r.id = ${runId} FOR UPDATE OF r`);
   if (!row) return undefined;
   return {
     id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, owner: ownerOf(row.owner, row.owner_run_id),
+    startedBy: row.started_by_name === null && row.started_by_id === null ? null : { id: row.started_by_id, name: row.started_by_name },
     status: RunStatus.parse(row.status), counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
   };
 }

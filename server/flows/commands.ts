@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { nameAuditTarget } from "../audit/scope";
-import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner } from "../engine/engine";
+import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy } from "../engine/engine";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
@@ -28,10 +28,10 @@ export class FlowCommands {
   }
 
   /** Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. */
-  async startRun(flowId: string, input: unknown): Promise<StitchRun> {
+  async startRun(flowId: string, input: unknown, startedBy: StartedBy | null = null): Promise<StitchRun> {
     const runId = randomUUID();
     await this.engine.transaction(async (ops) => {
-      await ops.startRun(flowId, input, { runId });
+      await ops.startRun(flowId, input, { runId, startedBy });
       nameAuditTarget("run", runId);
     });
     return this.engine.getRun(runId);

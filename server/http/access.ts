@@ -15,7 +15,7 @@
 import type { Context } from "hono";
 import type { TargetKind } from "../audit/schemas";
 import type { Role } from "../people/schemas";
-import { type RoutePath, builtinAgentPaths, docsPaths, peoplePaths, pipelinePaths, stitchPaths, workflowPaths } from "./paths";
+import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, peoplePaths, pipelinePaths, stitchPaths, workflowPaths } from "./paths";
 
 export type Door = { role: Role } | { caller: "worker" | "agent" } | "open";
 
@@ -106,6 +106,10 @@ export const accessRules: AccessRule[] = [
   change(workflowPaths.retry, operator, "workflows.retry", run("runId")),
   read(workflowPaths.workflow),
   change(workflowPaths.workflowRuns, analyst, "workflows.start", { kind: "workflow", param: "name" }),
+
+  // The reviewer's inbox: reading it is open to every role (analysts follow what their runs wait for).
+  read(decisionPaths.decisions),
+  read(decisionPaths.decision),
 
   // People and the audit trail.
   change(peoplePaths.signIn, "open", "auth.signIn"),

@@ -8,3 +8,9 @@ import type { Identity } from "../people/schemas";
 export function actorOf(c: Context): string | null {
   return (c.get("identity") as Identity | undefined)?.name ?? null;
 }
+
+/** Who starts a run, as the decisions it waits for name them: the signed-in account's id and name. */
+export function starterOf(c: Context): { id: string | null; name: string | null } | null {
+  const identity = c.get("identity") as Identity | undefined;
+  return identity && identity.name !== null ? { id: identity.accountId, name: identity.name } : null;
+}

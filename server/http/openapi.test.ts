@@ -646,6 +646,16 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("GET", "/api/audit", { query: "?limit=0" })).status).toBe(400);
   });
 
+  it("the inbox: a flow's UX node waiting is a decision, listed and read by its id; a bad query and an unknown id are refused", async () => {
+    const flow = await call("POST", "/api/stitch/flows", { body: { name: "inbox", graph: { nodes: [{ id: "ask", type: "UX", position: { x: 0, y: 0 }, data: {} }], edges: [] } } });
+    const run = await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: flow.body.id }, body: {} });
+    const page = await call("GET", "/api/decisions", { query: `?view=all&run_id=${run.body.id}` });
+    expect(page.body.items).toHaveLength(1);
+    expect((await call("GET", "/api/decisions/{id}", { params: { id: page.body.items[0].id } })).body.node_id).toBe("ask");
+    expect((await call("GET", "/api/decisions", { query: "?limit=0" })).status).toBe(400);
+    expect((await call("GET", "/api/decisions/{id}", { params: { id: crypto.randomUUID() } })).status).toBe(404);
+  });
+
   it("every documented operation answered with success at least once", () => {
     const operations = Object.entries<Json>(document.paths).flatMap(([path, item]) => methods.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((operation) => !succeeded.has(operation))).toEqual([]);

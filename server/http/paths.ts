@@ -101,6 +101,12 @@ export const peoplePaths = {
   audit: route("/api/audit"),
 };
 
+/** The reviewer's inbox: every decision a run waits for, whichever front door owns it. */
+export const decisionPaths = {
+  decisions: route("/api/decisions"),
+  decision: route("/api/decisions/:id"),
+};
+
 /** The API's documentation: not part of the API it documents. */
 export const docsPaths = {
   openapi: route("/openapi.json"),

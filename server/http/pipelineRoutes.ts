@@ -9,7 +9,7 @@ import { CancelBody } from "../engine/schemas";
 import type { Pipeline } from "../pipeline/pipeline";
 import { AgentCallbackBody } from "../pipeline/protocol";
 import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
-import { actorOf } from "./actor";
+import { actorOf, starterOf } from "./actor";
 import { HttpError, readBody } from "./errors";
 import { pageAnswer, pageQuery } from "./paging";
 import { pipelinePaths as paths } from "./paths";
@@ -22,7 +22,7 @@ export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
   app.get(paths.health.pattern, (c) => c.json({ status: "ok" }));
   app.get(paths.agents.pattern, (c) => c.json(queries.listAgents()));
 
-  app.post(paths.runs.pattern, async (c) => c.json(await commands.createRun(await readBody(c, CreateRunBody, invalid))));
+  app.post(paths.runs.pattern, async (c) => c.json(await commands.createRun(await readBody(c, CreateRunBody, invalid), starterOf(c))));
   app.get(paths.runs.pattern, async (c) => pageAnswer(c, await queries.listRuns(pageQuery(c))));
   app.get(paths.run.pattern, async (c) => c.json(await queries.getRun(c.req.param("run_id"))));
 

@@ -9,7 +9,7 @@ import { presentedToken } from "../engine/callbackToken";
 import type { Engine } from "../engine/engine";
 import type { FlowCommands } from "../flows/commands";
 import { CallbackBody, CancelBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
-import { actorOf } from "./actor";
+import { actorOf, starterOf } from "./actor";
 import { readBody } from "./errors";
 import { pageAnswer, pageQuery } from "./paging";
 import { stitchPaths as paths } from "./paths";
@@ -27,7 +27,7 @@ export function stitchRoutes(engine: Engine, flows: FlowCommands): Hono {
   app.get(paths.flow.pattern, async (c) => c.json(await engine.getFlow(c.req.param("id"))));
   app.post(paths.flowRuns.pattern, async (c) => {
     const body = await readBody(c, StartRunBody);
-    return c.json(await flows.startRun(c.req.param("id"), body.input), 201);
+    return c.json(await flows.startRun(c.req.param("id"), body.input, starterOf(c)), 201);
   });
   app.get(paths.runs.pattern, async (c) => pageAnswer(c, await engine.listRuns({ flowId: c.req.query("flow_id"), ...pageQuery(c) })));
   app.get(paths.run.pattern, async (c) => c.json(await engine.getRun(c.req.param("id"))));

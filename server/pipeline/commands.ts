@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
-import type { Engine, RunOps } from "../engine/engine";
+import type { Engine, RunOps, StartedBy } from "../engine/engine";
 import { sameJson } from "../lib/json";
 import { isArtifactType, parseEnvelope } from "./artifacts";
 import { gateKey, workerKey } from "./definition";
@@ -32,14 +32,14 @@ export class PipelineCommands {
   ) {}
 
   /** Creates the run and starts its engine run, whose first agent is called once the transaction commits. */
-  async createRun(input: CreateRunBody): Promise<PipelineRunView> {
+  async createRun(input: CreateRunBody, startedBy: StartedBy | null = null): Promise<PipelineRunView> {
     const runId = newRunId();
     nameAuditTarget("run", runId);
     await this.engine.transaction(async (ops, tx) => {
       const stitchRunId = randomUUID();
       const state = { phase: "in_progress", agent: this.agents[0]!.slug } as const;
       await store.insertRun(tx, { id: runId, domain: input.domain, brief: input.brief, state, stitchRunId, agents: this.agents });
-      await ops.startRun(this.flowId, { domain: input.domain, brief: input.brief }, { runId: stitchRunId, owner: { kind: "pipeline", runId } });
+      await ops.startRun(this.flowId, { domain: input.domain, brief: input.brief }, { runId: stitchRunId, owner: { kind: "pipeline", runId }, startedBy });
     });
     return this.queries.getRun(runId);
   }

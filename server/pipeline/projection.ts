@@ -7,6 +7,7 @@ import type { Executor } from "../../db/client";
 import type { RunTransition, TransitionObserver } from "../engine/engine";
 import type { GraphNode } from "../engine/graph";
 import type { PipelineAgent, PipelineTurn, RunState } from "./schemas";
+import { recordDecisions } from "../decisions/record";
 import * as store from "./store";
 
 export interface Projected {
@@ -70,5 +71,20 @@ export function pipelineProjection(): TransitionObserver {
     const projected = project({ agents: run.agents, currentAgent: run.currentAgent }, t);
     if (projected.state) await store.updateRunState(tx, run.id, projected.state.state, projected.state.failure);
     await store.insertTurns(tx, projected.turns.map((turn) => ({ ...turn, runId: run.id })));
+    // An output waiting at its review gate is a reviewer's decision: "Review Requirements v2 of tool-library".
+    await recordDecisions(tx, t, {
+      frontDoor: "pipeline",
+      runId: run.id,
+      async describe(change) {
+        const node = t.graph.nodes.get(change.key);
+        const agent = node?.spec.gate === "review" ? run.agents.find((a) => a.slug === String(node.data.agent)) : undefined;
+        if (!agent) return undefined;
+        // The gate waits in the transition of its agent's callback, whose artifact the command stores right after the
+        // engine event: that output is the next version.
+        const delivered = t.changes.some((c) => c.key !== change.key && c.after.status === "completed" && t.graph.nodes.get(c.key)?.data.agent === agent.slug);
+        const version = ((await store.latestArtifact(tx, run.id, agent.artifact_type))?.version ?? 0) + (delivered ? 1 : 0);
+        return { kind: "review", title: `Review ${agent.name} v${version} of ${run.domain}`, context: run.domain };
+      },
+    });
   };
 }

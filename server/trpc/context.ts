@@ -1,6 +1,7 @@
 import type { AuditTrail } from "../audit/trail";
 import type { Refusal } from "../lib/refusal";
-import type { Engine } from "../engine/engine";
+import type { Engine, StartedBy } from "../engine/engine";
+import type { DecisionQueries } from "../decisions/queries";
 import type { FlowCommands } from "../flows/commands";
 import type { RequestOrigin } from "../people/commands";
 import type { People } from "../people/people";
@@ -13,6 +14,7 @@ export interface AppContext {
   /** The engine's queries (reads of any run); its changes go through `flows`, which refuses runs another front door owns. */
   engine: Engine;
   flows: FlowCommands;
+  decisions: DecisionQueries;
   pipeline: Pipeline;
   workflows: YamlWorkflows;
   steps: StepWorkflows;
@@ -20,6 +22,8 @@ export interface AppContext {
   audit: AuditTrail;
   /** Who is calling (identified by the HTTP door from the session cookie or bearer token). */
   identity: Identity;
+  /** Who starts a run from this request (its decisions name them): the signed-in account's id and name. */
+  starter: StartedBy | null;
   /** The name decisions are recorded under: the signed-in account's (null for no one, who may decide nothing). */
   actor: string | null;
   origin: RequestOrigin;

@@ -1,5 +1,6 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { auditRouter } from "./routers/audit";
+import { decisionsRouter } from "./routers/decisions";
 import { flowsRouter } from "./routers/flows";
 import { accountsRouter, authRouter, tokensRouter } from "./routers/people";
 import { pipelineRouter } from "./routers/pipeline";
@@ -14,6 +15,7 @@ export const appRouter = router({
   pipeline: pipelineRouter,
   workflows: workflowsRouter,
   steps: stepsRouter,
+  decisions: decisionsRouter,
   auth: authRouter,
   accounts: accountsRouter,
   tokens: tokensRouter,

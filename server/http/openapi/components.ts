@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AuditEntry, type AuditPage } from "../../audit/schemas";
+import { Decision, DecisionPage } from "../../decisions/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
@@ -198,7 +199,7 @@ const responseSchemas = {
   WorkflowProblem: Problem, RegisteredStepWorkflow: steps.RegisteredStepWorkflow, StepWorkflowDetail: steps.StepWorkflowDetail, RunStep: steps.RunStep,
   StepRunView: steps.StepRunView, StepRunSummary: steps.StepRunSummary, StepSummary: steps.StepSummary, WorkflowTool: steps.ToolDescription,
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
-  Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody,
+  Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

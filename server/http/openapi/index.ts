@@ -14,6 +14,7 @@ import { Role } from "../../people/schemas";
 import { CSRF_HEADER, SESSION_COOKIE } from "../guard";
 import { buildComponentSchemas } from "./components";
 import { builtinAgentPathItems, builtinAgentTag } from "./builtinAgentPaths";
+import { decisionPathItems, decisionTag } from "./decisionPaths";
 import { peoplePathItems, peopleTag } from "./peoplePaths";
 import { pipelinePathItems, pipelineTag } from "./pipelinePaths";
 import { securitySchemes, withAccess } from "./security";
@@ -26,7 +27,7 @@ export { type ComponentName, componentSchemas } from "./components";
 const apiDescription = `
 The REST API of Stitch: the durable workflow engine (under \`/api/stitch\`), the agent pipeline at the paths of the
 FastAPI backend it replaces (\`/runs\`, \`/agents\`, \`/callbacks/agent/{agent_slug}\`, ...), the built-in agents, and
-the workflows, YAML and JSON step workflows (under \`/api/workflows\`), and signing in and the audit trail (\`/api/auth\`, \`/api/audit\`).
+the workflows, YAML and JSON step workflows (under \`/api/workflows\`), the reviewer's inbox of decisions (\`/api/decisions\`), and signing in and the audit trail (\`/api/auth\`, \`/api/audit\`).
 The web app itself talks tRPC at \`/trpc\`, which is not described here.
 
 **Errors.** Every refusal answers \`{ "error": code, "message": text, "detail": text }\`; \`detail\` repeats \`message\`
@@ -72,9 +73,10 @@ export function buildOpenApiDocument() {
   return {
     openapi: "3.0.3",
     info: { title: "Stitch API", version: packageVersion(), description: apiDescription },
-    tags: [stitchTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, peopleTag],
+    tags: [stitchTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, peopleTag],
     paths: withAccess({
-      ...stitchPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...peoplePathItems(),
+      ...stitchPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(),
+      ...peoplePathItems(),
     }),
     components: { schemas: buildComponentSchemas(), securitySchemes },
   };

@@ -8,7 +8,7 @@ const RunRef = z.object({ runId: z.string().min(1) });
 
 export const pipelineRouter = router({
   agents: analystProcedure.query(({ ctx }) => ctx.pipeline.queries.listAgents()),
-  createRun: analystProcedure.input(CreateRunBody).mutation(({ ctx, input }) => ctx.pipeline.commands.createRun(input)),
+  createRun: analystProcedure.input(CreateRunBody).mutation(({ ctx, input }) => ctx.pipeline.commands.createRun(input, ctx.starter)),
   /** A page of runs, newest first; `cursor` is `before` under the name tRPC's infinite queries give it. */
   listRuns: analystProcedure
     .input(PageParams.extend({ cursor: PageParams.shape.before.nullish() }).optional())

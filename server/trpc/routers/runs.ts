@@ -8,7 +8,7 @@ const NodeRef = z.object({ runId: z.string(), nodeId: z.string().min(1) });
 export const runsRouter = router({
   start: analystProcedure
     .input(z.object({ flowId: z.string(), input: z.unknown().optional() }))
-    .mutation(({ ctx, input }) => ctx.flows.startRun(input.flowId, input.input)),
+    .mutation(({ ctx, input }) => ctx.flows.startRun(input.flowId, input.input, ctx.starter)),
   get: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.getRun(input.id)),
   list: analystProcedure
     .input(z.object({ flowId: z.string().optional(), limit: PageParams.shape.limit }).optional())

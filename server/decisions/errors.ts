@@ -1,0 +1,8 @@
+/** The decisions' refusals: a decision that does not exist, a cursor that is not one of the inbox's. */
+import { Refusal } from "../lib/refusal";
+
+export type DecisionErrorCode = "not_found" | "bad_request";
+
+export class DecisionError extends Refusal<DecisionErrorCode> {
+  override name = "DecisionError";
+}

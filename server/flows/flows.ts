@@ -1,0 +1,9 @@
+/** The plain flows' front door, installed: its projection registered with the engine, and its commands. */
+import type { Engine } from "../engine/engine";
+import { FlowCommands, type OwnerDoor } from "./commands";
+import { flowProjection } from "./projection";
+
+export function installFlows(engine: Engine, ownerDoor: OwnerDoor): FlowCommands {
+  engine.observe(flowProjection());
+  return new FlowCommands(engine, ownerDoor);
+}

@@ -1,0 +1,19 @@
+/** The reviewer's inbox over REST: the decisions waiting (or taken), read with the caller's roles. */
+import { Hono } from "hono";
+import type { DecisionQueries } from "../decisions/queries";
+import { DecisionListQuery } from "../decisions/schemas";
+import { describeZodError } from "../lib/zodIssues";
+import { HttpError } from "./errors";
+import type { GuardEnv } from "./guard";
+import { decisionPaths as paths } from "./paths";
+
+export function decisionRoutes(decisions: DecisionQueries): Hono<GuardEnv> {
+  const app = new Hono<GuardEnv>();
+  app.get(paths.decisions.pattern, async (c) => {
+    const query = DecisionListQuery.safeParse(c.req.query());
+    if (!query.success) throw new HttpError(400, "invalid_query", describeZodError(query.error));
+    return c.json(await decisions.list(c.get("identity"), query.data));
+  });
+  app.get(paths.decision.pattern, async (c) => c.json(await decisions.get(c.req.param("id"))));
+  return app;
+}

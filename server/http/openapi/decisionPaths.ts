@@ -1,0 +1,46 @@
+/** The reviewer's inbox (server/http/decisionRoutes.ts): every decision a run waits for, whichever front door owns the run. */
+import { DecisionListQuery } from "../../decisions/schemas";
+import { decisionPaths as paths } from "../paths";
+import { requestJsonSchema } from "./components";
+import { type Tag, answer, pathParam, queryParam, ref, refusals, tagged } from "./operations";
+
+export const decisionTag: Tag = {
+  name: "decisions",
+  description:
+    "Every time a run waits for a person (a pipeline output to review, a YAML approval or question, a flow's UX or review gate) there is a decision: " +
+    "opened in the transaction of the event that made the run wait and closed in the one that ended the wait.",
+};
+
+const param = (name: keyof typeof DecisionListQuery.shape, description: string) => queryParam(name, description, requestJsonSchema(DecisionListQuery.shape[name]));
+
+export function decisionPathItems() {
+  return tagged(decisionTag, {
+    [paths.decisions.openapi]: {
+      get: {
+        operationId: "listDecisions", summary: "The inbox: decisions waiting, or taken",
+        description:
+          "Newest wait first; page with `cursor` (the `next_cursor` of the page before). `open_for_me` counts the open decisions the caller may take " +
+          "(those assigned to a role the caller's role covers, or to the caller).",
+        parameters: [
+          param("view", "`mine` assigned to me, `role` for a role I have (default), `unassigned`, `overdue`, `decided`, `all`."),
+          param("state", "`open` (default, or `decided` for the `decided` view), `decided` (decided, expired or cancelled) or `all`."),
+          param("run_id", "Only the decisions of this run (the front door's id of it)."),
+          param("q", "Only decisions whose title or context (a brief's domain, a workflow's message) contains this text."),
+          param("limit", "How many decisions, at most."),
+          param("cursor", "The `next_cursor` of the page before."),
+        ],
+        responses: {
+          200: answer("A page of decisions.", ref("DecisionPage")),
+          ...refusals({ 400: "`invalid_query`: a parameter that does not validate (the message names it), or a cursor of another list." }),
+        },
+      },
+    },
+    [paths.decision.openapi]: {
+      get: {
+        operationId: "getDecision", summary: "One decision",
+        parameters: [pathParam("id", "The decision's id.", "uuid")],
+        responses: { 200: answer("The decision.", ref("Decision")), ...refusals({ 404: "No decision with this id." }) },
+      },
+    },
+  });
+}
