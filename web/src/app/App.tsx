@@ -4,6 +4,9 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { Link, paths, usePathname } from "../lib/router";
+import { useCan } from "../lib/session";
+import { useDecisionCount } from "../features/decisions/api/decisions";
+import { withCount } from "../features/decisions/utils/decisions";
 import { AccountMenu } from "../features/people/components/AccountMenu";
 import { AuthGate } from "../features/people/components/AuthGate";
 import { RunList } from "../features/runs/components/RunList";
@@ -18,9 +21,12 @@ function Shell() {
   const mainRef = useRef<HTMLElement>(null);
   const closeDrawer = () => setDrawerOpen(false);
 
+  // Decisions waiting for me: counted in the navigation and in front of the tab title, so a reviewer sees them from any tab.
+  const reviewer = useCan("reviewer");
+  const waiting = useDecisionCount(reviewer).data;
   useEffect(() => {
-    document.title = `${route.title} · Stitch`;
-  }, [route.title]);
+    document.title = withCount(`${route.title} · Stitch`, reviewer ? waiting : undefined);
+  }, [route.title, reviewer, waiting]);
 
   // A new page starts at its top, and keyboard focus moves to it as a full page load would, unless
   // the page already put focus somewhere inside itself (the brief composer focuses "Domain").
@@ -41,7 +47,9 @@ function Shell() {
     return () => window.removeEventListener("keydown", onKey);
   }, [drawerOpen]);
 
-  const section = pathname.startsWith("/app/engine")
+  const section = pathname.startsWith("/app/reviews")
+    ? "inbox"
+    : pathname.startsWith("/app/engine")
     ? "engine"
     : pathname.startsWith("/app/workflows")
       ? "workflows"
@@ -49,7 +57,7 @@ function Shell() {
         ? "steps"
         : /^\/app\/(people|tokens|audit)(\/|$)/.test(pathname)
           ? "account"
-          : "reviews";
+          : "briefs";
   return (
     <div className={`shell${drawerOpen ? " drawer-open" : ""}`}>
       <a className="skip-link" href="#main">
@@ -78,8 +86,17 @@ function Shell() {
           <span className="brand-name">Stitch</span>
         </Link>
         <nav className="topnav" aria-label="Sections">
-          <Link to={paths.home()} className="topnav-link" aria-current={section === "reviews" ? "page" : undefined}>
+          <Link to={paths.reviews()} className="topnav-link" aria-current={section === "inbox" ? "page" : undefined}>
             Reviews
+            {reviewer && waiting ? (
+              <span className="nav-count">
+                {waiting}
+                <span className="visually-hidden"> waiting for you</span>
+              </span>
+            ) : null}
+          </Link>
+          <Link to={paths.home()} className="topnav-link" aria-current={section === "briefs" ? "page" : undefined}>
+            Briefs
           </Link>
           <Link to={paths.workflows.list()} className="topnav-link" aria-current={section === "workflows" ? "page" : undefined}>
             Workflows

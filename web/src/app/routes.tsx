@@ -8,6 +8,7 @@ import { ErrorNotice } from "../components/ErrorNotice";
 import { RequireRole } from "../components/RequireRole";
 import { Spinner } from "../components/Spinner";
 import { Link, matchPath, paths } from "../lib/router";
+import { InboxPage } from "../features/decisions/components/InboxPage";
 import { useAgents } from "../features/agents/api/list-agents";
 import { AuditPage } from "../features/audit/components/AuditPage";
 import { PipelineOverview } from "../features/agents/components/PipelineOverview";
@@ -137,6 +138,7 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (params) return { page: <ConversationPage key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Conversation" };
   params = matchPath("/app/runs/:runId/graph", pathname);
   if (params) return { page: <RunGraphPage key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Flow graph" };
+  if (matchPath("/app/reviews", pathname)) return { page: <InboxPage />, runId: null, title: "Reviews" };
   if (matchPath("/app/engine", pathname)) return { page: <Loading><EngineRunList /></Loading>, runId: null, title: "Engine runs" };
   params = matchPath("/app/engine/runs/:stitchRunId", pathname);
   if (params) return { page: <Loading><FlowGraphView key={params.stitchRunId} stitchRunId={params.stitchRunId!} /></Loading>, runId: null, title: "Engine run" };

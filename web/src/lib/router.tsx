@@ -56,6 +56,7 @@ export type WorkflowPaths = ReturnType<typeof workflowPaths>;
 
 export const paths = {
   home: () => "/app",
+  reviews: () => "/app/reviews",
   run: (runId: string) => `/app/runs/${encodeURIComponent(runId)}`,
   runGraph: (runId: string) => `/app/runs/${encodeURIComponent(runId)}/graph`,
   engineRuns: () => "/app/engine",

@@ -27,6 +27,11 @@ export type Conversation = Pipeline["conversation"];
 export type ConversationMessage = Conversation["messages"][number];
 export type NewRunInput = RouterInputs["pipeline"]["createRun"];
 
+/** The reviewer's inbox: every decision a run waits for, whichever front door owns it. */
+export type DecisionPage = RouterOutputs["decisions"]["list"];
+export type Decision = DecisionPage["items"][number];
+export type DecisionView = NonNullable<Exclude<RouterInputs["decisions"]["list"], void>["view"]>;
+
 /** The workflow engine: any flow's graph, its runs and their node states. */
 export type FlowGraph = Engine["flows"]["get"]["graph"];
 export type FlowNode = FlowGraph["nodes"][number];

@@ -1,0 +1,13 @@
+/** The inbox's reads: a page of decisions for a view and a search, and the count of those waiting for me. */
+import { type DecisionView, trpc } from "../../../lib/trpc";
+
+/** How often the inbox and the count look again: decisions open and close as runs move, in any process. */
+export const INBOX_REFRESH_MS = 10_000;
+
+export function useDecisions(view: DecisionView, q: string) {
+  return trpc.decisions.list.useQuery({ view, q: q.trim() || undefined, limit: 100 }, { refetchInterval: INBOX_REFRESH_MS, placeholderData: (previous) => previous });
+}
+
+export function useDecisionCount(enabled: boolean) {
+  return trpc.decisions.countForMe.useQuery(undefined, { enabled, refetchInterval: INBOX_REFRESH_MS });
+}

@@ -1,0 +1,61 @@
+/**
+ * The inbox lists each decision with what it asks, whose run it is and who may take it, links it to the page where it
+ * is decided, and filters by view; an analyst starts on every decision (read-only), a reviewer on those for her role.
+ */
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionProvider } from "../../../lib/session";
+import type { Decision, Role } from "../../../lib/trpc";
+import { signedIn } from "../../../testing/people";
+import { InboxPage } from "./InboxPage";
+
+const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[] }));
+vi.mock("../api/decisions", () => ({
+  useDecisions: (view: string) => {
+    asked.views.push(view);
+    return { isPending: false, isError: false, data: { items: asked.items, next_cursor: null, open_for_me: asked.items.length } };
+  },
+}));
+
+afterEach(() => {
+  cleanup();
+  asked.views = [];
+  asked.items = [];
+});
+
+const decision = (fields: Partial<Decision>): Decision => ({
+  id: "d-1", kind: "review", state: "open", front_door: "pipeline", run_id: "RUN_1", engine_run_id: "e-1", node_id: "review_requirements",
+  title: "Review Requirements v2 of tool-library", context: "tool-library", started_by: { id: null, name: "Ana Analyst" },
+  waiting_since: new Date(Date.now() - 60_000).toISOString(), due_at: null, assignee: { kind: "role", id: null, name: null, role: "reviewer" },
+  approvals_needed: 1, approvals: [], decided_by: null, decided_at: null, outcome: null, ...fields,
+});
+
+const renderAs = (role: Role) => render(<SessionProvider value={signedIn(role)}><InboxPage /></SessionProvider>);
+
+describe("InboxPage", () => {
+  it("shows what waits, whose run it is and who may take it, linked to the run's conversation", () => {
+    asked.items = [decision({}), decision({ id: "d-2", kind: "completion", front_door: "flow", engine_run_id: "e-2", title: 'Complete "ask" of flow run e-2' })];
+    renderAs("reviewer");
+    expect(asked.views[0]).toBe("role");
+    const link = screen.getByRole("link", { name: "Review Requirements v2 of tool-library" });
+    expect(link.getAttribute("href")).toBe("/app/runs/RUN_1");
+    expect(screen.getByRole("link", { name: 'Complete "ask" of flow run e-2' }).getAttribute("href")).toBe("/app/engine/runs/e-2");
+    expect(screen.getAllByText(/Started by Ana Analyst/)).toHaveLength(2);
+    expect(screen.getAllByText(/for any reviewer/)).toHaveLength(2);
+  });
+
+  it("says how a closed decision ended and by whom", () => {
+    asked.items = [decision({ state: "decided", outcome: "request_changes", decided_by: "Rita Reviewer", decided_at: new Date().toISOString() })];
+    renderAs("reviewer");
+    expect(screen.getByText(/Changes requested by Rita Reviewer/)).toBeTruthy();
+  });
+
+  it("switches views with pressed buttons, and an analyst starts on every decision", () => {
+    renderAs("analyst");
+    expect(asked.views[0]).toBe("all");
+    fireEvent.click(screen.getByRole("button", { name: "Decided" }));
+    expect(screen.getByRole("button", { name: "Decided" }).getAttribute("aria-pressed")).toBe("true");
+    expect(asked.views.at(-1)).toBe("decided");
+    expect(screen.getByText("Nothing decided yet")).toBeTruthy();
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The reviewer's inbox: every decision a run waits for, whichever front door owns the run (a pipeline output, a
+ * workflow's approval or question, a flow's gate), with what it asks, whose run it is, since when it waits and who
+ * may take it. One click opens the page where it is decided. Filters by view, and a search over titles and domains.
+ */
+import "../inbox.css";
+import { useId, useState } from "react";
+import { EmptyState } from "../../../components/EmptyState";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Spinner } from "../../../components/Spinner";
+import { Link } from "../../../lib/router";
+import { useCan } from "../../../lib/session";
+import { formatDateTime, formatRelative } from "../../../lib/time";
+import type { Decision, DecisionView } from "../../../lib/trpc";
+import { useDecisions } from "../api/decisions";
+import { KIND_LABELS, OUTCOME_LABELS, VIEWS, assigneeText, decisionPage } from "../utils/decisions";
+
+export function InboxPage() {
+  const reviewer = useCan("reviewer");
+  const [view, setView] = useState<DecisionView>(reviewer ? "role" : "all");
+  const [q, setQ] = useState("");
+  const decisions = useDecisions(view, q);
+  const searchId = useId();
+  return (
+    <div className="page-pad inbox">
+      <header className="run-header">
+        <h1 className="run-title">Reviews</h1>
+        <p className="muted small">
+          {reviewer
+            ? "Everything waiting for a person: outputs to review, approvals, questions and gates, from every run."
+            : "What runs wait for. Reviewers decide; you can follow each one from here."}
+        </p>
+      </header>
+      <div className="inbox-filters">
+        <div className="inbox-views" role="group" aria-label="Show">
+          {VIEWS.map((option) => (
+            <button key={option.view} type="button" className="chip-button" aria-pressed={view === option.view} onClick={() => setView(option.view)}>
+              {option.label}
+            </button>
+          ))}
+        </div>
+        <div className="inbox-search">
+          <label htmlFor={searchId} className="visually-hidden">
+            Search reviews
+          </label>
+          <input id={searchId} className="input" type="search" placeholder="Search by title or domain" value={q} onChange={(event) => setQ(event.target.value)} />
+        </div>
+      </div>
+      {decisions.isPending ? (
+        <p className="muted">
+          <Spinner label="Loading reviews" /> Loading reviews…
+        </p>
+      ) : decisions.isError && !decisions.data ? (
+        <ErrorNotice title="The reviews could not be loaded" error={decisions.error} />
+      ) : decisions.data.items.length === 0 ? (
+        <EmptyState title={q.trim() ? "Nothing matches" : view === "decided" ? "Nothing decided yet" : "Nothing is waiting"}>
+          {q.trim() ? "Try other words, or another view." : "Decisions appear here as soon as a run waits for a person."}
+        </EmptyState>
+      ) : (
+        <ul className="inbox-list" aria-label="Reviews">
+          {decisions.data.items.map((decision) => (
+            <DecisionItem key={decision.id} decision={decision} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function DecisionItem({ decision }: { decision: Decision }) {
+  const open = decision.state === "open";
+  return (
+    <li className={`inbox-item${open ? "" : " inbox-item-closed"}`}>
+      <div className="inbox-item-head">
+        <span className={`inbox-kind kind-${decision.kind}`}>{KIND_LABELS[decision.kind]}</span>
+        <Link to={decisionPage(decision)} className="inbox-title">
+          {decision.title}
+        </Link>
+      </div>
+      <p className="inbox-meta muted small">
+        {decision.started_by?.name ? <>Started by {decision.started_by.name} · </> : null}
+        {open ? (
+          <>
+            Waiting since <time dateTime={decision.waiting_since} title={formatDateTime(decision.waiting_since)}>{formatRelative(decision.waiting_since)}</time> · for{" "}
+            {assigneeText(decision.assignee)}
+          </>
+        ) : (
+          <>
+            {decision.outcome ? OUTCOME_LABELS[decision.outcome] : "Closed"}
+            {decision.decided_by ? ` by ${decision.decided_by}` : ""}
+            {decision.decided_at ? <> · <time dateTime={decision.decided_at}>{formatRelative(decision.decided_at)}</time></> : null}
+          </>
+        )}
+        {decision.due_at ? (
+          <>
+            {" "}
+            · due <time dateTime={decision.due_at}>{formatDateTime(decision.due_at)}</time>
+          </>
+        ) : null}
+      </p>
+    </li>
+  );
+}
