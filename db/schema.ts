@@ -433,6 +433,10 @@ export const decisions = pgTable(
     /** Who may decide: a role (`reviewer` unless a definition says otherwise) or, once claimed or assigned, an account. */
     assigneeRole: text("assignee_role").notNull().default("reviewer"),
     assigneeAccountId: uuid("assignee_account_id"),
+    /** The assigned account's name as it was when assigned, for the inbox and the refusals that name who may decide. */
+    assigneeName: text("assignee_name"),
+    /** Whether the account that started the run may take it (the pipeline's reviews: no, separation of duties). */
+    selfApproval: boolean("self_approval").notNull().default(true),
     decidedBy: text("decided_by"),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "string" }),
     /** approve, request_changes, reject, answer, complete; or why it closed without a person (cancelled). */

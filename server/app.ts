@@ -14,6 +14,7 @@ import { type Database, openDatabase } from "../db/client";
 import { type Config, ConfigError } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
 import { Engine, EngineError, type RunOwner } from "./engine/engine";
+import { DecisionCommands } from "./decisions/commands";
 import { DecisionQueries } from "./decisions/queries";
 import type { FlowCommands } from "./flows/commands";
 import { installFlows } from "./flows/flows";
@@ -52,8 +53,9 @@ export interface Services {
   engine: Engine;
   /** The plain flows' commands, behind the engine's generic doors. */
   flows: FlowCommands;
-  /** The reviewer's inbox: every decision a run waits for. */
+  /** The reviewer's inbox: every decision a run waits for, and who may take each. */
   decisions: DecisionQueries;
+  decisionCommands: DecisionCommands;
   dispatcher: Dispatcher;
   pipeline: Pipeline;
   builtinAgents: BuiltinAgents;
@@ -138,16 +140,17 @@ export async function createServices(config: Config, database?: Database, overri
   const workflowFiles = await workflows.loadDirectory();
   const flows = installFlows(engine, ownerDoor);
   const decisions = new DecisionQueries(db);
-  return { config, database: db, engine, flows, decisions, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
+  const decisionCommands = new DecisionCommands(engine, async (accountId) => (await people.queries.listAccounts()).find((a) => a.id === accountId));
+  return { config, database: db, engine, flows, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, decisions, pipeline, workflows, steps, people, audit } = services;
+  const { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, people, audit } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, decisions, pipeline, workflows, steps, people, audit, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, people, audit, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -169,7 +172,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", workflowRoutes(services.workflows, services.steps));
-  app.route("/", decisionRoutes(services.decisions));
+  app.route("/", decisionRoutes(services.decisions, services.decisionCommands));
   app.route("/", docsRoutes());
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({

@@ -90,6 +90,48 @@ describe.each(testDatabases)("decisions on $name", (testDatabase) => {
     expect((await inbox("?q=tool-lib&view=all&state=all")).items.every((d) => d.title.includes("tool-library"))).toBe(true);
   });
 
+  it("separation of duties: whoever submitted the brief may not review its outputs (403 naming who may); another reviewer may", async () => {
+    const sam = await createPerson(env.server.people, "Sam Submitter", "reviewer");
+    const rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
+    const run = (await env.api.as(sam.token).post("/runs", BRIEF)).body;
+    const [waiting] = await eventually(async () => {
+      const open = await ofRun(run.run_id, "open");
+      return open.length === 1 ? open : undefined;
+    });
+    expect(waiting!.started_by).toEqual({ id: sam.accountId, name: "Sam Submitter" });
+    const refused = await env.api.as(sam.token).post(`/runs/${run.run_id}/approve`);
+    expect(refused).toMatchObject({ status: 403, body: { error: "forbidden" } });
+    expect(refused.body.message).toContain("separation of duties");
+    expect((await env.api.as(sam.token).post(`/api/decisions/${waiting!.id}/claim`)).status).toBe(403);
+    expect((await env.api.as(rita.token).post(`/runs/${run.run_id}/approve`)).status).toBe(200);
+    expect((await env.api.get<Decision>(`/api/decisions/${waiting!.id}`)).body).toMatchObject({ state: "decided", outcome: "approve", decided_by: "Rita Ramos" });
+  });
+
+  it("claims: of two reviewers claiming at once one wins; then only she may decide, until she releases it or an operator reassigns it", async () => {
+    const [ann, bob] = await Promise.all([createPerson(env.server.people, "Ann Claimer", "reviewer"), createPerson(env.server.people, "Bob Claimer", "reviewer")]);
+    const run = (await env.api.post("/runs", BRIEF)).body;
+    const [waiting] = await eventually(async () => {
+      const open = await ofRun(run.run_id, "open");
+      return open.length === 1 ? open : undefined;
+    });
+    const claims = await Promise.all([ann, bob].map((person) => env.api.as(person.token).post(`/api/decisions/${waiting!.id}/claim`)));
+    expect(claims.map((c) => c.status).sort()).toEqual([200, 409]);
+    const [winner, loser] = claims[0]!.status === 200 ? [ann, bob] : [bob, ann];
+    expect(claims.find((c) => c.status === 409)!.body.message).toContain(`claimed by ${winner.name}`);
+    expect((await inbox("?view=mine", winner.token)).items.map((d) => d.id)).toEqual([waiting!.id]);
+
+    const refused = await env.api.as(loser.token).post(`/runs/${run.run_id}/reject`, { feedback: "not mine to say" });
+    expect(refused).toMatchObject({ status: 403 });
+    expect(refused.body.message).toContain(`only ${winner.name}`);
+    expect((await env.api.as(loser.token).post(`/api/decisions/${waiting!.id}/release`)).status).toBe(403);
+
+    expect((await env.api.post(`/api/decisions/${waiting!.id}/assign`, { account_id: loser.accountId })).body.assignee).toMatchObject({ kind: "account", name: loser.name });
+    expect((await env.api.as(winner.token).post(`/runs/${run.run_id}/approve`)).status).toBe(403);
+    expect((await env.api.as(loser.token).post(`/api/decisions/${waiting!.id}/release`)).body.assignee).toMatchObject({ kind: "role", role: "reviewer" });
+    expect((await env.api.as(winner.token).post(`/runs/${run.run_id}/approve`)).status).toBe(200);
+    expect((await env.api.as(winner.token).post(`/api/decisions/${waiting!.id}/claim`)).status).toBe(409);
+  });
+
   it("pages with a cursor and refuses a bad query by name", async () => {
     const first = await inbox("?view=all&state=all&limit=1");
     expect(first.items).toHaveLength(1);

@@ -13,6 +13,8 @@ export interface WaitingNode {
   kind: DecisionKind;
   title: string;
   context: string;
+  /** Whether the account that started the run may take it (default: yes). */
+  selfApproval?: boolean;
 }
 
 export interface DecisionRecorder {

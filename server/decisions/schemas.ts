@@ -69,4 +69,20 @@ export interface OpenedDecision {
   title: string;
   context: string;
   startedBy: { id: string | null; name: string | null } | null;
+  /** Whether the account that started the run may take it (default: yes; the pipeline's reviews: no). */
+  selfApproval?: boolean;
 }
+
+/** Who decides, claims or assigns: the caller as the doors identified them (an Identity is one). */
+export interface Decider {
+  accountId: string | null;
+  name: string | null;
+  role: "analyst" | "reviewer" | "operator" | null;
+}
+
+/** An operator's assignment: to one account (by id), or back to everyone with a role. */
+export const AssignBody = z.union([
+  z.object({ account_id: z.string().uuid("account_id must be an account's id") }).strict(),
+  z.object({ role: z.enum(["analyst", "reviewer", "operator"]) }).strict(),
+]);
+export type AssignBody = z.infer<typeof AssignBody>;

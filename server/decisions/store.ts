@@ -17,7 +17,9 @@ export function decisionOf(row: DecisionRow): Decision {
     run_id: row.runId, engine_run_id: row.engineRunId, node_id: row.nodeKey, title: row.title, context: row.context,
     started_by: row.startedById === null && row.startedByName === null ? null : { id: row.startedById, name: row.startedByName },
     waiting_since: iso(row.waitingSince), due_at: iso(row.dueAt),
-    assignee: row.assigneeAccountId ? { kind: "account", id: row.assigneeAccountId, name: null, role: row.assigneeRole } : { kind: "role", id: null, name: null, role: row.assigneeRole },
+    assignee: row.assigneeAccountId
+      ? { kind: "account", id: row.assigneeAccountId, name: row.assigneeName, role: row.assigneeRole }
+      : { kind: "role", id: null, name: null, role: row.assigneeRole },
     approvals_needed: 1, approvals: [],
     decided_by: row.decidedBy, decided_at: iso(row.decidedAt), outcome: row.outcome === null ? null : DecisionOutcome.parse(row.outcome),
   });
@@ -29,7 +31,7 @@ export async function openDecision(tx: Executor, d: OpenedDecision): Promise<voi
     .insert(decisions)
     .values({
       engineRunId: d.engineRunId, nodeKey: d.nodeKey, frontDoor: d.frontDoor, runId: d.runId, kind: d.kind, title: d.title, context: d.context,
-      startedById: d.startedBy?.id ?? null, startedByName: d.startedBy?.name ?? null,
+      startedById: d.startedBy?.id ?? null, startedByName: d.startedBy?.name ?? null, selfApproval: d.selfApproval ?? true,
     })
     .onConflictDoNothing({ target: [decisions.engineRunId, decisions.nodeKey], where: sql`${decisions.state} = 'open'` });
 }
@@ -86,6 +88,27 @@ export async function listDecisions(db: Executor, f: ListFilter): Promise<Keyed<
 export async function countOpenFor(db: Executor, caller: Pick<ListFilter, "accountId" | "roles">): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(decisions).where(where({ view: "role", state: "open", ...caller }));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The open decision of a node, locked for the rest of the transaction. Only ever after its engine run's row (the
+ * caller runs in engine.onRun): the product's one lock order.
+ */
+export async function lockOpenDecision(tx: Executor, engineRunId: string, nodeKey: string): Promise<DecisionRow | undefined> {
+  const [row] = await tx.select().from(decisions).where(and(eq(decisions.engineRunId, engineRunId), eq(decisions.nodeKey, nodeKey), eq(decisions.state, "open"))).for("update");
+  return row;
+}
+
+/** The decision `id`, locked (after its engine run's row, as above). */
+export async function lockDecision(tx: Executor, id: string): Promise<DecisionRow | undefined> {
+  const [row] = await tx.select().from(decisions).where(eq(decisions.id, id)).for("update");
+  return row;
+}
+
+/** Who may take the decision: an account (claimed or assigned), or everyone with `role` (account null). */
+export async function setAssignee(tx: Executor, id: string, assignee: { role: string; accountId: string | null; name: string | null }): Promise<DecisionRow> {
+  const [row] = await tx.update(decisions).set({ assigneeRole: assignee.role, assigneeAccountId: assignee.accountId, assigneeName: assignee.name }).where(eq(decisions.id, id)).returning();
+  return row!;
 }
 
 export async function decisionById(db: Executor, id: string): Promise<DecisionRow | undefined> {

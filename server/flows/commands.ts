@@ -6,7 +6,10 @@
  * bypassed. Reads stay open (they are the engine's queries).
  */
 import { randomUUID } from "node:crypto";
+import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
+import { assertMayDecide } from "../decisions/commands";
+import type { Decider } from "../decisions/schemas";
 import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy } from "../engine/engine";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 
@@ -44,14 +47,20 @@ export class FlowCommands {
   }
 
   /** A person completes a UX node with their input as its output. */
-  complete(runId: string, nodeId: string, output: unknown, actor: string | null): Promise<EventResult> {
-    return this.onPlainRun(runId, "complete a node of", (run) => run.handle({ type: "complete", key: nodeId, output }, actor));
+  async complete(runId: string, nodeId: string, output: unknown, by: Decider): Promise<EventResult> {
+    return this.onPlainRun(runId, "complete a node of", async (run, tx) => {
+      await assertMayDecide(tx, run.id, nodeId, by);
+      return run.handle({ type: "complete", key: nodeId, output }, by.name);
+    });
   }
 
   /** A review gate's decision: approve the output before it, or reject it with feedback so its worker runs again. */
-  review(runId: string, nodeId: string, decision: { decision: "approve" } | { decision: "reject"; feedback: string }, actor: string | null): Promise<EventResult> {
+  review(runId: string, nodeId: string, decision: { decision: "approve" } | { decision: "reject"; feedback: string }, by: Decider): Promise<EventResult> {
     const feedback = decision.decision === "reject" ? decision.feedback : undefined;
-    return this.onPlainRun(runId, "review a node of", (run) => run.handle({ type: "review", key: nodeId, decision: decision.decision, feedback }, actor));
+    return this.onPlainRun(runId, "review a node of", async (run, tx) => {
+      await assertMayDecide(tx, run.id, nodeId, by);
+      return run.handle({ type: "review", key: nodeId, decision: decision.decision, feedback }, by.name);
+    });
   }
 
   /** Fires a failed node again. */
@@ -65,15 +74,15 @@ export class FlowCommands {
   }
 
   /** The run's row is locked first (engine.onRun); an owned run is refused before any event is applied. */
-  private onPlainRun<T>(runId: string, action: string, fn: (run: RunOps) => Promise<T>): Promise<T> {
-    return this.engine.onRun(runId, (run) => {
+  private onPlainRun<T>(runId: string, action: string, fn: (run: RunOps, tx: Executor) => Promise<T>): Promise<T> {
+    return this.engine.onRun(runId, (run, tx) => {
       if (run.owner) {
         throw new EngineError(
           "conflict",
           `run ${runId} belongs to ${OWNER_NAMES[run.owner.front_door]} (${run.owner.run_id}); the engine's generic doors cannot ${action} it: use ${this.ownerDoor(run.owner)}`,
         );
       }
-      return fn(run);
+      return fn(run, tx);
     });
   }
 }

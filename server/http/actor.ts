@@ -3,7 +3,7 @@
  * the guard (server/http/guard.ts). No header or body field names the actor: `x-actor` and a review's `actor` are ignored.
  */
 import type { Context } from "hono";
-import type { Identity } from "../people/schemas";
+import { type Identity, anonymous } from "../people/schemas";
 
 export function actorOf(c: Context): string | null {
   return (c.get("identity") as Identity | undefined)?.name ?? null;
@@ -13,4 +13,9 @@ export function actorOf(c: Context): string | null {
 export function starterOf(c: Context): { id: string | null; name: string | null } | null {
   const identity = c.get("identity") as Identity | undefined;
   return identity && identity.name !== null ? { id: identity.accountId, name: identity.name } : null;
+}
+
+/** Who takes a decision: the caller as the guard identified them (anonymous when no guard ran, which the doors refuse first). */
+export function deciderOf(c: Context): Identity {
+  return (c.get("identity") as Identity | undefined) ?? anonymous;
 }

@@ -652,6 +652,13 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     const page = await call("GET", "/api/decisions", { query: `?view=all&run_id=${run.body.id}` });
     expect(page.body.items).toHaveLength(1);
     expect((await call("GET", "/api/decisions/{id}", { params: { id: page.body.items[0].id } })).body.node_id).toBe("ask");
+    const id = page.body.items[0].id as string;
+    expect((await call("POST", "/api/decisions/{id}/claim", { params: { id } })).status).toBe(403); // the bootstrap token is no account
+    const person = await createPerson(env.server.people, "Inbox Reviewer", "reviewer");
+    expect((await call("POST", "/api/decisions/{id}/claim", { params: { id }, token: person.token })).body.assignee).toMatchObject({ kind: "account", id: person.accountId });
+    expect((await call("POST", "/api/decisions/{id}/release", { params: { id }, token: person.token })).body.assignee).toMatchObject({ kind: "role" });
+    expect((await call("POST", "/api/decisions/{id}/assign", { params: { id }, body: { account_id: person.accountId } })).body.assignee.name).toBe("Inbox Reviewer");
+    expect((await call("POST", "/api/decisions/{id}/assign", { params: { id }, body: { who: "nobody" } })).status).toBe(400);
     expect((await call("GET", "/api/decisions", { query: "?limit=0" })).status).toBe(400);
     expect((await call("GET", "/api/decisions/{id}", { params: { id: crypto.randomUUID() } })).status).toBe(404);
   });

@@ -105,6 +105,9 @@ export const peoplePaths = {
 export const decisionPaths = {
   decisions: route("/api/decisions"),
   decision: route("/api/decisions/:id"),
+  claim: route("/api/decisions/:id/claim"),
+  release: route("/api/decisions/:id/release"),
+  assign: route("/api/decisions/:id/assign"),
 };
 
 /** The API's documentation: not part of the API it documents. */

@@ -8,6 +8,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
+import { assertMayDecide } from "../decisions/commands";
+import type { Decider } from "../decisions/schemas";
 import type { Engine, RunOps, StartedBy } from "../engine/engine";
 import { sameJson } from "../lib/json";
 import { isArtifactType, parseEnvelope } from "./artifacts";
@@ -114,19 +116,21 @@ export class PipelineCommands {
   }
 
   /** Approves the output waiting for review: the next agent starts, or the run completes after the last one. */
-  async approve(runId: string, actor: string | null, expected?: ReviewedOutput): Promise<PipelineRunView> {
+  async approve(runId: string, by: Decider, expected?: ReviewedOutput): Promise<PipelineRunView> {
     await this.onRun(runId, async (ops, tx, run) => {
       await checkWaiting(tx, run, "approve", expected);
-      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "approve" }, actor);
+      await assertMayDecide(tx, ops.id, gateKey(run.currentAgent!), by);
+      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "approve" }, by.name);
     });
     return this.queries.getRun(runId);
   }
 
   /** Rejects the output waiting for review: the same agent runs again with its last output and the feedback. */
-  async reject(runId: string, feedback: string, actor: string | null, expected?: ReviewedOutput): Promise<PipelineRunView> {
+  async reject(runId: string, feedback: string, by: Decider, expected?: ReviewedOutput): Promise<PipelineRunView> {
     await this.onRun(runId, async (ops, tx, run) => {
       await checkWaiting(tx, run, "reject", expected);
-      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, actor);
+      await assertMayDecide(tx, ops.id, gateKey(run.currentAgent!), by);
+      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, by.name);
     });
     return this.queries.getRun(runId);
   }

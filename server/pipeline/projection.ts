@@ -83,7 +83,8 @@ export function pipelineProjection(): TransitionObserver {
         // engine event: that output is the next version.
         const delivered = t.changes.some((c) => c.key !== change.key && c.after.status === "completed" && t.graph.nodes.get(c.key)?.data.agent === agent.slug);
         const version = ((await store.latestArtifact(tx, run.id, agent.artifact_type))?.version ?? 0) + (delivered ? 1 : 0);
-        return { kind: "review", title: `Review ${agent.name} v${version} of ${run.domain}`, context: run.domain };
+        // Separation of duties: whoever submitted the brief does not review its outputs.
+        return { kind: "review", title: `Review ${agent.name} v${version} of ${run.domain}`, context: run.domain, selfApproval: false };
       },
     });
   };

@@ -1,6 +1,7 @@
 import type { AuditTrail } from "../audit/trail";
 import type { Refusal } from "../lib/refusal";
 import type { Engine, StartedBy } from "../engine/engine";
+import type { DecisionCommands } from "../decisions/commands";
 import type { DecisionQueries } from "../decisions/queries";
 import type { FlowCommands } from "../flows/commands";
 import type { RequestOrigin } from "../people/commands";
@@ -15,6 +16,7 @@ export interface AppContext {
   engine: Engine;
   flows: FlowCommands;
   decisions: DecisionQueries;
+  decisionCommands: DecisionCommands;
   pipeline: Pipeline;
   workflows: YamlWorkflows;
   steps: StepWorkflows;

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { AuditEntry, type AuditPage } from "../../audit/schemas";
-import { Decision, DecisionPage } from "../../decisions/schemas";
+import { AssignBody, Decision, DecisionPage } from "../../decisions/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
@@ -183,7 +183,7 @@ const requestSchemas = {
   CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: workflow.StartRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
-  RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody,
+  RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody,
 };
 
 /**

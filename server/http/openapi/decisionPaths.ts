@@ -2,7 +2,7 @@
 import { DecisionListQuery } from "../../decisions/schemas";
 import { decisionPaths as paths } from "../paths";
 import { requestJsonSchema } from "./components";
-import { type Tag, answer, pathParam, queryParam, ref, refusals, tagged } from "./operations";
+import { type Tag, answer, body, pathParam, queryParam, ref, refusals, tagged } from "./operations";
 
 export const decisionTag: Tag = {
   name: "decisions",
@@ -40,6 +40,43 @@ export function decisionPathItems() {
         operationId: "getDecision", summary: "One decision",
         parameters: [pathParam("id", "The decision's id.", "uuid")],
         responses: { 200: answer("The decision.", ref("Decision")), ...refusals({ 404: "No decision with this id." }) },
+      },
+    },
+    [paths.claim.openapi]: {
+      post: {
+        operationId: "claimDecision", summary: "Take a decision: it is yours until you release it",
+        description: "Claiming again what is yours changes nothing. Of two reviewers claiming at once, one gets it and the other a 409 naming who has it.",
+        parameters: [pathParam("id", "The decision's id.", "uuid")],
+        responses: {
+          200: answer("The decision, assigned to you.", ref("Decision")),
+          ...refusals({
+            403: "You may not take it: it is for another role, or you started its run and it does not allow self-approval (the message says who may).",
+            404: "No decision with this id.",
+            409: "It is claimed by someone else, or nothing waits any more.",
+          }),
+        },
+      },
+    },
+    [paths.release.openapi]: {
+      post: {
+        operationId: "releaseDecision", summary: "Give a claimed decision back to everyone with its role",
+        parameters: [pathParam("id", "The decision's id.", "uuid")],
+        responses: {
+          200: answer("The decision, assigned to its role again.", ref("Decision")),
+          ...refusals({ 403: "It is someone else's (only they, or an operator, may release it).", 404: "No decision with this id.", 409: "Nothing waits any more." }),
+        },
+      },
+    },
+    [paths.assign.openapi]: {
+      post: {
+        operationId: "assignDecision", summary: "Assign a decision to a person, or back to a role",
+        description: "Operators only. `{account_id}` assigns it to an active account whose role may take it; `{role}` to everyone with that role.",
+        parameters: [pathParam("id", "The decision's id.", "uuid")],
+        requestBody: body("AssignDecisionBody", { account_id: "0b7c8f8e-8a33-4c55-9a57-3f1c2f9d1a01" }),
+        responses: {
+          200: answer("The decision, assigned.", ref("Decision")),
+          ...refusals({ 400: "The body does not validate, or the account is not active or may not take it.", 404: "No decision with this id.", 409: "Nothing waits any more." }),
+        },
       },
     },
   });

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { DecisionListQuery } from "../../decisions/schemas";
-import { analystProcedure, router } from "../trpc";
+import { AssignBody, DecisionListQuery } from "../../decisions/schemas";
+import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
+
+const DecisionRef = z.object({ decisionId: z.string().min(1) });
 
 /** The reviewer's inbox for the app: the same reads as GET /api/decisions, with the caller's roles. */
 export const decisionsRouter = router({
@@ -8,4 +10,9 @@ export const decisionsRouter = router({
   get: analystProcedure.input(z.object({ id: z.string().min(1) })).query(({ ctx, input }) => ctx.decisions.get(input.id)),
   /** How many open decisions the caller may take (the navigation's and the tab title's count). */
   countForMe: analystProcedure.query(({ ctx }) => ctx.decisions.countOpenForMe(ctx.identity)),
+  claim: reviewerProcedure.input(DecisionRef).mutation(({ ctx, input }) => ctx.decisionCommands.claim(input.decisionId, ctx.identity)),
+  release: reviewerProcedure.input(DecisionRef).mutation(({ ctx, input }) => ctx.decisionCommands.release(input.decisionId, ctx.identity)),
+  assign: operatorProcedure
+    .input(DecisionRef.extend({ to: AssignBody }))
+    .mutation(({ ctx, input }) => ctx.decisionCommands.assign(input.decisionId, input.to)),
 });

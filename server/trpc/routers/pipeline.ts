@@ -17,10 +17,10 @@ export const pipelineRouter = router({
   conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.conversation(input.runId)),
   approve: reviewerProcedure
     .input(RunRef.extend(ApproveBody.shape))
-    .mutation(({ ctx, input }) => ctx.pipeline.commands.approve(input.runId, ctx.actor, input.expected)),
+    .mutation(({ ctx, input }) => ctx.pipeline.commands.approve(input.runId, ctx.identity, input.expected)),
   reject: reviewerProcedure
     .input(RunRef.extend(RejectBody.shape))
-    .mutation(({ ctx, input }) => ctx.pipeline.commands.reject(input.runId, input.feedback, ctx.actor, input.expected)),
+    .mutation(({ ctx, input }) => ctx.pipeline.commands.reject(input.runId, input.feedback, ctx.identity, input.expected)),
   retry: operatorProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.commands.retry(input.runId, ctx.actor)),
   cancel: operatorProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.commands.cancel(input.runId, input.reason, ctx.actor)),
   export: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.exportRun(input.runId)),

@@ -16,7 +16,7 @@ export const runsRouter = router({
   events: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.runEvents(input.id)),
   completeNode: reviewerProcedure
     .input(NodeRef.extend({ output: z.unknown() }))
-    .mutation(({ ctx, input }) => ctx.flows.complete(input.runId, input.nodeId, input.output ?? null, ctx.actor)),
+    .mutation(({ ctx, input }) => ctx.flows.complete(input.runId, input.nodeId, input.output ?? null, ctx.identity)),
   retryNode: operatorProcedure
     .input(NodeRef)
     .mutation(({ ctx, input }) => ctx.flows.retry(input.runId, input.nodeId, ctx.actor)),
@@ -25,5 +25,5 @@ export const runsRouter = router({
     .mutation(({ ctx, input }) => ctx.flows.cancel(input.runId, input.reason, ctx.actor)),
   reviewNode: reviewerProcedure
     .input(z.intersection(NodeRef, ReviewBody))
-    .mutation(({ ctx, input }) => ctx.flows.review(input.runId, input.nodeId, input, ctx.actor)),
+    .mutation(({ ctx, input }) => ctx.flows.review(input.runId, input.nodeId, input, ctx.identity)),
 });
