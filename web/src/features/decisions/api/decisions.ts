@@ -11,3 +11,10 @@ export function useDecisions(view: DecisionView, q: string) {
 export function useDecisionCount(enabled: boolean) {
   return trpc.decisions.countForMe.useQuery(undefined, { enabled, refetchInterval: INBOX_REFRESH_MS });
 }
+
+/** A reviewer takes a decision (it is hers until released) or gives it back; the inbox and the count refresh. */
+export function useClaimDecision() {
+  const utils = trpc.useUtils();
+  const refresh = () => utils.decisions.invalidate();
+  return { claim: trpc.decisions.claim.useMutation({ onSuccess: refresh }), release: trpc.decisions.release.useMutation({ onSuccess: refresh }) };
+}

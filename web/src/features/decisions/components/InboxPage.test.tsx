@@ -9,8 +9,12 @@ import type { Decision, Role } from "../../../lib/trpc";
 import { signedIn } from "../../../testing/people";
 import { InboxPage } from "./InboxPage";
 
-const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[] }));
+const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[], claimed: [] as unknown[] }));
 vi.mock("../api/decisions", () => ({
+  useClaimDecision: () => ({
+    claim: { mutate: (input: unknown) => asked.claimed.push(["claim", input]), isPending: false, error: null },
+    release: { mutate: (input: unknown) => asked.claimed.push(["release", input]), isPending: false, error: null },
+  }),
   useDecisions: (view: string) => {
     asked.views.push(view);
     return { isPending: false, isError: false, data: { items: asked.items, next_cursor: null, open_for_me: asked.items.length } };
@@ -21,6 +25,7 @@ afterEach(() => {
   cleanup();
   asked.views = [];
   asked.items = [];
+  asked.claimed = [];
 });
 
 const decision = (fields: Partial<Decision>): Decision => ({
@@ -42,6 +47,20 @@ describe("InboxPage", () => {
     expect(screen.getByRole("link", { name: 'Complete "ask" of flow run e-2' }).getAttribute("href")).toBe("/app/engine/runs/e-2");
     expect(screen.getAllByText(/Started by Ana Analyst/)).toHaveLength(2);
     expect(screen.getAllByText(/for any reviewer/)).toHaveLength(2);
+  });
+
+  it("a reviewer claims a decision for her role, and releases the one she claimed; one claimed by someone else offers neither", () => {
+    asked.items = [
+      decision({}),
+      decision({ id: "d-2", title: "Mine", assignee: { kind: "account", id: "id-reviewer", name: "Ada reviewer", role: "reviewer" } }),
+      decision({ id: "d-3", title: "Theirs", assignee: { kind: "account", id: "someone", name: "Rita", role: "reviewer" } }),
+    ];
+    renderAs("reviewer");
+    fireEvent.click(screen.getByRole("button", { name: "Claim it: Review Requirements v2 of tool-library" }));
+    fireEvent.click(screen.getByRole("button", { name: "Release to the team: Mine" }));
+    expect(asked.claimed).toEqual([["claim", { decisionId: "d-1" }], ["release", { decisionId: "d-2" }]]);
+    expect(screen.queryByRole("button", { name: /Theirs/ })).toBeNull();
+    expect(screen.getByText(/for Rita/)).toBeTruthy();
   });
 
   it("says how a closed decision ended and by whom", () => {

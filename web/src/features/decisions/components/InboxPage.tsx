@@ -9,10 +9,10 @@ import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { Link } from "../../../lib/router";
-import { useCan } from "../../../lib/session";
+import { useCan, useMe } from "../../../lib/session";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { Decision, DecisionView } from "../../../lib/trpc";
-import { useDecisions } from "../api/decisions";
+import { useClaimDecision, useDecisions } from "../api/decisions";
 import { KIND_LABELS, OUTCOME_LABELS, VIEWS, assigneeText, decisionPage } from "../utils/decisions";
 
 export function InboxPage() {
@@ -71,6 +71,37 @@ function DecisionItem({ decision }: { decision: Decision }) {
   const open = decision.state === "open";
   return (
     <li className={`inbox-item${open ? "" : " inbox-item-closed"}`}>
+      <DecisionSummary decision={decision} />
+      {open ? <ClaimAction decision={decision} /> : null}
+    </li>
+  );
+}
+
+/** Claim an open decision for a role I have, or release the one I claimed; a refusal (someone was faster) says who has it. */
+function ClaimAction({ decision }: { decision: Decision }) {
+  const reviewer = useCan("reviewer");
+  const me = useMe();
+  const { claim, release } = useClaimDecision();
+  if (!reviewer || !me?.id) return null;
+  const mine = decision.assignee.kind === "account" && decision.assignee.id === me.id;
+  if (decision.assignee.kind === "account" && !mine) return null;
+  const action = mine ? release : claim;
+  return (
+    <div className="inbox-actions">
+      <button type="button" className="button button-secondary button-small" disabled={action.isPending} aria-busy={action.isPending}
+        onClick={() => action.mutate({ decisionId: decision.id })}>
+        {mine ? "Release to the team" : "Claim it"}
+        <span className="visually-hidden">: {decision.title}</span>
+      </button>
+      {action.error ? <p className="hint hint-error" role="alert">{action.error.message}</p> : null}
+    </div>
+  );
+}
+
+function DecisionSummary({ decision }: { decision: Decision }) {
+  const open = decision.state === "open";
+  return (
+    <>
       <div className="inbox-item-head">
         <span className={`inbox-kind kind-${decision.kind}`}>{KIND_LABELS[decision.kind]}</span>
         <Link to={decisionPage(decision)} className="inbox-title">
@@ -98,6 +129,6 @@ function DecisionItem({ decision }: { decision: Decision }) {
           </>
         ) : null}
       </p>
-    </li>
+    </>
   );
 }
