@@ -10,13 +10,13 @@ import { type Engine, EngineError, type EngineOps, type RunOps } from "../../eng
 import { isUuid } from "../../lib/uuid";
 import { isPlainObject, stableJson } from "../../lib/json";
 import type { Problem, StepWorkflowDefinition } from "./definition";
-import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError } from "./errors";
+import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError, stepDefinition } from "./errors";
 import { abortRun } from "./executor";
 import { lowerSteps } from "./lower";
 import { TURN } from "./projection";
 import type { StepWorkflowQueries } from "./queries";
 import type { RegisteredStepWorkflow, StepRunView } from "./schemas";
-import * as store from "./store";
+import * as store from "../store";
 import type { ToolRegistry } from "./tools/registry";
 import { checkInputs, validateDefinition } from "./validate";
 
@@ -66,9 +66,7 @@ export class StepWorkflowCommands {
   /** Starts a run of the latest version of `name` with `inputs`, checked against its `inputs` first. */
   async startRun(name: string, inputs: Record<string, unknown> = {}, actor: string | null = null): Promise<StepRunView> {
     const runId = await this.engine.transaction(async (ops, tx) => {
-      const row = await store.latestVersionOf(tx, name);
-      if (row?.format !== store.STEPS_FORMAT) throw new StepWorkflowError("not_found", `no step workflow named "${name}"`);
-      return this.startWithin(ops, tx, row, inputs, actor);
+      return this.startWithin(ops, tx, stepDefinition(await store.latestDefinition(tx, name), name), inputs, actor);
     });
     return this.queries.getRun(runId);
   }
@@ -130,10 +128,10 @@ export class StepWorkflowCommands {
     });
   }
 
-  private async registerWithin(ops: EngineOps, tx: Executor, definition: StepWorkflowDefinition, raw: unknown, options: { reuseUnchanged: boolean }): Promise<store.DefinitionRow> {
-    await store.lockWorkflowName(tx, definition.id);
-    const latest = await store.latestVersionOf(tx, definition.id);
-    if (latest && latest.format !== store.STEPS_FORMAT) {
+  private async registerWithin(ops: EngineOps, tx: Executor, definition: StepWorkflowDefinition, raw: unknown, options: { reuseUnchanged: boolean }): Promise<store.StepDefinitionRow> {
+    await store.lockName(tx, definition.id);
+    const latest = await store.latestDefinition(tx, definition.id);
+    if (latest && latest.format !== "steps") {
       throw new InvalidStepWorkflow([{ path: "id", message: `"${definition.id}" is the name of a ${latest.format} workflow; a step workflow needs an id of its own` }]);
     }
     if (options.reuseUnchanged && latest && stableJson(latest.definition) === stableJson(definition)) return latest;
@@ -141,16 +139,15 @@ export class StepWorkflowCommands {
     const flowId = flowIdOf(definition.id, version, definition);
     const graph = lowerSteps(definition, Object.fromEntries(definition.steps.map((step) => [step.id, step.depends_on ?? []])), (tool) => this.tools.get(tool)!.defaultTimeoutMs);
     await ops.ensureFlow(flowId, `steps ${definition.id} v${version}`, graph);
-    return store.addDefinition(tx, { name: definition.id, version, format: store.STEPS_FORMAT, source: JSON.stringify(raw, null, 2), definition, warnings: [], flowId });
+    return stepDefinition(await store.insertDefinition(tx, { name: definition.id, version, format: "steps", source: JSON.stringify(raw, null, 2), definition, warnings: [], flowId }), definition.id);
   }
 
-  private async startWithin(ops: EngineOps, tx: Executor, row: store.DefinitionRow, inputs: Record<string, unknown>, actor: string | null): Promise<string> {
-    const definition = row.definition as StepWorkflowDefinition;
-    const problems = checkInputs(definition, inputs);
+  private async startWithin(ops: EngineOps, tx: Executor, row: store.StepDefinitionRow, inputs: Record<string, unknown>, actor: string | null): Promise<string> {
+    const problems = checkInputs(row.definition, inputs);
     if (problems.length > 0) throw new InvalidInputs(row.name, problems);
     const runId = randomUUID();
-    await store.addRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, inputs });
-    await store.addTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
+    await store.insertRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, format: "steps", message: "", inputs });
+    await store.insertTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
     await ops.startRun(row.flowId, { inputs }, { runId, owner: { kind: "steps" } });
     return runId;
   }

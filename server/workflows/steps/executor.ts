@@ -11,9 +11,9 @@
 import type { Database } from "../../../db/client";
 import type { NodeExecutor } from "../../engine/dispatcher";
 import { type Engine, EngineError, type KeyedEvent } from "../../engine/engine";
-import type { StepTaskConfig } from "./lower";
+import * as store from "../store";
+import { StepTaskConfig } from "./lower";
 import { TURN } from "./projection";
-import * as store from "./store";
 import { UnresolvableTemplate, renderParams } from "./templates";
 import type { ToolServices } from "./tools/context";
 import type { ToolRegistry } from "./tools/registry";
@@ -63,8 +63,8 @@ export function stepExecutor(options: StepExecutorOptions): NodeExecutor {
     // This process is stopping: the work is left, unreported, for the next process to perform.
     const givenUp = () => new Error(`step "${nodeId}" of run ${runId}: this server is stopping; the step is left to the next one`);
     if (stopping.aborted) throw givenUp();
-    const config = payload.config as unknown as StepTaskConfig;
-    const run = await database.run((db) => store.runById(db, runId));
+    const config = StepTaskConfig.parse(payload.config);
+    const run = await database.run((db) => store.findRun(db, runId));
     if (!run) return;
     const rows = await engine.nodeRows(runId);
     const row = rows.find((r) => r.key === nodeId);
@@ -74,13 +74,13 @@ export function stepExecutor(options: StepExecutorOptions): NodeExecutor {
     let params: Record<string, unknown>;
     try {
       const byKey = new Map(rows.map((r) => [r.key, r]));
-      params = renderParams(config.step.params, { inputs: (run.inputs ?? {}) as Record<string, unknown>, outputs: (id) => byKey.get(id) });
+      params = renderParams(config.step.params, { inputs: run.inputs ?? {}, outputs: (id) => byKey.get(id) });
     } catch (error) {
       if (!(error instanceof UnresolvableTemplate)) throw error;
       const where = !error.path ? "params" : error.path.startsWith("[") ? `params${error.path}` : `params.${error.path}`;
       return report(runId, failed(`step ${nodeId}: ${where}: ${error.template} cannot be resolved: ${error.problem}`, false));
     }
-    await database.run((db) => store.addTurns(db, [{ runId, nodeId, kind: TURN.input, payload: { attempt, input: params } }]));
+    await database.run((db) => store.insertTurns(db, [{ runId, nodeId, kind: TURN.input, payload: { attempt, input: params } }]));
 
     // The tool stops when the run no longer wants the step (cancelled here or in another process) or this process stops.
     const controller = new AbortController();

@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { z } from "zod";
 import type { Database } from "../../../db/client";
 import type { NodeExecutor } from "../../engine/dispatcher";
 import { type Engine, EngineError, type KeyedEvent } from "../../engine/engine";
@@ -20,10 +21,10 @@ import { killRun } from "../runtime/processes";
 import type { NodeOutcome } from "../runtime/sandbox";
 import { runScript } from "../runtime/script";
 import { evaluateCondition, parseCondition } from "./condition";
-import { DEFAULT_TIMEOUT_MS } from "./compile";
+import { DEFAULT_TIMEOUT_MS, YamlNodeConfig } from "./compile";
 import type { WorkflowNode } from "./definition";
 import { type OutputLookup, ReferenceProblem, type SubstitutionContext, substitute, substituteForShell } from "./references";
-import * as store from "./store";
+import * as store from "../store";
 
 export interface ExecutorOptions {
   engine: Engine;
@@ -40,6 +41,9 @@ export interface ExecutorOptions {
   /** How often a running node checks that it is still wanted (its run may have been cancelled by another process). */
   watchMs?: number;
 }
+
+/** What an iteration turn of a loop holds: its prompt and answer, and the attempt it was (written since attempts were counted). */
+const IterationPayload = z.object({ attempt: z.number().int().optional(), prompt: z.string(), output: z.string() });
 
 /** How a node's work ended. `retryable`: whether the node's retry policy may try again. */
 type Outcome =
@@ -86,7 +90,7 @@ export function workflowExecutor(options: ExecutorOptions): NodeExecutor {
     // This process is stopping: the work is left (unreported) for the next process to perform.
     const givenUp = () => new Error(`node "${nodeId}" of run ${runId}: this server is stopping; the node's work is left to the next one`);
     if (stopping.aborted) throw givenUp();
-    const config = payload.config as { kind: string; node: WorkflowNode; workflow: { provider: string | null; model: string | null } };
+    const config = YamlNodeConfig.parse(payload.config);
     const node = config.node;
     const run = await database.run((db) => store.findRun(db, runId));
     if (!run) return;
@@ -179,7 +183,7 @@ class NodeWork {
   }
 
   private async llm(prompt: string, extra: { history?: { role: "user" | "assistant"; content: string }[]; completionSignal?: string } = {}): Promise<Outcome> {
-    const node = this.node as WorkflowNode & { provider?: string; model?: string };
+    const { node } = this;
     const provider = node.provider ?? this.workflow.provider;
     const model = node.model ?? this.workflow.model ?? undefined;
     // An AI call is bounded by the node's own `timeout` when it names one, and otherwise by LLM_TIMEOUT_MS alone.
@@ -280,10 +284,8 @@ class NodeWork {
     // Each iteration is an attempt of the node: this firing's first is attempt `retryFrom` (a retry or a resume fires
     // the loop afresh; the user's reply to an interactive loop does not), and each earlier one left an iteration turn.
     const iteration = this.row.attempt - this.row.retryFrom + 1;
-    const earlier = iteration > 1 ? await this.options.database.run((db) => store.listNodeTurns(db, runId, key, "iteration")) : [];
-    const iterations = earlier
-      .map((t) => t.payload as { attempt?: number; prompt: string; output: string })
-      .filter((it) => it.attempt !== undefined && it.attempt >= this.row.retryFrom && it.attempt < this.row.attempt);
+    const earlier = iteration > 1 ? await this.options.database.run((db) => store.listNodeTurnPayloads(db, runId, key, "iteration", IterationPayload)) : [];
+    const iterations = earlier.filter((it) => it.attempt !== undefined && it.attempt >= this.row.retryFrom && it.attempt < this.row.attempt);
     const fail = (error: string, retryable = false) => report(runId, { type: "callback", key, status: "failed", error, attempt: this.row.attempt, retryable });
     if (iteration === 1) {
       const skip = this.skipReason();

@@ -3,11 +3,10 @@ import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
 import { type CursorKey, type Keyed, mapItem } from "../../lib/paging";
 import type { NodeRow } from "../../engine/transition";
-import type { WorkflowDefinition } from "./definition";
-import { WorkflowError } from "./errors";
+import { yamlDefinition, yamlRun } from "./errors";
 import { substitute } from "./references";
 import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
-import * as store from "./store";
+import * as store from "../store";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value));
@@ -25,26 +24,26 @@ export class WorkflowQueries {
     private readonly engine: Engine,
   ) {}
 
-  registered(row: store.DefinitionRow): RegisteredWorkflow {
-    const definition = row.definition as WorkflowDefinition;
+  registered(row: store.YamlDefinitionRow): RegisteredWorkflow {
+    const { definition } = row;
     return {
-      name: row.name, version: row.version, format: row.format as "yaml" | "steps", description: definition.description, tags: definition.tags ?? [],
+      name: row.name, version: row.version, format: row.format, description: definition.description, tags: definition.tags ?? [],
       nodes: definition.nodes.map((n) => ({ id: n.id, kind: n.kind, depends_on: n.depends_on, trigger_rule: n.trigger_rule, output_type: n.output_type ?? null })),
-      warnings: row.warnings as RegisteredWorkflow["warnings"], created_at: iso(row.createdAt),
+      warnings: row.warnings, created_at: iso(row.createdAt),
     };
   }
 
+  /** The latest version of every YAML workflow, newest registration first. */
   async listWorkflows(): Promise<RegisteredWorkflow[]> {
     const rows = await this.database.run((db) => store.listLatestDefinitions(db, "yaml"));
-    return rows.map((row) => this.registered(row)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+    return rows.map((row) => this.registered(yamlDefinition(row, row.name)));
   }
 
   /** The latest version, with its text and the list of its versions. */
   async getWorkflow(name: string): Promise<WorkflowDetail> {
-    const row = await this.database.run((db) => store.findDefinition(db, name));
-    if (!row) throw new WorkflowError("not_found", `no workflow named "${name}"`);
+    const row = yamlDefinition(await this.database.run((db) => store.latestDefinition(db, name)), name);
     const versions = await this.database.run((db) => store.listVersions(db, name));
-    return { ...this.registered(row), source: row.source, definition: row.definition as WorkflowDefinition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
+    return { ...this.registered(row), source: row.source, definition: row.definition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
   }
 
   /** The newest runs (100 unless told), of one workflow or of all. */
@@ -153,13 +152,9 @@ export class WorkflowQueries {
    * nodes were read under, never `running` beside nodes that all wait for a person.
    */
   private async read(runId: string) {
-    const findRun = async () => {
-      const found = await this.database.run((db) => store.findRun(db, runId));
-      if (!found) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
-      return found;
-    };
+    const findRun = async () => yamlRun(await this.database.run((db) => store.findRun(db, runId)), runId);
     let run = await findRun();
-    const definitionRow = await this.database.run((db) => store.findDefinitionById(db, run.definitionId));
+    const { definition } = yamlDefinition(await this.database.run((db) => store.definitionById(db, run.definitionId)), run.workflow);
     let rows: NodeRow[];
     let turns: store.TurnRow[];
     for (let reads = 1; ; reads++) {
@@ -169,7 +164,6 @@ export class WorkflowQueries {
       run = again;
       if (unchanged || reads === MAX_READS) break;
     }
-    const definition = definitionRow!.definition as WorkflowDefinition;
     const nodes: Record<string, NodeRunView> = {};
     for (const node of definition.nodes) {
       const row = rows.find((r) => r.key === node.id);
