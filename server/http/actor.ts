@@ -3,8 +3,13 @@
  * the guard (server/http/guard.ts). No header or body field names the actor: `x-actor` and a review's `actor` are ignored.
  */
 import type { Context } from "hono";
-import type { Identity } from "../people/schemas";
+import { type Identity, anonymous } from "../people/schemas";
+
+/** The caller as the guard identified it, for a command that decides by the caller's role itself. */
+export function callerOf(c: Context): Identity {
+  return (c.get("identity") as Identity | undefined) ?? anonymous;
+}
 
 export function actorOf(c: Context): string | null {
-  return (c.get("identity") as Identity | undefined)?.name ?? null;
+  return callerOf(c).name;
 }

@@ -85,6 +85,12 @@ export async function insertDefinition(
   return definitionRow(row!);
 }
 
+/** The format of the workflow registered under `name` (undefined for none): a name keeps the format of its first version. */
+export async function definitionFormat(db: Executor, name: string): Promise<WorkflowFormat | undefined> {
+  const [row] = await db.select({ format: workflowDefinitions.format }).from(workflowDefinitions).where(eq(workflowDefinitions.name, name)).limit(1);
+  return row && WorkflowFormat.parse(row.format);
+}
+
 /** The latest version of every workflow (of one format, or of both), newest registration first. */
 export async function listLatestDefinitions(db: Executor, format?: WorkflowFormat): Promise<DefinitionRow[]> {
   const found = await rows<WorkflowDefinitionRow>(db, sql`
@@ -126,6 +132,13 @@ export async function findRun(db: Executor, runId: string): Promise<RunRow | und
   if (!isUuid(runId)) return undefined;
   const [row] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, runId));
   return row && runRow(row);
+}
+
+/** The format of the run (undefined for an id that is no workflow run's); a run's format never changes. */
+export async function runFormat(db: Executor, runId: string): Promise<WorkflowFormat | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [row] = await db.select({ format: workflowRuns.format }).from(workflowRuns).where(eq(workflowRuns.id, runId));
+  return row && WorkflowFormat.parse(row.format);
 }
 
 /** Up to `limit` runs (of one workflow, of one format) after the cursor, newest first, each with its cursor key. */

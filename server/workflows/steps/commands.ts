@@ -9,6 +9,8 @@ import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type EngineOps, type RunOps } from "../../engine/engine";
 import { isUuid } from "../../lib/uuid";
 import { isPlainObject, stableJson } from "../../lib/json";
+import { requireRole } from "../../people/roles";
+import type { Identity } from "../../people/schemas";
 import type { Problem, StepWorkflowDefinition } from "./definition";
 import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError, stepDefinition } from "./errors";
 import { abortRun } from "./executor";
@@ -73,11 +75,15 @@ export class StepWorkflowCommands {
 
   /**
    * `POST /api/workflows/execute`: a run of the stored workflow `workflow` names, or of the definition it is. A definition
-   * is validated like a registration and its inputs checked before anything is stored; it is then registered as the
-   * next version of its id unless that version is this very definition, and the run started, in one transaction.
+   * given inline is code no operator registered, and running it is as good as registering it: the caller must be an
+   * operator (403 otherwise, before anything is read). It is validated like a registration and its inputs checked
+   * before anything is stored; it is then registered as the next version of its id unless that version is this very
+   * definition, and the run started, in one transaction.
    */
-  async execute(workflow: string | Record<string, unknown>, inputs: Record<string, unknown> = {}, actor: string | null = null): Promise<StepRunView> {
+  async execute(workflow: string | Record<string, unknown>, inputs: Record<string, unknown> = {}, caller: Identity): Promise<StepRunView> {
+    const actor = caller.name;
     if (typeof workflow === "string") return this.startRun(workflow, inputs, actor);
+    requireRole(caller, "operator");
     const checked = this.check(workflow);
     const problems = checkInputs(checked, inputs);
     if (problems.length > 0) throw new InvalidInputs(checked.id, problems);

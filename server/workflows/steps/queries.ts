@@ -1,7 +1,6 @@
 /** The step workflows' read models: registered workflows, runs with their `run_steps` and outputs, a run as a conversation, the tools. */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "../../../db/client";
-import { type CursorKey, type Keyed, mapItem } from "../../lib/paging";
 import * as store from "../store";
 import type { StepWorkflowDefinition } from "./definition";
 import { stepDefinition, stepRun } from "./errors";
@@ -39,7 +38,8 @@ function outputsOf(stored: RenderedOutputs | null): Pick<StepRunView, "outputs" 
   return { outputs, output_errors: errors };
 }
 
-function summaryOf(run: store.RunRow): StepRunSummary {
+/** A run as the lists show it (without its steps). */
+export function stepRunSummary(run: store.RunRow): StepRunSummary {
   return {
     id: run.id, run_id: run.id, workflow: run.workflow, version: run.version, format: "steps", status: run.status as StepRunSummary["status"],
     cancel_reason: run.cancelReason, inputs: run.inputs ?? {}, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
@@ -98,12 +98,8 @@ export class StepWorkflowQueries {
 
   /** The newest step runs (100 unless told), of one workflow or of all. */
   async listRuns(options: { workflow?: string; limit?: number } = {}): Promise<StepRunSummary[]> {
-    return (await this.keyedRuns({ workflow: options.workflow, limit: Math.min(options.limit ?? 100, 500) })).map((run) => run.item);
-  }
-
-  /** Up to `limit` step runs after the cursor, newest first, each with its cursor key (for a page, see server/lib/paging.ts). */
-  async keyedRuns(options: { workflow?: string; limit: number; before?: CursorKey }): Promise<Keyed<StepRunSummary>[]> {
-    return (await this.database.run((db) => store.listRuns(db, { ...options, format: "steps" }))).map(mapItem(summaryOf));
+    const limit = Math.min(options.limit ?? 100, 500);
+    return (await this.database.run((db) => store.listRuns(db, { workflow: options.workflow, format: "steps", limit }))).map((run) => stepRunSummary(run.item));
   }
 
   async getRun(runId: string): Promise<StepRunView> {
@@ -191,7 +187,7 @@ export class StepWorkflowQueries {
     const { definition } = stepDefinition(await this.database.run((db) => store.definitionById(db, run.definitionId)), run.workflow);
     const byId = new Map(steps.map((row) => [row.stepId, row]));
     const view: StepRunView = {
-      ...summaryOf(run),
+      ...stepRunSummary(run),
       steps: definition.steps.flatMap((step) => {
         const row = byId.get(step.id);
         return row ? [stepView(row, step.tool)] : [];

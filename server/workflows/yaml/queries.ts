@@ -1,7 +1,6 @@
 /** The YAML workflows' read models: registered workflows, runs with their nodes, and a run as a conversation. */
 import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
-import { type CursorKey, type Keyed, mapItem } from "../../lib/paging";
 import type { NodeRow } from "../../engine/transition";
 import { yamlDefinition, yamlRun } from "./errors";
 import { substitute } from "./references";
@@ -48,12 +47,8 @@ export class WorkflowQueries {
 
   /** The newest runs (100 unless told), of one workflow or of all. */
   async listRuns(options: { workflow?: string; limit?: number } = {}): Promise<WorkflowRunSummary[]> {
-    return (await this.keyedRuns({ workflow: options.workflow, limit: Math.min(options.limit ?? 100, 500) })).map((run) => run.item);
-  }
-
-  /** Up to `limit` runs after the cursor, newest first, each with its cursor key (for a page, see server/lib/paging.ts). */
-  async keyedRuns(options: { workflow?: string; limit: number; before?: CursorKey }): Promise<Keyed<WorkflowRunSummary>[]> {
-    return (await this.database.run((db) => store.listRuns(db, { ...options, format: "yaml" }))).map(mapItem(summaryOf));
+    const limit = Math.min(options.limit ?? 100, 500);
+    return (await this.database.run((db) => store.listRuns(db, { workflow: options.workflow, format: "yaml", limit }))).map((run) => runSummary(run.item));
   }
 
   async getRun(runId: string): Promise<WorkflowRunView> {
@@ -169,11 +164,12 @@ export class WorkflowQueries {
       const row = rows.find((r) => r.key === node.id);
       nodes[node.id] = nodeView(node.kind, node.output_type ?? null, row, turns.filter((t) => t.nodeId === node.id));
     }
-    return { view: { ...summaryOf(run), nodes }, turns, definition, rows };
+    return { view: { ...runSummary(run), nodes }, turns, definition, rows };
   }
 }
 
-function summaryOf(run: store.RunRow): WorkflowRunSummary {
+/** A run as the lists show it (without its nodes). */
+export function runSummary(run: store.RunRow): WorkflowRunSummary {
   return {
     id: run.id, workflow: run.workflow, version: run.version, status: run.status as WorkflowRunSummary["status"], cancel_reason: run.cancelReason,
     message: run.message, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
