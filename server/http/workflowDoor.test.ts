@@ -15,9 +15,9 @@ import { createCaller } from "../trpc/router";
 import { callerContext, personAs } from "../testing/callerContext";
 import { testBootstrapToken } from "../testing/credentials";
 import { testDatabases } from "../testing/databases";
-import { type TestServer, startTestServer } from "../testing/harness";
+import type { TestServer } from "../testing/harness";
 import { type TestPerson, createPerson } from "../testing/people";
-import { temporaryDir } from "../workflows/steps/testHelpers";
+import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 
 /** What a door answered: its HTTP status (2xx for any success), and the refusal's message or the answer. */
 interface Answered {
@@ -32,21 +32,17 @@ const ECHO = { id: "door-echo", inputs: [{ name: "word", type: "string" }], step
 const GATE = "name: door-gate\ndescription: waits for a person\nnodes:\n  - id: gate\n    approval:\n      message: Go on?\n";
 
 describe.each(testDatabases)("the workflows' door on $name: one answer on REST and tRPC", (testDatabase) => {
+  let env: ServerOnTestDatabase;
   let server: TestServer;
-  let drop: () => Promise<void>;
   let analyst: TestPerson;
-  const dataDir = temporaryDir("stitch-door-");
 
   beforeAll(async () => {
-    const opened = await testDatabase.open();
-    drop = opened.drop;
-    server = await startTestServer(opened.database, { DATA_DIR: dataDir.path, DISPATCH_POLL_MS: "100" });
+    env = await serverOn(testDatabase, { DISPATCH_POLL_MS: "100" });
+    server = env.server;
     analyst = await createPerson(server.people, "door analyst", "analyst");
   });
   afterAll(async () => {
-    await server?.close();
-    await drop?.().catch(() => undefined);
-    dataDir.remove();
+    await env?.close();
   });
 
   /** A REST request, as the bootstrap operator unless a token is given. */

@@ -5,25 +5,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabases } from "../testing/databases";
 import { graphOf } from "../testing/flows";
-import { type TestServer, startTestServer } from "../testing/harness";
+import type { TestServer } from "../testing/harness";
+import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { WORKFLOW_EXECUTOR } from "./compile";
 import { STEPS_EXECUTOR } from "./steps/lower";
-import { temporaryDir } from "./steps/testHelpers";
 
 describe.each(testDatabases)("the workflow executors' skeleton on $name", (testDatabase) => {
+  let env: ServerOnTestDatabase;
   let server: TestServer;
-  let drop: () => Promise<void>;
-  const dataDir = temporaryDir("stitch-node-execution-");
 
   beforeAll(async () => {
-    const opened = await testDatabase.open();
-    drop = opened.drop;
-    server = await startTestServer(opened.database, { DATA_DIR: dataDir.path, DISPATCH_POLL_MS: "100" });
+    env = await serverOn(testDatabase, { DISPATCH_POLL_MS: "100" });
+    server = env.server;
   });
   afterAll(async () => {
-    await server?.close();
-    await drop?.().catch(() => undefined);
-    dataDir.remove();
+    await env?.close();
   });
 
   it.each([
