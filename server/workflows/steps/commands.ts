@@ -4,10 +4,10 @@
  * resume a failed one and retry a failed step. Each command is one engine transaction; the projection writes the
  * run's status and turns in that same transaction. A refused command stores nothing.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type EngineOps, type RunOps } from "../../engine/engine";
-import { isUuid } from "../../lib/uuid";
+import { hashedUuid, isUuid } from "../../lib/uuid";
 import { isPlainObject, stableJson } from "../../lib/json";
 import { requireRole } from "../../people/roles";
 import type { Identity } from "../../people/schemas";
@@ -25,11 +25,8 @@ import { checkInputs, validateDefinition } from "./validate";
 /** Segments of the API's paths under /api/workflows/, which a workflow named so would be shadowed by. */
 export const RESERVED_WORKFLOW_NAMES: readonly string[] = ["runs", "validate", "tools", "execute", "new"];
 
-/** The flow of one version of a step workflow: the same id in every process that registers the same definition. */
-function flowIdOf(name: string, version: number, definition: StepWorkflowDefinition): string {
-  const digest = createHash("sha256").update(`steps\n${name}\n${version}\n${stableJson(definition)}`).digest("hex");
-  return [digest.slice(0, 8), digest.slice(8, 12), `5${digest.slice(13, 16)}`, `a${digest.slice(17, 20)}`, digest.slice(20, 32)].join("-");
-}
+/** The flow of one version of a step workflow: the same id in every process that registers the same definition (the input and variant of stored ids). */
+const flowIdOf = (name: string, version: number, definition: StepWorkflowDefinition) => hashedUuid(`steps\n${name}\n${version}\n${stableJson(definition)}`, "a");
 
 export class StepWorkflowCommands {
   constructor(

@@ -5,11 +5,11 @@
  * A command on a run locks the engine's run row first (engine.ts `onRun`), then the workflow run's row: the product's
  * one lock order, so commands, the executor's reports and the engine's own events never deadlock.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
-import { isUuid } from "../../lib/uuid";
+import { hashedUuid, isUuid } from "../../lib/uuid";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
 import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definition";
@@ -45,11 +45,8 @@ function locationOfName(yaml: string): { line: number; column: number } {
   return { line, column: col };
 }
 
-/** A stable flow id per definition version: every process registering the same text gets the same flow. */
-function flowIdOf(name: string, version: number, definition: WorkflowDefinition): string {
-  const hex = createHash("sha256").update(JSON.stringify({ name, version, definition })).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-b${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+/** A stable flow id per definition version: every process registering the same text gets the same flow (the input and variant of stored ids). */
+const flowIdOf = (name: string, version: number, definition: WorkflowDefinition) => hashedUuid(JSON.stringify({ name, version, definition }), "b");
 
 export class WorkflowCommands {
   constructor(
