@@ -17,6 +17,7 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, rows } from "../../db/client";
+import { RunStatus } from "../engine/schemas";
 import { type RunStepRow, type WorkflowDefinitionRow, type WorkflowRunRow, type WorkflowTurnRow, workflowDefinitions, workflowRuns, workflowTurns } from "../../db/schema";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
 import { isUuid } from "../lib/uuid";
@@ -29,15 +30,17 @@ export const WorkflowFormat = z.enum(["yaml", "steps"]);
 export type WorkflowFormat = z.infer<typeof WorkflowFormat>;
 
 /** A definition's stored JSON, by its format: what the front door loaded and what it warned about (a step workflow never warns). */
-export const StoredDefinition = z.discriminatedUnion("format", [
+const StoredDefinition = z.discriminatedUnion("format", [
   z.object({ format: z.literal("yaml"), definition: WorkflowDefinition, warnings: z.array(LocatedIssue) }),
   z.object({ format: z.literal("steps"), definition: StepWorkflowDefinition, warnings: z.tuple([]) }),
 ]);
 export type StoredDefinition = z.infer<typeof StoredDefinition>;
 
-/** A run's stored JSON: the inputs it was started with, and (a step run's, once it ended) its evaluated `outputs`. */
+/** What a run's row holds that its columns do not type: its format and status, its inputs, (a step run's, once it ended) its evaluated `outputs`. */
 const StoredRun = z.object({
   format: WorkflowFormat,
+  /** The engine run's status, as the projection wrote it. */
+  status: RunStatus,
   inputs: z.record(z.string(), z.unknown()).nullable(),
   outputs: RenderedOutputs.nullable(),
 });
@@ -54,7 +57,7 @@ function definitionRow(row: WorkflowDefinitionRow): DefinitionRow {
 }
 
 function runRow(row: WorkflowRunRow): RunRow {
-  return { ...row, ...StoredRun.parse({ format: row.format, inputs: row.inputs ?? null, outputs: row.outputs ?? null }) };
+  return { ...row, ...StoredRun.parse({ format: row.format, status: row.status, inputs: row.inputs ?? null, outputs: row.outputs ?? null }) };
 }
 
 // ---- Definitions ------------------------------------------------------------------------------

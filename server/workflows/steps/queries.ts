@@ -5,7 +5,7 @@ import * as store from "../store";
 import type { StepWorkflowDefinition } from "./definition";
 import { stepDefinition, stepRun } from "./errors";
 import { TURN } from "./projection";
-import type { RegisteredStepWorkflow, RunStep, StepConversation, StepRunSummary, StepRunView, StepTurn, StepWorkflowDetail } from "./schemas";
+import { type RegisteredStepWorkflow, type RunStep, type StepConversation, type StepRunSummary, StepRunStatus, type StepRunView, StepStatus, type StepTurn, type StepWorkflowDetail } from "./schemas";
 import type { RunStepRow } from "./store";
 import { RenderedOutputs } from "./templates";
 import type { ToolDescription, ToolRegistry } from "./tools/registry";
@@ -41,14 +41,14 @@ function outputsOf(stored: RenderedOutputs | null): Pick<StepRunView, "outputs" 
 /** A run as the lists show it (without its steps). */
 export function stepRunSummary(run: store.RunRow): StepRunSummary {
   return {
-    id: run.id, run_id: run.id, workflow: run.workflow, version: run.version, format: "steps", status: run.status as StepRunSummary["status"],
+    id: run.id, run_id: run.id, workflow: run.workflow, version: run.version, format: "steps", status: StepRunStatus.parse(run.status),
     cancel_reason: run.cancelReason, inputs: run.inputs ?? {}, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }
 
 function stepView(row: RunStepRow, tool: string): RunStep {
   return {
-    id: row.id, run_id: row.runId, step_id: row.stepId, tool, status: row.status as RunStep["status"], input: row.input ?? null, output: row.output ?? null,
+    id: row.id, run_id: row.runId, step_id: row.stepId, tool, status: StepStatus.parse(row.status), input: row.input ?? null, output: row.output ?? null,
     error: row.error, attempts: row.attempts, started_at: isoOrNull(row.startedAt), completed_at: isoOrNull(row.completedAt),
   };
 }

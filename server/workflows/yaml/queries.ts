@@ -171,7 +171,7 @@ export class WorkflowQueries {
 /** A run as the lists show it (without its nodes). */
 export function runSummary(run: store.RunRow): WorkflowRunSummary {
   return {
-    id: run.id, workflow: run.workflow, version: run.version, status: run.status as WorkflowRunSummary["status"], cancel_reason: run.cancelReason,
+    id: run.id, workflow: run.workflow, version: run.version, status: run.status, cancel_reason: run.cancelReason,
     message: run.message, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }
