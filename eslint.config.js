@@ -25,7 +25,8 @@ const CATEGORIES = [
   { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
   { category: "pipeline", pattern: "server/pipeline/**" },
   // The workflow front doors, one folder each; server/workflows/runtime (the node runtimes) and the files directly in
-  // server/workflows (the compiler) are what they share. A new front door is added to this list.
+  // server/workflows (the compiler, the store of the workflow tables, the executors' skeleton, and the door that
+  // composes both formats) are what they share. A new front door is added to this list.
   { category: "workflow", pattern: "server/workflows/{yaml,steps}/**", capture: ["workflow"] },
   { category: "routes", pattern: ["server/http/**", "server/trpc/**"] },
   { category: "server-entry", pattern: ["server/app.ts", "server/main.ts"] },

@@ -44,6 +44,7 @@ import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import type { AppContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
+import { type WorkflowDoor, workflowDoor } from "./workflows/door";
 import { STEPS_EXECUTOR, type StepWorkflows, installStepWorkflows } from "./workflows/steps/steps";
 import { type YamlWorkflows, installYamlWorkflows } from "./workflows/yaml/workflows";
 
@@ -62,6 +63,8 @@ export interface Services {
   workflows: YamlWorkflows;
   /** The JSON step workflows (Summit-Flow): the second workflow front door, on the same tables and compiler. */
   steps: StepWorkflows;
+  /** Both workflow formats on one surface (REST /api/workflows, tRPC `workflows`): each request to the front door it belongs to. */
+  workflowDoor: WorkflowDoor;
   /** Accounts, sessions and API tokens: who may use the product, with which role. */
   people: People;
   /** Who did what: every state change, accepted or refused. */
@@ -141,16 +144,19 @@ export async function createServices(config: Config, database?: Database, overri
   const flows = installFlows(engine, ownerDoor);
   const decisions = new DecisionQueries(db);
   const decisionCommands = new DecisionCommands(engine, async (accountId) => (await people.queries.listAccounts()).find((a) => a.id === accountId));
-  return { config, database: db, engine, flows, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps, people, audit, workflowFiles };
+  return {
+    config, database: db, engine, flows, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps,
+    workflowDoor: workflowDoor(db, workflows, steps), people, audit, workflowFiles,
+  };
 }
 
 const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, people, audit } = services;
+  const { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, people, audit, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -171,7 +177,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", stitchRoutes(services.engine, services.flows));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
-  app.route("/", workflowRoutes(services.workflows, services.steps));
+  app.route("/", workflowRoutes(services.workflowDoor));
   app.route("/", decisionRoutes(services.decisions, services.decisionCommands));
   app.route("/", docsRoutes());
   app.all(`${trpcEndpoint}/*`, (c) =>

@@ -384,6 +384,12 @@ export class Engine {
     return this.database.run((db) => store.loadAllNodeRows(db, runId));
   }
 
+  /** One node row of a run (undefined when there is no such run or node): what a running node's watch reads. */
+  async nodeRow(runId: string, key: string): Promise<NodeRow | undefined> {
+    if (!store.isUuid(runId)) return undefined;
+    return (await this.database.run((db) => store.loadNodeRows(db, runId, [key])))[0];
+  }
+
   /** Rows of the seed's SQL view, for checks that read node_states the way the seed's SQL would. */
   nodeStatesFromView(runId: string): Promise<Record<string, NodeState>> {
     return this.database.run((db) => store.readNodeStatesView(db, runId));

@@ -3,6 +3,7 @@
  * which splitter scopes a node lives in, which collector closes a splitter, and how instance keys
  * (`nodeId`, `nodeId_3`, `nodeId_3_0`) map to nodes and path indices.
  */
+import { findCycles } from "../lib/cycles";
 import { NodeSpec, type StitchGraph, type StitchNode } from "./schemas";
 
 export class GraphError extends Error {
@@ -183,8 +184,9 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
     }
   }
   if (order.length !== nodes.size) {
-    const stuck = [...nodes.keys()].filter((id) => !order.includes(id));
-    throw new GraphError(`the graph has a cycle through ${stuck.map((s) => `"${s}"`).join(", ")}`);
+    // Named by the product's one cycle finder: each cycle's own nodes, not every node stuck behind it.
+    const through = findCycles([...nodes.keys()], downstream).map((cycle) => cycle.slice(0, -1).map((id) => `"${id}"`).join(", "));
+    throw new GraphError(`the graph has a cycle through ${through.join(", and another through ")}`);
   }
 
   const scope = new Map<string, readonly string[]>();

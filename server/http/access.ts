@@ -12,7 +12,6 @@
  * An action has the name of the tRPC procedure that does the same (`pipeline.approve`), so the trail reads the same
  * whichever door was used.
  */
-import type { Context } from "hono";
 import type { TargetKind } from "../audit/schemas";
 import type { Role } from "../people/schemas";
 import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, peoplePaths, pipelinePaths, stitchPaths, workflowPaths } from "./paths";
@@ -27,8 +26,6 @@ export interface AccessRule {
   action?: string;
   /** The path parameter naming the action's target. */
   target?: { kind: TargetKind; param: string };
-  /** A stricter role for some requests (an inline definition to execute is as good as registering one). */
-  elevate?: (c: Context) => Promise<Role | undefined>;
 }
 
 const analyst = { role: "analyst" } as const;
@@ -36,26 +33,15 @@ const reviewer = { role: "reviewer" } as const;
 const operator = { role: "operator" } as const;
 
 const read = (path: RoutePath, door: Door = analyst): AccessRule => ({ method: "GET", path, door });
-const change = (path: RoutePath, door: Door, action: string, target?: AccessRule["target"], elevate?: AccessRule["elevate"]): AccessRule => ({
+const change = (path: RoutePath, door: Door, action: string, target?: AccessRule["target"]): AccessRule => ({
   method: "POST",
   path,
   door,
   action,
   ...(target ? { target } : {}),
-  ...(elevate ? { elevate } : {}),
 });
 
 const run = (param: string) => ({ kind: "run", param }) as const;
-
-/** `POST /api/workflows/execute` with a definition rather than a stored workflow's id runs code no operator registered. */
-async function inlineDefinition(c: Context): Promise<Role | undefined> {
-  try {
-    const body = JSON.parse(await c.req.text()) as { workflow?: unknown };
-    return body && typeof body.workflow === "object" && body.workflow !== null ? "operator" : undefined;
-  } catch {
-    return undefined; // the route answers the malformed body
-  }
-}
 
 export const accessRules: AccessRule[] = [
   // The engine.
@@ -94,7 +80,8 @@ export const accessRules: AccessRule[] = [
   change(workflowPaths.workflows, operator, "workflows.register"),
   { method: "POST", path: workflowPaths.validate, door: analyst },
   read(workflowPaths.workflows),
-  change(workflowPaths.execute, analyst, "steps.execute", undefined, inlineDefinition),
+  // A definition given inline needs an operator: the step commands' `execute` decides that, for REST and tRPC alike.
+  change(workflowPaths.execute, analyst, "steps.execute"),
   read(workflowPaths.tools),
   read(workflowPaths.runs),
   read(workflowPaths.run),

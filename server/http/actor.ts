@@ -5,17 +5,18 @@
 import type { Context } from "hono";
 import { type Identity, anonymous } from "../people/schemas";
 
+/** The caller as the guard identified it, for a command that decides by the caller's role itself. */
+export function callerOf(c: Context): Identity {
+  return (c.get("identity") as Identity | undefined) ?? anonymous;
+}
+
 export function actorOf(c: Context): string | null {
-  return (c.get("identity") as Identity | undefined)?.name ?? null;
+  return callerOf(c).name;
 }
 
 /** Who starts a run, as the decisions it waits for name them: the signed-in account's id and name. */
 export function starterOf(c: Context): { id: string | null; name: string | null } | null {
-  const identity = c.get("identity") as Identity | undefined;
-  return identity && identity.name !== null ? { id: identity.accountId, name: identity.name } : null;
+  const { accountId, name } = callerOf(c);
+  return name === null ? null : { id: accountId, name };
 }
 
-/** Who takes a decision: the caller as the guard identified them (anonymous when no guard ran, which the doors refuse first). */
-export function deciderOf(c: Context): Identity {
-  return (c.get("identity") as Identity | undefined) ?? anonymous;
-}

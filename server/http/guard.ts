@@ -116,8 +116,6 @@ function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<
       const crossSite = c.get("crossSite");
       if (crossSite) throw crossSite;
       authorize(identity, rule.door);
-      const stricter = rule.elevate ? await rule.elevate(c) : undefined;
-      if (stricter) authorize(identity, { role: stricter });
     };
     if (!rule.action) {
       await check();

@@ -9,7 +9,7 @@ import { CancelBody } from "../engine/schemas";
 import type { Pipeline } from "../pipeline/pipeline";
 import { AgentCallbackBody } from "../pipeline/protocol";
 import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
-import { actorOf, deciderOf, starterOf } from "./actor";
+import { actorOf, callerOf, starterOf } from "./actor";
 import { HttpError, readBody } from "./errors";
 import { pageAnswer, pageQuery } from "./paging";
 import { pipelinePaths as paths } from "./paths";
@@ -36,11 +36,11 @@ export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
 
   app.post(paths.approve.pattern, async (c) => {
     const body = await readBody(c, ApproveBody, invalid);
-    return c.json(await commands.approve(c.req.param("run_id"), deciderOf(c), body.expected));
+    return c.json(await commands.approve(c.req.param("run_id"), callerOf(c), body.expected));
   });
   app.post(paths.reject.pattern, async (c) => {
     const body = await readBody(c, RejectBody, invalid);
-    return c.json(await commands.reject(c.req.param("run_id"), body.feedback, deciderOf(c), body.expected));
+    return c.json(await commands.reject(c.req.param("run_id"), body.feedback, callerOf(c), body.expected));
   });
   app.post(paths.retry.pattern, async (c) => c.json(await commands.retry(c.req.param("run_id"), actorOf(c))));
   app.post(paths.cancel.pattern, async (c) => {

@@ -9,7 +9,7 @@ import { presentedToken } from "../engine/callbackToken";
 import type { Engine } from "../engine/engine";
 import type { FlowCommands } from "../flows/commands";
 import { CallbackBody, CancelBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
-import { actorOf, deciderOf, starterOf } from "./actor";
+import { actorOf, callerOf, starterOf } from "./actor";
 import { readBody } from "./errors";
 import { pageAnswer, pageQuery } from "./paging";
 import { stitchPaths as paths } from "./paths";
@@ -50,7 +50,7 @@ export function stitchRoutes(engine: Engine, flows: FlowCommands): Hono {
   app.post(paths.complete.pattern, async (c) => {
     const output = await readBody(c, AnyJson, { emptyAs: null });
     const { runId, nodeId } = c.req.param();
-    return c.json(await flows.complete(runId, nodeId, output, deciderOf(c)));
+    return c.json(await flows.complete(runId, nodeId, output, callerOf(c)));
   });
   // A failed node is fired again.
   app.post(paths.retry.pattern, async (c) => {
@@ -61,7 +61,7 @@ export function stitchRoutes(engine: Engine, flows: FlowCommands): Hono {
   app.post(paths.review.pattern, async (c) => {
     const body = await readBody(c, ReviewBody);
     const { runId, nodeId } = c.req.param();
-    return c.json(await flows.review(runId, nodeId, body, deciderOf(c)));
+    return c.json(await flows.review(runId, nodeId, body, callerOf(c)));
   });
   return app;
 }

@@ -8,6 +8,7 @@ import type { RequestOrigin } from "../people/commands";
 import type { People } from "../people/people";
 import type { Identity } from "../people/schemas";
 import type { Pipeline } from "../pipeline/pipeline";
+import type { WorkflowDoor } from "../workflows/door";
 import type { StepWorkflows } from "../workflows/steps/steps";
 import type { YamlWorkflows } from "../workflows/yaml/workflows";
 
@@ -18,8 +19,12 @@ export interface AppContext {
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
   pipeline: Pipeline;
+  /** The YAML workflows' own reads (their list, their runs). */
   workflows: YamlWorkflows;
+  /** The step workflows' own procedures (their typed views, execute, the tools). */
   steps: StepWorkflows;
+  /** Both workflow formats, each request handed to the front door it belongs to, as REST's /api/workflows does. */
+  workflowDoor: WorkflowDoor;
   people: People;
   audit: AuditTrail;
   /** Who is calling (identified by the HTTP door from the session cookie or bearer token). */

@@ -94,9 +94,6 @@ const audited = t.middleware(async ({ ctx, type, path, meta, getRawInput, next }
   });
 });
 
-/** Refuses (401 or 403, naming the role) a caller whose role may not do what follows. */
-export const assertRole = requireRole;
-
 function roleDoor(role: Role) {
   return t.middleware(({ ctx, next }) => {
     requireRole(ctx.identity, role);

@@ -21,6 +21,7 @@ import type { StepWorkflowQueries } from "../../workflows/steps/queries";
 import type { WorkflowCommands } from "../../workflows/yaml/commands";
 import { LocatedIssue, WorkflowDefinition } from "../../workflows/yaml/definition";
 import * as workflow from "../../workflows/yaml/schemas";
+import { AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary, StartAnyRunBody } from "../../workflows/schemas";
 
 // ---- Schemas for answers typed by TypeScript rather than zod --------------------------------------------------
 // Each is checked against the handler's return type below, so a change to the type breaks the build, not the docs.
@@ -97,11 +98,6 @@ const RegisterWorkflowBody = z
   .union([WorkflowYaml, StepWorkflowDefinition])
   .describe("A YAML workflow as `{ \"yaml\": \"...\" }`, or a JSON step workflow definition (`{ id, steps, ... }`): any JSON object without `yaml`.");
 
-// Answers of the routes both workflow front doors serve: the YAML workflow's shape, or the step workflow's.
-const AnyRegisteredWorkflow = z.union([workflow.RegisteredWorkflow, steps.RegisteredStepWorkflow]).describe("A YAML workflow (`format: yaml`) or a step workflow (`format: steps`).");
-const AnyWorkflowDetail = z.union([workflow.WorkflowDetail, steps.StepWorkflowDetail]).describe("A YAML workflow with its text, or a step workflow with its normalised definition.");
-const AnyWorkflowRun = z.union([workflow.WorkflowRunView, steps.StepRunView]).describe("A YAML workflow's run (`nodes`), or a step workflow's (`steps`, the `run_steps` rows, and `outputs`).");
-const AnyWorkflowRunSummary = z.union([workflow.WorkflowRunSummary, steps.StepRunSummary]).describe("A YAML workflow's run, or a step workflow's (`format: steps`).");
 
 /**
  * What `AgentCallbackBody` in server/pipeline/protocol.ts accepts. That schema reads the body by hand (a transform of
@@ -181,7 +177,7 @@ void answerSchemasMatchTheirTypes;
 const requestSchemas = {
   CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody, CancelBody,
   CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
-  WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: workflow.StartRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
+  WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: StartAnyRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
   RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody,
 };

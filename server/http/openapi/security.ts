@@ -42,7 +42,7 @@ function accessLine(rule: AccessRule): string {
   const role = roleOf(rule.door);
   const caller = callerOf(rule.door);
   const audited = rule.action ? ` Recorded in the audit trail as \`${rule.action}\`, accepted or refused.` : "";
-  if (role) return `Requires the ${role} role${rule.elevate ? " (some requests more, as described below)" : ""}.${audited}`;
+  if (role) return `Requires the ${role} role.${audited}`;
   if (caller) {
     const { who, url, secret } = callers[caller];
     return (
@@ -60,7 +60,7 @@ function guardRefusals(rule: AccessRule): Partial<Record<ErrorStatus, string>> {
   const change = rule.method === "POST";
   const lesserRole = role !== undefined && Role.options.some((other) => !roleAllows(other, role));
   const forbidden = [
-    ...(lesserRole || rule.elevate ? ["Signed in with a role that may not do this: `forbidden`, naming the `required_role` and the caller's `role`."] : []),
+    ...(lesserRole ? ["Signed in with a role that may not do this: `forbidden`, naming the `required_role` and the caller's `role`."] : []),
     ...(change ? [`A change made with the session cookie without its \`${CSRF_HEADER}\` header, or naming another site as its Origin: \`forbidden\`.`] : []),
   ];
   return {

@@ -48,6 +48,10 @@ const execute = {
       400:
         `${invalidJson400} Or a body that does not validate (\`invalid_body\`), an inline definition with problems (\`invalid_workflow\` with every ` +
         "problem at its JSON path), or inputs that do not fit the definition (`invalid_inputs`).",
+      403:
+        "A definition given inline from a caller below the operator role (running it is as good as registering it): `forbidden`, naming the " +
+        "`required_role` and the caller's `role`; nothing is stored. Or a change made with the session cookie without its `x-csrf-token` header, " +
+        "or naming another site as its Origin: `forbidden`.",
       404: "No step workflow with that id.",
     }),
   },

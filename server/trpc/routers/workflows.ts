@@ -1,26 +1,31 @@
 import { z } from "zod";
-import { ApproveBody, CancelBody, InputBody, RejectBody, StartRunBody } from "../../workflows/yaml/schemas";
+import { GivenDefinition, StartAnyRunBody } from "../../workflows/schemas";
+import { ApproveBody, CancelBody, InputBody, RejectBody } from "../../workflows/yaml/schemas";
 import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
 const RunRef = z.object({ runId: z.string().min(1) });
 const NodeRef = RunRef.extend({ nodeId: z.string().min(1) });
-const Yaml = z.object({ yaml: z.string().min(1, "yaml must not be empty") });
 
+/**
+ * The workflows for the app, through the workflows' door as REST's /api/workflows: a definition of either form, a
+ * workflow by name and a run by id answered by the front door they belong to. The lists and the conversation are the
+ * YAML workflows' own (a step run's is `steps.conversation`; the step workflows' lists `steps.list` and `steps.runs`).
+ */
 export const workflowsRouter = router({
   list: analystProcedure.query(({ ctx }) => ctx.workflows.queries.listWorkflows()),
-  get: analystProcedure.input(z.object({ name: z.string().min(1) })).query(({ ctx, input }) => ctx.workflows.queries.getWorkflow(input.name)),
-  validate: analystProcedure.meta({ changes: false }).input(Yaml).mutation(({ ctx, input }) => ctx.workflows.commands.validate(input.yaml)),
-  register: operatorProcedure.input(Yaml).mutation(({ ctx, input }) => ctx.workflows.commands.register(input.yaml)),
-  start: analystProcedure.input(StartRunBody.extend({ name: z.string().min(1) })).mutation(({ ctx, input }) => ctx.workflows.commands.startRun(input.name, input)),
+  get: analystProcedure.input(z.object({ name: z.string().min(1) })).query(({ ctx, input }) => ctx.workflowDoor.queries.getWorkflow(input.name)),
+  validate: analystProcedure.meta({ changes: false }).input(GivenDefinition).mutation(({ ctx, input }) => ctx.workflowDoor.commands.validate(input)),
+  register: operatorProcedure.input(GivenDefinition).mutation(({ ctx, input }) => ctx.workflowDoor.commands.register(input)),
+  start: analystProcedure.input(StartAnyRunBody.extend({ name: z.string().min(1) })).mutation(({ ctx, input }) => ctx.workflowDoor.commands.startRun(input.name, input, ctx.actor)),
   runs: analystProcedure
     .input(z.object({ workflow: z.string().optional() }).optional())
     .query(({ ctx, input }) => ctx.workflows.queries.listRuns({ workflow: input?.workflow })),
-  run: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.workflows.queries.getRun(input.runId)),
+  run: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.workflowDoor.queries.getRun(input.runId)),
   conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.workflows.queries.conversation(input.runId)),
-  approve: reviewerProcedure.input(NodeRef.extend(ApproveBody.shape)).mutation(({ ctx, input }) => ctx.workflows.commands.approve(input.runId, input.nodeId, input.comment, ctx.actor)),
-  reject: reviewerProcedure.input(NodeRef.extend(RejectBody.shape)).mutation(({ ctx, input }) => ctx.workflows.commands.reject(input.runId, input.nodeId, input.reason, ctx.actor)),
-  input: reviewerProcedure.input(NodeRef.extend(InputBody.shape)).mutation(({ ctx, input }) => ctx.workflows.commands.input(input.runId, input.nodeId, input.text, ctx.actor)),
-  retry: operatorProcedure.input(NodeRef).mutation(({ ctx, input }) => ctx.workflows.commands.retry(input.runId, input.nodeId, ctx.actor)),
-  cancel: operatorProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.workflows.commands.cancel(input.runId, input.reason, ctx.actor)),
-  resume: operatorProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.workflows.commands.resume(input.runId, ctx.actor)),
+  approve: reviewerProcedure.input(NodeRef.extend(ApproveBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.approve(input.runId, input.nodeId, input.comment, ctx.actor)),
+  reject: reviewerProcedure.input(NodeRef.extend(RejectBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.reject(input.runId, input.nodeId, input.reason, ctx.actor)),
+  input: reviewerProcedure.input(NodeRef.extend(InputBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.input(input.runId, input.nodeId, input.text, ctx.actor)),
+  retry: operatorProcedure.input(NodeRef).mutation(({ ctx, input }) => ctx.workflowDoor.commands.retry(input.runId, input.nodeId, ctx.actor)),
+  cancel: operatorProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.cancel(input.runId, input.reason, ctx.actor)),
+  resume: operatorProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.workflowDoor.commands.resume(input.runId, ctx.actor)),
 });

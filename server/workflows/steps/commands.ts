@@ -4,30 +4,29 @@
  * resume a failed one and retry a failed step. Each command is one engine transaction; the projection writes the
  * run's status and turns in that same transaction. A refused command stores nothing.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type EngineOps, type RunOps } from "../../engine/engine";
-import { isUuid } from "../../lib/uuid";
+import { hashedUuid, isUuid } from "../../lib/uuid";
 import { isPlainObject, stableJson } from "../../lib/json";
+import { requireRole } from "../../people/roles";
+import type { Identity } from "../../people/schemas";
 import type { Problem, StepWorkflowDefinition } from "./definition";
-import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError } from "./errors";
+import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError, stepDefinition } from "./errors";
 import { abortRun } from "./executor";
 import { lowerSteps } from "./lower";
 import { TURN } from "./projection";
 import type { StepWorkflowQueries } from "./queries";
 import type { RegisteredStepWorkflow, StepRunView } from "./schemas";
-import * as store from "./store";
+import * as store from "../store";
 import type { ToolRegistry } from "./tools/registry";
 import { checkInputs, validateDefinition } from "./validate";
 
 /** Segments of the API's paths under /api/workflows/, which a workflow named so would be shadowed by. */
 export const RESERVED_WORKFLOW_NAMES: readonly string[] = ["runs", "validate", "tools", "execute", "new"];
 
-/** The flow of one version of a step workflow: the same id in every process that registers the same definition. */
-function flowIdOf(name: string, version: number, definition: StepWorkflowDefinition): string {
-  const digest = createHash("sha256").update(`steps\n${name}\n${version}\n${stableJson(definition)}`).digest("hex");
-  return [digest.slice(0, 8), digest.slice(8, 12), `5${digest.slice(13, 16)}`, `a${digest.slice(17, 20)}`, digest.slice(20, 32)].join("-");
-}
+/** The flow of one version of a step workflow: the same id in every process that registers the same definition (the input and variant of stored ids). */
+const flowIdOf = (name: string, version: number, definition: StepWorkflowDefinition) => hashedUuid(`steps\n${name}\n${version}\n${stableJson(definition)}`, "a");
 
 export class StepWorkflowCommands {
   constructor(
@@ -66,20 +65,22 @@ export class StepWorkflowCommands {
   /** Starts a run of the latest version of `name` with `inputs`, checked against its `inputs` first. */
   async startRun(name: string, inputs: Record<string, unknown> = {}, actor: string | null = null): Promise<StepRunView> {
     const runId = await this.engine.transaction(async (ops, tx) => {
-      const row = await store.latestVersionOf(tx, name);
-      if (row?.format !== store.STEPS_FORMAT) throw new StepWorkflowError("not_found", `no step workflow named "${name}"`);
-      return this.startWithin(ops, tx, row, inputs, actor);
+      return this.startWithin(ops, tx, stepDefinition(await store.latestDefinition(tx, name), name), inputs, actor);
     });
     return this.queries.getRun(runId);
   }
 
   /**
    * `POST /api/workflows/execute`: a run of the stored workflow `workflow` names, or of the definition it is. A definition
-   * is validated like a registration and its inputs checked before anything is stored; it is then registered as the
-   * next version of its id unless that version is this very definition, and the run started, in one transaction.
+   * given inline is code no operator registered, and running it is as good as registering it: the caller must be an
+   * operator (403 otherwise, before anything is read). It is validated like a registration and its inputs checked
+   * before anything is stored; it is then registered as the next version of its id unless that version is this very
+   * definition, and the run started, in one transaction.
    */
-  async execute(workflow: string | Record<string, unknown>, inputs: Record<string, unknown> = {}, actor: string | null = null): Promise<StepRunView> {
+  async execute(workflow: string | Record<string, unknown>, inputs: Record<string, unknown> = {}, caller: Identity): Promise<StepRunView> {
+    const actor = caller.name;
     if (typeof workflow === "string") return this.startRun(workflow, inputs, actor);
+    requireRole(caller, "operator");
     const checked = this.check(workflow);
     const problems = checkInputs(checked, inputs);
     if (problems.length > 0) throw new InvalidInputs(checked.id, problems);
@@ -130,10 +131,10 @@ export class StepWorkflowCommands {
     });
   }
 
-  private async registerWithin(ops: EngineOps, tx: Executor, definition: StepWorkflowDefinition, raw: unknown, options: { reuseUnchanged: boolean }): Promise<store.DefinitionRow> {
-    await store.lockWorkflowName(tx, definition.id);
-    const latest = await store.latestVersionOf(tx, definition.id);
-    if (latest && latest.format !== store.STEPS_FORMAT) {
+  private async registerWithin(ops: EngineOps, tx: Executor, definition: StepWorkflowDefinition, raw: unknown, options: { reuseUnchanged: boolean }): Promise<store.StepDefinitionRow> {
+    await store.lockName(tx, definition.id);
+    const latest = await store.latestDefinition(tx, definition.id);
+    if (latest && latest.format !== "steps") {
       throw new InvalidStepWorkflow([{ path: "id", message: `"${definition.id}" is the name of a ${latest.format} workflow; a step workflow needs an id of its own` }]);
     }
     if (options.reuseUnchanged && latest && stableJson(latest.definition) === stableJson(definition)) return latest;
@@ -141,16 +142,15 @@ export class StepWorkflowCommands {
     const flowId = flowIdOf(definition.id, version, definition);
     const graph = lowerSteps(definition, Object.fromEntries(definition.steps.map((step) => [step.id, step.depends_on ?? []])), (tool) => this.tools.get(tool)!.defaultTimeoutMs);
     await ops.ensureFlow(flowId, `steps ${definition.id} v${version}`, graph);
-    return store.addDefinition(tx, { name: definition.id, version, format: store.STEPS_FORMAT, source: JSON.stringify(raw, null, 2), definition, warnings: [], flowId });
+    return stepDefinition(await store.insertDefinition(tx, { name: definition.id, version, format: "steps", source: JSON.stringify(raw, null, 2), definition, warnings: [], flowId }), definition.id);
   }
 
-  private async startWithin(ops: EngineOps, tx: Executor, row: store.DefinitionRow, inputs: Record<string, unknown>, actor: string | null): Promise<string> {
-    const definition = row.definition as StepWorkflowDefinition;
-    const problems = checkInputs(definition, inputs);
+  private async startWithin(ops: EngineOps, tx: Executor, row: store.StepDefinitionRow, inputs: Record<string, unknown>, actor: string | null): Promise<string> {
+    const problems = checkInputs(row.definition, inputs);
     if (problems.length > 0) throw new InvalidInputs(row.name, problems);
     const runId = randomUUID();
-    await store.addRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, inputs });
-    await store.addTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
+    await store.insertRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, format: "steps", message: "", inputs });
+    await store.insertTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
     await ops.startRun(row.flowId, { inputs }, { runId, owner: { kind: "steps" } });
     return runId;
   }

@@ -3,6 +3,7 @@
  * does not validate, inputs that do not fit the definition. Problems are located by JSON path (definition.ts).
  */
 import { Refusal } from "../../lib/refusal";
+import type { DefinitionRow, RunRow, StepDefinitionRow } from "../store";
 import type { Problem } from "./definition";
 
 export type StepWorkflowErrorCode = "not_found" | "conflict" | "bad_request";
@@ -41,4 +42,18 @@ export class InvalidInputs extends Refusal<"bad_request"> {
   override get details() {
     return { issues: this.issues };
   }
+}
+
+/** The step workflow a definition row holds; none, or a YAML workflow's (its own front door serves it), is refused naming which. */
+export function stepDefinition(row: DefinitionRow | undefined, name: string): StepDefinitionRow {
+  if (!row) throw new StepWorkflowError("not_found", `no step workflow named "${name}"`);
+  if (row.format !== "steps") throw new StepWorkflowError("not_found", `no step workflow named "${name}": it is a ${row.format} workflow`);
+  return row;
+}
+
+/** A step workflow's run; none, or a YAML workflow's run, is refused. */
+export function stepRun(run: RunRow | undefined, runId: string): RunRow {
+  if (!run) throw new StepWorkflowError("not_found", `no step workflow run with id "${runId}"`);
+  if (run.format !== "steps") throw new StepWorkflowError("not_found", `no step workflow run with id "${runId}": it is a ${run.format} workflow's`);
+  return run;
 }

@@ -1,6 +1,7 @@
 /**
- * The step workflows' protocol with the outside: performing a step. The dispatcher hands over each dispatch of a step
- * (durably, from the outbox, to `data.executor: "steps"`); the executor renders the step's params with its templates
+ * The step workflows' protocol with the outside: performing a step. Around it, the skeleton every workflow executor
+ * shares (../nodeExecution.ts: stale dispatches, the stop signal, late results). The dispatcher hands over each
+ * dispatch of a step (durably, from the outbox, to `data.executor: "steps"`); the executor renders the step's params with its templates
  * against the run's inputs and the completed steps' outputs, records them as the step's `input`, runs the tool through
  * the registry with the step's time limit and the run's abort signal, and reports the outcome as an engine event:
  * `completed` with the tool's result as output, or `failed`, retryable when the tool says a retry may help (the
@@ -10,10 +11,10 @@
  */
 import type { Database } from "../../../db/client";
 import type { NodeExecutor } from "../../engine/dispatcher";
-import { type Engine, EngineError, type KeyedEvent } from "../../engine/engine";
-import type { StepTaskConfig } from "./lower";
+import type { Engine, KeyedEvent } from "../../engine/engine";
+import { nodeExecutor, recordWhileRunning } from "../nodeExecution";
+import { StepTaskConfig } from "./lower";
 import { TURN } from "./projection";
-import * as store from "./store";
 import { UnresolvableTemplate, renderParams } from "./templates";
 import type { ToolServices } from "./tools/context";
 import type { ToolRegistry } from "./tools/registry";
@@ -28,86 +29,51 @@ export interface StepExecutorOptions {
   watchMs?: number;
 }
 
-/** The steps running in this process, by run: a cancellation here stops their tools at once. */
-const running = new Map<string, Set<AbortController>>();
+/** How to stop each step running in this process, by run: a cancellation here stops their tools at once. */
+const running = new Map<string, Set<() => void>>();
 
 /** Stops every step of the run that this process is performing (their late results are refused by the engine). */
 export function abortRun(runId: string): void {
-  for (const controller of running.get(runId) ?? []) controller.abort();
+  for (const stop of running.get(runId) ?? []) stop();
 }
 
-function track(runId: string, controller: AbortController): () => void {
-  let controllers = running.get(runId);
-  if (!controllers) running.set(runId, (controllers = new Set()));
-  controllers.add(controller);
+function track(runId: string, stop: () => void): () => void {
+  let stops = running.get(runId);
+  if (!stops) running.set(runId, (stops = new Set()));
+  stops.add(stop);
   return () => {
-    controllers.delete(controller);
-    if (controllers.size === 0) running.delete(runId);
+    stops.delete(stop);
+    if (stops.size === 0) running.delete(runId);
   };
 }
 
 export function stepExecutor(options: StepExecutorOptions): NodeExecutor {
   const { engine, database, tools, services } = options;
-
-  /** Reports the step's outcome; a result the engine refuses because the step moved on is dropped. */
-  async function report(runId: string, event: KeyedEvent): Promise<void> {
-    try {
-      await engine.handle(runId, event);
-    } catch (error) {
-      if (error instanceof EngineError && (error.code === "conflict" || error.code === "not_found")) return;
-      throw error;
-    }
-  }
-
-  return async ({ runId, nodeId, attempt, payload, signal: stopping }) => {
-    // This process is stopping: the work is left, unreported, for the next process to perform.
-    const givenUp = () => new Error(`step "${nodeId}" of run ${runId}: this server is stopping; the step is left to the next one`);
-    if (stopping.aborted) throw givenUp();
-    const config = payload.config as unknown as StepTaskConfig;
-    const run = await database.run((db) => store.runById(db, runId));
-    if (!run) return;
-    const rows = await engine.nodeRows(runId);
-    const row = rows.find((r) => r.key === nodeId);
-    if (!row || row.status !== "running" || row.attempt !== attempt) return;
-    const failed = (error: string, retryable: boolean): KeyedEvent => ({ type: "callback", key: nodeId, status: "failed", error, attempt, retryable });
-
-    let params: Record<string, unknown>;
-    try {
-      const byKey = new Map(rows.map((r) => [r.key, r]));
-      params = renderParams(config.step.params, { inputs: (run.inputs ?? {}) as Record<string, unknown>, outputs: (id) => byKey.get(id) });
-    } catch (error) {
-      if (!(error instanceof UnresolvableTemplate)) throw error;
-      const where = !error.path ? "params" : error.path.startsWith("[") ? `params${error.path}` : `params.${error.path}`;
-      return report(runId, failed(`step ${nodeId}: ${where}: ${error.template} cannot be resolved: ${error.problem}`, false));
-    }
-    await database.run((db) => store.addTurns(db, [{ runId, nodeId, kind: TURN.input, payload: { attempt, input: params } }]));
-
-    // The tool stops when the run no longer wants the step (cancelled here or in another process) or this process stops.
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    stopping.addEventListener("abort", stop, { once: true });
-    const untrack = track(runId, controller);
-    const watch = setInterval(() => {
-      void engine.nodeRows(runId).then((now) => {
-        const current = now.find((r) => r.key === nodeId);
-        if (current?.status !== "running" || current.attempt !== attempt) controller.abort();
-      }, () => undefined);
-    }, options.watchMs ?? 1000);
-    watch.unref();
-    let outcome: KeyedEvent;
-    try {
-      const output = await tools.run(config.tool, params, { ...services, signal: controller.signal, label: `step ${nodeId}` }, { timeoutMs: config.stepTimeoutMs });
-      outcome = { type: "callback", key: nodeId, status: "completed", output, attempt };
-    } catch (error) {
-      if (stopping.aborted) throw givenUp();
-      if (!(error instanceof ToolError)) throw error;
-      outcome = failed(error.message, error.transient);
-    } finally {
-      stopping.removeEventListener("abort", stop);
-      clearInterval(watch);
-      untrack();
-    }
-    if (stopping.aborted) throw givenUp();
-    return report(runId, outcome);
-  };
+  return nodeExecutor(
+    { engine, database, config: StepTaskConfig, watchMs: options.watchMs, register: track },
+    (nodeId) => `step "${nodeId}"`,
+    async ({ dispatch, config, run, rows, signal, report }) => {
+      const { nodeId, attempt } = dispatch;
+      const failed = (error: string, retryable: boolean): KeyedEvent => ({ type: "callback", key: nodeId, status: "failed", error, attempt, retryable });
+      let params: Record<string, unknown>;
+      try {
+        const byKey = new Map(rows.map((r) => [r.key, r]));
+        params = renderParams(config.step.params, { inputs: run.inputs ?? {}, outputs: (id) => byKey.get(id) });
+      } catch (error) {
+        if (!(error instanceof UnresolvableTemplate)) throw error;
+        const where = !error.path ? "params" : error.path.startsWith("[") ? `params${error.path}` : `params.${error.path}`;
+        return report(failed(`step ${nodeId}: ${where}: ${error.template} cannot be resolved: ${error.problem}`, false));
+      }
+      if (!(await recordWhileRunning(engine, dispatch, [{ nodeId, kind: TURN.input, payload: { attempt, input: params } }]))) return;
+      let outcome: KeyedEvent;
+      try {
+        const output = await tools.run(config.tool, params, { ...services, signal, label: `step ${nodeId}` }, { timeoutMs: config.stepTimeoutMs });
+        outcome = { type: "callback", key: nodeId, status: "completed", output, attempt };
+      } catch (error) {
+        if (!(error instanceof ToolError)) throw error;
+        outcome = failed(error.message, error.transient);
+      }
+      return report(outcome);
+    },
+  );
 }

@@ -3,9 +3,10 @@
  * server's step executor (STEPS_EXECUTOR), that fires when every step it depends on completed (`all_success`), so a failed step skips what depends on
  * it while independent branches go on.
  */
+import { z } from "zod";
 import type { StitchGraph } from "../../engine/schemas";
 import { type WorkflowTask, compileWorkflow } from "../compile";
-import type { Step, StepWorkflowDefinition } from "./definition";
+import { Step, type StepWorkflowDefinition } from "./definition";
 import type { StepOrder } from "./validate";
 
 /** The executor name the dispatcher runs steps' work under (executor.ts), apart from the YAML workflows' WORKFLOW_EXECUTOR. */
@@ -17,17 +18,18 @@ export const RETRY_BACKOFF_MS = 1000;
 /** Room beyond a step's timeout before another process may take its work over: the step's own timeout fires first and is recorded. */
 export const LEASE_MARGIN_MS = 60_000;
 
-/** What the executor is given to run a step (its task's `config`). */
-export interface StepTaskConfig {
-  kind: "step";
-  step: Step;
-  tool: string;
+/** What the executor is given to run a step (its task's `config`, read back from the dispatch's payload). */
+export const StepTaskConfig = z.object({
+  kind: z.literal("step"),
+  step: Step,
+  tool: z.string(),
   /**
    * The step's `timeout_ms`, or the tool's default: how long one attempt may take, for the executor to enforce. Not
    * `timeoutMs`: the engine reads that key of a node's data as its own call-back timer.
    */
-  stepTimeoutMs: number;
-}
+  stepTimeoutMs: z.number().int().positive(),
+});
+export type StepTaskConfig = z.infer<typeof StepTaskConfig>;
 
 /** A step's task: `order` from `validateDefinition`, `defaultTimeoutMs` the tool's own limit when the step names no `timeout_ms`. */
 export function stepTask(step: Step, dependsOn: readonly string[], defaultTimeoutMs: (tool: string) => number): WorkflowTask {

@@ -7,10 +7,11 @@
 import type { Executor } from "../../../db/client";
 import { STEP_TURN } from "../../../db/schema";
 import type { RunTransition, TransitionObserver } from "../../engine/engine";
-import type { StepWorkflowDefinition } from "./definition";
+import * as store from "../store";
+import { stepDefinition } from "./errors";
 import { STEPS_EXECUTOR } from "./lower";
-import { type RenderedOutput, renderOutputs } from "./templates";
-import * as store from "./store";
+import { stepsOf } from "./store";
+import { type RenderedOutputs, renderOutputs } from "./templates";
 
 const [COMPLETED, FAILED, SKIPPED, CANCELLED] = STEP_TURN.finished;
 
@@ -76,10 +77,10 @@ export function projectSteps(t: RunTransition): ProjectedStepRun {
 }
 
 /** The definition's `outputs` over the run's inputs and its steps as they ended. */
-async function evaluateOutputs(tx: Executor, run: store.RunRow): Promise<Record<string, RenderedOutput>> {
-  const definition = (await store.definitionById(tx, run.definitionId))?.definition as StepWorkflowDefinition | undefined;
-  const steps = new Map((await store.stepsOf(tx, run.id)).map((step) => [step.stepId, step]));
-  return renderOutputs(definition?.outputs, { inputs: (run.inputs ?? {}) as Record<string, unknown>, outputs: (id) => steps.get(id) });
+async function evaluateOutputs(tx: Executor, run: store.RunRow): Promise<RenderedOutputs> {
+  const { definition } = stepDefinition(await store.definitionById(tx, run.definitionId), run.workflow);
+  const steps = new Map((await stepsOf(tx, run.id)).map((step) => [step.stepId, step]));
+  return renderOutputs(definition.outputs, { inputs: run.inputs ?? {}, outputs: (id) => steps.get(id) });
 }
 
 /** The observer the step workflows register with the engine. */
@@ -87,10 +88,10 @@ export function stepProjection(): TransitionObserver {
   return async (tx, t) => {
     if (t.owner?.front_door !== "steps") return;
     if (!t.changes.some((change) => isStep(t, change.key))) return;
-    const run = await store.runById(tx, t.runId);
+    const run = await store.findRun(tx, t.runId);
     if (!run) return;
     const projected = projectSteps(t);
-    if (projected.status !== run.status || projected.cancelReason !== undefined) await store.setRunStatus(tx, run.id, projected.status, projected.cancelReason);
+    if (projected.status !== run.status || projected.cancelReason !== undefined) await store.updateRunStatus(tx, run.id, projected.status, projected.cancelReason);
     // A run going on again (a failed step retried, a resumption): the outputs of its earlier end no longer hold.
     if (!projected.ended && run.outputs !== null) await store.setRunOutputs(tx, run.id, null);
     const turns = projected.turns.map((turn) => ({ ...turn, runId: run.id }));
@@ -99,6 +100,6 @@ export function stepProjection(): TransitionObserver {
       await store.setRunOutputs(tx, run.id, outputs);
       turns.push({ runId: run.id, kind: TURN.outcome, nodeId: null, payload: { status: projected.status, outputs }, actor: null });
     }
-    await store.addTurns(tx, turns);
+    await store.insertTurns(tx, turns);
   };
 }

@@ -1,13 +1,13 @@
 /** The step workflows' read models: registered workflows, runs with their `run_steps` and outputs, a run as a conversation, the tools. */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "../../../db/client";
-import { type CursorKey, type Keyed, mapItem } from "../../lib/paging";
+import * as store from "../store";
 import type { StepWorkflowDefinition } from "./definition";
-import { StepWorkflowError } from "./errors";
+import { stepDefinition, stepRun } from "./errors";
 import { TURN } from "./projection";
-import type { RegisteredStepWorkflow, RunStep, StepConversation, StepRunSummary, StepRunView, StepTurn, StepWorkflowDetail } from "./schemas";
-import * as store from "./store";
-import type { RenderedOutput } from "./templates";
+import { type RegisteredStepWorkflow, type RunStep, type StepConversation, type StepRunSummary, StepRunStatus, type StepRunView, StepStatus, type StepTurn, type StepWorkflowDetail } from "./schemas";
+import type { RunStepRow } from "./store";
+import { RenderedOutputs } from "./templates";
 import type { ToolDescription, ToolRegistry } from "./tools/registry";
 
 const iso = (value: string | Date) => new Date(value).toISOString();
@@ -27,34 +27,35 @@ export function renderResult(output: unknown): string {
 }
 
 /** The stored outputs as clients read them: each value (null when it could not be resolved) and why not. */
-function outputsOf(stored: unknown): Pick<StepRunView, "outputs" | "output_errors"> {
-  if (stored === null || stored === undefined) return { outputs: null, output_errors: {} };
+function outputsOf(stored: RenderedOutputs | null): Pick<StepRunView, "outputs" | "output_errors"> {
+  if (stored === null) return { outputs: null, output_errors: {} };
   const outputs: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
-  for (const [key, rendered] of Object.entries(stored as Record<string, RenderedOutput>)) {
+  for (const [key, rendered] of Object.entries(stored)) {
     outputs[key] = "value" in rendered ? rendered.value : null;
     if ("error" in rendered) errors[key] = rendered.error;
   }
   return { outputs, output_errors: errors };
 }
 
-function summaryOf(run: store.RunRow): StepRunSummary {
+/** A run as the lists show it (without its steps). */
+export function stepRunSummary(run: store.RunRow): StepRunSummary {
   return {
-    id: run.id, run_id: run.id, workflow: run.workflow, version: run.version, format: "steps", status: run.status as StepRunSummary["status"],
-    cancel_reason: run.cancelReason, inputs: record(run.inputs), created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
+    id: run.id, run_id: run.id, workflow: run.workflow, version: run.version, format: "steps", status: StepRunStatus.parse(run.status),
+    cancel_reason: run.cancelReason, inputs: run.inputs ?? {}, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }
 
-function stepView(row: store.RunStepRow, tool: string): RunStep {
+function stepView(row: RunStepRow, tool: string): RunStep {
   return {
-    id: row.id, run_id: row.runId, step_id: row.stepId, tool, status: row.status as RunStep["status"], input: row.input ?? null, output: row.output ?? null,
+    id: row.id, run_id: row.runId, step_id: row.stepId, tool, status: StepStatus.parse(row.status), input: row.input ?? null, output: row.output ?? null,
     error: row.error, attempts: row.attempts, started_at: isoOrNull(row.startedAt), completed_at: isoOrNull(row.completedAt),
   };
 }
 
 /** A registered version as clients read it; `defaultTimeoutMs` gives a step without `timeout_ms` its tool's limit. */
-export function registeredOf(row: store.DefinitionRow, defaultTimeoutMs: (tool: string) => number | undefined): RegisteredStepWorkflow {
-  const { name: title, description, version, inputs = [], steps, outputs = {} } = row.definition as StepWorkflowDefinition;
+export function registeredOf(row: store.StepDefinitionRow, defaultTimeoutMs: (tool: string) => number | undefined): RegisteredStepWorkflow {
+  const { name: title, description, version, inputs = [], steps, outputs = {} } = row.definition;
   const stepSummary = (step: StepWorkflowDefinition["steps"][number]) => ({
     id: step.id, tool: step.tool, depends_on: step.depends_on ?? [], retries: step.retries ?? 0, timeout_ms: step.timeout_ms ?? defaultTimeoutMs(step.tool) ?? null,
   });
@@ -70,40 +71,35 @@ export function registeredOf(row: store.DefinitionRow, defaultTimeoutMs: (tool: 
 export class StepWorkflowQueries {
   constructor(private readonly database: Database, private readonly tools: ToolRegistry) {}
 
-  registered(row: store.DefinitionRow): RegisteredStepWorkflow {
+  registered(row: store.StepDefinitionRow): RegisteredStepWorkflow {
     return registeredOf(row, (tool) => this.tools.get(tool)?.defaultTimeoutMs);
-  }
-
-  async listWorkflows(): Promise<RegisteredStepWorkflow[]> {
-    return (await this.database.run((db) => store.latestStepWorkflows(db))).map((row) => this.registered(row));
-  }
-
-  /** The latest version, with its definition (every step's `depends_on` resolved) and the list of its versions. */
-  async getWorkflow(name: string): Promise<StepWorkflowDetail> {
-    const row = await this.database.run((db) => store.latestVersionOf(db, name));
-    if (row?.format !== store.STEPS_FORMAT) throw new StepWorkflowError("not_found", `no step workflow named "${name}"`);
-    const versions = await this.database.run((db) => store.versionsOf(db, name));
-    return { ...this.registered(row), definition: row.definition as StepWorkflowDefinition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
   }
 
   /** Whether the latest version registered under `name` is a step workflow (the REST routes pick the front door by it). */
   async ownsWorkflow(name: string): Promise<boolean> {
-    return (await this.database.run((db) => store.latestVersionOf(db, name)))?.format === store.STEPS_FORMAT;
+    return (await this.database.run((db) => store.latestDefinition(db, name)))?.format === "steps";
   }
 
   /** Whether the run is a step workflow's. */
   async ownsRun(runId: string): Promise<boolean> {
-    return (await this.database.run((db) => store.runById(db, runId)))?.format === store.STEPS_FORMAT;
+    return (await this.database.run((db) => store.findRun(db, runId)))?.format === "steps";
+  }
+
+  async listWorkflows(): Promise<RegisteredStepWorkflow[]> {
+    return (await this.database.run((db) => store.listLatestDefinitions(db, "steps"))).map((row) => this.registered(stepDefinition(row, row.name)));
+  }
+
+  /** The latest version, with its definition (every step's `depends_on` resolved) and the list of its versions. */
+  async getWorkflow(name: string): Promise<StepWorkflowDetail> {
+    const row = stepDefinition(await this.database.run((db) => store.latestDefinition(db, name)), name);
+    const versions = await this.database.run((db) => store.listVersions(db, name));
+    return { ...this.registered(row), definition: row.definition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
   }
 
   /** The newest step runs (100 unless told), of one workflow or of all. */
   async listRuns(options: { workflow?: string; limit?: number } = {}): Promise<StepRunSummary[]> {
-    return (await this.keyedRuns({ workflow: options.workflow, limit: Math.min(options.limit ?? 100, 500) })).map((run) => run.item);
-  }
-
-  /** Up to `limit` step runs after the cursor, newest first, each with its cursor key (for a page, see server/lib/paging.ts). */
-  async keyedRuns(options: { workflow?: string; limit: number; before?: CursorKey }): Promise<Keyed<StepRunSummary>[]> {
-    return (await this.database.run((db) => store.stepRunsOf(db, options))).map(mapItem(summaryOf));
+    const limit = Math.min(options.limit ?? 100, 500);
+    return (await this.database.run((db) => store.listRuns(db, { workflow: options.workflow, format: "steps", limit }))).map((run) => stepRunSummary(run.item));
   }
 
   async getRun(runId: string): Promise<StepRunView> {
@@ -114,8 +110,7 @@ export class StepWorkflowQueries {
   async waitForEnd(runId: string, timeoutMs: number): Promise<{ run: StepRunView; ended: boolean }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const run = await this.database.run((db) => store.runById(db, runId));
-      if (!run) throw new StepWorkflowError("not_found", `no step workflow run with id "${runId}"`);
+      const run = stepRun(await this.database.run((db) => store.findRun(db, runId)), runId);
       const ended = ENDED.has(run.status);
       if (ended || Date.now() >= deadline) {
         const view = await this.getRun(runId);
@@ -128,7 +123,7 @@ export class StepWorkflowQueries {
   /** The run as a conversation: its inputs, each step's turns (tool, resolved params, result, attempts), the outcome with the outputs. */
   async conversation(runId: string): Promise<StepConversation> {
     const { view, definition } = await this.read(runId);
-    const turns = await this.database.run((db) => store.turnsOf(db, runId));
+    const turns = await this.database.run((db) => store.listTurns(db, runId));
     const toolOf = new Map(definition.steps.map((step) => [step.id, step.tool]));
     const stepOf = new Map(view.steps.map((step) => [step.step_id, step]));
     const out: StepTurn[] = [];
@@ -173,7 +168,7 @@ export class StepWorkflowQueries {
           add("resumed", null);
           break;
         case TURN.outcome:
-          add("outcome", said("status"), { status: payload.status, ...outputsOf(payload.outputs) });
+          add("outcome", said("status"), { status: payload.status, ...outputsOf(RenderedOutputs.nullable().parse(payload.outputs ?? null)) });
           break;
         // Turns of other kinds are not a step run's.
       }
@@ -186,13 +181,13 @@ export class StepWorkflowQueries {
   }
 
   private async read(runId: string): Promise<{ view: StepRunView; definition: StepWorkflowDefinition }> {
-    const found = await this.database.run((db) => store.runWithSteps(db, runId));
-    if (found?.run.format !== store.STEPS_FORMAT) throw new StepWorkflowError("not_found", `no step workflow run with id "${runId}"`);
-    const { run, steps } = found;
-    const definition = (await this.database.run((db) => store.definitionById(db, run.definitionId)))!.definition as StepWorkflowDefinition;
+    const found = await this.database.run((db) => store.findRunWithSteps(db, runId));
+    const run = stepRun(found?.run, runId);
+    const steps = found?.steps ?? [];
+    const { definition } = stepDefinition(await this.database.run((db) => store.definitionById(db, run.definitionId)), run.workflow);
     const byId = new Map(steps.map((row) => [row.stepId, row]));
     const view: StepRunView = {
-      ...summaryOf(run),
+      ...stepRunSummary(run),
       steps: definition.steps.flatMap((step) => {
         const row = byId.get(step.id);
         return row ? [stepView(row, step.tool)] : [];

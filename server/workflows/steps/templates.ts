@@ -24,6 +24,7 @@
  * A template that has no value (an input not given, a step that has not completed, a field its output lacks, a
  * syntax problem) throws `UnresolvableTemplate`: nothing is ever written as `undefined`.
  */
+import { z } from "zod";
 import { isPlainObject } from "../../lib/json";
 import { childPath, describeValue } from "./definition";
 
@@ -212,13 +213,18 @@ export function renderParams(params: Record<string, unknown> | undefined, scope:
  * `{ error }` (the `UnresolvableTemplate` message) when not. Tagged both ways, so that an output whose value is
  * itself an object with an `error` field cannot pass for a failed one.
  */
-export type RenderedOutput = { value: unknown } | { error: string };
+export const RenderedOutput = z.union([z.strictObject({ value: z.unknown() }), z.strictObject({ error: z.string() })]);
+export type RenderedOutput = z.infer<typeof RenderedOutput>;
+
+/** A run's evaluated outputs, by name, as the run and its outcome turn store them. */
+export const RenderedOutputs = z.record(z.string(), RenderedOutput);
+export type RenderedOutputs = z.infer<typeof RenderedOutputs>;
 
 /**
  * The definition's `outputs`, evaluated when the run ends: every key is there, each `{ value }` or `{ error }`; one
  * that cannot be resolved (its step failed or was skipped, a field is missing) does not keep the others from theirs.
  */
-export function renderOutputs(outputs: Record<string, string> | undefined, scope: TemplateScope): Record<string, RenderedOutput> {
+export function renderOutputs(outputs: Record<string, string> | undefined, scope: TemplateScope): RenderedOutputs {
   return Object.fromEntries(
     Object.entries(outputs ?? {}).map(([key, text]): [string, RenderedOutput] => {
       try {

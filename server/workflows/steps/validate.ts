@@ -10,6 +10,7 @@
  * in one `depends_on` counts once.
  */
 import type { z } from "zod";
+import { findCycles, reachableFrom } from "../../lib/cycles";
 import { isPlainObject } from "../../lib/json";
 import { type InputType, type Problem, Step, StepInput, StepWorkflowDefinition, describeValue, pathOf } from "./definition";
 import { type TemplateSite, templateReferences } from "./templates";
@@ -88,6 +89,8 @@ interface Edge {
 class StepGraph {
   readonly byId = new Map<string, number>();
   readonly edges: Edge[][];
+  /** Each step's index → the indexes of the steps it runs after. */
+  private readonly after: ReadonlyMap<number, readonly number[]>;
 
   constructor(
     readonly steps: readonly StepDraft[],
@@ -100,6 +103,7 @@ class StepGraph {
       else found.push({ keys: [...step.keys, "id"], message: `duplicate step id "${step.id}": steps[${first}] already has it` });
     }
     this.edges = steps.map((step) => this.edgesOf(step));
+    this.after = new Map(this.edges.map((edges, index) => [index, edges.map((e) => e.to)]));
     this.reportCycles();
   }
 
@@ -125,73 +129,21 @@ class StepGraph {
     return edges;
   }
 
-  /** The groups of steps that wait for each other (Tarjan's strongly connected components), each of two or more. */
-  private stronglyConnected(): number[][] {
-    const index = new Map<number, number>();
-    const low = new Map<number, number>();
-    const stack: number[] = [];
-    const groups: number[][] = [];
-    const visit = (v: number): void => {
-      index.set(v, index.size);
-      low.set(v, index.get(v)!);
-      stack.push(v);
-      for (const { to } of this.edges[v]!) {
-        if (!index.has(to)) {
-          visit(to);
-          low.set(v, Math.min(low.get(v)!, low.get(to)!));
-        } else if (stack.includes(to)) low.set(v, Math.min(low.get(v)!, index.get(to)!));
-      }
-      if (low.get(v) !== index.get(v)) return;
-      const group: number[] = [];
-      for (let w = stack.pop()!; ; w = stack.pop()!) {
-        group.push(w);
-        if (w === v) break;
-      }
-      if (group.length > 1) groups.push(group.sort((a, b) => a - b));
-    };
-    for (let v = 0; v < this.steps.length; v++) if (!index.has(v)) visit(v);
-    return groups;
-  }
-
   /** One report per group of steps that wait for each other: the shortest walk from its first step back to it. */
   private reportCycles(): void {
-    for (const group of this.stronglyConnected()) {
-      const start = group[0]!;
-      const via = new Map<number, Edge & { from: number }>();
-      const queue = [start];
-      for (let i = 0; i < queue.length && !via.has(start); i++) {
-        const from = queue[i]!;
-        for (const edge of this.edges[from]!) {
-          if (!group.includes(edge.to) || via.has(edge.to)) continue;
-          via.set(edge.to, { ...edge, from });
-          queue.push(edge.to);
-        }
-      }
-      const walk: (Edge & { from: number })[] = [];
-      for (let at = start; walk.length === 0 || at !== start; ) {
-        const edge = via.get(at)!;
-        walk.unshift(edge);
-        at = edge.from;
-      }
+    for (const cycle of findCycles(this.steps.map((step) => step.index), this.after)) {
+      const walk = cycle.slice(1).map((to, i) => ({ from: cycle[i]!, ...this.edges[cycle[i]!]!.find((e) => e.to === to)! }));
       // An implicit edge goes back one step in the list, so a cycle always has a depends_on entry to report at.
       const named = walk.find((e) => e.keys)!;
       const implicit = walk.filter((e) => !e.keys).map((e) => ` (${this.label(e.from)} waits for ${this.label(e.to)} because it comes right after it and names no depends_on)`);
-      const ids = [...walk.map((e) => this.nameOf(e.from)), this.nameOf(start)];
+      const ids = cycle.map((index) => this.nameOf(index));
       this.found.push({ keys: named.keys!, message: `the steps form a cycle, each waiting for the next: ${ids.join(" → ")}${implicit.join("")}` });
     }
   }
 
   /** The steps `index` runs after, directly or through others. */
   ancestors(index: number): Set<number> {
-    const seen = new Set<number>();
-    const stack = this.edges[index]!.map((e) => e.to);
-    while (stack.length > 0) {
-      const next = stack.pop()!;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      stack.push(...this.edges[next]!.map((e) => e.to));
-    }
-    return seen;
+    return reachableFrom(index, this.after);
   }
 
   order(): StepOrder {

@@ -5,28 +5,31 @@
  * A command on a run locks the engine's run row first (engine.ts `onRun`), then the workflow run's row: the product's
  * one lock order, so commands, the executor's reports and the engine's own events never deadlock.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
-import { isUuid } from "../../lib/uuid";
+import { hashedUuid, isUuid } from "../../lib/uuid";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
 import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definition";
-import { InvalidWorkflow, WorkflowError } from "./errors";
+import { InvalidWorkflow, WorkflowError, yamlDefinition, yamlRun } from "./errors";
 import { loadWorkflow } from "./loader";
 import type { WorkflowQueries } from "./queries";
 import type { RegisteredWorkflow, StartRunBody, WorkflowRunView } from "./schemas";
-import * as store from "./store";
+import * as store from "../store";
 
 export interface WorkflowCommandOptions {
   /** WORKFLOW_SHELL=on: workflows with bash and script nodes may be registered. */
   shellAllowed: boolean;
 }
 
-/** A run that is not a YAML workflow's: the step workflows' runs take no approval, rejection or input on their steps. */
+/**
+ * A run that is not a YAML workflow's. Only YAML runs take decisions (approve, reject, input), so this is where a step
+ * run's decision is refused, whichever door (REST or tRPC) it came through.
+ */
 function notThisFrontDoor(runId: string, owner: RunOwner | null): WorkflowError {
-  if (owner?.front_door === "steps") return new WorkflowError("conflict", `run ${runId} is a step workflow's: its steps take no approval, rejection or input; use the step workflow's own retry, cancel and resume`);
+  if (owner?.front_door === "steps") return new WorkflowError("conflict", `run ${runId} is a step workflow's: its steps take no approval, rejection or input`);
   return new WorkflowError("not_found", `no workflow run with id "${runId}"`);
 }
 
@@ -42,11 +45,8 @@ function locationOfName(yaml: string): { line: number; column: number } {
   return { line, column: col };
 }
 
-/** A stable flow id per definition version: every process registering the same text gets the same flow. */
-function flowIdOf(name: string, version: number, definition: WorkflowDefinition): string {
-  const hex = createHash("sha256").update(JSON.stringify({ name, version, definition })).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-b${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+/** A stable flow id per definition version: every process registering the same text gets the same flow (the input and variant of stored ids). */
+const flowIdOf = (name: string, version: number, definition: WorkflowDefinition) => hashedUuid(JSON.stringify({ name, version, definition }), "b");
 
 export class WorkflowCommands {
   constructor(
@@ -80,15 +80,16 @@ export class WorkflowCommands {
     const graph = lowerWorkflow(definition);
     const { row, unchanged } = await this.engine.transaction(async (ops, tx) => {
       await store.lockName(tx, definition.name);
-      const latest = await store.findDefinition(tx, definition.name);
-      if (options?.unlessUnchanged && latest?.source === yaml) return { row: latest, unchanged: true };
+      const latest = await store.latestDefinition(tx, definition.name);
       if (latest && latest.format !== "yaml") {
         throw new InvalidWorkflow([{ path: "name", ...locationOfName(yaml), message: `"${definition.name}" is the name of a ${latest.format} workflow; a YAML workflow needs a name of its own` }], warnings);
       }
+      if (options?.unlessUnchanged && latest?.source === yaml) return { row: latest, unchanged: true };
       const version = (latest?.version ?? 0) + 1;
       const flowId = flowIdOf(definition.name, version, definition);
       await ops.ensureFlow(flowId, `workflow ${definition.name} v${version}`, graph);
-      return { row: await store.insertDefinition(tx, { name: definition.name, version, format: "yaml", source: yaml, definition, warnings, flowId }), unchanged: false };
+      const row = await store.insertDefinition(tx, { name: definition.name, version, format: "yaml", source: yaml, definition, warnings, flowId });
+      return { row: yamlDefinition(row, definition.name), unchanged: false };
     });
     const workflow = this.queries.registered(row);
     return options?.unlessUnchanged ? { workflow, unchanged } : workflow;
@@ -98,9 +99,8 @@ export class WorkflowCommands {
   async startRun(name: string, body: StartRunBody): Promise<WorkflowRunView> {
     const runId = randomUUID();
     await this.engine.transaction(async (ops, tx) => {
-      const definition = await store.findDefinition(tx, name);
-      if (!definition) throw new WorkflowError("not_found", `no workflow named "${name}"`);
-      await store.insertRun(tx, { id: runId, definitionId: definition.id, workflow: definition.name, version: definition.version, format: definition.format, message: body.message, inputs: body.inputs ?? null });
+      const definition = yamlDefinition(await store.latestDefinition(tx, name), name);
+      await store.insertRun(tx, { id: runId, definitionId: definition.id, workflow: definition.name, version: definition.version, format: "yaml", message: body.message, inputs: body.inputs ?? null });
       await store.insertTurns(tx, [{ runId, kind: "message", nodeId: null, payload: { text: body.message, inputs: body.inputs ?? null } }]);
       await ops.startRun(definition.flowId, { message: body.message, inputs: body.inputs ?? null }, { runId, owner: { kind: "yaml" } });
     });
@@ -207,16 +207,14 @@ export class WorkflowCommands {
     });
   }
 
+  /** The workflow run's row, locked after the engine's (this runs inside `onRun`). */
   private async lock(tx: Executor, runId: string): Promise<store.RunRow> {
-    const run = await store.lockRun(tx, runId);
-    if (!run) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
-    return run;
+    return yamlRun(await store.lockRun(tx, runId), runId);
   }
 
   private async nodeOf(tx: Executor, runId: string, nodeId: string): Promise<{ run: store.RunRow; node: WorkflowNode }> {
     const run = await this.lock(tx, runId);
-    const definition = await store.findDefinitionById(tx, run.definitionId);
-    const node = (definition?.definition as WorkflowDefinition | undefined)?.nodes.find((n) => n.id === nodeId);
+    const node = yamlDefinition(await store.definitionById(tx, run.definitionId), run.workflow).definition.nodes.find((n) => n.id === nodeId);
     if (!node) throw new WorkflowError("not_found", `run ${runId} has no node "${nodeId}"`);
     return { run, node };
   }

@@ -1,13 +1,22 @@
 /** A loaded YAML workflow lowered onto the engine: each node a task of the shared workflow compiler. */
+import { z } from "zod";
 import type { StitchGraph } from "../../engine/schemas";
 import { type WorkflowTask, compileWorkflow } from "../compile";
-import type { WorkflowDefinition, WorkflowNode } from "./definition";
+import { NodeKind, type WorkflowDefinition, WorkflowNode } from "./definition";
 
 /** How long a node's work may take when it names no `timeout`: bash and scripts 120 s, AI calls the LLM's own limit. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** Room beyond a node's timeout before another process may take its work over (install time, clean-up). */
 const LEASE_MARGIN_MS = 5 * 60_000;
+
+/** What the executor is given to perform a node (its task's `config`, read back from the dispatch's payload). */
+export const YamlNodeConfig = z.object({
+  kind: NodeKind,
+  node: WorkflowNode,
+  workflow: z.object({ name: z.string(), provider: z.string().nullable(), model: z.string().nullable() }),
+});
+export type YamlNodeConfig = z.infer<typeof YamlNodeConfig>;
 
 function taskOf(definition: WorkflowDefinition, node: WorkflowNode): WorkflowTask {
   return {
@@ -23,7 +32,7 @@ function taskOf(definition: WorkflowDefinition, node: WorkflowNode): WorkflowTas
       ? { rejectionWork: node.approval.on_reject !== undefined, captureResponse: node.approval.capture_response, precheck: node.when !== undefined }
       : {}),
     leaseMs: (node.timeout ?? DEFAULT_TIMEOUT_MS) + LEASE_MARGIN_MS,
-    config: { kind: node.kind, node, workflow: { name: definition.name, provider: definition.provider ?? null, model: definition.model ?? null } },
+    config: { kind: node.kind, node, workflow: { name: definition.name, provider: definition.provider ?? null, model: definition.model ?? null } } satisfies YamlNodeConfig,
   };
 }
 

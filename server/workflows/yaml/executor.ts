@@ -1,15 +1,16 @@
 /**
- * The YAML workflows' protocol with the outside: performing a node's work. The dispatcher hands over each dispatch of
- * a workflow node (durably, from the outbox); the executor evaluates the node's `when`, substitutes its references,
- * runs it (an LLM call, bash, a script, one loop iteration, a cancellation, an approval's on_reject prompt) and
- * reports the outcome as an engine event, with the turns it adds written in the same transaction. A result that
- * arrives after its node moved on (cancelled, retried elsewhere) is refused by the engine and dropped here.
+ * The YAML workflows' protocol with the outside: performing a node's work. Around it, the skeleton every workflow
+ * executor shares (../nodeExecution.ts: stale dispatches, the stop signal, late results); here, the work: the executor
+ * evaluates the node's `when`, substitutes its references, runs it (an LLM call, bash, a script, one loop iteration, a
+ * cancellation, an approval's on_reject prompt) and reports the outcome as an engine event, with the turns it adds
+ * written in the same transaction.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { z } from "zod";
 import type { Database } from "../../../db/client";
 import type { NodeExecutor } from "../../engine/dispatcher";
-import { type Engine, EngineError, type KeyedEvent } from "../../engine/engine";
+import { type Engine, EngineError } from "../../engine/engine";
 import type { NodeRow } from "../../engine/transition";
 import type { LlmConfig } from "../../llm/chat";
 import { LlmError } from "../../llm/chat";
@@ -19,12 +20,13 @@ import { hasCompletionSignal } from "../runtime/loopSignal";
 import { killRun } from "../runtime/processes";
 import type { NodeOutcome } from "../runtime/sandbox";
 import { runScript } from "../runtime/script";
+import { type NodeExecution, type NodeTurn, nodeExecutor } from "../nodeExecution";
+import * as store from "../store";
 import { evaluateCondition, parseCondition } from "./condition";
-import { DEFAULT_TIMEOUT_MS } from "./compile";
+import { DEFAULT_TIMEOUT_MS, YamlNodeConfig } from "./compile";
 import type { WorkflowNode } from "./definition";
 import { type OutputLookup, ReferenceProblem, type SubstitutionContext, substitute } from "./references";
 import { substituteForShell } from "./shellReferences";
-import * as store from "./store";
 
 export interface ExecutorOptions {
   engine: Engine;
@@ -42,6 +44,9 @@ export interface ExecutorOptions {
   watchMs?: number;
 }
 
+/** What an iteration turn of a loop holds: its prompt and answer, and the attempt it was (written since attempts were counted). */
+const IterationPayload = z.object({ attempt: z.number().int().optional(), prompt: z.string(), output: z.string() });
+
 /** How a node's work ended. `retryable`: whether the node's retry policy may try again. */
 type Outcome =
   | { type: "completed"; output: string; responder?: { responder: string; model?: string } }
@@ -58,72 +63,19 @@ function processOutcome(node: WorkflowNode, outcome: NodeOutcome): Outcome {
   return { type: "failed", error: outcome.error, retryable: retryableUnder(node, outcome.timedOut) };
 }
 
-/** Thrown inside a report's transaction to roll it back when the engine took the event as a repeat. */
-class LateResult extends Error {}
-
 export function workflowExecutor(options: ExecutorOptions): NodeExecutor {
-  const { engine, database } = options;
-
-  /**
-   * Reports an event for the node with the turns it adds. A result the engine refuses or takes as a repeat because the
-   * node moved on (a late result: the run was cancelled, another process performed the same attempt) is dropped, and
-   * so are its turns: the transaction rolls back.
-   */
-  async function report(runId: string, event: KeyedEvent, turns: Omit<store.NewTurn, "runId">[] = []): Promise<void> {
-    try {
-      // The engine run's row is locked first (onRun), so the turns are written under it, as every writer of them does.
-      await engine.onRun(runId, async (ops, tx) => {
-        await store.insertTurns(tx, turns.map((t) => ({ ...t, runId })));
-        if ((await ops.handle(event)).duplicate) throw new LateResult();
-      });
-    } catch (error) {
-      if (error instanceof LateResult) return;
-      if (error instanceof EngineError && (error.code === "conflict" || error.code === "not_found")) return;
-      throw error;
-    }
-  }
-
-  return async ({ runId, nodeId, attempt, payload, signal: stopping }) => {
-    // This process is stopping: the work is left (unreported) for the next process to perform.
-    const givenUp = () => new Error(`node "${nodeId}" of run ${runId}: this server is stopping; the node's work is left to the next one`);
-    if (stopping.aborted) throw givenUp();
-    const config = payload.config as { kind: string; node: WorkflowNode; workflow: { provider: string | null; model: string | null } };
-    const node = config.node;
-    const run = await database.run((db) => store.findRun(db, runId));
-    if (!run) return;
-    const rows = await engine.nodeRows(runId);
-    const row = rows.find((r) => r.key === nodeId);
-    if (!row || row.status !== "running" || row.attempt !== attempt) return;
+  const skeleton = { engine: options.engine, database: options.database, config: YamlNodeConfig, watchMs: options.watchMs };
+  return nodeExecutor(skeleton, (nodeId) => `node "${nodeId}"`, ({ config, run, row, rows, signal, report, dispatch }) => {
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const outputOf: OutputLookup = (id) => {
       const r = byKey.get(id);
       return r ? { status: r.status, output: text(r.output) } : undefined;
     };
-
-    // The node stops when its run no longer wants it (cancelled here or by another process), its time is up, or
-    // this process stops.
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    stopping.addEventListener("abort", stop, { once: true });
-    const watch = setInterval(() => {
-      void engine.nodeRows(runId).then((now) => {
-        const current = now.find((r) => r.key === nodeId);
-        if (!current || current.status !== "running" || current.attempt !== attempt) controller.abort();
-      }, () => undefined);
-    }, options.watchMs ?? 1000);
-    watch.unref();
-    try {
-      const work = new NodeWork(options, run, node, config.workflow, row, outputOf, payload.feedback?.text, controller.signal);
-      await work.perform(async (id, event, turns) => {
-        if (stopping.aborted) throw givenUp();
-        return report(id, event, turns);
-      });
-    } finally {
-      stopping.removeEventListener("abort", stop);
-      clearInterval(watch);
-    }
-  };
+    return new NodeWork(options, run, config.node, config.workflow, row, outputOf, dispatch.payload.feedback?.text, signal).perform(report);
+  });
 }
+
+type Report = NodeExecution<YamlNodeConfig>["report"];
 
 /** One dispatch of one node: what it needs to know, and how each kind of node is performed. */
 class NodeWork {
@@ -143,7 +95,7 @@ class NodeWork {
     this.ctx = { runMessage: run.message, runId: run.id, outputOf };
   }
 
-  async perform(report: (runId: string, event: KeyedEvent, turns?: Omit<store.NewTurn, "runId">[]) => Promise<void>): Promise<void> {
+  async perform(report: Report): Promise<void> {
     const { node, row } = this;
     const key = node.id;
     const runId = this.run.id;
@@ -155,16 +107,16 @@ class NodeWork {
       if (!(error instanceof ReferenceProblem)) throw error;
       outcome = { type: "failed", error: error.message, retryable: false };
     }
-    if (outcome.type === "skipped") return report(runId, { type: "skip", key, attempt: row.attempt, reason: outcome.reason });
+    if (outcome.type === "skipped") return report({ type: "skip", key, attempt: row.attempt, reason: outcome.reason });
     if (outcome.type === "failed") {
-      return report(runId, { type: "callback", key, status: "failed", error: outcome.error, attempt: row.attempt, retryable: outcome.retryable });
+      return report({ type: "callback", key, status: "failed", error: outcome.error, attempt: row.attempt, retryable: outcome.retryable });
     }
     if (node.kind === "cancel") return this.cancelRun(outcome.output);
-    const turns: Omit<store.NewTurn, "runId">[] = outcome.responder ? [{ kind: "responder", nodeId: key, payload: outcome.responder }] : [];
+    const turns: NodeTurn[] = outcome.responder ? [{ kind: "responder", nodeId: key, payload: outcome.responder }] : [];
     if (node.kind === "approval" && this.feedback !== undefined) {
       turns.push({ kind: "followup", nodeId: key, payload: { output: outcome.output, reason: this.feedback, ...outcome.responder } });
     }
-    return report(runId, { type: "callback", key, status: "completed", output: outcome.output, attempt: row.attempt }, turns);
+    return report({ type: "callback", key, status: "completed", output: outcome.output, attempt: row.attempt }, turns);
   }
 
   /** `when: ...` evaluated once the trigger rule passed; a false condition skips the node with the reason. */
@@ -180,7 +132,7 @@ class NodeWork {
   }
 
   private async llm(prompt: string, extra: { history?: { role: "user" | "assistant"; content: string }[]; completionSignal?: string } = {}): Promise<Outcome> {
-    const node = this.node as WorkflowNode & { provider?: string; model?: string };
+    const { node } = this;
     const provider = node.provider ?? this.workflow.provider;
     const model = node.model ?? this.workflow.model ?? undefined;
     // An AI call is bounded by the node's own `timeout` when it names one, and otherwise by LLM_TIMEOUT_MS alone.
@@ -273,7 +225,7 @@ class NodeWork {
    * the earlier iterations as history. The completion signal (or `until_bash` exiting 0) completes the node; the
    * last allowed iteration without it fails the node; otherwise the next iteration is an `iterate` event.
    */
-  private async loop(report: (runId: string, event: KeyedEvent, turns?: Omit<store.NewTurn, "runId">[]) => Promise<void>): Promise<void> {
+  private async loop(report: Report): Promise<void> {
     if (this.node.kind !== "loop") return;
     const { loop } = this.node;
     const key = this.node.id;
@@ -281,14 +233,12 @@ class NodeWork {
     // Each iteration is an attempt of the node: this firing's first is attempt `retryFrom` (a retry or a resume fires
     // the loop afresh; the user's reply to an interactive loop does not), and each earlier one left an iteration turn.
     const iteration = this.row.attempt - this.row.retryFrom + 1;
-    const earlier = iteration > 1 ? await this.options.database.run((db) => store.listNodeTurns(db, runId, key, "iteration")) : [];
-    const iterations = earlier
-      .map((t) => t.payload as { attempt?: number; prompt: string; output: string })
-      .filter((it) => it.attempt !== undefined && it.attempt >= this.row.retryFrom && it.attempt < this.row.attempt);
-    const fail = (error: string, retryable = false) => report(runId, { type: "callback", key, status: "failed", error, attempt: this.row.attempt, retryable });
+    const earlier = iteration > 1 ? await this.options.database.run((db) => store.listNodeTurnPayloads(db, runId, key, "iteration", IterationPayload)) : [];
+    const iterations = earlier.filter((it) => it.attempt !== undefined && it.attempt >= this.row.retryFrom && it.attempt < this.row.attempt);
+    const fail = (error: string, retryable = false) => report({ type: "callback", key, status: "failed", error, attempt: this.row.attempt, retryable });
     if (iteration === 1) {
       const skip = this.skipReason();
-      if (skip?.type === "skipped") return report(runId, { type: "skip", key, attempt: this.row.attempt, reason: skip.reason });
+      if (skip?.type === "skipped") return report({ type: "skip", key, attempt: this.row.attempt, reason: skip.reason });
       if (skip?.type === "failed") return fail(skip.error);
     }
     let prompt: string;
@@ -309,14 +259,13 @@ class NodeWork {
       done = (await runBash({ runId, script, env, timeoutMs: this.timeoutMs(), workDir: this.options.workDir, signal: this.signal })).ok;
     }
     const turns = [{ kind: "iteration", nodeId: key, payload: { iteration, attempt: this.row.attempt, prompt, output: answer.output, ...answer.responder } }];
-    if (done) return report(runId, { type: "callback", key, status: "completed", output: answer.output, attempt: this.row.attempt }, turns);
+    if (done) return report({ type: "callback", key, status: "completed", output: answer.output, attempt: this.row.attempt }, turns);
     if (iteration >= loop.max_iterations) {
       return report(
-        runId,
         { type: "callback", key, status: "failed", attempt: this.row.attempt, retryable: false, error: `reached max_iterations (${loop.max_iterations}) without the completion signal "${loop.until}"` },
         turns,
       );
     }
-    return report(runId, { type: "iterate", key, attempt: this.row.attempt, output: answer.output }, turns);
+    return report({ type: "iterate", key, attempt: this.row.attempt, output: answer.output }, turns);
   }
 }

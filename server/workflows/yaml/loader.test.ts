@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LoadResult, LocatedIssue, WorkflowDefinition } from "./definition";
-import { type LoadOptions, describeIssues, findCycles, loadWorkflow } from "./loader";
+import { type LoadOptions, describeIssues, loadWorkflow } from "./loader";
 
 /** `name`, `description` and `nodes:` on lines 1 to 3, then these lines: the first node starts on line 4. */
 const wf = (...nodeLines: string[]): string => ["name: demo", "description: A demo workflow", "nodes:", ...nodeLines].join("\n") + "\n";
@@ -256,12 +256,6 @@ describe("load-time problems, each with its path, line and column", () => {
       ["nodes[0].depends_on[0]", 6, 18, "depends_on forms a cycle: a → c → b → a (each depends on the next)"],
       ["nodes[2].depends_on[0]", 12, 18, 'depends_on names unknown node "x"'],
     ]);
-  });
-
-  it("findCycles finds the shortest walk back, one per group of mutually dependent nodes", () => {
-    const edges = new Map([["a", ["b"]], ["b", ["c", "d"]], ["c", ["b"]], ["d", ["a"]], ["e", ["e"]], ["f", ["a"]]]);
-    expect(findCycles(["a", "b", "c", "d", "e", "f"], edges)).toEqual([["a", "b", "d", "a"], ["e", "e"]]);
-    expect(findCycles(["x"], new Map([["x", ["y"]]]))).toEqual([]);
   });
 
   /** Node "up" (a prompt), then node "n" depending on it with these lines. */

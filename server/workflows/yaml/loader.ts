@@ -4,6 +4,7 @@
  * workflow still loads without it.
  */
 import { type Document, LineCounter, type Node as YamlNode, type YAMLMap, isAlias, isMap, isSeq, parseDocument } from "yaml";
+import { findCycles, reachableFrom } from "../../lib/cycles";
 import { parseCondition } from "./condition";
 import { type LoadResult, type LocatedIssue, NODE_KINDS, type NodeKind, PROVIDERS, TRIGGER_RULES, WorkflowDefinition } from "./definition";
 import { type Field, MapReader, Report, child, describeValue, pathAt, quoteList, startOf } from "./locatedYaml";
@@ -258,55 +259,6 @@ class Checker {
   }
 }
 
-/** The ids each node depends on, transitively. */
-function ancestorsOf(id: string, edges: ReadonlyMap<string, readonly string[]>): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...(edges.get(id) ?? [])];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    stack.push(...(edges.get(next) ?? []));
-  }
-  return seen;
-}
-
-/** The shortest walk along depends_on from `start` back to it (`[start, ..., start]`), if there is one. */
-function cycleThrough(start: string, edges: ReadonlyMap<string, readonly string[]>): string[] | undefined {
-  const cameFrom = new Map<string, string>();
-  const queue = [start];
-  for (let i = 0; i < queue.length; i++) {
-    const at = queue[i]!;
-    for (const dep of edges.get(at) ?? []) {
-      if (dep === start) {
-        const walk = [start];
-        for (let back: string | undefined = at; back !== undefined && back !== start; back = cameFrom.get(back)) walk.splice(1, 0, back);
-        return [...walk, start];
-      }
-      if (!cameFrom.has(dep)) {
-        cameFrom.set(dep, at);
-        queue.push(dep);
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The depends_on cycles, one per group of nodes that depend on each other, each walked from its first node in `order`. */
-export function findCycles(order: readonly string[], edges: ReadonlyMap<string, readonly string[]>): string[][] {
-  const cycles: string[][] = [];
-  const reported = new Set<string>();
-  for (const start of order) {
-    if (reported.has(start)) continue;
-    const cycle = cycleThrough(start, edges);
-    if (!cycle) continue;
-    cycles.push(cycle);
-    // Every node on a cycle with `start` belongs to the same group: one report for the group.
-    for (const id of ancestorsOf(start, edges)) if (ancestorsOf(id, edges).has(start)) reported.add(id);
-  }
-  return cycles;
-}
-
 /** Ids, depends_on, cycles and references across nodes. */
 function checkGraph(nodes: readonly NodeDraft[], report: Report): void {
   const byId = new Map<string, NodeDraft>();
@@ -335,7 +287,7 @@ function checkGraph(nodes: readonly NodeDraft[], report: Report): void {
   }
 
   for (const node of nodes) {
-    const upstream = node.id === undefined ? new Set<string>() : ancestorsOf(node.id, edges);
+    const upstream = node.id === undefined ? new Set<string>() : reachableFrom(node.id, edges);
     for (const site of node.texts) {
       const seen = new Set<string>();
       const refs: OutputReference[] = site.shell ? shellReferencesIn(site.text) : referencesIn(site.text);

@@ -5,7 +5,7 @@
  */
 import type { Executor } from "../../../db/client";
 import type { RunTransition, TransitionObserver } from "../../engine/engine";
-import * as store from "./store";
+import * as store from "../store";
 
 export interface ProjectedRun {
   status: string;

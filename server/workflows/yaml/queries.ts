@@ -1,13 +1,11 @@
 /** The YAML workflows' read models: registered workflows, runs with their nodes, and a run as a conversation. */
 import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
-import { type CursorKey, type Keyed, mapItem } from "../../lib/paging";
 import type { NodeRow } from "../../engine/transition";
-import type { WorkflowDefinition } from "./definition";
-import { WorkflowError } from "./errors";
+import { yamlDefinition, yamlRun } from "./errors";
 import { substitute } from "./references";
 import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
-import * as store from "./store";
+import * as store from "../store";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value));
@@ -25,36 +23,32 @@ export class WorkflowQueries {
     private readonly engine: Engine,
   ) {}
 
-  registered(row: store.DefinitionRow): RegisteredWorkflow {
-    const definition = row.definition as WorkflowDefinition;
+  registered(row: store.YamlDefinitionRow): RegisteredWorkflow {
+    const { definition } = row;
     return {
-      name: row.name, version: row.version, format: row.format as "yaml" | "steps", description: definition.description, tags: definition.tags ?? [],
+      name: row.name, version: row.version, format: row.format, description: definition.description, tags: definition.tags ?? [],
       nodes: definition.nodes.map((n) => ({ id: n.id, kind: n.kind, depends_on: n.depends_on, trigger_rule: n.trigger_rule, output_type: n.output_type ?? null })),
-      warnings: row.warnings as RegisteredWorkflow["warnings"], created_at: iso(row.createdAt),
+      warnings: row.warnings, created_at: iso(row.createdAt),
     };
   }
 
+  /** The latest version of every YAML workflow, newest registration first. */
   async listWorkflows(): Promise<RegisteredWorkflow[]> {
     const rows = await this.database.run((db) => store.listLatestDefinitions(db, "yaml"));
-    return rows.map((row) => this.registered(row)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+    return rows.map((row) => this.registered(yamlDefinition(row, row.name)));
   }
 
   /** The latest version, with its text and the list of its versions. */
   async getWorkflow(name: string): Promise<WorkflowDetail> {
-    const row = await this.database.run((db) => store.findDefinition(db, name));
-    if (!row) throw new WorkflowError("not_found", `no workflow named "${name}"`);
+    const row = yamlDefinition(await this.database.run((db) => store.latestDefinition(db, name)), name);
     const versions = await this.database.run((db) => store.listVersions(db, name));
-    return { ...this.registered(row), source: row.source, definition: row.definition as WorkflowDefinition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
+    return { ...this.registered(row), source: row.source, definition: row.definition, versions: versions.map((v) => ({ version: v.version, created_at: iso(v.createdAt) })) };
   }
 
   /** The newest runs (100 unless told), of one workflow or of all. */
   async listRuns(options: { workflow?: string; limit?: number } = {}): Promise<WorkflowRunSummary[]> {
-    return (await this.keyedRuns({ workflow: options.workflow, limit: Math.min(options.limit ?? 100, 500) })).map((run) => run.item);
-  }
-
-  /** Up to `limit` runs after the cursor, newest first, each with its cursor key (for a page, see server/lib/paging.ts). */
-  async keyedRuns(options: { workflow?: string; limit: number; before?: CursorKey }): Promise<Keyed<WorkflowRunSummary>[]> {
-    return (await this.database.run((db) => store.listRuns(db, { ...options, format: "yaml" }))).map(mapItem(summaryOf));
+    const limit = Math.min(options.limit ?? 100, 500);
+    return (await this.database.run((db) => store.listRuns(db, { workflow: options.workflow, format: "yaml", limit }))).map((run) => runSummary(run.item));
   }
 
   async getRun(runId: string): Promise<WorkflowRunView> {
@@ -153,13 +147,9 @@ export class WorkflowQueries {
    * nodes were read under, never `running` beside nodes that all wait for a person.
    */
   private async read(runId: string) {
-    const findRun = async () => {
-      const found = await this.database.run((db) => store.findRun(db, runId));
-      if (!found) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
-      return found;
-    };
+    const findRun = async () => yamlRun(await this.database.run((db) => store.findRun(db, runId)), runId);
     let run = await findRun();
-    const definitionRow = await this.database.run((db) => store.findDefinitionById(db, run.definitionId));
+    const { definition } = yamlDefinition(await this.database.run((db) => store.definitionById(db, run.definitionId)), run.workflow);
     let rows: NodeRow[];
     let turns: store.TurnRow[];
     for (let reads = 1; ; reads++) {
@@ -169,19 +159,19 @@ export class WorkflowQueries {
       run = again;
       if (unchanged || reads === MAX_READS) break;
     }
-    const definition = definitionRow!.definition as WorkflowDefinition;
     const nodes: Record<string, NodeRunView> = {};
     for (const node of definition.nodes) {
       const row = rows.find((r) => r.key === node.id);
       nodes[node.id] = nodeView(node.kind, node.output_type ?? null, row, turns.filter((t) => t.nodeId === node.id));
     }
-    return { view: { ...summaryOf(run), nodes }, turns, definition, rows };
+    return { view: { ...runSummary(run), nodes }, turns, definition, rows };
   }
 }
 
-function summaryOf(run: store.RunRow): WorkflowRunSummary {
+/** A run as the lists show it (without its nodes). */
+export function runSummary(run: store.RunRow): WorkflowRunSummary {
   return {
-    id: run.id, workflow: run.workflow, version: run.version, status: run.status as WorkflowRunSummary["status"], cancel_reason: run.cancelReason,
+    id: run.id, workflow: run.workflow, version: run.version, status: run.status, cancel_reason: run.cancelReason,
     message: run.message, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }

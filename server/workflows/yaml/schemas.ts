@@ -26,7 +26,7 @@ export const NodeSummary = z.object({
 export const RegisteredWorkflow = z.object({
   name: z.string(),
   version: z.number().int(),
-  format: z.enum(["yaml", "steps"]),
+  format: z.literal("yaml"),
   description: z.string(),
   tags: z.array(z.string()),
   nodes: z.array(NodeSummary),

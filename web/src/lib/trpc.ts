@@ -40,13 +40,18 @@ export type EngineRunStatus = EngineRun["status"];
 export type NodeState = EngineRun["node_states"][string];
 export type NodeStatus = NodeState["status"];
 
-/** YAML workflows: their definitions, their runs, and a run told as a conversation. */
+/**
+ * YAML workflows: their definitions, their runs, and a run told as a conversation. `workflows.get` and `workflows.run`
+ * (and the run's changes) answer a step workflow's too, as REST does; these are the YAML shapes.
+ */
 export type WorkflowSummary = Workflows["list"][number];
-export type WorkflowDetail = Workflows["get"];
+export type WorkflowDetail = Extract<Workflows["get"], { format: "yaml" }>;
 /** A problem or a warning located in a definition's text (1-based line and column). */
 export type WorkflowIssue = Workflows["validate"]["warnings"][number];
 export type WorkflowRunSummary = Workflows["runs"][number];
-export type WorkflowRun = Workflows["run"];
+export type WorkflowRun = Workflows["conversation"]["run"];
+/** A run as the workflows' door answers it: a YAML workflow's, or a step workflow's (`format: "steps"`). */
+export type AnyWorkflowRun = Workflows["run"];
 export type WorkflowRunStatus = WorkflowRun["status"];
 export type WorkflowNodeRun = WorkflowRun["nodes"][string];
 export type WorkflowConversation = Workflows["conversation"];

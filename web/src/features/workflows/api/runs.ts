@@ -4,7 +4,7 @@
  * run. Each action stays pending until the conversation is read again, so a turn never offers a decision twice.
  */
 import { pollRunList, pollWhileActive as pollWhile } from "../../../lib/runPolling";
-import { type WorkflowRun, trpc } from "../../../lib/trpc";
+import { type AnyWorkflowRun, type WorkflowRun, trpc } from "../../../lib/trpc";
 import { isWorkflowRunActive } from "../utils/turns";
 
 /** Recent runs, of one workflow or of all; read often while one of them is moving. */
@@ -19,15 +19,21 @@ export function useWorkflowConversation(runId: string) {
   return trpc.workflows.conversation.useQuery({ runId }, { refetchInterval: pollWhileActive });
 }
 
+/** A step workflow's run is the step workflows' pages' to show: here it is an error. */
+function yamlRun(run: AnyWorkflowRun): WorkflowRun {
+  if ("format" in run) throw new Error(`run ${run.id} is a step workflow's; open it under Playbooks`);
+  return run;
+}
+
 /** The run alone (its status and nodes), for the graph view's header. */
 export function useWorkflowRun(runId: string) {
-  return trpc.workflows.run.useQuery({ runId }, { refetchInterval: pollWhileActive });
+  return trpc.workflows.run.useQuery({ runId }, { refetchInterval: pollWhileActive, select: yamlRun });
 }
 
 function useRefreshRun() {
   const utils = trpc.useUtils();
-  return async (run: WorkflowRun) => {
-    utils.workflows.conversation.setData({ runId: run.id }, (previous) => (previous ? { ...previous, run } : previous));
+  return async (run: AnyWorkflowRun) => {
+    if (!("format" in run)) utils.workflows.conversation.setData({ runId: run.id }, (previous) => (previous ? { ...previous, run } : previous));
     utils.workflows.run.setData({ runId: run.id }, run);
     await Promise.all([
       utils.workflows.conversation.invalidate({ runId: run.id }),

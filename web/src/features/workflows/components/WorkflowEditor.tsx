@@ -6,7 +6,7 @@
 import { type FormEvent, useId, useMemo, useState } from "react";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { SubmitButton } from "../../../components/SubmitButton";
-import type { WorkflowSummary } from "../../../lib/trpc";
+import type { RouterOutputs } from "../../../lib/trpc";
 import { useLiveValidation } from "../api/validate-workflow";
 import { useRegisterWorkflow } from "../api/workflows";
 import { locatedIssuesOf } from "../utils/issues";
@@ -17,7 +17,7 @@ import type { FocusRequest } from "./YamlEditor";
 export interface WorkflowEditorProps {
   initialYaml: string;
   saveLabel: string;
-  onSaved(workflow: WorkflowSummary): void;
+  onSaved(workflow: RouterOutputs["workflows"]["register"]): void;
   /** Offered as "Discard changes" when given. */
   onDiscard?(): void;
 }

@@ -1,0 +1,213 @@
+/**
+ * Every database statement on the workflow tables, for both workflow front doors: definitions (versioned, never
+ * updated), runs (the engine run's id, plus what the workflow adds) and their conversation turns. No other module
+ * reads or writes `workflow_definitions`, `workflow_runs` or `workflow_turns`. Commands call these inside the engine's
+ * transaction, the projections inside the event's transaction, executors and queries outside any.
+ *
+ * JSONB columns are parsed here with their schemas, so what leaves this module is typed: a definition by its format
+ * (a YAML `WorkflowDefinition` or a `StepWorkflowDefinition`), a run's `inputs` and `outputs`. A stored value that
+ * does not fit its schema is a bug of whoever wrote it, and fails loudly here rather than deep in a reader.
+ *
+ * Locks, in the product's one order (server/engine/engine.ts `onRun`):
+ * - `lockName` takes an advisory lock per workflow name, in a registration's transaction before it reads the latest
+ *   version; a registration touches no run, so it takes no run lock.
+ * - `lockRun` locks a workflow run's row ONLY after the engine's run row, that is inside `engine.onRun`: every
+ *   transaction that changes a run (commands, projections, executors' reports) locks the engine's row first.
+ */
+import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type Executor, rows } from "../../db/client";
+import { RunStatus } from "../engine/schemas";
+import { type RunStepRow, type WorkflowDefinitionRow, type WorkflowRunRow, type WorkflowTurnRow, workflowDefinitions, workflowRuns, workflowTurns } from "../../db/schema";
+import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
+import { isUuid } from "../lib/uuid";
+import { StepWorkflowDefinition } from "./steps/definition";
+import { RenderedOutputs } from "./steps/templates";
+import { LocatedIssue, WorkflowDefinition } from "./yaml/definition";
+
+/** Which front door registered a definition and owns its runs. */
+export const WorkflowFormat = z.enum(["yaml", "steps"]);
+export type WorkflowFormat = z.infer<typeof WorkflowFormat>;
+
+/** A definition's stored JSON, by its format: what the front door loaded and what it warned about (a step workflow never warns). */
+const StoredDefinition = z.discriminatedUnion("format", [
+  z.object({ format: z.literal("yaml"), definition: WorkflowDefinition, warnings: z.array(LocatedIssue) }),
+  z.object({ format: z.literal("steps"), definition: StepWorkflowDefinition, warnings: z.tuple([]) }),
+]);
+export type StoredDefinition = z.infer<typeof StoredDefinition>;
+
+/** What a run's row holds that its columns do not type: its format and status, its inputs, (a step run's, once it ended) its evaluated `outputs`. */
+const StoredRun = z.object({
+  format: WorkflowFormat,
+  /** The engine run's status, as the projection wrote it. */
+  status: RunStatus,
+  inputs: z.record(z.string(), z.unknown()).nullable(),
+  outputs: RenderedOutputs.nullable(),
+});
+
+export type DefinitionRow = Omit<WorkflowDefinitionRow, keyof StoredDefinition> & StoredDefinition;
+export type YamlDefinitionRow = Extract<DefinitionRow, { format: "yaml" }>;
+export type StepDefinitionRow = Extract<DefinitionRow, { format: "steps" }>;
+export type RunRow = Omit<WorkflowRunRow, keyof z.infer<typeof StoredRun>> & z.infer<typeof StoredRun>;
+export type TurnRow = WorkflowTurnRow;
+export type NewTurn = Omit<typeof workflowTurns.$inferInsert, "id" | "createdAt">;
+
+function definitionRow(row: WorkflowDefinitionRow): DefinitionRow {
+  return { ...row, ...StoredDefinition.parse({ format: row.format, definition: row.definition, warnings: row.warnings }) };
+}
+
+function runRow(row: WorkflowRunRow): RunRow {
+  return { ...row, ...StoredRun.parse({ format: row.format, status: row.status, inputs: row.inputs ?? null, outputs: row.outputs ?? null }) };
+}
+
+// ---- Definitions ------------------------------------------------------------------------------
+
+/**
+ * Serialises the registrations of one name, whichever front door registers it, so that two at once get versions n and
+ * n+1 and a name never gets versions of two formats. Taken first in a registration's transaction.
+ */
+export async function lockName(tx: Executor, name: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`workflow:${name}`}))`);
+}
+
+/** The latest version registered under `name`, in either format. */
+export async function latestDefinition(db: Executor, name: string): Promise<DefinitionRow | undefined> {
+  const [row] = await db.select().from(workflowDefinitions).where(eq(workflowDefinitions.name, name)).orderBy(desc(workflowDefinitions.version)).limit(1);
+  return row && definitionRow(row);
+}
+
+export async function definitionById(db: Executor, id: string): Promise<DefinitionRow | undefined> {
+  const [row] = await db.select().from(workflowDefinitions).where(eq(workflowDefinitions.id, id));
+  return row && definitionRow(row);
+}
+
+export async function insertDefinition(
+  tx: Executor, values: StoredDefinition & { name: string; version: number; source: string; flowId: string },
+): Promise<DefinitionRow> {
+  const [row] = await tx.insert(workflowDefinitions).values(values).returning();
+  return definitionRow(row!);
+}
+
+/** The format of the workflow registered under `name` (undefined for none): a name keeps the format of its first version. */
+export async function definitionFormat(db: Executor, name: string): Promise<WorkflowFormat | undefined> {
+  const [row] = await db.select({ format: workflowDefinitions.format }).from(workflowDefinitions).where(eq(workflowDefinitions.name, name)).limit(1);
+  return row && WorkflowFormat.parse(row.format);
+}
+
+/** The latest version of every workflow (of one format, or of both), newest registration first. */
+export async function listLatestDefinitions(db: Executor, format?: WorkflowFormat): Promise<DefinitionRow[]> {
+  const found = await rows<WorkflowDefinitionRow>(db, sql`
+    SELECT * FROM (
+      SELECT DISTINCT ON (name) id, name, version, format, source, definition, warnings, flow_id AS "flowId", created_at AS "createdAt"
+      FROM workflow_definitions ORDER BY name, version DESC
+    ) latest
+    ${format ? sql`WHERE format = ${format}` : sql``} ORDER BY "createdAt" DESC, name`);
+  return found.map(definitionRow);
+}
+
+/** Every version registered under `name`, newest first. */
+export function listVersions(db: Executor, name: string): Promise<Pick<WorkflowDefinitionRow, "version" | "createdAt">[]> {
+  return db.select({ version: workflowDefinitions.version, createdAt: workflowDefinitions.createdAt }).from(workflowDefinitions)
+    .where(eq(workflowDefinitions.name, name)).orderBy(desc(workflowDefinitions.version));
+}
+
+// ---- Runs -------------------------------------------------------------------------------------
+
+export async function insertRun(
+  tx: Executor,
+  run: { id: string; definitionId: string; workflow: string; version: number; format: WorkflowFormat; message: string; inputs: Record<string, unknown> | null },
+): Promise<void> {
+  await tx.insert(workflowRuns).values(run);
+}
+
+/**
+ * Locks the run's row until the transaction ends. Only ever called inside `engine.onRun`, after the engine's run row
+ * (see the lock order above), so that no two transactions take the two in opposite orders.
+ */
+export async function lockRun(tx: Executor, runId: string): Promise<RunRow | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [row] = await tx.select().from(workflowRuns).where(eq(workflowRuns.id, runId)).for("update");
+  return row && runRow(row);
+}
+
+/** A run, of either format (undefined for an id that is no workflow run's). */
+export async function findRun(db: Executor, runId: string): Promise<RunRow | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [row] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, runId));
+  return row && runRow(row);
+}
+
+/** The format of the run (undefined for an id that is no workflow run's); a run's format never changes. */
+export async function runFormat(db: Executor, runId: string): Promise<WorkflowFormat | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [row] = await db.select({ format: workflowRuns.format }).from(workflowRuns).where(eq(workflowRuns.id, runId));
+  return row && WorkflowFormat.parse(row.format);
+}
+
+/** Up to `limit` runs (of one workflow, of one format) after the cursor, newest first, each with its cursor key. */
+export async function listRuns(db: Executor, options: { workflow?: string; format?: WorkflowFormat; limit: number; before?: CursorKey }): Promise<Keyed<RunRow>[]> {
+  const found = await db.select({ ...getTableColumns(workflowRuns), cursorAt: cursorAt(workflowRuns.createdAt) }).from(workflowRuns)
+    .where(and(
+      options.workflow === undefined ? undefined : eq(workflowRuns.workflow, options.workflow),
+      options.format === undefined ? undefined : eq(workflowRuns.format, options.format),
+      afterCursor(workflowRuns.createdAt, workflowRuns.id, options.before),
+    ))
+    .orderBy(desc(workflowRuns.createdAt), desc(workflowRuns.id)).limit(options.limit);
+  return keyedRows(found).map(mapItem(runRow));
+}
+
+/** The run's status, and its cancellation reason when given (null clears it). */
+export async function updateRunStatus(tx: Executor, runId: string, status: string, cancelReason?: string | null): Promise<void> {
+  await tx.update(workflowRuns)
+    .set({ status, ...(cancelReason === undefined ? {} : { cancelReason }), updatedAt: sql`now()` })
+    .where(eq(workflowRuns.id, runId));
+}
+
+/** A step run's evaluated `outputs` (null while it runs again after a retry or a resumption). */
+export async function setRunOutputs(tx: Executor, runId: string, outputs: RenderedOutputs | null): Promise<void> {
+  await tx.update(workflowRuns).set({ outputs, updatedAt: sql`now()` }).where(eq(workflowRuns.id, runId));
+}
+
+/**
+ * A step run and its `run_steps` rows read by ONE statement, so that they are of one moment (a run never shows
+ * `completed` beside a step still running). Timestamps come back as text.
+ */
+export async function findRunWithSteps(db: Executor, runId: string): Promise<{ run: RunRow; steps: RunStepRow[] } | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [found] = await rows<{ run: Record<string, unknown>; steps: Record<string, unknown>[] | null }>(db, sql`
+    SELECT to_jsonb(r) AS run,
+      (SELECT jsonb_agg(to_jsonb(s)) FROM run_steps s WHERE s.run_id = r.id) AS steps
+    FROM workflow_runs r WHERE r.id = ${runId}`);
+  if (!found) return undefined;
+  const run = found.run;
+  return {
+    run: runRow({
+      id: String(run.id), definitionId: String(run.definition_id), workflow: String(run.workflow), version: Number(run.version), format: String(run.format),
+      message: String(run.message), inputs: run.inputs, status: String(run.status), cancelReason: (run.cancel_reason as string | null) ?? null,
+      outputs: run.outputs ?? null, createdAt: String(run.created_at), updatedAt: String(run.updated_at),
+    }),
+    steps: (found.steps ?? []).map((s) => ({
+      id: String(s.id), runId: String(s.run_id), stepId: String(s.step_id), status: String(s.status), input: s.input ?? null, output: s.output ?? null,
+      error: (s.error as string | null) ?? null, attempts: Number(s.attempts), startedAt: (s.started_at as string | null) ?? null, completedAt: (s.completed_at as string | null) ?? null,
+    })),
+  };
+}
+
+// ---- Turns ------------------------------------------------------------------------------------
+
+export async function insertTurns(tx: Executor, turns: readonly NewTurn[]): Promise<void> {
+  if (turns.length > 0) await tx.insert(workflowTurns).values([...turns]);
+}
+
+/** The run's turns, oldest first. */
+export function listTurns(db: Executor, runId: string): Promise<TurnRow[]> {
+  return db.select().from(workflowTurns).where(eq(workflowTurns.runId, runId)).orderBy(asc(workflowTurns.id));
+}
+
+/** The payloads of a node's turns of one kind, oldest first (a loop's iterations), parsed with the kind's `payload` schema. */
+export async function listNodeTurnPayloads<T>(db: Executor, runId: string, nodeId: string, kind: string, payload: z.ZodType<T>): Promise<T[]> {
+  const found = await db.select({ payload: workflowTurns.payload }).from(workflowTurns)
+    .where(and(eq(workflowTurns.runId, runId), eq(workflowTurns.nodeId, nodeId), eq(workflowTurns.kind, kind)))
+    .orderBy(asc(workflowTurns.id));
+  return found.map((turn) => payload.parse(turn.payload));
+}
