@@ -77,6 +77,19 @@ describe.each(testDatabases)("decisions on $name", (testDatabase) => {
     ]);
   });
 
+  it("a YAML approval waiting is a decision; rejecting it without on_reject closes it as a rejection, by the rejecter", async () => {
+    const yaml = "name: decided-gate\ndescription: a gate\nnodes:\n  - id: gate\n    approval:\n      message: Go on?\n";
+    expect((await env.api.post("/api/workflows", yaml, { "content-type": "application/yaml" })).status).toBe(201);
+    const run = (await env.api.post("/api/workflows/decided-gate/runs", { message: "ship the tool library" })).body;
+    const [waiting] = await eventually(async () => {
+      const open = await ofRun(run.id, "open");
+      return open.length === 1 ? open : undefined;
+    });
+    expect(waiting).toMatchObject({ kind: "approval", front_door: "yaml", node_id: "gate", title: 'Approve "gate" of decided-gate (ship the tool library)' });
+    expect((await env.api.post(`/api/workflows/runs/${run.id}/nodes/gate/reject`, { reason: "not yet" })).body.status).toBe("cancelled");
+    expect((await env.api.get<Decision>(`/api/decisions/${waiting!.id}`)).body).toMatchObject({ state: "decided", outcome: "reject", decided_by: expect.any(String) });
+  });
+
   it("the inbox reads with the caller's roles: a reviewer's open count and role view hold what an analyst's do not", async () => {
     const rita = await createPerson(env.server.people, "Rita Reviewer", "reviewer");
     const alan = await createPerson(env.server.people, "Alan Analyst", "analyst");

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Refusal } from "../lib/refusal";
 import { gateKey, workerKey } from "../pipeline/definition";
 import { type TestDatabase, testDatabases } from "../testing/databases";
+import { reviewerNamed } from "../testing/deciders";
 import { chain, graphOf, reviewGate, workerNode } from "../testing/flows";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { holdWorker } from "../testing/stitchClient";
@@ -22,8 +23,7 @@ import { type WorkerServer, eventually, startWorkerServer } from "../testing/wor
 const ROUNDS = Number(process.env.RACE_ROUNDS ?? 30);
 const onPostgres = testDatabases.filter((d) => d.name === "postgres");
 
-/** A reviewer deciding without an account of her own (as the bootstrap token does), so no assignment rule applies. */
-const rita = { accountId: null, name: "rita", role: "reviewer" } as const;
+const rita = reviewerNamed("rita");
 
 const BRIEF = { domain: "tools", brief: "A tool library where neighbours lend drills, ladders and saws to each other." };
 
@@ -136,7 +136,7 @@ describe.skipIf(onPostgres.length === 0).each(targets)("one lock order under rac
       await eventually(async () => ((await engine.getRun(gated.id)).node_states.gate?.status === "waiting_for_user" ? true : undefined));
       const [approved, cancelled] = await race(
         "approve vs cancel",
-        () => workflows.commands.approve(gated.id, "gate", "yes", "rita"),
+        () => workflows.commands.approve(gated.id, "gate", "yes", rita),
         () => workflows.commands.cancel(gated.id, "racing", "olga"),
       );
       expect(approved || cancelled).toBe(true);

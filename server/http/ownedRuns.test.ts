@@ -135,5 +135,11 @@ describe.each(testDatabases)("owned runs behind the generic engine doors on $nam
     expect(await latest("engine.runs.start")).toMatchObject({ target_kind: "run", target_id: run.id });
     const trpcRun = await trpc().engine.runs.start({ flowId: flow.id });
     expect(await latest("engine.runs.start")).toMatchObject({ target_kind: "run", target_id: trpcRun.id });
+
+    expect(await latest("workflows.register")).toMatchObject({ target_kind: "workflow", target_id: "owned-steps" });
+    const yamlRun = await trpc().workflows.start({ name: "owned-gate", message: "audited" });
+    expect(await latest("workflows.start")).toMatchObject({ target_kind: "run", target_id: yamlRun.id });
+    const stepRun = (await env.api.post("/api/workflows/execute", { workflow: "owned-steps", inputs: {} })).body;
+    expect(await latest("steps.execute")).toMatchObject({ target_kind: "run", target_id: stepRun.id });
   });
 });

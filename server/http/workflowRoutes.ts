@@ -54,19 +54,19 @@ export function workflowRoutes({ commands, queries }: WorkflowDoor): Hono {
   app.post(paths.runResume.pattern, async (c) => c.json(await commands.resume(c.req.param("runId"), actorOf(c))));
   app.post(paths.approve.pattern, async (c) => {
     const body = await readBody(c, ApproveBody);
-    return c.json(await commands.approve(c.req.param("runId"), c.req.param("nodeId"), body.comment, actorOf(c)));
+    return c.json(await commands.approve(c.req.param("runId"), c.req.param("nodeId"), body.comment, callerOf(c)));
   });
   app.post(paths.reject.pattern, async (c) => {
     const body = await readBody(c, RejectBody);
-    return c.json(await commands.reject(c.req.param("runId"), c.req.param("nodeId"), body.reason, actorOf(c)));
+    return c.json(await commands.reject(c.req.param("runId"), c.req.param("nodeId"), body.reason, callerOf(c)));
   });
   app.post(paths.input.pattern, async (c) => {
     const body = await readBody(c, InputBody);
-    return c.json(await commands.input(c.req.param("runId"), c.req.param("nodeId"), body.text, actorOf(c)));
+    return c.json(await commands.input(c.req.param("runId"), c.req.param("nodeId"), body.text, callerOf(c)));
   });
   app.post(paths.retry.pattern, async (c) => c.json(await commands.retry(c.req.param("runId"), c.req.param("nodeId"), actorOf(c))));
 
   app.get(paths.workflow.pattern, async (c) => c.json(await queries.getWorkflow(c.req.param("name"))));
-  app.post(paths.workflowRuns.pattern, async (c) => c.json(await commands.startRun(c.req.param("name"), await readBody(c, StartAnyRunBody), actorOf(c)), 201));
+  app.post(paths.workflowRuns.pattern, async (c) => c.json(await commands.startRun(c.req.param("name"), await readBody(c, StartAnyRunBody), callerOf(c)), 201));
   return app;
 }

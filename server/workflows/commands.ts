@@ -6,6 +6,7 @@
  *   a step run with 409.
  * REST and tRPC both change through here, so a rule cannot hold on one and not the other.
  */
+import type { Decider } from "../decisions/schemas";
 import type { Identity } from "../people/schemas";
 import type { WorkflowDoorQueries } from "./queries";
 import type { AnyRegisteredWorkflow, AnyWorkflowRun, GivenDefinition, StartAnyRunBody } from "./schemas";
@@ -32,9 +33,9 @@ export class WorkflowDoorCommands {
   }
 
   /** Starts a run of the latest version of the workflow `name`. */
-  async startRun(name: string, body: StartAnyRunBody, actor: string | null): Promise<AnyWorkflowRun> {
-    if ((await this.queries.formatOfWorkflow(name)) === "steps") return this.steps.commands.startRun(name, body.inputs, actor);
-    return this.yaml.commands.startRun(name, body);
+  async startRun(name: string, body: StartAnyRunBody, by: Decider): Promise<AnyWorkflowRun> {
+    if ((await this.queries.formatOfWorkflow(name)) === "steps") return this.steps.commands.startRun(name, body.inputs, by.name);
+    return this.yaml.commands.startRun(name, body, by);
   }
 
   /** A step workflow run of a stored workflow or of a definition given inline (which needs an operator: see the step commands). */
@@ -55,15 +56,15 @@ export class WorkflowDoorCommands {
     return (await this.queries.formatOfRun(runId)) === "steps" ? this.steps.commands.retryStep(runId, nodeId, actor) : this.yaml.commands.retry(runId, nodeId, actor);
   }
 
-  approve(runId: string, nodeId: string, comment: string | undefined, actor: string | null): Promise<WorkflowRunView> {
-    return this.yaml.commands.approve(runId, nodeId, comment, actor);
+  approve(runId: string, nodeId: string, comment: string | undefined, by: Decider): Promise<WorkflowRunView> {
+    return this.yaml.commands.approve(runId, nodeId, comment, by);
   }
 
-  reject(runId: string, nodeId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
-    return this.yaml.commands.reject(runId, nodeId, reason, actor);
+  reject(runId: string, nodeId: string, reason: string | undefined, by: Decider): Promise<WorkflowRunView> {
+    return this.yaml.commands.reject(runId, nodeId, reason, by);
   }
 
-  input(runId: string, nodeId: string, text: string, actor: string | null): Promise<WorkflowRunView> {
-    return this.yaml.commands.input(runId, nodeId, text, actor);
+  input(runId: string, nodeId: string, text: string, by: Decider): Promise<WorkflowRunView> {
+    return this.yaml.commands.input(runId, nodeId, text, by);
   }
 }

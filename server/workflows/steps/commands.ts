@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type EngineOps, type RunOps } from "../../engine/engine";
+import { nameAuditTarget } from "../../audit/scope";
 import { hashedUuid, isUuid } from "../../lib/uuid";
 import { isPlainObject, stableJson } from "../../lib/json";
 import { requireRole } from "../../people/roles";
@@ -142,7 +143,9 @@ export class StepWorkflowCommands {
     const flowId = flowIdOf(definition.id, version, definition);
     const graph = lowerSteps(definition, Object.fromEntries(definition.steps.map((step) => [step.id, step.depends_on ?? []])), (tool) => this.tools.get(tool)!.defaultTimeoutMs);
     await ops.ensureFlow(flowId, `steps ${definition.id} v${version}`, graph);
-    return stepDefinition(await store.insertDefinition(tx, { name: definition.id, version, format: "steps", source: JSON.stringify(raw, null, 2), definition, warnings: [], flowId }), definition.id);
+    const row = await store.insertDefinition(tx, { name: definition.id, version, format: "steps", source: JSON.stringify(raw, null, 2), definition, warnings: [], flowId });
+    nameAuditTarget("workflow", definition.id);
+    return stepDefinition(row, definition.id);
   }
 
   private async startWithin(ops: EngineOps, tx: Executor, row: store.StepDefinitionRow, inputs: Record<string, unknown>, actor: string | null): Promise<string> {
@@ -150,6 +153,7 @@ export class StepWorkflowCommands {
     if (problems.length > 0) throw new InvalidInputs(row.name, problems);
     const runId = randomUUID();
     await store.insertRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, format: "steps", message: "", inputs });
+    nameAuditTarget("run", runId);
     await store.insertTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
     await ops.startRun(row.flowId, { inputs }, { runId, owner: { kind: "steps" } });
     return runId;

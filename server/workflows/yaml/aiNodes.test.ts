@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatRequest, type ChatServer, completion, startChatServer } from "../../testing/agentTestkit";
+import { reviewerNamed } from "../../testing/deciders";
 import { testDatabases } from "../../testing/databases";
 import { startTestServer } from "../../testing/harness";
 import { workflowSuite } from "./testHelpers";
@@ -225,9 +226,9 @@ nodes:
     const waiting = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "waiting");
     expect(waiting.at(-1)).toMatchObject({ node_id: "l", text: "Anything to change?" });
 
-    await wf.server.workflows.commands.input(started.id, "l", "shorter", "ada");
+    await wf.server.workflows.commands.input(started.id, "l", "shorter", reviewerNamed("ada"));
     await wf.until(started.id, (run) => run.nodes.l!.status === "waiting_for_user" && run.nodes.l!.output === "draft 2");
-    await wf.server.workflows.commands.input(started.id, "l", "ship it", "ada");
+    await wf.server.workflows.commands.input(started.id, "l", "ship it", reviewerNamed("ada"));
     const done = await wf.settled(started.id);
     expect(done.nodes.l).toMatchObject({ status: "completed", output: "final\nDONE" });
 
@@ -248,7 +249,7 @@ nodes:
     const turns = (await wf.conversation(started.id)).turns.filter((t) => t.node_id === "l").map((t) => t.kind);
     expect(turns.filter((k) => k === "input")).toHaveLength(2);
     expect(turns.filter((k) => k === "iteration")).toHaveLength(3);
-    await expect(wf.server.workflows.commands.input(started.id, "l", "more?", "ada")).rejects.toMatchObject({ code: "conflict" });
+    await expect(wf.server.workflows.commands.input(started.id, "l", "more?", reviewerNamed("ada"))).rejects.toMatchObject({ code: "conflict" });
   });
 
   it("interactive loop: max_iterations counts the iterations across the user's replies", async () => {
@@ -266,7 +267,7 @@ nodes:
 `,
     );
     await wf.nodeIs(started.id, "l", "waiting_for_user");
-    await wf.server.workflows.commands.input(started.id, "l", "again", "ada");
+    await wf.server.workflows.commands.input(started.id, "l", "again", reviewerNamed("ada"));
     const done = await wf.settled(started.id);
     expect(done.nodes.l).toMatchObject({ status: "failed", error: 'reached max_iterations (2) without the completion signal "DONE"' });
     expect(requestsWith("[[interactive_limit]]")).toHaveLength(2);

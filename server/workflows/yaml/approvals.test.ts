@@ -11,6 +11,7 @@ import { testDatabases } from "../../testing/databases";
 import { type TestServer, startTestServer } from "../../testing/harness";
 import { type ReopenableDatabase, createReopenableDatabase } from "../../testing/reopenableDatabase";
 import { runningProcesses } from "../runtime/processes";
+import { reviewerNamed } from "../../testing/deciders";
 import { WorkflowDriver, waitFor, workflowSuite } from "./testHelpers";
 
 const GATED = `name: gated
@@ -48,7 +49,7 @@ describe.each(testDatabases)("YAML workflow approvals on $name", (testDatabase) 
 
     const again = await approveOverRest(started.id, "review", "once more");
     expect(again).toMatchObject({ status: 200, body: { status: "completed", nodes: { review: { output: "looks good" } } } });
-    await expect(wf.server.workflows.commands.approve(started.id, "review", "and again", "ada")).resolves.toMatchObject({ status: "completed" });
+    await expect(wf.server.workflows.commands.approve(started.id, "review", "and again", reviewerNamed("ada"))).resolves.toMatchObject({ status: "completed" });
     const approvals = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "approved");
     expect(approvals).toHaveLength(1);
     expect(approvals[0]!.text).toBe("looks good");
@@ -86,14 +87,14 @@ nodes:
     const { commands } = wf.server.workflows;
     await wf.nodeIs(started.id, "review", "waiting_for_user");
     for (const [round, reason] of [[2, "too vague"], [3, "still vague"]] as const) {
-      await commands.reject(started.id, "review", reason, "grace");
+      await commands.reject(started.id, "review", reason, reviewerNamed("grace"));
       const again = await wf.until(started.id, (run) => run.nodes.review!.status === "waiting_for_user" && run.nodes.review!.attempts === round);
       expect(again.status).toBe("waiting_for_user");
       const rework = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "output" && t.node_id === "review").at(-1);
       expect(rework!.text).toContain(`> Revise the plan: ${reason}`);
       expect(rework!.data).toMatchObject({ reason, responder: "offline" });
     }
-    const cancelled = await commands.reject(started.id, "review", "no", "grace");
+    const cancelled = await commands.reject(started.id, "review", "no", reviewerNamed("grace"));
     expect(cancelled).toMatchObject({ status: "cancelled", cancel_reason: "rejected at review 3 times: no" });
     expect(cancelled.nodes.after!.status).toBe("cancelled");
     const rejections = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "rejected");
@@ -125,7 +126,7 @@ nodes:
     expect(waiting.nodes.review_if_high!.status).toBe("waiting_for_user");
     expect(waiting.nodes.review_if_low).toMatchObject({ status: "skipped", skip_reason: "when: $risk.output == 'low' was false" });
     expect(waiting.nodes.after_low).toMatchObject({ status: "completed", output: "low path done" });
-    await wf.server.workflows.commands.approve(started.id, "review_if_high", undefined, "ada");
+    await wf.server.workflows.commands.approve(started.id, "review_if_high", undefined, reviewerNamed("ada"));
     expect((await wf.settled(started.id)).status).toBe("completed");
   });
 
@@ -208,7 +209,7 @@ nodes:
     expect(waiting.nodes.long).toMatchObject({ status: "running", attempts: 1 });
     // The work the first server gave up is performed again by this one.
     await waitFor(runs, (text) => text === "run\nrun\n");
-    await wf.server.workflows.commands.approve(started.id, "review", "approved after the restart", "ada");
+    await wf.server.workflows.commands.approve(started.id, "review", "approved after the restart", reviewerNamed("ada"));
     writeFileSync(join(runDir, "release"), "");
     const done = await wf.settled(started.id);
     expect(done.status).toBe("completed");

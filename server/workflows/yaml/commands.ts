@@ -9,6 +9,9 @@ import { randomUUID } from "node:crypto";
 import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
+import { nameAuditTarget } from "../../audit/scope";
+import { assertMayDecide } from "../../decisions/commands";
+import type { Decider } from "../../decisions/schemas";
 import { hashedUuid, isUuid } from "../../lib/uuid";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
@@ -89,6 +92,7 @@ export class WorkflowCommands {
       const flowId = flowIdOf(definition.name, version, definition);
       await ops.ensureFlow(flowId, `workflow ${definition.name} v${version}`, graph);
       const row = await store.insertDefinition(tx, { name: definition.name, version, format: "yaml", source: yaml, definition, warnings, flowId });
+      nameAuditTarget("workflow", definition.name);
       return { row: yamlDefinition(row, definition.name), unchanged: false };
     });
     const workflow = this.queries.registered(row);
@@ -96,23 +100,25 @@ export class WorkflowCommands {
   }
 
   /** Starts a run of the latest version; the run keeps that version whatever is registered later. */
-  async startRun(name: string, body: StartRunBody): Promise<WorkflowRunView> {
+  async startRun(name: string, body: StartRunBody, by: Decider | null = null): Promise<WorkflowRunView> {
     const runId = randomUUID();
     await this.engine.transaction(async (ops, tx) => {
       const definition = yamlDefinition(await store.latestDefinition(tx, name), name);
       await store.insertRun(tx, { id: runId, definitionId: definition.id, workflow: definition.name, version: definition.version, format: "yaml", message: body.message, inputs: body.inputs ?? null });
+      nameAuditTarget("run", runId);
       await store.insertTurns(tx, [{ runId, kind: "message", nodeId: null, payload: { text: body.message, inputs: body.inputs ?? null } }]);
-      await ops.startRun(definition.flowId, { message: body.message, inputs: body.inputs ?? null }, { runId, owner: { kind: "yaml" } });
+      await ops.startRun(definition.flowId, { message: body.message, inputs: body.inputs ?? null }, { runId, owner: { kind: "yaml" }, startedBy: by?.name ? { id: by.accountId, name: by.name } : null });
     });
     return this.queries.getRun(runId);
   }
 
   /** Approves a waiting approval node; a repeated approve is a no-op. */
-  async approve(runId: string, nodeId: string, comment: string | undefined, actor: string | null): Promise<WorkflowRunView> {
+  async approve(runId: string, nodeId: string, comment: string | undefined, by: Decider): Promise<WorkflowRunView> {
     await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
-      await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, actor);
+      await assertMayDecide(tx, runId, nodeId, by);
+      await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
   }
@@ -121,14 +127,16 @@ export class WorkflowCommands {
    * Rejects a waiting approval node. With `on_reject`, its prompt runs with the reason and the node waits again,
    * until the rejection that reaches `max_attempts`; without it (or at that limit) the run is cancelled with the reason.
    */
-  async reject(runId: string, nodeId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
+  async reject(runId: string, nodeId: string, reason: string | undefined, by: Decider): Promise<WorkflowRunView> {
     const why = reason?.trim() || "rejected";
+    const actor = by.name;
     let cancelled = false;
     await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
       const row = await ops.nodeRow(nodeId);
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
+      await assertMayDecide(tx, runId, nodeId, by);
       const onReject = node.approval.on_reject;
       // Counted since the run was last resumed: a resumed gate gets its on_reject attempts afresh.
       const turns = await store.listTurns(tx, runId);
@@ -147,11 +155,12 @@ export class WorkflowCommands {
   }
 
   /** A person's reply to an interactive loop waiting between iterations. */
-  async input(runId: string, nodeId: string, text: string, actor: string | null): Promise<WorkflowRunView> {
+  async input(runId: string, nodeId: string, text: string, by: Decider): Promise<WorkflowRunView> {
     await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "loop" || !node.loop.interactive) throw new WorkflowError("conflict", `node "${nodeId}" is not an interactive loop`);
-      await ops.handle({ type: "input", key: nodeId, text }, actor);
+      await assertMayDecide(tx, runId, nodeId, by);
+      await ops.handle({ type: "input", key: nodeId, text }, by.name);
     });
     return this.queries.getRun(runId);
   }

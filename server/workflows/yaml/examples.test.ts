@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reviewerNamed } from "../../testing/deciders";
 import { pglite } from "../../testing/databases";
 import { type TestServer, startTestServer } from "../../testing/harness";
 import { loadWorkflow } from "./loader";
@@ -94,9 +95,9 @@ describe("the example workflows run offline on PGlite", () => {
     expect(asked.nodes.polish).toMatchObject({ status: "completed", responder: "offline" });
     expect(asked.nodes.polish!.output).toMatch(/\nDONE$/);
 
-    await commands.reject(started.id, "review", "Lead with the CSV export.", "grace");
+    await commands.reject(started.id, "review", "Lead with the CSV export.", reviewerNamed("grace"));
     await waiting(started.id, "review", 2);
-    const approved = await commands.approve(started.id, "review", "Stress the CSV export.", "ada");
+    const approved = await commands.approve(started.id, "review", "Stress the CSV export.", reviewerNamed("ada"));
     const done = await settled(approved.id);
     expect(done.status).toBe("completed");
     expect(done.nodes.review).toMatchObject({ status: "completed", output: "Stress the CSV export." });
@@ -112,9 +113,9 @@ describe("the example workflows run offline on PGlite", () => {
     const { commands } = server.workflows;
     const started = await commands.startRun("release-notes", { message: "fix: typo on the login page (#420)" });
     await waiting(started.id, "review");
-    await commands.reject(started.id, "review", "Too long.", "grace");
+    await commands.reject(started.id, "review", "Too long.", reviewerNamed("grace"));
     await waiting(started.id, "review", 2);
-    const cancelled = await commands.reject(started.id, "review", "Still too long.", "grace");
+    const cancelled = await commands.reject(started.id, "review", "Still too long.", reviewerNamed("grace"));
     expect(cancelled).toMatchObject({ status: "cancelled", cancel_reason: "rejected at review 2 times: Still too long." });
     expect(cancelled.nodes.announce!.status).toBe("cancelled");
   });

@@ -4,6 +4,7 @@
  * `project` decides (pure); `workflowProjection` reads and writes around it.
  */
 import type { Executor } from "../../../db/client";
+import { recordDecisions } from "../../decisions/record";
 import type { RunTransition, TransitionObserver } from "../../engine/engine";
 import * as store from "../store";
 
@@ -63,5 +64,20 @@ export function workflowProjection(): TransitionObserver {
     const projected = project(run.status, t);
     if (projected.status !== run.status || projected.cancelReason !== undefined) await store.updateRunStatus(tx, run.id, projected.status, projected.cancelReason);
     await store.insertTurns(tx, projected.turns.map((turn) => ({ ...turn, runId: run.id })));
+    // An approval waiting, or an interactive loop waiting for a reply, is a person's decision.
+    const context = run.message.trim();
+    const of = `${run.workflow}${context ? ` (${context.length > 60 ? `${context.slice(0, 57)}...` : context})` : ""}`;
+    await recordDecisions(tx, t, {
+      frontDoor: "yaml",
+      runId: run.id,
+      describe(change) {
+        const kind = String(t.graph.nodes.get(change.key)?.data.kind ?? "");
+        if (kind === "approval") return { kind: "approval", title: `Approve "${change.key}" of ${of}`, context };
+        if (kind === "loop") return { kind: "answer", title: `Answer "${change.key}" of ${of}`, context };
+        return undefined;
+      },
+      // A rejection without on_reject (or at its limit) cancels the run: the person rejected, the run did not just end.
+      closedAs: (change) => (t.event.type === "cancel" && t.event.reason?.startsWith(`rejected at ${change.key}`) ? { state: "decided", outcome: "reject" } : undefined),
+    });
   };
 }
