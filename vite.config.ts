@@ -24,6 +24,8 @@ export default defineConfig({
           name: "server",
           root: here,
           include: ["server/**/*.test.ts", "db/**/*.test.ts"],
+          // One migrated database of each kind per run, which every test database copies.
+          globalSetup: ["server/testing/migratedTemplates.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
