@@ -1,4 +1,5 @@
 import react from "@vitejs/plugin-react";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -18,12 +19,17 @@ export default defineConfig({
   },
   test: {
     root: here,
+    // Vitest's default is one worker less than the cores: one worker on a two-core machine, idle while its test
+    // waits on a timer, a child process or HTTP. Database-backed files mostly wait, so one worker per core (two at least).
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {
           name: "server",
           root: here,
           include: ["server/**/*.test.ts", "db/**/*.test.ts"],
+          // One migrated database of each kind per run, which every test database copies.
+          globalSetup: ["server/testing/migratedTemplates.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,

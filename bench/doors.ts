@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { type Database, openDatabase } from "../db/client";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
-import { createScratchDatabase } from "../server/testing/databases";
+import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { freePort } from "../server/testing/harness";
 import { createPerson } from "../server/testing/people";
 import { startWorkerServer } from "../server/testing/workerServer";

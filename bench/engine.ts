@@ -22,7 +22,7 @@ import { type RunningServer, startServer } from "../server/app";
 import { type Config, loadConfig } from "../server/config";
 import { randomBytes } from "node:crypto";
 import type { StitchGraph, StitchRun } from "../server/engine/schemas";
-import { createScratchDatabase } from "../server/testing/databases";
+import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { freePort } from "../server/testing/harness";
 import { fixed, grouped, median, percentile, table } from "./report";
 import { type BenchWorker, startBenchWorker } from "./worker";

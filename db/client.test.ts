@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createScratchDatabase } from "../server/testing/databases";
+import { createScratchDatabase, postgresServerUrl } from "../server/testing/databases";
 import { connectPostgres, openDatabase, postgresTarget, rows } from "./client";
 
 describe("postgresTarget", () => {
@@ -28,7 +28,7 @@ describe("postgresTarget", () => {
 
 // The CI machine's PostgreSQL listens on TCP and on its socket; where both are there, the socket form must work end to end.
 const socketDir = "/var/run/postgresql";
-const tcpUrl = process.env.DATABASE_URL;
+const tcpUrl = postgresServerUrl;
 const canTrySocket = tcpUrl !== undefined && existsSync(`${socketDir}/.s.PGSQL.${new URL(tcpUrl).port || 5432}`);
 
 describe.skipIf(!canTrySocket)("a PostgreSQL on its Unix socket", () => {

@@ -58,20 +58,32 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** PGlite data directory; "memory://" keeps everything in memory (tests). */
   dataDir?: string;
+  /**
+   * PGlite only: a data directory dumped by PGlite's dumpDataDir() to start from, instead of an empty database
+   * (tests copy one migrated database this way). `dataDir` MUST hold no database yet. Migrations run as always;
+   * those the copy has applied already are skipped.
+   */
+  loadDataDir?: Blob;
   /** Connections in the pool (PostgreSQL only). */
   poolSize?: number;
 }
 
 /** Opens the database and applies every committed migration before anything else touches it. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.dataDir ?? "./.data");
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.dataDir ?? "./.data", options.loadDataDir);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+/** A PGlite on `dataDir` with every committed migration applied (the tests' global setup dumps one to copy). */
+export async function migratedPglite(dataDir: string, loadDataDir?: Blob): Promise<{ client: PGlite; db: Db }> {
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
+  const client = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
+  return { client, db };
+}
+
+async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<Database> {
+  const { client, db } = await migratedPglite(dataDir, loadDataDir);
   const mutex = new Mutex();
   return {
     kind: "pglite",

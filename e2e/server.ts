@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
-import { createScratchDatabase } from "../server/testing/databases";
+import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { LOOPBACK_ALLOWED } from "../server/testing/harness";
 import { bootstrapToken } from "./auth";
 

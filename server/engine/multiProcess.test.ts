@@ -1,17 +1,17 @@
 /**
- * Several server processes on one PostgreSQL database (runs only when DATABASE_URL is set): each path's callback
+ * Several server processes on one PostgreSQL database (runs whenever the run has a PostgreSQL, see testing/databases): each path's callback
  * reaches a randomly chosen process, twice, in random order, while every process's dispatcher claims from the
  * shared outbox. Every path must complete once, the collector once with the ordered array, and the node after it
  * must be dispatched exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScratchDatabase } from "../testing/databases";
+import { createScratchDatabase, postgresServerUrl } from "../testing/databases";
 import { chain, collectorNode, graphOf, splitterNode, workerNode } from "../testing/flows";
 import { type ServerProcess, startServerProcess } from "../testing/serverProcess";
 import { StitchClient, dispatchesOf, holdWorker } from "../testing/stitchClient";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 
-const serverUrl = process.env.DATABASE_URL;
+const serverUrl = postgresServerUrl;
 const PROCESSES = 3;
 const PATHS = 200;
 

@@ -75,6 +75,8 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
   const rounds = new Map<string, number>();
   const style: Record<string, CallbackStyle> = {};
   const held: (() => Promise<unknown>)[] = [];
+  /** Tests waiting for a number of calls, resolved as the call that makes it arrives. */
+  const waiters: { count: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -87,6 +89,7 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
       }
       const call: AgentCall = { path, slug, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
       calls.push(call);
+      for (const w of [...waiters]) if (calls.length >= w.count) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ message: "Workflow was started" }));
       const round = (rounds.get(`${call.body.run_id}/${slug}`) ?? 0) + 1;
       rounds.set(`${call.body.run_id}/${slug}`, round);
@@ -107,15 +110,12 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  const waiters: { count: number; resolve: () => void }[] = [];
-  const poll = setInterval(() => {
-    for (const w of [...waiters]) if (calls.length >= w.count) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
-  }, 10);
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
     style,
     waitForCalls(count, timeoutMs = 20_000) {
+      if (calls.length >= count) return Promise.resolve(calls.slice(0, count));
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`n8n got ${calls.length} of ${count} calls within ${timeoutMs} ms`)), timeoutMs);
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(calls.slice(0, count))) });
@@ -126,7 +126,6 @@ export async function startFakeN8n(pipelineUrl: () => string): Promise<FakeN8n> 
     },
     close: () =>
       new Promise<void>((resolve) => {
-        clearInterval(poll);
         server.close(() => resolve());
         server.closeAllConnections();
       }),

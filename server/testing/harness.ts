@@ -31,7 +31,8 @@ export async function startTestServer(database: Database, env: Record<string, st
     HOST: "127.0.0.1",
     DISPATCH_BACKOFF_MS: "50",
     DISPATCH_TIMEOUT_MS: "5000",
-    DISPATCH_POLL_MS: "200",
+    // Due retries and timeouts wait for the dispatcher's next poll; on a test database a poll is cheap.
+    DISPATCH_POLL_MS: "50",
     OUTBOUND_ALLOW: LOOPBACK_ALLOWED,
     STITCH_BOOTSTRAP_TOKEN: testBootstrapToken,
     ...env,

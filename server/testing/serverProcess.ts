@@ -46,7 +46,7 @@ export async function startServerProcess(env: Record<string, string>, readyTimeo
       await stop(0);
       throw new Error(`server process on ${url} was not ready within ${readyTimeoutMs} ms:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { url, output: () => output, stop };
 }

@@ -72,7 +72,7 @@ export class StepClient {
       const run = await this.run(runId);
       if (done(run)) return run;
       if (Date.now() > deadline) throw new Error(`timed out waiting for run ${runId}; last read: ${JSON.stringify(run, null, 2)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 

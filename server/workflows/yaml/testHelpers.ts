@@ -44,7 +44,7 @@ export async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) =>
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > until) throw new Error(`timed out waiting; last value: ${JSON.stringify(value, null, 2)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -141,7 +141,7 @@ export function workflowSuite(options: SuiteOptions): WorkflowSuite {
 
   beforeAll(async () => {
     opened = await options.open();
-    const env = { WORKFLOWS_DIR: workflowsDir, WORKFLOW_WORK_DIR: workDir, WORKFLOW_SHELL: "on", DISPATCH_POLL_MS: "100", ...options.env?.() };
+    const env = { WORKFLOWS_DIR: workflowsDir, WORKFLOW_WORK_DIR: workDir, WORKFLOW_SHELL: "on", DISPATCH_POLL_MS: "50", ...options.env?.() };
     server = await options.start(opened.database, env);
   });
   afterAll(async () => {
