@@ -34,6 +34,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: "forks",
+          // A worker runs its files one after another on the modules it has loaded already: importing the app anew for
+          // each file cost more than most files' tests. So a test file MUST leave nothing behind: close the servers,
+          // databases and child processes it starts, restore the environment variables and spies it changes (vi.mock
+          // would reach into later files: use a parameter or an override instead).
+          isolate: false,
         },
       },
       {
