@@ -141,5 +141,7 @@ describe.each(testDatabases)("owned runs behind the generic engine doors on $nam
     expect(await latest("workflows.start")).toMatchObject({ target_kind: "run", target_id: yamlRun.id });
     const stepRun = (await env.api.post("/api/workflows/execute", { workflow: "owned-steps", inputs: {} })).body;
     expect(await latest("steps.execute")).toMatchObject({ target_kind: "run", target_id: stepRun.id });
+    // Its step waits a minute: stopped here, so the server's close does not wait for it.
+    expect((await env.api.post(`/api/workflows/runs/${stepRun.id}/cancel`, {})).body.status).toBe("cancelled");
   });
 });
