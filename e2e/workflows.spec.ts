@@ -190,7 +190,8 @@ test("a workflow is written in the editor, registered, run, reviewed, and shows 
   await versionEditor.fill(definition("draft").replace("then publishes them.", "then publishes them on the blog."));
   await expect(page.getByText("No problems: the workflow can be saved.")).toBeVisible();
   await page.getByRole("button", { name: "Save new version" }).click();
-  await expect(page.getByText("Drafts release notes, asks legal and style for sign-off, then publishes them on the blog.")).toBeVisible();
+  // The new description shows in the page's header (and in the editor's text, hence the first).
+  await expect(page.getByText("Drafts release notes, asks legal and style for sign-off, then publishes them on the blog.").first()).toBeVisible();
   await expect(page.getByRole("heading", { name: "Start a run of v2" })).toBeVisible();
   await snapshot(page, testInfo, "09-workflow-v2");
 

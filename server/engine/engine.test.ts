@@ -1,5 +1,5 @@
 /**
- * The engine against real storage (PGlite, and PostgreSQL when DATABASE_URL is set), without HTTP or a dispatcher:
+ * The engine against real storage (PGlite, and PostgreSQL whenever the run has one), without HTTP or a dispatcher:
  * the schema of Requirements 1 and 2, the single source of truth of Requirement 11 (persisted at once, atomic,
  * nothing kept in memory), the outbox written with the state change, and concurrent events on one run.
  */

@@ -536,10 +536,11 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     const failing = await start("broken-command", "");
     await nodeIs(failing, "missing", "failed");
     expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/input", { params: { runId: failing, nodeId: "missing" }, body: { text: "x" } })).status).toBe(409);
-    expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/retry", { params: { runId: failing, nodeId: "missing" } })).body.nodes.missing.status).toBe("running");
+    // The retried node may already have failed again by the time the answer is read: it ran, either way.
+    expect(["running", "failed"]).toContain((await wf("POST", "/runs/{runId}/nodes/{nodeId}/retry", { params: { runId: failing, nodeId: "missing" } })).body.nodes.missing.status);
     await nodeIs(failing, "missing", "failed");
     expect((await runOf(failing)).body).toMatchObject({ status: "failed", nodes: { missing: { attempts: 2, error: expect.stringMatching(/no-such-command/) } } });
-    expect((await wf("POST", "/runs/{runId}/resume", { params: { runId: failing } })).body.status).toBe("running");
+    expect(["running", "failed"]).toContain((await wf("POST", "/runs/{runId}/resume", { params: { runId: failing } })).body.status);
 
     expect((await wf("GET", "/runs", { query: "?workflow=summarise-feedback" })).body).toHaveLength(2);
     expect((await wf("GET", "/runs")).body.length).toBeGreaterThanOrEqual(4);
