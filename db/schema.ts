@@ -307,6 +307,8 @@ export const accounts = pgTable(
     passwordHash: text("password_hash"),
     createdAt: createdAt(),
     disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "string" }),
+    /** Whether the person wants email about their decisions and runs (when SMTP_URL is configured). */
+    emailNotifications: boolean("email_notifications").notNull().default(true),
   },
   (t) => [uniqueIndex("accounts_email_idx").on(sql`lower(${t.email})`)],
 );
@@ -437,6 +439,18 @@ export const decisions = pgTable(
     assigneeName: text("assignee_name"),
     /** Whether the account that started the run may take it (the pipeline's reviews: no, separation of duties). */
     selfApproval: boolean("self_approval").notNull().default(true),
+    /** How many distinct accounts must approve before the approval is given (`approvals: N`). */
+    approvalsNeeded: integer("approvals_needed").notNull().default(1),
+    /** The approvals given so far, while fewer than needed: `[{account_id, by, at}]` (schemas.ts `Approval`). */
+    approvals: jsonb("approvals").notNull().default(sql`'[]'::jsonb`),
+    /** What happens when the due time passes: `{escalate}` or `{outcome, reason}` (schemas.ts `OnOverdue`); null: nothing. */
+    onOverdue: jsonb("on_overdue"),
+    /** When the assignee is reminded (80% of the way to the due time unless configured); null: no reminder. */
+    remindAt: timestamp("remind_at", { withTimezone: true, mode: "string" }),
+    remindedAt: timestamp("reminded_at", { withTimezone: true, mode: "string" }),
+    /** When the due time passed and `on_overdue` was applied (escalated, or decided by the system). */
+    overdueAt: timestamp("overdue_at", { withTimezone: true, mode: "string" }),
+    decidedById: uuid("decided_by_id"),
     decidedBy: text("decided_by"),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "string" }),
     /** approve, request_changes, reject, answer, complete; or why it closed without a person (cancelled). */
@@ -444,6 +458,8 @@ export const decisions = pgTable(
   },
   (t) => [
     uniqueIndex("decisions_open_node_idx").on(t.engineRunId, t.nodeKey).where(sql`${t.state} = 'open'`),
+    // "Decided by me": a person's closed decisions, newest first.
+    index("decisions_decided_by_idx").on(t.decidedById, t.waitingSince, t.id),
     // The inbox reads a state's decisions newest first (its pages, its count); overdue ones by due time; a run's.
     index("decisions_state_idx").on(t.state, t.waitingSince, t.id),
     index("decisions_due_idx").on(t.dueAt).where(sql`${t.state} = 'open' AND ${t.dueAt} IS NOT NULL`),
@@ -451,3 +467,27 @@ export const decisions = pgTable(
   ],
 );
 export type DecisionRow = typeof decisions.$inferSelect;
+
+/**
+ * What happened to a decision, in order, for its run's conversation: opened, claimed, released, assigned, one approval
+ * of several, reminded, escalated, decided, expired, cancelled. Written with the change it records, by
+ * server/decisions/store.ts alone (the audit trail records the same acts for operators; this is what a run's readers see).
+ */
+export const decisionEvents = pgTable(
+  "decision_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    decisionId: uuid("decision_id").notNull().references(() => decisions.id, { onDelete: "cascade" }),
+    engineRunId: uuid("engine_run_id").notNull(),
+    /** opened, claimed, released, assigned, approved, reminded, escalated, decided, expired, cancelled. */
+    type: text("type").notNull(),
+    byId: uuid("by_id"),
+    /** Who did it, as named then; null for the system (a deadline). */
+    byName: text("by_name"),
+    /** The event's particulars (schemas.ts `DecisionEventDetail`): the new assignee, an approval's count, a reason. */
+    detail: jsonb("detail").notNull().default(sql`'{}'::jsonb`),
+    at: timestamp("at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("decision_events_run_idx").on(t.engineRunId, t.id)],
+);
+export type DecisionEventRow = typeof decisionEvents.$inferSelect;
