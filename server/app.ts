@@ -14,9 +14,10 @@ import { type Database, openDatabase } from "../db/client";
 import { type Config, ConfigError } from "./config";
 import { Dispatcher } from "./engine/dispatcher";
 import { Engine, EngineError, type RunOwner } from "./engine/engine";
-import { DecisionCommands } from "./decisions/commands";
-import { DecisionQueries } from "./decisions/queries";
-import type { FlowCommands } from "./flows/commands";
+import type { DecisionCommands } from "./decisions/commands";
+import { installDecisions } from "./decisions/decisions";
+import type { DecisionQueries } from "./decisions/queries";
+import { type FlowCommands, flowDecisionDoor } from "./flows/commands";
 import { installFlows } from "./flows/flows";
 import { decisionRoutes } from "./http/decisionRoutes";
 import { AuditTrail } from "./audit/trail";
@@ -40,12 +41,14 @@ import { ownServerRule } from "./lib/ownServer";
 import { llmConfigFromEnv } from "./llm/chat";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
+import { pipelineDecisionDoor } from "./pipeline/commands";
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import type { AppContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
 import { type WorkflowDoor, workflowDoor } from "./workflows/door";
 import { STEPS_EXECUTOR, type StepWorkflows, installStepWorkflows } from "./workflows/steps/steps";
+import { workflowDecisionDoor } from "./workflows/yaml/commands";
 import { type YamlWorkflows, installYamlWorkflows } from "./workflows/yaml/workflows";
 
 export interface Services {
@@ -117,9 +120,16 @@ export async function createServices(config: Config, database?: Database, overri
     signingSecret: config.STITCH_WEBHOOK_SECRET,
     outbound: { policy: outbound, ...(overrides.outboundLookup ? { lookup: overrides.outboundLookup } : {}) },
   });
+  const decisionsInstalled = installDecisions(db, engine, dispatcher, {
+    settings: { defaultDueIn: config.DECISION_DUE_IN, reminderPercent: config.DECISION_REMINDER_PERCENT },
+    notify: async () => {},
+    findAccount: async (accountId) => (await people.queries.listAccounts()).find((a) => a.id === accountId),
+  });
+  const recordDecisions = decisionsInstalled.record;
   const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, (slug) => builtinAgentPaths.webhookUrl(baseUrl, slug));
   const pipeline = await installPipeline(db, engine, {
     agents,
+    recordDecisions,
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
     agentCallbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug),
     callbackSecret: config.PIPELINE_CALLBACK_SECRET,
@@ -132,6 +142,7 @@ export async function createServices(config: Config, database?: Database, overri
   const llm = llmConfigFromEnv(config.env);
   const builtinAgents = new BuiltinAgents({ slugs: agents.map((a) => a.slug), llm, callbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug) });
   const workflows = installYamlWorkflows(db, engine, {
+    recordDecisions,
     workflowsDir: config.WORKFLOWS_DIR,
     workDir: config.WORKFLOW_WORK_DIR ?? join(config.DATA_DIR, "workflow-runs"),
     shellAllowed: config.WORKFLOW_SHELL === "on",
@@ -141,9 +152,11 @@ export async function createServices(config: Config, database?: Database, overri
   const steps = installStepWorkflows(db, engine, { env: config.env, dataDir: config.DATA_DIR, outbound });
   dispatcher.useExecutor(STEPS_EXECUTOR, steps.executor);
   const workflowFiles = await workflows.loadDirectory();
-  const flows = installFlows(engine, ownerDoor);
-  const decisions = new DecisionQueries(db);
-  const decisionCommands = new DecisionCommands(engine, async (accountId) => (await people.queries.listAccounts()).find((a) => a.id === accountId));
+  const flows = installFlows(engine, ownerDoor, recordDecisions);
+  const { queries: decisions, commands: decisionCommands } = decisionsInstalled;
+  decisionCommands.useDoor("pipeline", pipelineDecisionDoor(pipeline.commands));
+  decisionCommands.useDoor("yaml", workflowDecisionDoor(workflows.commands));
+  decisionCommands.useDoor("flow", flowDecisionDoor(flows));
   return {
     config, database: db, engine, flows, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps,
     workflowDoor: workflowDoor(db, workflows, steps), people, audit, workflowFiles,

@@ -1,5 +1,6 @@
 /** Configuration from the environment, parsed once at start-up; a missing or bad value stops start-up with a message naming it. */
 import { z } from "zod";
+import { Duration } from "./engine/schemas";
 import { describeZodError } from "./lib/zodIssues";
 
 export class ConfigError extends Error {
@@ -39,6 +40,10 @@ const Env = z.object({
   LLM_BASE_URL: z.string().url("LLM_BASE_URL must be a URL such as https://api.openai.com/v1").optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** The due time of a decision whose definition sets no `due_in` (`90s`, `4h`, `2d`); unset: no deadline. */
+  DECISION_DUE_IN: Duration.optional(),
+  /** How far towards its due time (percent) a decision is when its assignee is reminded; 0: no reminders. */
+  DECISION_REMINDER_PERCENT: z.coerce.number({ error: "DECISION_REMINDER_PERCENT must be a whole number from 0 to 99" }).int().min(0).max(99).default(80),
   /** How long an agent may take to call back before its run fails with the reason (and can be retried). */
   AGENT_TIMEOUT_MS: positiveInt(30 * 60_000),
   /** YAML workflows: `*.yaml` loaded at start-up, `commands/<name>.md` for command nodes, `scripts/` for named scripts. */

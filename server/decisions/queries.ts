@@ -8,7 +8,7 @@ import { isUuid } from "../lib/uuid";
 import { roleAllows } from "../people/roles";
 import type { Identity, Role } from "../people/schemas";
 import { DecisionError } from "./errors";
-import type { Decision, DecisionListQuery, DecisionPage } from "./schemas";
+import type { Decision, DecisionActivity, DecisionListQuery, DecisionPage } from "./schemas";
 import * as store from "./store";
 
 const ROLES: readonly Role[] = ["analyst", "reviewer", "operator"];
@@ -42,6 +42,11 @@ export class DecisionQueries {
   /** How many open decisions the caller may take: the navigation's count. */
   countOpenForMe(identity: Identity): Promise<number> {
     return this.database.run((db) => store.countOpenFor(db, { accountId: identity.accountId, roles: rolesOf(identity) }));
+  }
+
+  /** What happened to the decisions of a run (the front door's id of it), oldest first. */
+  async activity(runId: string): Promise<{ items: DecisionActivity[] }> {
+    return { items: await this.database.run((db) => store.listActivity(db, runId)) };
   }
 
   async get(id: string): Promise<Decision> {

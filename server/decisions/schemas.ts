@@ -3,6 +3,7 @@
  * here; the store parses rows with these schemas and the doors answer them.
  */
 import { z } from "zod";
+import { OnOverdue, type StartedBy } from "../engine/schemas";
 
 export const DecisionKind = z.enum(["review", "approval", "answer", "completion"]);
 export type DecisionKind = z.infer<typeof DecisionKind>;
@@ -35,7 +36,10 @@ export const Decision = z.object({
   due_at: z.string().nullable(),
   assignee: z.object({ kind: z.enum(["account", "role"]), id: z.string().nullable(), name: z.string().nullable(), role: z.string() }),
   approvals_needed: z.number().int().positive(),
+  /** The approvals given so far ("1 of 2: approved by Rita Ramos"); once decided, every approval that passed it. */
   approvals: z.array(z.object({ by: z.string(), at: z.string() })),
+  /** What the due time does when it passes (null: it only marks the decision overdue). */
+  on_overdue: OnOverdue.nullable(),
   decided_by: z.string().nullable(),
   decided_at: z.string().nullable(),
   outcome: DecisionOutcome.nullable(),
@@ -59,7 +63,11 @@ export type DecisionListQuery = z.infer<typeof DecisionListQuery>;
 export const DecisionPage = z.object({ items: z.array(Decision), next_cursor: z.string().nullable(), open_for_me: z.number().int() });
 export type DecisionPage = z.infer<typeof DecisionPage>;
 
-/** What a front door's projection says when one of its nodes starts waiting for a person. */
+/** One approval of a decision that needs several (`approvals: N`): who, as named then, and when. */
+export const Approval = z.object({ account_id: z.string().uuid().nullable(), by: z.string(), at: z.string() });
+export type Approval = z.infer<typeof Approval>;
+
+/** A decision about to open, as its front door's projection and the node's decision rules describe it. */
 export interface OpenedDecision {
   engineRunId: string;
   nodeKey: string;
@@ -68,17 +76,75 @@ export interface OpenedDecision {
   kind: DecisionKind;
   title: string;
   context: string;
-  startedBy: { id: string | null; name: string | null } | null;
-  /** Whether the account that started the run may take it (default: yes; the pipeline's reviews: no). */
-  selfApproval?: boolean;
+  startedBy: StartedBy | null;
+  selfApproval: boolean;
+  assignee: { role: string; accountId: string | null; name: string | null };
+  approvalsNeeded: number;
+  onOverdue: OnOverdue | null;
+  dueInMs: number | null;
+  remindInMs: number | null;
 }
+
+/** What can happen to a decision, as its run's conversation tells it. */
+export const DecisionEventType = z.enum(["opened", "claimed", "released", "assigned", "approved", "reminded", "overdue", "escalated", "decided", "expired", "cancelled"]);
+export type DecisionEventType = z.infer<typeof DecisionEventType>;
+
+/** An event's particulars: to whom it went (assigned, escalated, opened), an approval's count, an outcome, a reason. */
+export const DecisionEventDetail = z
+  .object({
+    assignee: z.object({ kind: z.enum(["account", "role"]), name: z.string().nullable(), role: z.string() }).optional(),
+    approvals: z.number().int().optional(),
+    approvals_needed: z.number().int().optional(),
+    outcome: DecisionOutcome.optional(),
+    due_at: z.string().nullable().optional(),
+    reason: z.string().optional(),
+  })
+  .strict();
+export type DecisionEventDetail = z.infer<typeof DecisionEventDetail>;
+
+/** One event of a run's decisions, for its conversation: "Rita Ramos claimed Review Requirements v2", "1 of 2: approved by Rita Ramos". */
+export const DecisionActivity = z.object({
+  id: z.number().int(),
+  decision_id: z.string().uuid(),
+  node_id: z.string(),
+  title: z.string(),
+  type: DecisionEventType,
+  /** Who did it; null when the system did (a deadline, the run's end). */
+  by: z.object({ id: z.string().uuid().nullable(), name: z.string().nullable() }).nullable(),
+  detail: DecisionEventDetail,
+  at: z.string(),
+});
+export type DecisionActivity = z.infer<typeof DecisionActivity>;
+
+/** `GET /api/decisions/activity?run_id=`: a run's decision activity, by the front door's id of the run. */
+export const DecisionActivityQuery = z.object({ run_id: z.string().min(1).max(200) });
+export const DecisionActivityList = z.object({ items: z.array(DecisionActivity) });
+
+/**
+ * `POST /api/decisions/{id}/decide`: the outcome, taken through the front door that owns the decision with its rules.
+ * `comment`: an approval's comment, or the feedback of a request for changes or the reason of a rejection; `text`: an
+ * answer to a question, or a gate's completion (its output).
+ */
+export const DecideBody = z
+  .object({
+    outcome: z.enum(["approve", "request_changes", "reject", "answer"]),
+    comment: z.string().max(20_000).optional(),
+    text: z.string().max(100_000).optional(),
+  })
+  .strict();
+export type DecideBody = z.infer<typeof DecideBody>;
 
 /** Who decides, claims or assigns: the caller as the doors identified them (an Identity is one). */
 export interface Decider {
   accountId: string | null;
   name: string | null;
   role: "analyst" | "reviewer" | "operator" | null;
+  /** The system itself (a decision's deadline deciding its `on_overdue` outcome): no person's rule applies. */
+  system?: true;
 }
+
+/** How the system is named when a deadline decides: "Approved by the deadline". */
+export const DEADLINE: Decider = { accountId: null, name: "the deadline", role: "operator", system: true };
 
 /** An operator's assignment: to one account (by id), or back to everyone with a role. */
 export const AssignBody = z.union([

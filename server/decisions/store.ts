@@ -2,11 +2,14 @@
  * Every statement on the `decisions` table, and the only module that writes it. Projections open and close decisions
  * inside the engine event's transaction (after the engine's run lock, like every front door's row); the inbox reads.
  */
-import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { type DecisionRow, decisions } from "../../db/schema";
+import { type DecisionEventRow, type DecisionRow, accounts, decisionEvents, decisions } from "../../db/schema";
+import { OnOverdue } from "../engine/schemas";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../lib/paging";
-import { Decision, DecisionFrontDoor, DecisionKind, DecisionOutcome, DecisionState, type OpenedDecision } from "./schemas";
+import {
+  Approval, Decision, DecisionActivity, DecisionEventDetail, DecisionEventType, DecisionFrontDoor, DecisionKind, DecisionOutcome, DecisionState, type OpenedDecision,
+} from "./schemas";
 
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -20,30 +23,104 @@ export function decisionOf(row: DecisionRow): Decision {
     assignee: row.assigneeAccountId
       ? { kind: "account", id: row.assigneeAccountId, name: row.assigneeName, role: row.assigneeRole }
       : { kind: "role", id: null, name: null, role: row.assigneeRole },
-    approvals_needed: 1, approvals: [],
+    approvals_needed: row.approvalsNeeded, approvals: approvalsOf(row).map(({ by, at }) => ({ by, at })),
+    on_overdue: row.onOverdue === null ? null : OnOverdue.parse(row.onOverdue),
     decided_by: row.decidedBy, decided_at: iso(row.decidedAt), outcome: row.outcome === null ? null : DecisionOutcome.parse(row.outcome),
   });
 }
 
-/** A node starts waiting: its decision opens, once (a repeat of the same wait, from any process, adds nothing). */
-export async function openDecision(tx: Executor, d: OpenedDecision): Promise<void> {
-  await tx
+/** The approvals a decision has gathered (JSONB, parsed). */
+export const approvalsOf = (row: DecisionRow): Approval[] => Approval.array().parse(row.approvals);
+
+/**
+ * A node starts waiting: its decision opens, once (a repeat of the same wait, from any process, adds nothing: undefined).
+ * Its due and reminder times are counted from the database's clock, like every other time of the run.
+ */
+export async function openDecision(tx: Executor, d: OpenedDecision): Promise<DecisionRow | undefined> {
+  const after = (ms: number | null) => (ms === null ? null : sql`now() + make_interval(secs => ${ms / 1000})`);
+  const [row] = await tx
     .insert(decisions)
     .values({
       engineRunId: d.engineRunId, nodeKey: d.nodeKey, frontDoor: d.frontDoor, runId: d.runId, kind: d.kind, title: d.title, context: d.context,
-      startedById: d.startedBy?.id ?? null, startedByName: d.startedBy?.name ?? null, selfApproval: d.selfApproval ?? true,
+      startedById: d.startedBy?.id ?? null, startedByName: d.startedBy?.name ?? null, selfApproval: d.selfApproval,
+      assigneeRole: d.assignee.role, assigneeAccountId: d.assignee.accountId, assigneeName: d.assignee.name,
+      approvalsNeeded: d.approvalsNeeded, onOverdue: d.onOverdue, dueAt: after(d.dueInMs), remindAt: after(d.remindInMs),
     })
-    .onConflictDoNothing({ target: [decisions.engineRunId, decisions.nodeKey], where: sql`${decisions.state} = 'open'` });
+    .onConflictDoNothing({ target: [decisions.engineRunId, decisions.nodeKey], where: sql`${decisions.state} = 'open'` })
+    .returning();
+  return row;
 }
 
-/** The node stopped waiting: its open decision closes with how and by whom (nothing when none is open). */
+/** The node stopped waiting: its open decision closes with how and by whom (undefined when none was open). */
 export async function closeDecision(
   tx: Executor, engineRunId: string, nodeKey: string, close: { state: Exclude<DecisionState, "open">; outcome: DecisionOutcome; decidedBy: string | null },
-): Promise<void> {
-  await tx
+): Promise<DecisionRow | undefined> {
+  const [row] = await tx
     .update(decisions)
-    .set({ state: close.state, outcome: close.outcome, decidedBy: close.decidedBy, decidedAt: sql`now()` })
-    .where(and(eq(decisions.engineRunId, engineRunId), eq(decisions.nodeKey, nodeKey), eq(decisions.state, "open")));
+    .set({
+      state: close.state, outcome: close.outcome, decidedBy: close.decidedBy, decidedAt: sql`now()`,
+      // Who decided was marked by admitDecision when the decision was taken by a person; nobody else "decided" it.
+      decidedById: close.state === "decided" ? decisions.decidedById : null,
+    })
+    .where(and(eq(decisions.engineRunId, engineRunId), eq(decisions.nodeKey, nodeKey), eq(decisions.state, "open")))
+    .returning();
+  return row;
+}
+
+/** The account taking the decision now (its approval completes it, or its answer closes it), for "decided by me". */
+export async function markDecider(tx: Executor, id: string, accountId: string | null): Promise<void> {
+  await tx.update(decisions).set({ decidedById: accountId }).where(eq(decisions.id, id));
+}
+
+/** One more approval of a decision that needs several. */
+export async function setApprovals(tx: Executor, id: string, approvals: Approval[]): Promise<DecisionRow> {
+  const [row] = await tx.update(decisions).set({ approvals: Approval.array().parse(approvals) }).where(eq(decisions.id, id)).returning();
+  return row!;
+}
+
+export async function markReminded(tx: Executor, id: string): Promise<void> {
+  await tx.update(decisions).set({ remindedAt: sql`now()` }).where(eq(decisions.id, id));
+}
+
+export async function markOverdue(tx: Executor, id: string): Promise<void> {
+  await tx.update(decisions).set({ overdueAt: sql`now()` }).where(eq(decisions.id, id));
+}
+
+/** Records what happened to a decision, for its run's conversation. */
+export async function addEvent(
+  tx: Executor, e: { decision: Pick<DecisionRow, "id" | "engineRunId">; type: DecisionEventType; by?: { id: string | null; name: string | null } | null; detail?: DecisionEventDetail },
+): Promise<void> {
+  await tx.insert(decisionEvents).values({
+    decisionId: e.decision.id, engineRunId: e.decision.engineRunId, type: e.type, byId: e.by?.id ?? null, byName: e.by?.name ?? null, detail: DecisionEventDetail.parse(e.detail ?? {}),
+  });
+}
+
+/** Everything that happened to the decisions of a run (the front door's id of it), oldest first, each with its decision's title and node. */
+export async function listActivity(db: Executor, runId: string): Promise<DecisionActivity[]> {
+  const found = await db
+    .select({ event: decisionEvents, title: decisions.title, nodeKey: decisions.nodeKey })
+    .from(decisionEvents)
+    // Joined on the engine run too, so the events are found by their run's index.
+    .innerJoin(decisions, and(eq(decisions.id, decisionEvents.decisionId), eq(decisions.engineRunId, decisionEvents.engineRunId)))
+    .where(eq(decisions.runId, runId))
+    .orderBy(asc(decisionEvents.id));
+  return found.map(({ event, title, nodeKey }) => activityOf(event, title, nodeKey));
+}
+
+function activityOf(e: DecisionEventRow, title: string, nodeKey: string): DecisionActivity {
+  return DecisionActivity.parse({
+    id: e.id, decision_id: e.decisionId, node_id: nodeKey, title, type: DecisionEventType.parse(e.type),
+    by: e.byName === null && e.byId === null ? null : { id: e.byId, name: e.byName }, detail: DecisionEventDetail.parse(e.detail), at: iso(e.at),
+  });
+}
+
+/** An active account by email (a definition's `assignee`), case-insensitively. */
+export async function activeAccountByEmail(db: Executor, email: string): Promise<{ id: string; name: string; role: string } | undefined> {
+  const [row] = await db
+    .select({ id: accounts.id, name: accounts.name, role: accounts.role })
+    .from(accounts)
+    .where(and(sql`lower(${accounts.email}) = lower(${email})`, isNull(accounts.disabledAt)));
+  return row;
 }
 
 export interface ListFilter {
@@ -68,6 +145,7 @@ function where(f: Omit<ListFilter, "limit" | "before">) {
     f.view === "role" ? and(inArray(decisions.assigneeRole, [...f.roles]), f.accountId ? or(isNull(decisions.assigneeAccountId), eq(decisions.assigneeAccountId, f.accountId)) : isNull(decisions.assigneeAccountId)) : undefined,
     f.view === "unassigned" ? isNull(decisions.assigneeAccountId) : undefined,
     f.view === "overdue" ? lt(decisions.dueAt, sql`now()`) : undefined,
+    f.view === "decided" ? (f.accountId ? eq(decisions.decidedById, f.accountId) : sql`false`) : undefined,
     f.runId ? eq(decisions.runId, f.runId) : undefined,
     text ? or(sql`${decisions.title} ILIKE ${text}`, sql`${decisions.context} ILIKE ${text}`) : undefined,
   );

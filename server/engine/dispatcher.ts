@@ -50,6 +50,13 @@ export type DispatchAdapter = (dispatch: { runId: string; nodeId: string; url: s
  */
 export type NodeExecutor = (job: { runId: string; nodeId: string; attempt: number; payload: WorkerPayload; signal: AbortSignal }) => Promise<void>;
 
+/**
+ * What a front door's timer does when it comes due (store.insertTimer): it runs once the row is claimed, and the row is
+ * deleted when it resolves. A throw leaves the row to be claimed again when its lease runs out, so a handler MUST be
+ * safe to run again (check that what it fires for still stands, inside the run's lock).
+ */
+export type TimerHandler = (timer: { runId: string; subject: string; payload: unknown }) => Promise<void>;
+
 type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string };
 
 export class Dispatcher {
@@ -64,6 +71,7 @@ export class Dispatcher {
   private readonly idle = new Set<() => void>();
   private readonly adapters = new Map<string, DispatchAdapter>();
   private readonly executors = new Map<string, NodeExecutor>();
+  private readonly timers = new Map<string, TimerHandler>();
 
   constructor(
     private readonly database: Database,
@@ -79,6 +87,11 @@ export class Dispatcher {
   /** Registers who performs the dispatches of nodes with `data.executor === name`. */
   useExecutor(name: string, executor: NodeExecutor): void {
     this.executors.set(name, executor);
+  }
+
+  /** Registers what the timers named `name` do when they come due. */
+  useTimer(name: string, handler: TimerHandler): void {
+    this.timers.set(name, handler);
   }
 
   async start(): Promise<void> {
@@ -164,6 +177,17 @@ export class Dispatcher {
           ? { type: "timeout", key: row.node_id, attempt: row.node_attempt, afterMs }
           : { type: "retry_due", key: row.node_id, attempt: row.node_attempt },
       );
+      await this.forget(row);
+      return;
+    }
+    if (row.kind === "timer") {
+      const handler = this.timers.get(row.url);
+      if (!handler) {
+        // A process without this handler (an older version during a rolling deploy): the timer waits for one that has it.
+        await this.database.run((db) => rescheduleDispatch(db, row.id, 60_000, `no timer handler "${row.url}" in this server`));
+        return;
+      }
+      await handler({ runId: row.run_id, subject: row.node_id, payload: row.payload });
       await this.forget(row);
       return;
     }

@@ -412,3 +412,9 @@ function outboxOf(effects: readonly Effect[]): { dispatches: store.NewDispatch[]
   }
   return { dispatches, cancelled: [...cancelled] };
 }
+
+/**
+ * Sets a front door's durable timer on a run, in the caller's transaction: when `at` comes, the dispatcher hands it to
+ * the handler registered under `name` (Dispatcher.useTimer), once across processes, after a restart too.
+ */
+export const setTimer = store.insertTimer;

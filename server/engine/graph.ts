@@ -59,6 +59,8 @@ export const executorOf = (node: GraphNode): string | undefined => node.spec.exe
 const sameScope = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 const isWorker = (node: StitchNode) => node.type === "Worker";
+/** UX nodes and interactive loops wait for a person: their decisions obey the decision rules in their data. */
+const waitsForPerson = (node: StitchNode, spec: NodeSpec) => node.type === "UX" || (isWorker(node) && spec.loop?.interactive === true);
 
 /**
  * Where a feature applies. On any other node the engine would ignore it, which can only be a mistake in the flow, so
@@ -74,6 +76,9 @@ const APPLIES: { [K in keyof NodeSpec]?: { to: (node: StitchNode, spec: NodeSpec
   triggerRule: { to: (node) => isWorker(node) || node.type === "UX", only: "only Worker and UX nodes fire by trigger rule" },
   captureResponse: { to: (_node, spec) => spec.gate === "approval", only: "only approval gates capture the approver's response" },
   precheck: { to: (_node, spec) => spec.gate === "approval" && spec.executor !== undefined, only: "only approval gates with data.executor run a precheck" },
+  ...Object.fromEntries(
+    (["assignee", "approvals", "self_approval", "due_in", "on_overdue"] as const).map((key) => [key, { to: waitsForPerson, only: "only UX nodes and interactive loops wait for a person" }]),
+  ),
 };
 
 function checkUrl(node: StitchNode, url: string | undefined): void {

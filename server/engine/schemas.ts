@@ -66,6 +66,40 @@ export type WorkerRetry = z.infer<typeof WorkerRetry>;
 export const NodeLoop = z.object({ interactive: z.boolean().default(false) }).strict();
 export type NodeLoop = z.infer<typeof NodeLoop>;
 
+/** A duration as people write it: `90s`, `30m`, `4h`, `2d`. */
+export const Duration = z
+  .string()
+  .regex(/^[1-9][0-9]{0,6}[smhd]$/, 'a duration such as "90s", "30m", "4h" or "2d"')
+  .describe('a duration such as "90s", "30m", "4h" or "2d"');
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** A Duration in milliseconds. */
+export const durationMs = (duration: string): number => Number(duration.slice(0, -1)) * UNIT_MS[duration.slice(-1) as keyof typeof UNIT_MS];
+
+/** Who decides in place of the assignee when a decision's due time passes, or which outcome the deadline decides. */
+export const OnOverdue = z.union([
+  z.object({ escalate: z.string().trim().min(1) }).strict(),
+  z.object({ outcome: z.enum(["approve", "reject", "cancel"]), reason: z.string().trim().min(1).max(2000).optional() }).strict(),
+]);
+export type OnOverdue = z.infer<typeof OnOverdue>;
+
+/**
+ * Who decides a gate, and by when: the same five fields in a Stitch UX gate's `data`, a YAML `approval:` mapping or
+ * interactive `loop:`, and a pipeline agent's definition. The engine carries them; the decisions a gate opens obey them.
+ * `assignee`: a role (`reviewer`, `operator`, `analyst`) or an account's email; `approvals`: distinct people who must
+ * approve; `self_approval`: whether whoever started the run may decide; `due_in` and `on_overdue`: the deadline.
+ */
+export const DecisionRules = z.object({
+  assignee: z
+    .union([z.enum(["analyst", "reviewer", "operator"]), z.string().trim().max(320).email()])
+    .optional()
+    .describe("a role (reviewer, operator or analyst) or an account's email"),
+  approvals: z.number().int().min(1).max(20).optional().describe("a whole number of distinct approvers, 1 to 20"),
+  self_approval: z.boolean().optional().describe("true or false"),
+  due_in: Duration.optional(),
+  on_overdue: OnOverdue.optional().describe('{ escalate: <role or email> } or { outcome: approve | reject | cancel, reason?: <text> }'),
+});
+export type DecisionRules = z.infer<typeof DecisionRules>;
+
 const milliseconds = z.number().int().positive().optional().describe("a positive whole number of milliseconds");
 const name = (of: string) => z.string().min(1).optional().describe(`the name of ${of} (a non-empty string)`);
 const flag = z.boolean().default(false).describe("true or false");
@@ -106,6 +140,7 @@ export const NodeSpec = z.object({
   precheck: flag,
   /** Splitter: the dot path of the array in its input that it splits. */
   arrayPath: z.string().optional().describe('a dot path to the array in its input, such as "items"'),
+  ...DecisionRules.shape,
 });
 export type NodeSpec = z.infer<typeof NodeSpec>;
 /** What a front door may write into a node's `data` for the engine (before defaults). */

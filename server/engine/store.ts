@@ -276,10 +276,23 @@ export interface ClaimedDispatch {
   run_id: string;
   node_id: string;
   node_attempt: number;
-  kind: "webhook" | "timeout" | "retry";
+  kind: "webhook" | "timeout" | "retry" | "timer";
   url: string;
   payload: unknown;
   deliveries: number;
+}
+
+/**
+ * A front door's durable timer on a run: an outbox row of kind `timer` that the dispatcher hands, when `at` comes, to
+ * the handler registered under `name` (its `url` holds the name). `subject` is the row's node_id, chosen so that no
+ * node's own rows are mistaken for it (the engine deletes a node's rows when the node moves on); the handler MUST
+ * check that what it fires for still stands, since nothing deletes a timer that is no longer wanted. Written in the
+ * caller's transaction, so it exists if and only if what set it commits.
+ */
+export async function insertTimer(tx: Executor, timer: { runId: string; name: string; subject: string; at: string; payload: unknown }): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, kind, url, payload, run_at)
+    VALUES (${timer.runId}::uuid, ${timer.subject}, 0, 'timer', ${timer.name}, ${json(timer.payload)}::jsonb, ${timer.at}::timestamptz)`);
 }
 
 /**

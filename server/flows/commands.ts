@@ -8,9 +8,9 @@
 import { randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
-import { assertMayDecide } from "../decisions/commands";
+import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
-import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy } from "../engine/engine";
+import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
@@ -49,7 +49,7 @@ export class FlowCommands {
   /** A person completes a UX node with their input as its output. */
   async complete(runId: string, nodeId: string, output: unknown, by: Decider): Promise<EventResult> {
     return this.onPlainRun(runId, "complete a node of", async (run, tx) => {
-      await assertMayDecide(tx, run.id, nodeId, by);
+      await admitDecision(tx, run.id, nodeId, by, "complete");
       return run.handle({ type: "complete", key: nodeId, output }, by.name);
     });
   }
@@ -58,7 +58,11 @@ export class FlowCommands {
   review(runId: string, nodeId: string, decision: { decision: "approve" } | { decision: "reject"; feedback: string }, by: Decider): Promise<EventResult> {
     const feedback = decision.decision === "reject" ? decision.feedback : undefined;
     return this.onPlainRun(runId, "review a node of", async (run, tx) => {
-      await assertMayDecide(tx, run.id, nodeId, by);
+      // Several approvers needed: this approval is recorded, and the gate waits for the next (the run as it is).
+      if (!(await admitDecision(tx, run.id, nodeId, by, decision.decision === "approve" ? "approve" : "request_changes"))) {
+        const node = await run.nodeRow(nodeId);
+        return { runId: run.id, nodeId, duplicate: false, message: "approval recorded: the gate waits for another person's approval", ...(node ? { node: toNodeState(node) } : {}), runStatus: run.status };
+      }
       return run.handle({ type: "review", key: nodeId, decision: decision.decision, feedback }, by.name);
     });
   }
@@ -85,4 +89,22 @@ export class FlowCommands {
       return fn(run, tx);
     });
   }
+}
+
+/** How the decisions of plain flow runs (review gates, UX gates to complete) are taken from the inbox and by their deadlines. */
+export function flowDecisionDoor(commands: FlowCommands): DecisionDoor {
+  return {
+    async decide(decision, body, by) {
+      if (decision.kind === "completion") {
+        // A gate completed from the inbox: its output is the text given (an approval's comment, or nothing).
+        if (body.outcome !== "answer" && body.outcome !== "approve") throw unsupportedOutcome(decision, ["answer", "approve"]);
+        await commands.complete(decision.run_id, decision.node_id, (body.outcome === "answer" ? body.text : body.comment) ?? null, by);
+      } else if (body.outcome === "approve") await commands.review(decision.run_id, decision.node_id, { decision: "approve" }, by);
+      else if (body.outcome === "request_changes" || body.outcome === "reject") await commands.review(decision.run_id, decision.node_id, { decision: "reject", feedback: feedbackOf(body) }, by);
+      else throw unsupportedOutcome(decision, ["approve", "request_changes"]);
+    },
+    async cancel(decision, reason, by) {
+      await commands.cancel(decision.run_id, reason, by.name);
+    },
+  };
 }

@@ -3,9 +3,9 @@
  * gates wait for, like every other run, so the reviewer's inbox holds them all.
  */
 import type { TransitionObserver } from "../engine/engine";
-import { recordDecisions } from "../decisions/record";
+import type { RecordDecisions } from "../decisions/record";
 
-export function flowProjection(): TransitionObserver {
+export function flowProjection(recordDecisions: RecordDecisions): TransitionObserver {
   return async (tx, t) => {
     if (t.owner !== null || !t.changes.some((c) => c.after.status === "waiting_for_user" || c.before === "waiting_for_user")) return;
     const run = `flow run ${t.runId.slice(0, 8)}`;

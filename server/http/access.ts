@@ -96,10 +96,13 @@ export const accessRules: AccessRule[] = [
 
   // The reviewer's inbox: reading it is open to every role (analysts follow what their runs wait for).
   read(decisionPaths.decisions),
+  read(decisionPaths.activity),
   read(decisionPaths.decision),
   change(decisionPaths.claim, reviewer, "decisions.claim", { kind: "decision", param: "id" }),
   change(decisionPaths.release, reviewer, "decisions.release", { kind: "decision", param: "id" }),
   change(decisionPaths.assign, operator, "decisions.assign", { kind: "decision", param: "id" }),
+  // Who may take a decision is the decision's own rule (its assignee, role, separation and quorum), which analysts may meet too.
+  change(decisionPaths.decide, analyst, "decisions.decide", { kind: "decision", param: "id" }),
 
   // People and the audit trail.
   change(peoplePaths.signIn, "open", "auth.signIn"),

@@ -662,6 +662,14 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("POST", "/api/decisions/{id}/assign", { params: { id }, body: { who: "nobody" } })).status).toBe(400);
     expect((await call("GET", "/api/decisions", { query: "?limit=0" })).status).toBe(400);
     expect((await call("GET", "/api/decisions/{id}", { params: { id: crypto.randomUUID() } })).status).toBe(404);
+    // Assigned to the person: the bootstrap operator may not decide it; she completes it through the inbox.
+    expect((await call("POST", "/api/decisions/{id}/decide", { params: { id }, body: { outcome: "answer", text: "x" } })).status).toBe(403);
+    expect((await call("POST", "/api/decisions/{id}/decide", { params: { id }, token: person.token, body: { outcome: "request_changes" } })).status).toBe(400);
+    const decided = await call("POST", "/api/decisions/{id}/decide", { params: { id }, token: person.token, body: { outcome: "answer", text: "done" } });
+    expect(decided.body).toMatchObject({ state: "decided", outcome: "complete", decided_by: "Inbox Reviewer" });
+    const activity = await call("GET", "/api/decisions/activity", { query: `?run_id=${run.body.id}` });
+    expect(activity.body.items.map((e: { type: string }) => e.type)).toEqual(["opened", "claimed", "released", "assigned", "decided"]);
+    expect((await call("GET", "/api/decisions/activity", { query: "" })).status).toBe(400);
   });
 
   it("every documented operation answered with success at least once", () => {

@@ -104,10 +104,12 @@ export const peoplePaths = {
 /** The reviewer's inbox: every decision a run waits for, whichever front door owns it. */
 export const decisionPaths = {
   decisions: route("/api/decisions"),
+  activity: route("/api/decisions/activity"),
   decision: route("/api/decisions/:id"),
   claim: route("/api/decisions/:id/claim"),
   release: route("/api/decisions/:id/release"),
   assign: route("/api/decisions/:id/assign"),
+  decide: route("/api/decisions/:id/decide"),
 };
 
 /** The API's documentation: not part of the API it documents. */

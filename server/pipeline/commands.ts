@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
-import { assertMayDecide } from "../decisions/commands";
+import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import type { Engine, RunOps, StartedBy } from "../engine/engine";
 import { sameJson } from "../lib/json";
@@ -116,11 +116,12 @@ export class PipelineCommands {
   }
 
   /** Approves the output waiting for review: the next agent starts, or the run completes after the last one. */
-  async approve(runId: string, by: Decider, expected?: ReviewedOutput): Promise<PipelineRunView> {
+  async approve(runId: string, by: Decider, expected?: ReviewedOutput, comment?: string): Promise<PipelineRunView> {
     await this.onRun(runId, async (ops, tx, run) => {
       await checkWaiting(tx, run, "approve", expected);
-      await assertMayDecide(tx, ops.id, gateKey(run.currentAgent!), by);
-      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "approve" }, by.name);
+      // Several approvers needed: this one is recorded, and the output waits for the next.
+      if (!(await admitDecision(tx, ops.id, gateKey(run.currentAgent!), by, "approve"))) return;
+      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "approve", ...(comment?.trim() ? { feedback: comment.trim() } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
   }
@@ -129,7 +130,7 @@ export class PipelineCommands {
   async reject(runId: string, feedback: string, by: Decider, expected?: ReviewedOutput): Promise<PipelineRunView> {
     await this.onRun(runId, async (ops, tx, run) => {
       await checkWaiting(tx, run, "reject", expected);
-      await assertMayDecide(tx, ops.id, gateKey(run.currentAgent!), by);
+      await admitDecision(tx, ops.id, gateKey(run.currentAgent!), by, "request_changes");
       await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, by.name);
     });
     return this.queries.getRun(runId);
@@ -199,4 +200,18 @@ async function acceptOutput(tx: Executor, ops: RunOps, run: store.PipelineRunRow
   const artifactId = await store.insertArtifact(tx, { runId: run.id, artifactType: agent.artifact_type, version, content: output.content, metadata });
   await store.insertTurns(tx, [{ runId: run.id, kind: "artifact", agent: agent.slug, payload: { artifact_id: artifactId, version } }]);
   return answer(version, false);
+}
+
+/** How the decisions of pipeline runs are taken from the inbox (`POST /api/decisions/{id}/decide`) and by their deadlines. */
+export function pipelineDecisionDoor(commands: PipelineCommands): DecisionDoor {
+  return {
+    async decide(decision, body, by) {
+      if (body.outcome === "approve") await commands.approve(decision.run_id, by, undefined, body.comment);
+      else if (body.outcome === "request_changes" || body.outcome === "reject") await commands.reject(decision.run_id, feedbackOf(body), by);
+      else throw unsupportedOutcome(decision, ["approve", "request_changes"]);
+    },
+    async cancel(decision, reason, by) {
+      await commands.cancel(decision.run_id, reason, by.name);
+    },
+  };
 }

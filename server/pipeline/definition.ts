@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { StitchGraph } from "../engine/schemas";
+import { DecisionRules, type StitchGraph } from "../engine/schemas";
 import { describeZodError } from "../lib/zodIssues";
 import { AgentSlug, type PipelineAgent } from "./schemas";
 
@@ -21,6 +21,8 @@ export const DefinitionFile = z.object({
         webhook_path: z.string().startsWith("/").optional(),
         webhook_url: z.string().url().optional(),
         context: z.array(z.string().min(1)).min(1),
+        // Who reviews this agent's outputs, and by when: the decision rules every front door shares.
+        ...DecisionRules.shape,
       }),
     )
     .min(1),
@@ -78,23 +80,29 @@ export function resolveAgents(file: DefinitionFile, env: Record<string, string |
       ...(agent.webhook_path ? { webhook_path: agent.webhook_path } : {}),
       context: agent.context,
       builtin: external === undefined,
+      ...rulesOf(agent),
     };
   });
 }
 
 export const workerKey = (slug: string) => `agent_${slug}`;
+
+const DECISION_RULE_KEYS = Object.keys(DecisionRules.shape) as (keyof DecisionRules)[];
 export const gateKey = (slug: string) => `review_${slug}`;
 
 /**
  * The engine flow that runs the pipeline: agent_<slug> -> review_<slug> -> agent_<next> -> ...
  * `timeoutMs`: how long an agent may take to call back before the run fails with that reason.
  */
+/** The agent's decision rules, as its review gate's data carries them. */
+const rulesOf = (agent: DecisionRules): DecisionRules => Object.fromEntries(DECISION_RULE_KEYS.filter((key) => agent[key] !== undefined).map((key) => [key, agent[key]]));
+
 export function pipelineGraph(agents: readonly PipelineAgent[], timeoutMs: number): StitchGraph {
   const nodes: StitchGraph["nodes"] = [];
   const edges: StitchGraph["edges"] = [];
   agents.forEach((agent, i) => {
     nodes.push({ id: workerKey(agent.slug), type: "Worker", position: { x: i * 260, y: 0 }, data: { label: agent.name, protocol: "agent", agent: agent.slug, webhookUrl: agent.webhook_url, timeoutMs } });
-    nodes.push({ id: gateKey(agent.slug), type: "UX", position: { x: i * 260, y: 140 }, data: { label: `Review ${agent.name}`, gate: "review", agent: agent.slug } });
+    nodes.push({ id: gateKey(agent.slug), type: "UX", position: { x: i * 260, y: 140 }, data: { label: `Review ${agent.name}`, gate: "review", agent: agent.slug, ...rulesOf(agent) } });
     edges.push({ id: `e_${agent.slug}_review`, source: workerKey(agent.slug), target: gateKey(agent.slug) });
     const next = agents[i + 1];
     if (next) edges.push({ id: `e_${agent.slug}_${next.slug}`, source: gateKey(agent.slug), target: workerKey(next.slug) });

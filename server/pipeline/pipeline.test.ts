@@ -203,12 +203,12 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       let base = "";
       const silent = await startFakeN8n(() => base);
       silent.style.requirements = "none";
-      const server = await startTestServer(await freshDatabase(), { N8N_BASE_URL: silent.url, AGENT_TIMEOUT_MS: "400" });
+      const server = await startTestServer(await freshDatabase(), { N8N_BASE_URL: silent.url, AGENT_TIMEOUT_MS: "1500" });
       base = server.url;
       try {
         const runId = ((await postJson(`${base}/runs`, { domain: "ops", brief })).body as RunView).run_id;
         const failed = await waitForStatus(base, runId, "FAILED_REQUIREMENTS");
-        expect(failed.failure).toBe("the worker did not call back within 400 ms (attempt 1)");
+        expect(failed.failure).toBe("the worker did not call back within 1500 ms (attempt 1)");
         silent.style.requirements = "preferred";
         await postJson(`${base}/runs/${runId}/retry`, {});
         await waitForStatus(base, runId, "WAITING_APPROVAL_REQUIREMENTS");

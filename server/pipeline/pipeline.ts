@@ -3,6 +3,7 @@
  * with the engine, and its commands, queries and agent protocol are handed to the routes. Routes call commands and
  * queries; commands call the engine; everything reads and writes through the pipeline's store.
  */
+import type { RecordDecisions } from "../decisions/record";
 import type { Database } from "../../db/client";
 import type { DispatchAdapter } from "../engine/dispatcher";
 import type { Engine } from "../engine/engine";
@@ -16,6 +17,8 @@ import * as store from "./store";
 
 export interface PipelineOptions {
   agents: readonly PipelineAgent[];
+  /** Keeps the decisions its reviews wait for (the decisions module's recorder). */
+  recordDecisions: RecordDecisions;
   /** How long an agent may take to call back before its run fails with that reason (AGENT_TIMEOUT_MS). */
   agentTimeoutMs: number;
   /** Where an agent posts its output (the callback route under NEXT_PUBLIC_BASE_URL). */
@@ -40,7 +43,7 @@ export async function installPipeline(database: Database, engine: Engine, option
   const flowId = flowIdFor(graph);
   await engine.ensureFlow(flowId, "agent pipeline", graph);
   await database.transaction((tx) => store.replaceAgents(tx, agents));
-  engine.observe(pipelineProjection());
+  engine.observe(pipelineProjection(options.recordDecisions));
   const queries = new PipelineQueries(database, agents);
   return {
     agents,

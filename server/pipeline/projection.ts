@@ -7,7 +7,7 @@ import type { Executor } from "../../db/client";
 import type { RunTransition, TransitionObserver } from "../engine/engine";
 import type { GraphNode } from "../engine/graph";
 import type { PipelineAgent, PipelineTurn, RunState } from "./schemas";
-import { recordDecisions } from "../decisions/record";
+import type { RecordDecisions } from "../decisions/record";
 import * as store from "./store";
 
 export interface Projected {
@@ -61,7 +61,7 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
 }
 
 /** The observer the pipeline registers with the engine. Engine runs the pipeline does not own are left alone. */
-export function pipelineProjection(): TransitionObserver {
+export function pipelineProjection(recordDecisions: RecordDecisions): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
     if (t.owner?.front_door !== "pipeline") return;
     if (!t.changes.some((c) => isPipelineNode(t.graph.nodes.get(c.key)))) return;
@@ -83,9 +83,10 @@ export function pipelineProjection(): TransitionObserver {
         // engine event: that output is the next version.
         const delivered = t.changes.some((c) => c.key !== change.key && c.after.status === "completed" && t.graph.nodes.get(c.key)?.data.agent === agent.slug);
         const version = ((await store.latestArtifact(tx, run.id, agent.artifact_type))?.version ?? 0) + (delivered ? 1 : 0);
-        // Separation of duties: whoever submitted the brief does not review its outputs.
-        return { kind: "review", title: `Review ${agent.name} v${version} of ${run.domain}`, context: run.domain, selfApproval: false };
+        return { kind: "review", title: `Review ${agent.name} v${version} of ${run.domain}`, context: run.domain };
       },
+      // Separation of duties: whoever submitted the brief does not review its outputs, unless the agent's definition says so.
+      defaults: { self_approval: false },
     });
   };
 }

@@ -3,6 +3,7 @@
  * defined once as zod schemas; the types are inferred from them.
  */
 import { z } from "zod";
+import { DecisionRules } from "../engine/schemas";
 
 export const AgentSlug = z.string().regex(/^[a-z][a-z0-9_-]*$/, "agent slugs are lowercase letters, digits, - and _");
 
@@ -20,6 +21,8 @@ export const PipelineAgent = z.object({
   context: z.array(z.string()).min(1),
   /** True when webhook_url is the product's own built-in agent. */
   builtin: z.boolean(),
+  /** Who reviews its outputs and by when (default: the reviewers, not whoever submitted the brief, no deadline). */
+  ...DecisionRules.shape,
 });
 export type PipelineAgent = z.infer<typeof PipelineAgent>;
 

@@ -4,13 +4,15 @@
  * a person's decision is an approval gate. Each node fires by its trigger rule once its dependencies have settled,
  * so independent branches never wait for each other, and every node's work and outcome is an engine event.
  */
-import type { NodeLoop, NodeSpecInput, StitchGraph, StitchNode, TriggerRule, WorkerRetry } from "../engine/schemas";
+import type { DecisionRules, NodeLoop, NodeSpecInput, StitchGraph, StitchNode, TriggerRule, WorkerRetry } from "../engine/schemas";
 
 /** The executor name under which the workflow front doors run their nodes' work. */
 export const WORKFLOW_EXECUTOR = "workflow";
 
 export interface WorkflowTask {
   id: string;
+  /** An approval's or an interactive loop's decision rules (who decides, by when), carried in its node's data. */
+  decisionRules?: DecisionRules;
   dependsOn: readonly string[];
   triggerRule: TriggerRule;
   /** `task`: work this server performs; `approval`: a person approves or rejects. */
@@ -67,6 +69,7 @@ export function compileWorkflow(tasks: readonly WorkflowTask[]): StitchGraph {
     // The engine's keys are typed by its node spec (compileGraph checks them again); the rest is the task's config.
     const data: NodeSpecInput & Record<string, unknown> = { label: task.label, triggerRule: task.triggerRule, ...task.config };
     if (task.alwaysRun) data.alwaysRun = true;
+    if (task.decisionRules) Object.assign(data, task.decisionRules);
     if (task.leaseMs) data.leaseMs = task.leaseMs;
     if (task.kind === "approval") {
       data.gate = "approval";

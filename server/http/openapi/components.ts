@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { AuditEntry, type AuditPage } from "../../audit/schemas";
-import { AssignBody, Decision, DecisionPage } from "../../decisions/schemas";
+import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
@@ -179,7 +179,7 @@ const requestSchemas = {
   CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: StartAnyRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
-  RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody,
+  RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody, DecideDecisionBody: DecideBody,
 };
 
 /**
@@ -195,7 +195,7 @@ const responseSchemas = {
   WorkflowProblem: Problem, RegisteredStepWorkflow: steps.RegisteredStepWorkflow, StepWorkflowDetail: steps.StepWorkflowDetail, RunStep: steps.RunStep,
   StepRunView: steps.StepRunView, StepRunSummary: steps.StepRunSummary, StepSummary: steps.StepSummary, WorkflowTool: steps.ToolDescription,
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
-  Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage,
+  Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage, DecisionActivityList,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

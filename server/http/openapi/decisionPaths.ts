@@ -1,5 +1,5 @@
 /** The reviewer's inbox (server/http/decisionRoutes.ts): every decision a run waits for, whichever front door owns the run. */
-import { DecisionListQuery } from "../../decisions/schemas";
+import { DecisionActivityQuery, DecisionListQuery } from "../../decisions/schemas";
 import { decisionPaths as paths } from "../paths";
 import { requestJsonSchema } from "./components";
 import { type Tag, answer, body, pathParam, queryParam, ref, refusals, tagged } from "./operations";
@@ -33,6 +33,16 @@ export function decisionPathItems() {
           200: answer("A page of decisions.", ref("DecisionPage")),
           ...refusals({ 400: "`invalid_query`: a parameter that does not validate (the message names it), or a cursor of another list." }),
         },
+      },
+    },
+    [paths.activity.openapi]: {
+      get: {
+        operationId: "listDecisionActivity", summary: "What happened to a run's decisions",
+        description:
+          "Oldest first: each decision's opening (to whom, due when), claims, releases, assignments, approvals of several needed (\"1 of 2\"), " +
+          "reminders, escalations and how it closed. Whoever did it is `by` (null: the system, such as a deadline).",
+        parameters: [queryParam("run_id", "The run (the front door's id of it: a pipeline's RUN_..., a workflow's or a flow's run id).", requestJsonSchema(DecisionActivityQuery.shape.run_id))],
+        responses: { 200: answer("The run's decision activity.", ref("DecisionActivityList")), ...refusals({ 400: "`invalid_query`: no run_id." }) },
       },
     },
     [paths.decision.openapi]: {
@@ -75,7 +85,33 @@ export function decisionPathItems() {
         requestBody: body("AssignDecisionBody", { account_id: "0b7c8f8e-8a33-4c55-9a57-3f1c2f9d1a01" }),
         responses: {
           200: answer("The decision, assigned.", ref("Decision")),
-          ...refusals({ 400: "The body does not validate, or the account is not active or may not take it.", 404: "No decision with this id.", 409: "Nothing waits any more." }),
+          ...refusals({
+            400: "The body does not validate, or the account is not active or may not take it.",
+            404: "No decision with this id.",
+            409: "Nothing waits any more, or it needs several approvers (assign it to a role).",
+          }),
+        },
+      },
+    },
+    [paths.decide.openapi]: {
+      post: {
+        operationId: "decideDecision", summary: "Take a decision, through the front door that owns it",
+        description:
+          "The same as the front door's own endpoint (pipeline approve/reject, workflow approve/reject/input, flow review/complete), with the same rules: " +
+          "only its assignee (or, assigned to a role, anyone whose role covers it) may decide; with `self_approval: false` not whoever started the run; " +
+          "with `approvals: N` each approval is recorded and the N-th distinct person's passes it, while one request for changes or rejection sends it back at once. " +
+          "`approve` (with an optional `comment`), `request_changes` or `reject` (with the `comment` saying why) for reviews and approvals; " +
+          "`answer` (with `text`) for a question or a gate to complete.",
+        parameters: [pathParam("id", "The decision's id.", "uuid")],
+        requestBody: body("DecideDecisionBody", { outcome: "request_changes", comment: "CAP-001 must limit a reservation to 3 days." }),
+        responses: {
+          200: answer("The decision afterwards: decided, or still open with one more approval.", ref("Decision")),
+          ...refusals({
+            400: "The body does not validate, the outcome is not one this decision takes, or a request for changes has no comment.",
+            403: "You may not take it (the message says who may, or names the separation-of-duties rule).",
+            404: "No decision with this id.",
+            409: "Nothing waits any more, or you approved it already and it waits for someone else's approval.",
+          }),
         },
       },
     },

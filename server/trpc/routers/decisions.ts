@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssignBody, DecisionListQuery } from "../../decisions/schemas";
+import { AssignBody, DecideBody, DecisionActivityQuery, DecisionListQuery } from "../../decisions/schemas";
 import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
 const DecisionRef = z.object({ decisionId: z.string().min(1) });
@@ -14,5 +14,9 @@ export const decisionsRouter = router({
   release: reviewerProcedure.input(DecisionRef).mutation(({ ctx, input }) => ctx.decisionCommands.release(input.decisionId, ctx.identity)),
   assign: operatorProcedure
     .input(DecisionRef.extend({ to: AssignBody }))
-    .mutation(({ ctx, input }) => ctx.decisionCommands.assign(input.decisionId, input.to)),
+    .mutation(({ ctx, input }) => ctx.decisionCommands.assign(input.decisionId, input.to, ctx.identity)),
+  /** Takes the decision through its front door, with that door's rules: who may decide is the decision's own rule. */
+  decide: analystProcedure.input(DecisionRef.extend({ body: DecideBody })).mutation(({ ctx, input }) => ctx.decisionCommands.decide(input.decisionId, input.body, ctx.identity)),
+  /** What happened to a run's decisions (opened, claimed, assigned, approved, reminded, escalated, decided), for its conversation. */
+  activity: analystProcedure.input(z.object({ runId: z.string().min(1).max(200) })).query(({ ctx, input }) => ctx.decisions.activity(input.runId)),
 });

@@ -10,7 +10,7 @@ import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
 import { nameAuditTarget } from "../../audit/scope";
-import { assertMayDecide } from "../../decisions/commands";
+import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../../decisions/commands";
 import type { Decider } from "../../decisions/schemas";
 import { hashedUuid, isUuid } from "../../lib/uuid";
 import { killRun } from "../runtime/processes";
@@ -117,7 +117,8 @@ export class WorkflowCommands {
     await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
-      await assertMayDecide(tx, runId, nodeId, by);
+      // Several approvers needed: this approval is recorded, and the gate waits for the next.
+      if (!(await admitDecision(tx, runId, nodeId, by, "approve"))) return;
       await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
@@ -136,7 +137,7 @@ export class WorkflowCommands {
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
       const row = await ops.nodeRow(nodeId);
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
-      await assertMayDecide(tx, runId, nodeId, by);
+      await admitDecision(tx, runId, nodeId, by, "reject");
       const onReject = node.approval.on_reject;
       // Counted since the run was last resumed: a resumed gate gets its on_reject attempts afresh.
       const turns = await store.listTurns(tx, runId);
@@ -159,7 +160,7 @@ export class WorkflowCommands {
     await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "loop" || !node.loop.interactive) throw new WorkflowError("conflict", `node "${nodeId}" is not an interactive loop`);
-      await assertMayDecide(tx, runId, nodeId, by);
+      await admitDecision(tx, runId, nodeId, by, "answer");
       await ops.handle({ type: "input", key: nodeId, text }, by.name);
     });
     return this.queries.getRun(runId);
@@ -227,4 +228,23 @@ export class WorkflowCommands {
     if (!node) throw new WorkflowError("not_found", `run ${runId} has no node "${nodeId}"`);
     return { run, node };
   }
+}
+
+/** How the decisions of YAML runs (approvals, interactive loops' questions) are taken from the inbox and by their deadlines. */
+export function workflowDecisionDoor(commands: WorkflowCommands): DecisionDoor {
+  return {
+    async decide(decision, body, by) {
+      if (decision.kind === "answer") {
+        if (body.outcome !== "answer") throw unsupportedOutcome(decision, ["answer"]);
+        const text = body.text?.trim();
+        if (!text) throw new WorkflowError("bad_request", "text: write the answer to send");
+        await commands.input(decision.run_id, decision.node_id, text, by);
+      } else if (body.outcome === "approve") await commands.approve(decision.run_id, decision.node_id, body.comment?.trim() || undefined, by);
+      else if (body.outcome === "request_changes" || body.outcome === "reject") await commands.reject(decision.run_id, decision.node_id, feedbackOf(body), by);
+      else throw unsupportedOutcome(decision, ["approve", "request_changes", "reject"]);
+    },
+    async cancel(decision, reason, by) {
+      await commands.cancel(decision.run_id, reason, by.name);
+    },
+  };
 }

@@ -1,4 +1,5 @@
 /** A loaded YAML workflow lowered onto the engine: each node a task of the shared workflow compiler. */
+import type { DecisionRules } from "../../engine/schemas";
 import { z } from "zod";
 import type { StitchGraph } from "../../engine/schemas";
 import { type WorkflowTask, compileWorkflow } from "../compile";
@@ -18,6 +19,12 @@ export const YamlNodeConfig = z.object({
 });
 export type YamlNodeConfig = z.infer<typeof YamlNodeConfig>;
 
+/** The decision rules an approval or interactive loop states (the others are the defaults). */
+function decisionRulesOf(from: DecisionRules): DecisionRules {
+  const { assignee, approvals, self_approval, due_in, on_overdue } = from;
+  return Object.fromEntries(Object.entries({ assignee, approvals, self_approval, due_in, on_overdue }).filter(([, value]) => value !== undefined));
+}
+
 function taskOf(definition: WorkflowDefinition, node: WorkflowNode): WorkflowTask {
   return {
     id: node.id,
@@ -31,6 +38,7 @@ function taskOf(definition: WorkflowDefinition, node: WorkflowNode): WorkflowTas
     ...(node.kind === "approval"
       ? { rejectionWork: node.approval.on_reject !== undefined, captureResponse: node.approval.capture_response, precheck: node.when !== undefined }
       : {}),
+    ...(node.kind === "approval" || (node.kind === "loop" && node.loop.interactive) ? { decisionRules: decisionRulesOf(node.kind === "approval" ? node.approval : node.loop) } : {}),
     leaseMs: (node.timeout ?? DEFAULT_TIMEOUT_MS) + LEASE_MARGIN_MS,
     config: { kind: node.kind, node, workflow: { name: definition.name, provider: definition.provider ?? null, model: definition.model ?? null } } satisfies YamlNodeConfig,
   };

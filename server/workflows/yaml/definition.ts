@@ -4,6 +4,7 @@
  * this into an engine flow; the executor runs its nodes. Defined once as zod schemas; the types are inferred.
  */
 import { z } from "zod";
+import { DecisionRules } from "../../engine/schemas";
 import { TriggerRule } from "../../engine/schemas";
 
 /** The seven node kinds, chosen by the one mode key a node has. */
@@ -55,6 +56,8 @@ export const LoopConfig = z.object({
   interactive: z.boolean().default(false),
   gate_message: z.string().optional(),
   until_bash: z.string().optional(),
+  /** An interactive loop's questions: who answers them, and by when. */
+  ...DecisionRules.shape,
 });
 export type LoopConfig = z.infer<typeof LoopConfig>;
 
@@ -69,7 +72,11 @@ export const WorkflowNode = z.discriminatedUnion("kind", [
   z.object({ ...Common, kind: z.literal("bash"), bash: z.string() }),
   z.object({ ...Common, kind: z.literal("script"), script: z.string(), runtime: z.enum(["bun", "uv"]), deps: z.array(z.string()).default([]) }),
   z.object({ ...Common, kind: z.literal("loop"), loop: LoopConfig }),
-  z.object({ ...Common, kind: z.literal("approval"), approval: z.object({ message: z.string(), capture_response: z.boolean().default(false), on_reject: OnReject.optional() }) }),
+  z.object({
+    ...Common,
+    kind: z.literal("approval"),
+    approval: z.object({ message: z.string(), capture_response: z.boolean().default(false), on_reject: OnReject.optional(), ...DecisionRules.shape }),
+  }),
   z.object({ ...Common, kind: z.literal("cancel"), cancel: z.string() }),
 ]);
 export type WorkflowNode = z.infer<typeof WorkflowNode>;

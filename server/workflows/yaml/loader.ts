@@ -22,8 +22,12 @@ const COMMON_KEYS = new Set(["id", "depends_on", "when", "trigger_rule", "retry"
 const AI_ONLY_KEYS = new Set(["provider", "model", "system", "system_prompt", "temperature", "max_tokens", "top_p", "tools", "allowed_tools", "denied_tools", "output_format", "effort", "thinking"]);
 const AI_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(["command", "prompt", "loop"]);
 const SCRIPT_KEYS = new Set(["runtime", "deps"]);
-const LOOP_KEYS = new Set(["prompt", "until", "max_iterations", "fresh_context", "interactive", "gate_message", "until_bash"]);
-const APPROVAL_KEYS = new Set(["message", "capture_response", "on_reject"]);
+/** Who decides an approval or answers an interactive loop's question, and by when: the decision rules every front door shares. */
+const DECISION_KEYS = ["assignee", "approvals", "self_approval", "due_in", "on_overdue"] as const;
+const LOOP_KEYS = new Set(["prompt", "until", "max_iterations", "fresh_context", "interactive", "gate_message", "until_bash", ...DECISION_KEYS]);
+const APPROVAL_KEYS = new Set(["message", "capture_response", "on_reject", ...DECISION_KEYS]);
+const ROLES = ["analyst", "reviewer", "operator"] as const;
+const OVERDUE_OUTCOMES = ["approve", "reject", "cancel"] as const;
 const ON_REJECT_KEYS = new Set(["prompt", "max_attempts"]);
 const RETRY_KEYS = new Set(["max_attempts", "delay_ms", "on_error"]);
 const MODES_TEXT = NODE_KINDS.join(", ");
@@ -190,6 +194,8 @@ class Checker {
     if (loop.interactive === true && !m.has("gate_message")) {
       this.report.error(child(m.path, "gate_message"), m.at, "an interactive loop needs gate_message: what the user is asked between iterations");
     }
+    if (loop.interactive === true) Object.assign(loop, this.decisionRules(m));
+    else for (const key of DECISION_KEYS) if (m.has(key)) this.report.error(child(m.path, key), m.get(key)!.keyAt, `${key} applies to an interactive loop only (nobody is asked anything by this loop)`);
     m.warnUnknown(LOOP_KEYS, `the loop of ${draft.label}`);
     return loop;
   }
@@ -208,8 +214,39 @@ class Checker {
       approval.on_reject = { prompt, max_attempts: reject.integer(reject.get("max_attempts"), 1, 10) };
       reject.warnUnknown(ON_REJECT_KEYS, `on_reject of ${draft.label}`);
     }
+    Object.assign(approval, this.decisionRules(m));
     m.warnUnknown(APPROVAL_KEYS, `the approval of ${draft.label}`);
     return approval;
+  }
+
+  /** `assignee`, `approvals`, `self_approval`, `due_in`, `on_overdue`: who decides, and by when. */
+  private decisionRules(m: MapReader): Record<string, unknown> {
+    const rules: Record<string, unknown> = {};
+    const assigneeField = m.get("assignee");
+    const assignee = m.string(assigneeField, { nonEmpty: true });
+    if (assigneeField && assignee !== undefined) {
+      if ((ROLES as readonly string[]).includes(assignee) || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(assignee)) rules.assignee = assignee;
+      else this.report.error(assigneeField.path, assigneeField.at, `assignee must be a role (${quoteList(ROLES)}) or an account's email; "${assignee}" is neither`);
+    }
+    rules.approvals = m.integer(m.get("approvals"), 1, 20);
+    rules.self_approval = m.boolean(m.get("self_approval"));
+    const dueField = m.get("due_in");
+    const due = m.string(dueField, { nonEmpty: true });
+    if (dueField && due !== undefined) {
+      if (/^[1-9][0-9]{0,6}[smhd]$/.test(due)) rules.due_in = due;
+      else this.report.error(dueField.path, dueField.at, `due_in must be a duration such as "90s", "30m", "4h" or "2d"; "${due}" is not one`);
+    }
+    const overdue = m.map(m.get("on_overdue"), "escalate, or outcome (and reason)");
+    if (overdue) {
+      const escalate = overdue.string(overdue.get("escalate"), { nonEmpty: true });
+      const outcome = overdue.oneOf(overdue.get("outcome"), OVERDUE_OUTCOMES);
+      const reason = overdue.string(overdue.get("reason"), { nonEmpty: true });
+      if ((escalate === undefined) === (outcome === undefined)) {
+        this.report.error(overdue.path, overdue.at, "on_overdue needs exactly one of escalate (a role or an email to hand it to) or outcome (approve, reject or cancel)");
+      } else rules.on_overdue = escalate !== undefined ? { escalate } : { outcome, ...(reason !== undefined ? { reason } : {}) };
+      overdue.warnUnknown(new Set(["escalate", "outcome", "reason"]), "on_overdue");
+    }
+    return Object.fromEntries(Object.entries(rules).filter(([, value]) => value !== undefined));
   }
 
   private common(m: MapReader, draft: NodeDraft): void {

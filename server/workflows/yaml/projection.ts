@@ -4,7 +4,7 @@
  * `project` decides (pure); `workflowProjection` reads and writes around it.
  */
 import type { Executor } from "../../../db/client";
-import { recordDecisions } from "../../decisions/record";
+import type { RecordDecisions } from "../../decisions/record";
 import type { RunTransition, TransitionObserver } from "../../engine/engine";
 import * as store from "../store";
 
@@ -55,7 +55,7 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
 }
 
 /** The observer the workflow front door registers with the engine; engine runs it does not own are left alone. */
-export function workflowProjection(): TransitionObserver {
+export function workflowProjection(recordDecisions: RecordDecisions): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
     if (t.owner?.front_door !== "yaml") return;
     if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.spec.triggerRule !== undefined) && t.event.type !== "cancel") return;

@@ -3,6 +3,7 @@
  * to the dispatcher, and the workflows in WORKFLOWS_DIR are registered at start-up (a file whose text is already the
  * latest version of its name adds nothing; a bad file is reported with its line and column and skipped).
  */
+import type { RecordDecisions } from "../../decisions/record";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "../../../db/client";
@@ -17,6 +18,8 @@ import { workflowProjection } from "./projection";
 import { WorkflowQueries } from "./queries";
 
 export interface YamlWorkflowsOptions {
+  /** Keeps the decisions its approvals and questions wait for (the decisions module's recorder). */
+  recordDecisions: RecordDecisions;
   workflowsDir: string;
   workDir: string;
   cacheDir?: string;
@@ -34,7 +37,7 @@ export interface YamlWorkflows {
 }
 
 export function installYamlWorkflows(database: Database, engine: Engine, options: YamlWorkflowsOptions): YamlWorkflows {
-  engine.observe(workflowProjection());
+  engine.observe(workflowProjection(options.recordDecisions));
   const queries = new WorkflowQueries(database, engine);
   const commands = new WorkflowCommands(engine, queries, { shellAllowed: options.shellAllowed });
   const executor = workflowExecutor({ engine, database, workflowsDir: options.workflowsDir, workDir: options.workDir, cacheDir: options.cacheDir, llm: options.llm, shellAllowed: options.shellAllowed });

@@ -1,0 +1,25 @@
+/**
+ * The decisions, installed: the recorder the front doors' projections keep their decisions with, the commands and
+ * queries the doors call, and the engine timer that fires decisions' reminders and deadlines. Each front door then
+ * says how its decisions are taken (`commands.useDoor`).
+ */
+import type { Database } from "../../db/client";
+import type { Dispatcher } from "../engine/dispatcher";
+import type { Engine } from "../engine/engine";
+import { DecisionCommands, type FindAccount } from "./commands";
+import { DecisionQueries } from "./queries";
+import { DECISION_TIMER, type DecisionSettings, type Notify, type RecordDecisions, decisionRecorder } from "./record";
+
+export interface Decisions {
+  record: RecordDecisions;
+  commands: DecisionCommands;
+  queries: DecisionQueries;
+}
+
+export function installDecisions(
+  database: Database, engine: Engine, dispatcher: Dispatcher, options: { settings: DecisionSettings; notify: Notify; findAccount: FindAccount },
+): Decisions {
+  const commands = new DecisionCommands(engine, options.findAccount, options.notify);
+  dispatcher.useTimer(DECISION_TIMER, ({ payload }) => commands.fire(payload));
+  return { record: decisionRecorder(options.settings, options.notify), commands, queries: new DecisionQueries(database) };
+}
