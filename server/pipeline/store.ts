@@ -37,6 +37,9 @@ function typedTurn(row: typeof pipelineEvents.$inferSelect): TurnRow {
 
 /** The definition in force, replacing the one stored before. */
 export async function replaceAgents(tx: Executor, agents: readonly PipelineAgent[]): Promise<void> {
+  // Processes starting together each replace the list: one at a time (a transaction-scoped advisory lock), or two
+  // deletes would both find nothing and the second insert would collide with the first.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('stitch.pipeline_agents'))`);
   await tx.delete(pipelineAgents);
   await tx.insert(pipelineAgents).values(
     agents.map((a) => ({
