@@ -18,3 +18,9 @@ export function useClaimDecision() {
   const refresh = () => utils.decisions.invalidate();
   return { claim: trpc.decisions.claim.useMutation({ onSuccess: refresh }), release: trpc.decisions.release.useMutation({ onSuccess: refresh }) };
 }
+
+/** An operator assigns a decision to a person or a role; the inbox and the count refresh. */
+export function useAssignDecision() {
+  const utils = trpc.useUtils();
+  return trpc.decisions.assign.useMutation({ onSuccess: () => utils.decisions.invalidate() });
+}

@@ -9,8 +9,18 @@ import type { Decision, Role } from "../../../lib/trpc";
 import { signedIn } from "../../../testing/people";
 import { InboxPage } from "./InboxPage";
 
-const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[], claimed: [] as unknown[] }));
+const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[], claimed: [] as unknown[], assigned: [] as unknown[] }));
+vi.mock("../../people/api/accounts", () => ({
+  useAccounts: () => ({
+    data: [
+      { id: "rita", name: "Rita Ramos", role: "reviewer", active: true },
+      { id: "ana", name: "Ana Analyst", role: "analyst", active: true },
+      { id: "gone", name: "Gone Reviewer", role: "reviewer", active: false },
+    ],
+  }),
+}));
 vi.mock("../api/decisions", () => ({
+  useAssignDecision: () => ({ mutate: (input: unknown) => asked.assigned.push(input), isPending: false, error: null }),
   useClaimDecision: () => ({
     claim: { mutate: (input: unknown) => asked.claimed.push(["claim", input]), isPending: false, error: null },
     release: { mutate: (input: unknown) => asked.claimed.push(["release", input]), isPending: false, error: null },
@@ -26,6 +36,7 @@ afterEach(() => {
   asked.views = [];
   asked.items = [];
   asked.claimed = [];
+  asked.assigned = [];
 });
 
 const decision = (fields: Partial<Decision>): Decision => ({
@@ -72,9 +83,35 @@ describe("InboxPage", () => {
   it("switches views with pressed buttons, and an analyst starts on every decision", () => {
     renderAs("analyst");
     expect(asked.views[0]).toBe("all");
-    fireEvent.click(screen.getByRole("button", { name: "Decided" }));
-    expect(screen.getByRole("button", { name: "Decided" }).getAttribute("aria-pressed")).toBe("true");
+    fireEvent.click(screen.getByRole("button", { name: "Decided by me" }));
+    expect(screen.getByRole("button", { name: "Decided by me" }).getAttribute("aria-pressed")).toBe("true");
     expect(asked.views.at(-1)).toBe("decided");
     expect(screen.getByText("Nothing decided yet")).toBeTruthy();
+  });
+
+  it("an operator hands a decision to an active person whose role covers it, or to a role; the button says to whom", () => {
+    asked.items = [decision({ due_at: new Date(Date.now() - 60_000).toISOString() })];
+    renderAs("operator");
+    const select = screen.getByLabelText('Assign "Review Requirements v2 of tool-library" to') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.text)).toEqual(["Choose someone…", "Rita Ramos (reviewer)", "Every operator"]);
+    expect(screen.getByRole("button", { name: "Assign" }).hasAttribute("disabled")).toBe(true);
+    fireEvent.change(select, { target: { value: "account:rita" } });
+    fireEvent.click(screen.getByRole("button", { name: "Assign to Rita Ramos" }));
+    expect(asked.assigned).toEqual([{ decisionId: "d-1", to: { account_id: "rita" } }]);
+    expect(screen.getByText("overdue since")).toBeTruthy();
+  });
+
+  it("a decision that needs two approvers says how many it has and offers only roles to assign", () => {
+    asked.items = [decision({ approvals_needed: 2, approvals: [{ by: "Rita Ramos", at: new Date().toISOString() }] })];
+    renderAs("operator");
+    expect(screen.getByText(/1 of 2 approvals: approved by Rita Ramos/)).toBeTruthy();
+    const select = screen.getByLabelText('Assign "Review Requirements v2 of tool-library" to') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.text)).toEqual(["Choose someone…", "Every operator"]);
+  });
+
+  it("a reviewer is offered no assignment", () => {
+    asked.items = [decision({})];
+    renderAs("reviewer");
+    expect(screen.queryByLabelText(/Assign/)).toBeNull();
   });
 });

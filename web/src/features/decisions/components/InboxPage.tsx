@@ -13,7 +13,8 @@ import { useCan, useMe } from "../../../lib/session";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { Decision, DecisionView } from "../../../lib/trpc";
 import { useClaimDecision, useDecisions } from "../api/decisions";
-import { KIND_LABELS, OUTCOME_LABELS, VIEWS, assigneeText, decisionPage } from "../utils/decisions";
+import { KIND_LABELS, OUTCOME_LABELS, VIEWS, approvalsText, assigneeText, decisionPage, isOverdue } from "../utils/decisions";
+import { AssignDecision } from "./AssignDecision";
 
 export function InboxPage() {
   const reviewer = useCan("reviewer");
@@ -70,9 +71,14 @@ export function InboxPage() {
 function DecisionItem({ decision }: { decision: Decision }) {
   const open = decision.state === "open";
   return (
-    <li className={`inbox-item${open ? "" : " inbox-item-closed"}`}>
+    <li className={`inbox-item${open ? "" : " inbox-item-closed"}${isOverdue(decision) ? " inbox-item-overdue" : ""}`}>
       <DecisionSummary decision={decision} />
-      {open ? <ClaimAction decision={decision} /> : null}
+      {open ? (
+        <div className="inbox-item-actions">
+          <ClaimAction decision={decision} />
+          <AssignDecision decision={decision} />
+        </div>
+      ) : null}
     </li>
   );
 }
@@ -125,9 +131,10 @@ function DecisionSummary({ decision }: { decision: Decision }) {
         {decision.due_at ? (
           <>
             {" "}
-            · due <time dateTime={decision.due_at}>{formatDateTime(decision.due_at)}</time>
+            · {isOverdue(decision) ? <strong className="inbox-overdue">overdue since</strong> : "due"} <time dateTime={decision.due_at}>{formatDateTime(decision.due_at)}</time>
           </>
         ) : null}
+        {approvalsText(decision) ? <> · {approvalsText(decision)}</> : null}
       </p>
     </>
   );
