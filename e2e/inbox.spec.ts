@@ -1,7 +1,7 @@
 /**
  * The reviewer's inbox: a brief's first output waiting for review is a decision; "Reviews" counts what waits for
  * the reviewer, in the navigation and in the tab title, lists it with what it asks and whose run it is, and one click
- * opens the run's conversation at the output to review. Once approved, the decision shows under "Decided".
+ * opens the run's conversation at the output to review. Once approved, the decision shows under "All" as approved.
  */
 import { expect, test } from "@playwright/test";
 import { bootstrapName } from "./auth";
@@ -31,7 +31,7 @@ test("a waiting output is counted in the navigation and the tab title, listed in
   await expect(page.getByRole("article", { name: "Inception output, version 1" })).toBeVisible({ timeout: 60_000 });
 
   await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: /^Reviews/ }).click();
-  await page.getByRole("button", { name: "Decided" }).click();
+  await page.getByRole("button", { name: "All" }).click();
   await page.getByRole("searchbox", { name: "Search reviews" }).fill(domain);
   await expect(page.getByRole("list", { name: "Reviews" })).toContainText(`Approved by ${bootstrapName}`);
 });

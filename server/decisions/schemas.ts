@@ -48,7 +48,8 @@ export type Decision = z.infer<typeof Decision>;
 
 /**
  * What the inbox asks for. `view`: `mine` assigned to the caller, `role` those a role the caller has may take,
- * `unassigned` assigned to no person, `overdue` past their due time, `decided` closed ones, `all` every one.
+ * `unassigned` assigned to no person, `overdue` past their due time, `decided` those the caller took, `all` every one
+ * (open and closed unless `state` says otherwise).
  */
 export const DecisionListQuery = z.object({
   view: z.enum(["mine", "role", "unassigned", "overdue", "decided", "all"]).default("role"),

@@ -137,7 +137,8 @@ export interface ListFilter {
 
 /** What a filter selects; `state` defaults to the view's own (decided ones for `decided`, open ones otherwise). */
 function where(f: Omit<ListFilter, "limit" | "before">) {
-  const state = f.state ?? (f.view === "decided" ? "decided" : "open");
+  // `decided` lists closed decisions, `all` every one, the others what still waits; `state` narrows any of them.
+  const state = f.state ?? (f.view === "decided" ? "decided" : f.view === "all" ? "all" : "open");
   const text = f.q ? `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   return and(
     state === "all" ? undefined : state === "open" ? eq(decisions.state, "open") : inArray(decisions.state, ["decided", "expired", "cancelled"]),

@@ -19,6 +19,11 @@ export function useClaimDecision() {
   return { claim: trpc.decisions.claim.useMutation({ onSuccess: refresh }), release: trpc.decisions.release.useMutation({ onSuccess: refresh }) };
 }
 
+/** The people an operator may hand decisions to (the accounts list is an operator's read). */
+export function useAssignableAccounts(enabled: boolean) {
+  return trpc.accounts.list.useQuery(undefined, { enabled });
+}
+
 /** An operator assigns a decision to a person or a role; the inbox and the count refresh. */
 export function useAssignDecision() {
   const utils = trpc.useUtils();

@@ -7,13 +7,12 @@ import { useState } from "react";
 import { SelectField } from "../../../components/SelectField";
 import { useCan } from "../../../lib/session";
 import type { Decision } from "../../../lib/trpc";
-import { useAccounts } from "../../people/api/accounts";
-import { useAssignDecision } from "../api/decisions";
+import { useAssignableAccounts, useAssignDecision } from "../api/decisions";
 import { assignTargets } from "../utils/decisions";
 
 export function AssignDecision({ decision }: { decision: Decision }) {
   const operator = useCan("operator");
-  const accounts = useAccounts();
+  const accounts = useAssignableAccounts(operator);
   const assign = useAssignDecision();
   const [target, setTarget] = useState("");
   if (!operator) return null;

@@ -10,16 +10,14 @@ import { signedIn } from "../../../testing/people";
 import { InboxPage } from "./InboxPage";
 
 const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[], claimed: [] as unknown[], assigned: [] as unknown[] }));
-vi.mock("../../people/api/accounts", () => ({
-  useAccounts: () => ({
+vi.mock("../api/decisions", () => ({
+  useAssignableAccounts: () => ({
     data: [
       { id: "rita", name: "Rita Ramos", role: "reviewer", active: true },
       { id: "ana", name: "Ana Analyst", role: "analyst", active: true },
       { id: "gone", name: "Gone Reviewer", role: "reviewer", active: false },
     ],
   }),
-}));
-vi.mock("../api/decisions", () => ({
   useAssignDecision: () => ({ mutate: (input: unknown) => asked.assigned.push(input), isPending: false, error: null }),
   useClaimDecision: () => ({
     claim: { mutate: (input: unknown) => asked.claimed.push(["claim", input]), isPending: false, error: null },
