@@ -1,0 +1,139 @@
+/**
+ * The reviewer's desk in Chromium, each person in a browser context of their own (invited by the bootstrap operator,
+ * signed in with their own session): an analyst submits a brief; the reviewer's navigation and tab title count one
+ * more decision; she claims it in the inbox and approves it in the conversation. A reviewer who submitted a brief
+ * herself is refused her own decision (separation of duties). A YAML approval that needs two approvers waits after
+ * the first and passes with the second. An operator reassigns an overdue decision to a reviewer by name.
+ */
+import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
+import { snapshot } from "./helpers";
+
+const BRIEF = "A tool library where neighbours lend drills, ladders and saws to each other.";
+let serial = 0;
+
+interface Person {
+  name: string;
+  page: Page;
+}
+
+/** Invites someone (as the bootstrap operator) and signs them in, in a browser context of their own. */
+async function person(browser: Browser, request: APIRequestContext, baseURL: string | undefined, name: string, role: "analyst" | "reviewer"): Promise<Person> {
+  const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${Date.now()}.${++serial}@example.com`;
+  const invited = await request.post("/trpc/accounts.invite", { data: { name, email, role } });
+  expect(invited.ok()).toBe(true);
+  const token = ((await invited.json()) as { result: { data: { invitationPath: string } } }).result.data.invitationPath.split("/").pop()!;
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: {} });
+  expect((await context.request.post("/trpc/auth.acceptInvitation", { data: { token, password: `${name} correct horse` } })).ok()).toBe(true);
+  const page = await context.newPage();
+  await page.goto("/app");
+  await expect(page.getByRole("button", { name: new RegExp(`^${name}`) })).toBeVisible();
+  return { name, page };
+}
+
+const reviewsLink = (page: Page) => page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: /^Reviews/ });
+
+/** The count the navigation shows beside "Reviews" (0 when it shows none). */
+async function navCount(page: Page): Promise<number> {
+  const text = (await reviewsLink(page).textContent()) ?? "";
+  return Number(/(\d+)/.exec(text)?.[1] ?? 0);
+}
+
+test("an analyst submits; the reviewer sees one more, claims it in the inbox and approves; a reviewer's own brief is not hers to decide", async ({ browser, request }, testInfo) => {
+  const baseURL = testInfo.project.use.baseURL;
+  const anna = await person(browser, request, baseURL, "Anna Analyst", "analyst");
+  const rita = await person(browser, request, baseURL, "Rita Reviewer", "reviewer");
+  await rita.page.goto("/app/reviews");
+  await expect(reviewsLink(rita.page)).toBeVisible();
+  const before = await navCount(rita.page);
+
+  const domain = `desk-${Date.now()}`;
+  await anna.page.goto("/app");
+  await anna.page.getByRole("textbox", { name: "Domain" }).fill(domain);
+  await anna.page.getByRole("textbox", { name: "Brief" }).fill(BRIEF);
+  await anna.page.getByRole("button", { name: "Submit brief" }).click();
+  await expect(anna.page).toHaveURL(/\/app\/runs\/[^/]+$/);
+
+  // The reviewer's navigation and tab title count it, within a refresh.
+  await expect(reviewsLink(rita.page)).toContainText(String(before + 1), { timeout: 60_000 });
+  await expect(rita.page).toHaveTitle(new RegExp(`^\\(${before + 1}\\) Reviews · Stitch$`));
+  await rita.page.getByRole("searchbox", { name: "Search reviews" }).fill(domain);
+  const title = `Review Requirements v1 of ${domain}`;
+  const item = rita.page.getByRole("list", { name: "Reviews" }).getByRole("listitem").filter({ hasText: title });
+  await expect(item).toContainText("Started by Anna Analyst");
+  await item.getByRole("button", { name: /^Claim it/ }).click();
+  await expect(item).toContainText("for Rita Reviewer");
+  await expect(item.getByRole("button", { name: /^Release to the team/ })).toBeVisible();
+  await snapshot(rita.page, testInfo, "01-claimed");
+  await item.getByRole("link", { name: title }).click();
+  await rita.page.getByRole("region", { name: "Review Requirements" }).getByRole("button", { name: "Approve" }).click();
+  await expect(rita.page.getByRole("article", { name: "Inception output, version 1" })).toBeVisible({ timeout: 60_000 });
+
+  // A reviewer who submits a brief may not decide its outputs: the inbox refuses her claim, naming the rule.
+  const rex = await person(browser, request, baseURL, "Rex Reviewer", "reviewer");
+  const own = `own-${Date.now()}`;
+  await rex.page.goto("/app");
+  await rex.page.getByRole("textbox", { name: "Domain" }).fill(own);
+  await rex.page.getByRole("textbox", { name: "Brief" }).fill(BRIEF);
+  await rex.page.getByRole("button", { name: "Submit brief" }).click();
+  await expect(rex.page).toHaveURL(/\/app\/runs\/[^/]+$/);
+  await reviewsLink(rex.page).click();
+  await rex.page.getByRole("button", { name: "All" }).click();
+  await rex.page.getByRole("searchbox", { name: "Search reviews" }).fill(own);
+  const ownTitle = `Review Requirements v1 of ${own}`;
+  const ownItem = rex.page.getByRole("list", { name: "Reviews" }).getByRole("listitem").filter({ hasText: ownTitle });
+  await ownItem.getByRole("button", { name: /^Claim it/ }).click({ timeout: 60_000 });
+  await expect(ownItem.getByRole("alert")).toContainText("separation of duties");
+  await snapshot(rex.page, testInfo, "02-own-brief-refused");
+});
+
+test("a YAML approval that needs two approvers waits after the first and passes with the second", async ({ browser, request }, testInfo) => {
+  const baseURL = testInfo.project.use.baseURL;
+  const name = `two-approvers-${Date.now()}`;
+  const yaml = `name: ${name}\ndescription: a release two people approve\nnodes:\n  - id: release\n    approval:\n      message: "Release it?"\n      approvals: 2\n`;
+  expect((await request.post("/api/workflows", { data: { yaml } })).status()).toBe(201);
+  const started = await request.post(`/api/workflows/${name}/runs`, { data: { message: "1.2" } });
+  const runId = ((await started.json()) as { id: string }).id;
+
+  const sam = await person(browser, request, baseURL, "Sam Second", "reviewer");
+  const tess = await person(browser, request, baseURL, "Tess Third", "reviewer");
+  await sam.page.goto(`/app/workflows/runs/${runId}`);
+  await sam.page.getByRole("region", { name: "Review release" }).getByRole("button", { name: "Approve" }).click({ timeout: 60_000 });
+  await expect.poll(async () => {
+    const page = (await (await request.get(`/api/decisions?run_id=${runId}&view=all`)).json()) as { items: { approvals: { by: string }[]; state: string }[] };
+    return page.items.map((d) => [d.state, d.approvals.map((a) => a.by)]);
+  }).toEqual([["open", ["Sam Second"]]]);
+  expect(((await (await request.get(`/api/workflows/runs/${runId}`)).json()) as { status: string }).status).toBe("waiting_for_user");
+
+  await tess.page.goto("/app/reviews");
+  await tess.page.getByRole("searchbox", { name: "Search reviews" }).fill(name);
+  const item = tess.page.getByRole("list", { name: "Reviews" }).getByRole("listitem").filter({ hasText: name });
+  await expect(item).toContainText("1 of 2 approvals: approved by Sam Second");
+  await snapshot(tess.page, testInfo, "03-one-of-two");
+  await item.getByRole("link").first().click();
+  await tess.page.getByRole("region", { name: "Review release" }).getByRole("button", { name: "Approve" }).click();
+  await expect.poll(async () => ((await (await request.get(`/api/workflows/runs/${runId}`)).json()) as { status: string }).status, { timeout: 60_000 }).toBe("completed");
+});
+
+test("an operator reassigns an overdue decision to a reviewer by name", async ({ page, browser, request }, testInfo) => {
+  const baseURL = testInfo.project.use.baseURL;
+  const uma = await person(browser, request, baseURL, "Uma Urgent", "reviewer");
+  const name = `overdue-${Date.now()}`;
+  const yaml = `name: ${name}\ndescription: an approval due at once\nnodes:\n  - id: signoff\n    approval:\n      message: "Sign off?"\n      due_in: 1s\n`;
+  expect((await request.post("/api/workflows", { data: { yaml } })).status()).toBe(201);
+  expect((await request.post(`/api/workflows/${name}/runs`, { data: { message: "now" } })).status()).toBe(201);
+
+  await page.goto("/app/reviews");
+  await page.getByRole("button", { name: "Overdue" }).click();
+  await page.getByRole("searchbox", { name: "Search reviews" }).fill(name);
+  const title = new RegExp(`Approve "signoff" of ${name}`);
+  const item = page.getByRole("list", { name: "Reviews" }).getByRole("listitem").filter({ hasText: title });
+  await expect(item).toContainText("overdue since", { timeout: 60_000 });
+  await item.getByLabel(/^Assign/).selectOption({ label: "Uma Urgent (reviewer)" });
+  await item.getByRole("button", { name: "Assign to Uma Urgent" }).click();
+  await expect(item).toContainText("for Uma Urgent");
+  await snapshot(page, testInfo, "04-reassigned");
+
+  await uma.page.goto("/app/reviews");
+  await uma.page.getByRole("button", { name: "Assigned to me" }).click();
+  await expect(uma.page.getByRole("list", { name: "Reviews" })).toContainText(name);
+});
