@@ -69,7 +69,8 @@ function where(f: Omit<ListFilter, "limit" | "before">) {
     f.view === "unassigned" ? isNull(decisions.assigneeAccountId) : undefined,
     f.view === "overdue" ? lt(decisions.dueAt, sql`now()`) : undefined,
     f.runId ? eq(decisions.runId, f.runId) : undefined,
-    text ? or(sql`${decisions.title} ILIKE ${text}`, sql`${decisions.context} ILIKE ${text}`) : undefined,
+    // The ILIKE of title and context, read from their lower-cased copy (served by its trigram index; schema.ts).
+    text ? sql`${decisions.searchText} LIKE lower(${text})` : undefined,
   );
 }
 
