@@ -5,6 +5,7 @@
  *   transaction and query is serialised in-process; it is never used by more than one process.
  */
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -76,7 +77,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 /** A PGlite on `dataDir` with every committed migration applied (the tests' global setup dumps one to copy). */
 export async function migratedPglite(dataDir: string, loadDataDir?: Blob): Promise<{ client: PGlite; db: Db }> {
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir, loadDataDir ? { loadDataDir } : {});
+  // The extensions the migrations create (pg_trgm: the inbox's search), loaded on every open, copies included.
+  const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return { client, db };

@@ -148,7 +148,8 @@ function where(f: Omit<ListFilter, "limit" | "before">) {
     f.view === "overdue" ? lt(decisions.dueAt, sql`now()`) : undefined,
     f.view === "decided" ? (f.accountId ? eq(decisions.decidedById, f.accountId) : sql`false`) : undefined,
     f.runId ? eq(decisions.runId, f.runId) : undefined,
-    text ? or(sql`${decisions.title} ILIKE ${text}`, sql`${decisions.context} ILIKE ${text}`) : undefined,
+    // The ILIKE of title and context, read from their lower-cased copy (served by its trigram index; schema.ts).
+    text ? sql`${decisions.searchText} LIKE lower(${text})` : undefined,
   );
 }
 
