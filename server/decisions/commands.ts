@@ -174,7 +174,8 @@ export class DecisionCommands {
       const row = await store.lockDecision(tx, id);
       if (row?.state !== "open") return;
       if (what === "remind") {
-        if (row.remindedAt !== null) return;
+        // Once overdue (a busy moment can bring both timers at once), a reminder has nothing left to say.
+        if (row.remindedAt !== null || row.overdueAt !== null) return;
         await store.markReminded(tx, id);
         await store.addEvent(tx, { decision: row, type: "reminded", detail: { due_at: store.decisionOf(row).due_at } });
         await this.notify(tx, { type: "decision.due_soon", decision: notified(row) });
