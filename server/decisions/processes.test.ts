@@ -77,10 +77,9 @@ describe.skipIf(!serverUrl)("decisions with several server processes on one Post
     for (const [i, run] of runs.entries()) {
       const activity = (await clients[i % PROCESSES]!.get<{ items: DecisionActivity[] }>(`/api/decisions/activity?run_id=${run.id}`)).body.items;
       // A reminder comes before the escalation, or not at all when both timers came due in the same busy moment.
-      const types = activity.map((e) => e.type).filter((type) => i % 2 === 0 || type !== "reminded" || activity.findIndex((e) => e.type === "escalated") > activity.findIndex((e) => e.type === "reminded"));
-      expect(types.filter((type) => type !== "reminded")).toEqual(i % 2 === 0 ? ["opened", "decided"] : ["opened", "escalated"]);
-      expect(activity.filter((e) => e.type === "reminded").length).toBeLessThanOrEqual(1);
-      expect(types).toEqual(activity.map((e) => e.type));
+      const types = activity.map((e) => e.type);
+      if (i % 2 === 0) expect(types).toEqual(["opened", "decided"]);
+      else expect([["opened", "reminded", "escalated"], ["opened", "escalated"]]).toContainEqual(types);
     }
   }, 120_000);
 });
