@@ -255,7 +255,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const at = delivery.last_attempt_at ?? delivery.created_at;
   return (
     <tr aria-label={`${delivery.event_type}: ${delivery.payload.title}`}>
-      <td>
+      <td className="delivery-event">
         <code>{delivery.event_type}</code>
         <span className="delivery-title small">{delivery.payload.title}</span>
         {delivery.last_error ? <span className="hint hint-error delivery-error">{delivery.last_error}</span> : null}
