@@ -22,7 +22,8 @@ const CATEGORIES = [
   // server
   { category: "engine", pattern: "server/engine/**" },
   // People (accounts, sessions, tokens) and the audit trail are doors of their own, beside the engine's front doors.
-  { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
+  // So are the decisions and the notifications (webhook subscriptions and email).
+  { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/notifications/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
   { category: "pipeline", pattern: "server/pipeline/**" },
   // The workflow front doors, one folder each; server/workflows/runtime (the node runtimes) and the files directly in
   // server/workflows (the compiler, the store of the workflow tables, the executors' skeleton, and the door that

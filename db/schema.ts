@@ -506,3 +506,101 @@ export const decisionEvents = pgTable(
   (t) => [index("decision_events_run_idx").on(t.engineRunId, t.id)],
 );
 export type DecisionEventRow = typeof decisionEvents.$inferSelect;
+
+// ---- Notifications: webhook subscriptions and email (server/notifications/store.ts is the only writer) ----------------
+
+/**
+ * Operators' webhook subscriptions: a URL and the events it wants (a JSONB array of event types, schemas.ts
+ * `NotificationEventType`). `secret` signs every delivery (Standard Webhooks); it must be kept as it is to sign, so
+ * unlike a token it is not hashed, and it is answered only once, when the subscription is made. Deleting a
+ * subscription deletes its deliveries with it: nothing more is sent to it.
+ */
+export const notificationSubscriptions = pgTable("notification_subscriptions", {
+  id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+  url: text("url").notNull(),
+  events: jsonb("events").notNull(),
+  secret: text("secret").notNull(),
+  createdById: uuid("created_by_id"),
+  createdByName: text("created_by_name"),
+  createdAt: createdAt(),
+});
+export type NotificationSubscriptionRow = typeof notificationSubscriptions.$inferSelect;
+
+/**
+ * Every event the notifier was told of, written in the transaction of the change it tells (so it exists if and only
+ * if that change committed), with the payload every subscriber receives (schemas.ts `NotificationPayload`), built once.
+ * Its deliveries and emails point at it.
+ */
+export const notificationEvents = pgTable(
+  "notification_events",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notification_events_created_idx").on(t.createdAt)],
+);
+export type NotificationEventRow = typeof notificationEvents.$inferSelect;
+
+/**
+ * The webhook outbox: one row per event and subscription that wants it, written with the event. The deliverer claims
+ * due rows FOR UPDATE SKIP LOCKED under a lease (`locked_until`), so any number of processes share them and each row
+ * has one series of attempts; a row is marked `delivered` once a 2xx answer came, rescheduled with backoff after a
+ * failure (`run_at`), and marked `failed` after the last attempt. Kept afterwards as the subscription's recent deliveries.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    subscriptionId: uuid("subscription_id").notNull().references(() => notificationSubscriptions.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id").notNull().references(() => notificationEvents.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** pending, delivered or failed. */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    runAt: timestamp("run_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "string" }),
+    /** The last attempt's HTTP status (null: no answer), how long it took, and why it failed. */
+    responseStatus: integer("response_status"),
+    responseMs: integer("response_ms"),
+    lastError: text("last_error"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, mode: "string" }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "string" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.runAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_subscription_idx").on(t.subscriptionId, t.createdAt),
+    // Pruning an old event deletes its deliveries (the foreign key's cascade looks them up by event).
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
+);
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/**
+ * The email outbox: one row per event and person told of it by email (written with the event when SMTP_URL is set),
+ * the message rendered then, so a later change of wording or address does not change what the event said. Claimed,
+ * retried and given up like webhook deliveries; marked `sent` once the SMTP server accepted it.
+ */
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    eventId: uuid("event_id").notNull().references(() => notificationEvents.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    /** pending, sent or failed. */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    runAt: timestamp("run_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "string" }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "string" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_outbox_due_idx").on(t.runAt).where(sql`${t.status} = 'pending'`), index("email_outbox_event_idx").on(t.eventId)],
+);
+export type EmailOutboxRow = typeof emailOutbox.$inferSelect;

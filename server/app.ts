@@ -29,8 +29,9 @@ import { type People, installPeople } from "./people/people";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
 import { errorResponse } from "./http/errors";
-import { builtinAgentPaths, pipelinePaths, stitchPaths, trpcEndpoint, workflowPaths } from "./http/paths";
+import { appPagePaths, builtinAgentPaths, decisionPaths, pipelinePaths, stitchPaths, trpcEndpoint, workflowPaths } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
+import { subscriptionRoutes } from "./http/subscriptionRoutes";
 import { requestGuard } from "./http/requestGuard";
 import { securityHeaders } from "./http/securityHeaders";
 import { stitchRoutes } from "./http/stitchRoutes";
@@ -39,6 +40,9 @@ import { type OutboundPolicy, literalRefusal, outboundPolicyFromEnv } from "./li
 import type { ResolveHost } from "./lib/policedFetch";
 import { ownServerRule } from "./lib/ownServer";
 import { llmConfigFromEnv } from "./llm/chat";
+import { defaultSender } from "./notifications/mailer";
+import { type Notifications, installNotifications } from "./notifications/notifications";
+import type { NotificationLinkBuilder } from "./notifications/notifier";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
 import { pipelineDecisionDoor } from "./pipeline/commands";
@@ -72,6 +76,8 @@ export interface Services {
   people: People;
   /** Who did what: every state change, accepted or refused. */
   audit: AuditTrail;
+  /** Webhook subscriptions and email: `notifications.notifier.emit(tx, event)` tells the outside what happened. */
+  notifications: Notifications;
   /** What start-up did with each file of WORKFLOWS_DIR. */
   workflowFiles: { file: string; outcome: string }[];
 }
@@ -89,6 +95,29 @@ export interface ServiceOverrides {
 function webhookPolicy(config: Config): OutboundPolicy {
   const ownServer = ownServerRule({ baseUrl: config.NEXT_PUBLIC_BASE_URL, port: config.PORT || undefined, workerRoutes: [builtinAgentPaths.agent.pattern] });
   return { ...outboundPolicyFromEnv(config.env), ownServer };
+}
+
+/**
+ * The policy of webhook subscriptions' URLs: OUTBOUND_ALLOW, and none of this server's own routes at all (a
+ * subscription is told about the server; it is never the server itself).
+ */
+function subscriptionPolicy(config: Config): OutboundPolicy {
+  const ownServer = ownServerRule({ baseUrl: config.NEXT_PUBLIC_BASE_URL, port: config.PORT || undefined, workerRoutes: [] });
+  return { ...outboundPolicyFromEnv(config.env), ownServer };
+}
+
+/** Where a notification's links point: the app's page and the REST resource of a decision or a run. */
+function notificationLinks(baseUrl: string): NotificationLinkBuilder {
+  const runPage = { pipeline: appPagePaths.pipelineRun, yaml: appPagePaths.workflowRun, steps: appPagePaths.stepRun } as const;
+  return {
+    decision: (id) => ({ app: `${appPagePaths.decision.url(baseUrl)}?decision=${encodeURIComponent(id)}`, api: decisionPaths.decision.url(baseUrl, { id }) }),
+    run(frontDoor, runId) {
+      const page = runPage[frontDoor as keyof typeof runPage] ?? appPagePaths.engineRun;
+      const api = frontDoor === "pipeline" ? pipelinePaths.run.url(baseUrl, { run_id: runId }) : frontDoor === "yaml" || frontDoor === "steps" ? workflowPaths.run.url(baseUrl, { runId }) : stitchPaths.run.url(baseUrl, { id: runId });
+      return { app: page.url(baseUrl, { runId }), api };
+    },
+    settings: appPagePaths.settings.url(baseUrl),
+  };
 }
 
 /** Where an owned run's changes go, named in the generic doors' refusals: the owner's run path, under which its actions are. */
@@ -120,9 +149,25 @@ export async function createServices(config: Config, database?: Database, overri
     signingSecret: config.STITCH_WEBHOOK_SECRET,
     outbound: { policy: outbound, ...(overrides.outboundLookup ? { lookup: overrides.outboundLookup } : {}) },
   });
+  // Before the front doors, so that each can be handed the notifier to tell of its decisions.
+  const subscriptionOutbound = subscriptionPolicy(config);
+  const notifications = installNotifications(db, engine, {
+    links: notificationLinks(baseUrl),
+    ...(config.SMTP_URL ? { smtp: { url: config.SMTP_URL, from: config.SMTP_FROM ?? defaultSender(baseUrl) } } : {}),
+    refuseUrl: (url) => literalRefusal(url, subscriptionOutbound),
+    deliverer: {
+      maxAttempts: config.NOTIFY_MAX_ATTEMPTS,
+      backoffMs: config.NOTIFY_BACKOFF_MS,
+      timeoutMs: config.NOTIFY_TIMEOUT_MS,
+      concurrency: config.NOTIFY_CONCURRENCY,
+      pollMs: config.NOTIFY_POLL_MS,
+      retentionDays: config.NOTIFY_RETENTION_DAYS,
+      outbound: { policy: subscriptionOutbound, ...(overrides.outboundLookup ? { lookup: overrides.outboundLookup } : {}) },
+    },
+  });
   const decisionsInstalled = installDecisions(db, engine, dispatcher, {
     settings: { defaultDueIn: config.DECISION_DUE_IN, reminderPercent: config.DECISION_REMINDER_PERCENT },
-    notify: async () => {},
+    notify: (tx, event) => notifications.notifier.emit(tx, event),
     findAccount: async (accountId) => (await people.queries.listAccounts()).find((a) => a.id === accountId),
   });
   const recordDecisions = decisionsInstalled.record;
@@ -159,7 +204,7 @@ export async function createServices(config: Config, database?: Database, overri
   decisionCommands.useDoor("flow", flowDecisionDoor(flows));
   return {
     config, database: db, engine, flows, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps,
-    workflowDoor: workflowDoor(db, workflows, steps), people, audit, workflowFiles,
+    workflowDoor: workflowDoor(db, workflows, steps), people, audit, notifications, workflowFiles,
   };
 }
 
@@ -167,9 +212,9 @@ const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit } = services;
+  const { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -192,6 +237,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", workflowRoutes(services.workflowDoor));
   app.route("/", decisionRoutes(services.decisions, services.decisionCommands));
+  app.route("/", subscriptionRoutes(services.notifications));
   app.route("/", docsRoutes());
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({
@@ -236,6 +282,7 @@ export async function startServer(config: Config, database?: Database, overrides
     server.once("error", reject);
   });
   await services.dispatcher.start();
+  await services.notifications.deliverer.start();
   const port = (server.address() as AddressInfo).port;
   return {
     ...services,
@@ -247,6 +294,7 @@ export async function startServer(config: Config, database?: Database, overrides
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await services.dispatcher.stop();
+      await services.notifications.deliverer.stop();
       await services.steps.close();
       await services.database.close();
     },

@@ -62,6 +62,24 @@ const Env = z.object({
    * addresses are refused whatever it says. Read by server/lib/outboundPolicy, which reports a bad entry at start-up.
    */
   OUTBOUND_ALLOW: z.string().optional(),
+  /**
+   * Email to people about their decisions and runs, sent over SMTP: `smtp://user:pass@mail.example:587`, or
+   * `smtps://...` for TLS from the first byte. Unset: no email.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, "SMTP_URL must be an SMTP URL such as smtp://user:password@mail.example.com:587 (smtps:// for TLS)")
+    .optional(),
+  /** The sender of those emails (default: Stitch <stitch@ the host of NEXT_PUBLIC_BASE_URL>). */
+  SMTP_FROM: z.string().min(3).optional(),
+  /** Webhook subscriptions and email: attempts per delivery, the first backoff (doubled each time), each attempt's timeout, in flight at once, how often to look. */
+  NOTIFY_MAX_ATTEMPTS: positiveInt(8),
+  NOTIFY_BACKOFF_MS: positiveInt(5000),
+  NOTIFY_TIMEOUT_MS: positiveInt(10_000),
+  NOTIFY_CONCURRENCY: positiveInt(16),
+  NOTIFY_POLL_MS: positiveInt(1000),
+  /** Events older than this (and their deliveries and emails, once settled) are forgotten. */
+  NOTIFY_RETENTION_DAYS: positiveInt(30),
   /** The graph tools' database: Neo4j at this bolt:// or neo4j:// URL (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE); unset: the embedded graph under DATA_DIR. */
   NEO4J_URL: z
     .string()

@@ -82,6 +82,11 @@ export interface RunTransition {
   changes: RowChange[];
   /** The run's status after the transition. */
   runStatus: RunStatus;
+  /**
+   * The run's status before it (as locked, or as the transaction's previous event left it): with `runStatus`, whether
+   * this transition is the one that ended the run (notifications tell a run's end once, not on every later event).
+   */
+  runStatusBefore: RunStatus;
 }
 export type TransitionObserver = (tx: Executor, transition: RunTransition) => Promise<void>;
 
@@ -332,7 +337,8 @@ export class Engine {
       counts.waiting += d.waiting;
       counts.failed += d.failed;
     }
-    const runStatus = runStatusAfter(run.status, event, counts);
+    const runStatusBefore = run.status;
+    const runStatus = runStatusAfter(runStatusBefore, event, counts);
     const { dispatches, cancelled } = outboxOf(step.effects);
     await store.writeEvent(tx, run.id, {
       changed: step.changes.map((c) => c.after), cancelled, dispatches, counts, status: runStatus, log,
@@ -340,7 +346,7 @@ export class Engine {
     });
     run.counts = counts;
     run.status = runStatus;
-    const transition: RunTransition = { runId: run.id, startedBy: run.startedBy, owner: run.owner, graph: g, event, actor: log.actor, changes: step.changes, runStatus };
+    const transition: RunTransition = { runId: run.id, startedBy: run.startedBy, owner: run.owner, graph: g, event, actor: log.actor, changes: step.changes, runStatus, runStatusBefore };
     for (const observer of this.observers) await observer(tx, transition);
     return { duplicate: false, message: undefined, node, dispatched: dispatches.length, runStatus };
   }

@@ -35,6 +35,10 @@ const watchedTables = [
   "accounts",
   "api_tokens",
   "invitations",
+  "notification_subscriptions",
+  "notification_events",
+  "webhook_deliveries",
+  "email_outbox",
 ];
 
 describe.each(testDatabases)("roles at every door on $name", (testDatabase) => {

@@ -8,18 +8,18 @@
  *   (the callback secrets), never by a person's session, and recorded as "worker" or "agent".
  * - `open`: the health check, the API's documentation and the built-in agents' webhook (which only answers to this
  *   server's own callback paths).
- * `action` names the entry in the audit trail; state changes (every POST but `validate`) are recorded, accepted or refused.
+ * `action` names the entry in the audit trail; state changes (every POST but `validate`, and DELETE) are recorded, accepted or refused.
  * An action has the name of the tRPC procedure that does the same (`pipeline.approve`), so the trail reads the same
  * whichever door was used.
  */
 import type { TargetKind } from "../audit/schemas";
 import type { Role } from "../people/schemas";
-import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, peoplePaths, pipelinePaths, stitchPaths, workflowPaths } from "./paths";
+import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, peoplePaths, pipelinePaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
 
 export type Door = { role: Role } | { caller: "worker" | "agent" } | "open";
 
 export interface AccessRule {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: RoutePath;
   door: Door;
   /** The audit trail's name for the action; state changes only. */
@@ -103,6 +103,12 @@ export const accessRules: AccessRule[] = [
   change(decisionPaths.assign, operator, "decisions.assign", { kind: "decision", param: "id" }),
   // Who may take a decision is the decision's own rule (its assignee, role, separation and quorum), which analysts may meet too.
   change(decisionPaths.decide, analyst, "decisions.decide", { kind: "decision", param: "id" }),
+
+  // Webhook subscriptions: operators only (a subscription is told of every run and decision).
+  change(subscriptionPaths.subscriptions, operator, "subscriptions.create"),
+  read(subscriptionPaths.subscriptions, operator),
+  { method: "DELETE", path: subscriptionPaths.subscription, door: operator, action: "subscriptions.delete", target: { kind: "subscription", param: "id" } },
+  read(subscriptionPaths.deliveries, operator),
 
   // People and the audit trail.
   change(peoplePaths.signIn, "open", "auth.signIn"),

@@ -149,8 +149,8 @@ describe("GET /openapi.json", () => {
       expect(operation.description, where).toMatch(role ? new RegExp(`^Requires the ${role} role`) : caller ? /^Called by / : /^Needs no credentials\./);
       if (role || caller) expect(statuses, where).toContain("401");
       if (caller) expect(operation.parameters.map((p: Json) => p.name), where).toContain("token");
-      expect(statuses.includes("403"), where).toBe(rule.method === "POST" || (role !== undefined && role !== "analyst"));
-      for (const status of ["413", "415"]) expect(statuses.includes(status), `${where} ${status}`).toBe(rule.method === "POST");
+      expect(statuses.includes("403"), where).toBe(rule.method !== "GET" || (role !== undefined && role !== "analyst"));
+      for (const status of ["413", "415"]) expect(statuses.includes(status), `${where} ${status}`).toBe(rule.method !== "GET");
       if (rule.action) expect(operation.description, where).toContain(`\`${rule.action}\``);
     }
     expect(checked, "documented operations with an access rule").toBe(documented);
@@ -298,7 +298,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
    * It is sent with the bootstrap token (an operator's) unless `token` names another bearer token, or is null for none.
    */
   async function call(
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "DELETE",
     template: string,
     options: {
       params?: Record<string, string>; query?: string; body?: unknown; headers?: Record<string, string>; token?: string | null; on?: ServerOnTestDatabase;
@@ -670,6 +670,31 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     const activity = await call("GET", "/api/decisions/activity", { query: `?run_id=${run.body.id}` });
     expect(activity.body.items.map((e: { type: string }) => e.type)).toEqual(["opened", "claimed", "released", "assigned", "decided"]);
     expect((await call("GET", "/api/decisions/activity", { query: "" })).status).toBe(400);
+  });
+
+  it("webhook subscriptions: made, listed, their deliveries read, deleted; and their refusals", async () => {
+    const receiver = await startWorkerServer();
+    try {
+      expect((await call("POST", "/api/subscriptions", { body: { url: "ftp://hooks.example.test/x", events: ["run.failed"] } })).status).toBe(400);
+      const made = await call("POST", "/api/subscriptions", { body: { url: `${receiver.url}/hook`, events: ["run.completed"] } });
+      expect(made.status).toBe(201);
+      expect(made.body.secret).toMatch(/^whsec_/);
+      expect((await call("GET", "/api/subscriptions")).body.map((s: Json) => s.id)).toContain(made.body.id);
+      const flow = await call("POST", "/api/stitch/flows", { body: { name: "told", graph: { nodes: [{ id: "ask", type: "UX", position: { x: 0, y: 0 }, data: {} }], edges: [] } } });
+      const run = await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: flow.body.id }, body: {} });
+      await call("POST", "/api/stitch/complete/{runId}/{nodeId}", { params: { runId: run.body.id, nodeId: "ask" }, body: {} });
+      const deliveries = await eventually(async () => {
+        const page = await call("GET", "/api/subscriptions/{id}/deliveries", { params: { id: made.body.id } });
+        return page.body.items.length === 1 && page.body.items[0].status === "delivered" ? page.body.items : undefined;
+      }, 30_000, "the run.completed delivery");
+      expect(deliveries[0].payload).toMatchObject({ type: "run.completed", run: { run_id: run.body.id } });
+      expect((await call("GET", "/api/subscriptions/{id}/deliveries", { params: { id: made.body.id }, query: "?limit=500" })).status).toBe(400);
+      expect((await call("DELETE", "/api/subscriptions/{id}", { params: { id: made.body.id } })).body.id).toBe(made.body.id);
+      expect((await call("DELETE", "/api/subscriptions/{id}", { params: { id: made.body.id } })).status).toBe(404);
+      expect((await call("GET", "/api/subscriptions/{id}/deliveries", { params: { id: made.body.id } })).status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("every documented operation answered with success at least once", () => {

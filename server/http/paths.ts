@@ -112,6 +112,26 @@ export const decisionPaths = {
   decide: route("/api/decisions/:id/decide"),
 };
 
+/** Webhook subscriptions, for operators: where each one's deliveries go, and how they went. */
+export const subscriptionPaths = {
+  subscriptions: route("/api/subscriptions"),
+  subscription: route("/api/subscriptions/:id"),
+  deliveries: route("/api/subscriptions/:id/deliveries"),
+};
+
+/**
+ * The web app's pages that the server links to from outside the app (notifications' emails and webhook payloads).
+ * The app's router (web/src/lib/router.tsx `paths`) names the same pages; a page moved there is moved here.
+ */
+export const appPagePaths = {
+  decision: route("/app/reviews"),
+  pipelineRun: route("/app/runs/:runId"),
+  workflowRun: route("/app/workflows/runs/:runId"),
+  stepRun: route("/app/steps/runs/:runId"),
+  engineRun: route("/app/engine/runs/:runId"),
+  settings: route("/app/settings"),
+};
+
 /** The API's documentation: not part of the API it documents. */
 export const docsPaths = {
   openapi: route("/openapi.json"),

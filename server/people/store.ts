@@ -184,3 +184,17 @@ export async function recentSignInFailures(db: Executor, email: string, address:
   );
   return row!;
 }
+
+/**
+ * A person's own choice about email on their decisions and runs. This module writes the accounts table, so the
+ * notifications' command that changes the choice comes here (server/notifications/commands.ts).
+ */
+export async function setEmailNotifications(db: Executor, id: string, enabled: boolean) {
+  const [row] = await db.update(accounts).set({ emailNotifications: enabled }).where(eq(accounts.id, id)).returning({ email: accounts.email, emailNotifications: accounts.emailNotifications });
+  return row;
+}
+
+export async function emailPreferenceOf(db: Executor, id: string) {
+  const [row] = await db.select({ email: accounts.email, emailNotifications: accounts.emailNotifications }).from(accounts).where(eq(accounts.id, id));
+  return row;
+}

@@ -41,6 +41,17 @@ export class StitchClient {
     return { status: response.status, body: text ? JSON.parse(text) : null };
   }
 
+  /** Any method; a body (as JSON) is sent with every method but GET. */
+  async request<T = any>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<Answer<T>> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...this.auth() },
+      body: method === "GET" || body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  }
+
   async get<T = any>(path: string): Promise<Answer<T>> {
     const response = await fetch(`${this.baseUrl}${path}`, { headers: this.auth() });
     const text = await response.text();

@@ -4,6 +4,7 @@ import type { Engine, StartedBy } from "../engine/engine";
 import type { DecisionCommands } from "../decisions/commands";
 import type { DecisionQueries } from "../decisions/queries";
 import type { FlowCommands } from "../flows/commands";
+import type { Notifications } from "../notifications/notifications";
 import type { RequestOrigin } from "../people/commands";
 import type { People } from "../people/people";
 import type { Identity } from "../people/schemas";
@@ -27,6 +28,8 @@ export interface AppContext {
   workflowDoor: WorkflowDoor;
   people: People;
   audit: AuditTrail;
+  /** Webhook subscriptions (operators) and each person's email preference. */
+  notifications: Pick<Notifications, "commands" | "queries">;
   /** Who is calling (identified by the HTTP door from the session cookie or bearer token). */
   identity: Identity;
   /** Who starts a run from this request (its decisions name them): the signed-in account's id and name. */

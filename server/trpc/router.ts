@@ -6,10 +6,11 @@ import { accountsRouter, authRouter, tokensRouter } from "./routers/people";
 import { pipelineRouter } from "./routers/pipeline";
 import { runsRouter } from "./routers/runs";
 import { stepsRouter } from "./routers/steps";
+import { meRouter, subscriptionsRouter } from "./routers/subscriptions";
 import { workflowsRouter } from "./routers/workflows";
 import { createCallerFactory, router } from "./trpc";
 
-/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows, the JSON step workflows, people and the audit trail. */
+/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows, the JSON step workflows, people and the audit trail, webhook subscriptions and my own settings. */
 export const appRouter = router({
   engine: router({ flows: flowsRouter, runs: runsRouter }),
   pipeline: pipelineRouter,
@@ -20,6 +21,8 @@ export const appRouter = router({
   accounts: accountsRouter,
   tokens: tokensRouter,
   audit: auditRouter,
+  subscriptions: subscriptionsRouter,
+  me: meRouter,
 });
 
 /** All the web app imports from the server: the router's type, and what it infers from it. */

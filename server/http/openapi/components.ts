@@ -14,6 +14,7 @@ import {
   AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../../pipeline/schemas";
 import { Account, type AuthStatus, Role, SignInBody } from "../../people/schemas";
+import { CreateSubscriptionBody, CreatedSubscription, Delivery, DeliveryList, NotificationPayload, Subscription } from "../../notifications/schemas";
 import { SESSION_COOKIE } from "../guard";
 import { Problem, StepWorkflowDefinition } from "../../workflows/steps/definition";
 import * as steps from "../../workflows/steps/schemas";
@@ -180,6 +181,7 @@ const requestSchemas = {
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: StartAnyRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
   RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody, DecideDecisionBody: DecideBody,
+  CreateSubscriptionBody,
 };
 
 /**
@@ -196,6 +198,7 @@ const responseSchemas = {
   StepRunView: steps.StepRunView, StepRunSummary: steps.StepRunSummary, StepSummary: steps.StepSummary, WorkflowTool: steps.ToolDescription,
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
   Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage, DecisionActivityList,
+  Subscription, CreatedSubscription, Delivery, DeliveryList, NotificationPayload,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document of the product's whole REST API: the engine's routes under /api/stitch, the agent pipeline's
  * routes at the paths of the FastAPI backend it replaces, the built-in agents, and the YAML and JSON step workflows
- * under /api/workflows, and people's sign-in and audit trail. Each surface writes its own operations (stitchPaths.ts,
+ * under /api/workflows, webhook subscriptions, and people's sign-in and audit trail. Each surface writes its own operations (stitchPaths.ts,
  * pipelinePaths.ts, builtinAgentPaths.ts, workflowPaths.ts, stepWorkflowPaths.ts, peoplePaths.ts) under the path keys of
  * server/http/paths.ts; who may call each one is added from the access rules the server enforces (security.ts), and
  * every body schema is converted from the zod schema that validates or types it (components.ts), so the document
@@ -20,6 +20,7 @@ import { pipelinePathItems, pipelineTag } from "./pipelinePaths";
 import { securitySchemes, withAccess } from "./security";
 import { stepWorkflowPathItems, stepWorkflowTag } from "./stepWorkflowPaths";
 import { stitchPathItems, stitchTag } from "./stitchPaths";
+import { subscriptionPathItems, subscriptionTag } from "./subscriptionPaths";
 import { workflowPathItems, workflowTag } from "./workflowPaths";
 
 export { type ComponentName, componentSchemas } from "./components";
@@ -27,7 +28,8 @@ export { type ComponentName, componentSchemas } from "./components";
 const apiDescription = `
 The REST API of Stitch: the durable workflow engine (under \`/api/stitch\`), the agent pipeline at the paths of the
 FastAPI backend it replaces (\`/runs\`, \`/agents\`, \`/callbacks/agent/{agent_slug}\`, ...), the built-in agents, and
-the workflows, YAML and JSON step workflows (under \`/api/workflows\`), the reviewer's inbox of decisions (\`/api/decisions\`), and signing in and the audit trail (\`/api/auth\`, \`/api/audit\`).
+the workflows, YAML and JSON step workflows (under \`/api/workflows\`), the reviewer's inbox of decisions (\`/api/decisions\`), webhook subscriptions (\`/api/subscriptions\`; what a subscriber
+receives is the \`NotificationPayload\` schema), and signing in and the audit trail (\`/api/auth\`, \`/api/audit\`).
 The web app itself talks tRPC at \`/trpc\`, which is not described here.
 
 **Errors.** Every refusal answers \`{ "error": code, "message": text, "detail": text }\`; \`detail\` repeats \`message\`
@@ -73,10 +75,10 @@ export function buildOpenApiDocument() {
   return {
     openapi: "3.0.3",
     info: { title: "Stitch API", version: packageVersion(), description: apiDescription },
-    tags: [stitchTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, peopleTag],
+    tags: [stitchTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, subscriptionTag, peopleTag],
     paths: withAccess({
       ...stitchPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(),
-      ...peoplePathItems(),
+      ...subscriptionPathItems(), ...peoplePathItems(),
     }),
     components: { schemas: buildComponentSchemas(), securitySchemes },
   };

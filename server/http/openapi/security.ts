@@ -57,7 +57,7 @@ function accessLine(rule: AccessRule): string {
 function guardRefusals(rule: AccessRule): Partial<Record<ErrorStatus, string>> {
   const role = roleOf(rule.door);
   const caller = callerOf(rule.door);
-  const change = rule.method === "POST";
+  const change = rule.method !== "GET";
   const lesserRole = role !== undefined && Role.options.some((other) => !roleAllows(other, role));
   const forbidden = [
     ...(lesserRole ? ["Signed in with a role that may not do this: `forbidden`, naming the `required_role` and the caller's `role`."] : []),
@@ -80,7 +80,7 @@ function guardRefusals(rule: AccessRule): Partial<Record<ErrorStatus, string>> {
 function guardParameters(rule: AccessRule): object[] {
   const caller = callerOf(rule.door);
   if (caller) return [queryParam("token", `The token of the callback URL, required when the server has ${callers[caller].secret}.`)];
-  if (rule.method !== "POST") return [];
+  if (rule.method === "GET") return [];
   return [{
     name: CSRF_HEADER, in: "header", required: false, schema: { type: "string" },
     description: "With the session cookie: the session's CSRF token (`csrf_token` of sign-in, `csrfToken` of GET /api/auth/session). Not read with a bearer token.",

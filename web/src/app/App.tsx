@@ -55,7 +55,7 @@ function Shell() {
       ? "workflows"
       : pathname.startsWith("/app/steps")
         ? "steps"
-        : /^\/app\/(people|tokens|audit)(\/|$)/.test(pathname)
+        : /^\/app\/(people|tokens|audit|subscriptions|settings)(\/|$)/.test(pathname)
           ? "account"
           : "briefs";
   return (

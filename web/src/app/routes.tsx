@@ -18,6 +18,8 @@ import { RunHeader } from "../features/conversation/components/RunHeader";
 import { useAccounts } from "../features/people/api/accounts";
 import { PeoplePage } from "../features/people/components/PeoplePage";
 import { TokensPage } from "../features/people/components/TokensPage";
+import { SettingsPage } from "../features/notifications/components/SettingsPage";
+import { SubscriptionsPage } from "../features/notifications/components/SubscriptionsPage";
 import { NewBrief } from "../features/runs/components/NewBrief";
 import { useStepRun } from "../features/step-workflows/api/runs";
 import { NewStepWorkflowPage } from "../features/step-workflows/components/NewStepWorkflowPage";
@@ -161,5 +163,7 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (matchPath("/app/people", pathname)) return { page: <RequireRole role="operator"><PeoplePage /></RequireRole>, runId: null, title: "People" };
   if (matchPath("/app/tokens", pathname)) return { page: <TokensPage />, runId: null, title: "API tokens" };
   if (matchPath("/app/audit", pathname)) return { page: <RequireRole role="operator"><AuditTrailPage /></RequireRole>, runId: null, title: "Audit trail" };
+  if (matchPath("/app/subscriptions", pathname)) return { page: <RequireRole role="operator"><SubscriptionsPage /></RequireRole>, runId: null, title: "Subscriptions" };
+  if (matchPath("/app/settings", pathname)) return { page: <SettingsPage />, runId: null, title: "My settings" };
   return { page: <NotFoundPage />, runId: null, title: "Not found" };
 }

@@ -68,6 +68,9 @@ export const paths = {
   people: () => "/app/people",
   tokens: () => "/app/tokens",
   audit: () => "/app/audit",
+  subscriptions: () => "/app/subscriptions",
+  /** A person's own settings; emails link here to turn them off (server/http/paths.ts `appPagePaths.settings`). */
+  settings: () => "/app/settings",
 };
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; onNavigate?: () => void };

@@ -81,3 +81,11 @@ export type NewApiToken = RouterOutputs["tokens"]["create"];
 export type Invitation = RouterOutputs["accounts"]["invite"];
 export type AuditEntry = RouterOutputs["audit"]["list"]["entries"][number];
 export type AuditFilter = Omit<NonNullable<RouterInputs["audit"]["list"]>, "before" | "limit">;
+
+/** Notifications: operators' webhook subscriptions and their deliveries, and each person's email preference. */
+export type Subscription = RouterOutputs["subscriptions"]["list"][number];
+export type NewSubscription = RouterOutputs["subscriptions"]["create"];
+export type NotificationEventType = Subscription["events"][number];
+export type Delivery = RouterOutputs["subscriptions"]["deliveries"]["items"][number];
+export type EmailPreference = RouterOutputs["me"]["emailPreference"];
+export type DeliveryStatus = Delivery["status"];

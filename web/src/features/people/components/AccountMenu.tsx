@@ -1,6 +1,7 @@
 /**
  * The signed-in person in the top bar: their name and role, and under it (a disclosure) what their role may do,
- * the pages about people (People and Audit for operators, API tokens for everyone) and "Sign out".
+ * the pages about people and settings (People, Subscriptions and Audit for operators; API tokens and My settings for
+ * everyone) and "Sign out".
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { ErrorNotice } from "../../../components/ErrorNotice";
@@ -42,8 +43,10 @@ export function AccountMenu() {
   if (!me) return null;
   const close = () => setOpen(false);
   const links = [
+    { to: paths.settings(), label: "My settings" },
     ...(operator ? [{ to: paths.people(), label: "People" }] : []),
     { to: paths.tokens(), label: "API tokens" },
+    ...(operator ? [{ to: paths.subscriptions(), label: "Subscriptions" }] : []),
     ...(operator ? [{ to: paths.audit(), label: "Audit" }] : []),
   ];
   return (

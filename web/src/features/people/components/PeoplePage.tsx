@@ -8,6 +8,7 @@ import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { SelectField } from "../../../components/SelectField";
+import { ShownOnce } from "../../../components/ShownOnce";
 import { Spinner } from "../../../components/Spinner";
 import { Pill } from "../../../components/StatusPill";
 import { SubmitButton } from "../../../components/SubmitButton";
@@ -17,7 +18,6 @@ import { roleDescriptions, roles, useMe, withArticle } from "../../../lib/sessio
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { Account, Invitation, Role } from "../../../lib/trpc";
 import { useAccounts, useChangeRole, useDisableAccount, useEnableAccount, useInvite } from "../api/accounts";
-import { ShownOnce } from "./ShownOnce";
 import "../people.css";
 
 const roleOptions = roles.map((role) => ({ value: role, label: role }));

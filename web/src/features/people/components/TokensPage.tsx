@@ -8,6 +8,7 @@ import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { Notice } from "../../../components/Notice";
+import { ShownOnce } from "../../../components/ShownOnce";
 import { Spinner } from "../../../components/Spinner";
 import { Pill } from "../../../components/StatusPill";
 import { SubmitButton } from "../../../components/SubmitButton";
@@ -17,7 +18,6 @@ import { useCan, useMe } from "../../../lib/session";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { ApiToken, NewApiToken } from "../../../lib/trpc";
 import { useCreateToken, useRevokeToken, useTokens } from "../api/tokens";
-import { ShownOnce } from "./ShownOnce";
 import "../people.css";
 
 export function TokensPage() {

@@ -1,9 +1,10 @@
 /**
- * A secret the server answers once and keeps only hashed (an invitation's link, an API token): shown in a read-only
+ * A secret the server answers once (an invitation's link, an API token, a webhook subscription's signing secret): shown in a read-only
  * box with "Copy", a warning that it will not be shown again, and "Done" to put it away.
  */
 import { type ReactNode, useId, useRef, useState } from "react";
-import { CheckIcon } from "../../../components/icons";
+import { CheckIcon } from "./icons";
+import "./ShownOnce.css";
 
 export function ShownOnce({ title, label, value, children, onDone }: { title: string; label: string; value: string; children: ReactNode; onDone(): void }) {
   const [copy, setCopy] = useState<"copied" | "failed" | null>(null);
