@@ -38,7 +38,7 @@ const decision = (overrides: Partial<DecisionEvent["decision"]> = {}): DecisionE
 function receiverBehaviour() {
   const seen = new Map<string, number>();
   return routeByPath({
-    ...Object.fromEntries(["all", "failed-only", "pair", "deleted", "control", "rolled-back", "shared", "e2e"].map((path) => [path, holdWorker])),
+    ...Object.fromEntries(["all", "failed-only", "pair", "deleted", "control", "rolled-back", "shared", "e2e", "decided"].map((path) => [path, holdWorker])),
     flaky: (dispatch, res) => {
       const count = (seen.get(dispatch.path!) ?? 0) + 1;
       seen.set(dispatch.path!, count);
@@ -89,21 +89,32 @@ describe.each(testDatabases)("notifications on $name", (testDatabase) => {
     }, 30_000, `${count} settled deliveries of ${subscriptionId}`);
 
   /** Runs a plain flow to its end: completed (its UX node completed), failed (its Worker called back failed), or cancelled. */
+  /** A one-Worker flow run brought to its end by the Worker's callback or a cancellation (no person waits in it). */
   async function runTo(end: "completed" | "failed" | "cancelled", api = env.api) {
-    const graph = end === "failed" ? graphOf([workerNode("work", `${receiver.url}/worker`)]) : graphOf([uxNode("ask"), uxNode("then")], chain("ask", "then"));
-    const flow = await env.api.createFlow(graph, `notify ${end}`);
+    const flow = await env.api.createFlow(graphOf([workerNode("work", `${receiver.url}/worker`)]), `notify ${end}`);
     const run = await api.startRun(flow.id);
+    await env.api.waitForStatus(run.id, "work", "running");
     if (end === "completed") {
-      expect((await env.api.complete(run.id, "ask", { ok: 1 })).status).toBe(200);
-      expect((await env.api.complete(run.id, "then", { ok: 2 })).status).toBe(200);
+      expect((await env.api.callback(run.id, "work", { status: "completed", output: { ok: 1 } })).status).toBe(200);
     } else if (end === "failed") {
-      await env.api.waitForStatus(run.id, "work", "running");
       expect((await env.api.callback(run.id, "work", { status: "failed", error: "the printer is on fire" })).status).toBe(200);
     } else {
       expect((await env.api.post(`/api/stitch/runs/${run.id}/cancel`, { reason: "not needed any more" })).status).toBe(200);
     }
     return run;
   }
+
+  it("a run that waits for a person tells subscribers itself: the decision waiting, then decided, with who decided", async () => {
+    const subscription = await subscribe("decided", ["decision.waiting", "decision.decided"]);
+    const flow = await env.api.createFlow(graphOf([uxNode("ask")]), "notify a decision");
+    const run = await env.api.startRun(flow.id);
+    expect((await env.api.complete(run.id, "ask", { ok: 1 })).status).toBe(200);
+    await settled(subscription.id, 2);
+    // Other tests' runs wait for people too: this run's events, in order.
+    const got = receivedAt("decided").map(payloadOf).filter((p) => "decision" in p && p.decision.run_id === run.id);
+    expect(got.map((p) => p.type)).toEqual(["decision.waiting", "decision.decided"]);
+    expect(got[1]).toMatchObject({ decision: { run_id: run.id, front_door: "flow", state: "decided", outcome: "complete", decided_by: "bootstrap token" } });
+  });
 
   it("delivers every event type, each signed so that Standard Webhooks verifies it, with its payload and links", async () => {
     const subscription = await subscribe("all");
