@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { AuditEntry, type AuditPage } from "../../audit/schemas";
 import { AssignBody, Decision, DecisionPage } from "../../decisions/schemas";
+import { FlowConversation, FlowTurn } from "../../flows/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
@@ -196,6 +197,7 @@ const responseSchemas = {
   StepRunView: steps.StepRunView, StepRunSummary: steps.StepRunSummary, StepSummary: steps.StepSummary, WorkflowTool: steps.ToolDescription,
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
   Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage,
+  FlowConversation, FlowTurn,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;
