@@ -2,7 +2,7 @@
  * The inbox lists each decision with what it asks, whose run it is and who may take it, links it to the page where it
  * is decided, and filters by view; an analyst starts on every decision (read-only), a reviewer on those for her role.
  */
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionProvider } from "../../../lib/session";
 import type { Decision, Role } from "../../../lib/trpc";
@@ -44,7 +44,7 @@ describe("InboxPage", () => {
     expect(asked.views[0]).toBe("role");
     const link = screen.getByRole("link", { name: "Review Requirements v2 of tool-library" });
     expect(link.getAttribute("href")).toBe("/app/runs/RUN_1");
-    expect(screen.getByRole("link", { name: 'Complete "ask" of flow run e-2' }).getAttribute("href")).toBe("/app/engine/runs/e-2");
+    expect(screen.getByRole("link", { name: 'Complete "ask" of flow run e-2' }).getAttribute("href")).toBe("/app/flows/runs/e-2");
     expect(screen.getAllByText(/Started by Ana Analyst/)).toHaveLength(2);
     expect(screen.getAllByText(/for any reviewer/)).toHaveLength(2);
   });
@@ -76,5 +76,29 @@ describe("InboxPage", () => {
     expect(screen.getByRole("button", { name: "Decided" }).getAttribute("aria-pressed")).toBe("true");
     expect(asked.views.at(-1)).toBe("decided");
     expect(screen.getByText("Nothing decided yet")).toBeTruthy();
+  });
+
+  it("offers a reviewer \"Turn on notifications\", asking the browser only when clicked; an analyst, and a browser without notifications, get none", async () => {
+    let permission: NotificationPermission = "default";
+    const requestPermission = vi.fn(async () => (permission = "granted"));
+    vi.stubGlobal("Notification", Object.defineProperty(Object.assign(vi.fn(), { requestPermission }), "permission", { get: () => permission }));
+    try {
+      renderAs("reviewer");
+      expect(requestPermission).not.toHaveBeenCalled();
+      fireEvent.click(screen.getByRole("button", { name: "Turn on notifications" }));
+      await waitFor(() => expect(screen.getByRole("button", { name: "Turn off notifications" })).toBeTruthy());
+      expect(requestPermission).toHaveBeenCalledTimes(1);
+      fireEvent.click(screen.getByRole("button", { name: "Turn off notifications" }));
+      expect(screen.getByRole("button", { name: "Turn on notifications" })).toBeTruthy();
+      cleanup();
+      renderAs("analyst");
+      expect(screen.queryByRole("button", { name: "Turn on notifications" })).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+      localStorage.clear();
+    }
+    cleanup();
+    renderAs("reviewer");
+    expect(screen.queryByRole("button", { name: "Turn on notifications" })).toBeNull();
   });
 });
