@@ -18,6 +18,7 @@ import type { DecisionCommands } from "./decisions/commands";
 import { installDecisions } from "./decisions/decisions";
 import type { DecisionQueries } from "./decisions/queries";
 import { type FlowCommands, flowDecisionDoor } from "./flows/commands";
+import type { FlowQueries } from "./flows/queries";
 import { installFlows } from "./flows/flows";
 import { decisionRoutes } from "./http/decisionRoutes";
 import { AuditTrail } from "./audit/trail";
@@ -61,6 +62,8 @@ export interface Services {
   engine: Engine;
   /** The plain flows' commands, behind the engine's generic doors. */
   flows: FlowCommands;
+  /** The plain flows' reads: a run as a conversation. */
+  flowQueries: FlowQueries;
   /** The reviewer's inbox: every decision a run waits for, and who may take each. */
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
@@ -201,9 +204,9 @@ export async function createServices(config: Config, database?: Database, overri
   const { queries: decisions, commands: decisionCommands } = decisionsInstalled;
   decisionCommands.useDoor("pipeline", pipelineDecisionDoor(pipeline.commands));
   decisionCommands.useDoor("yaml", workflowDecisionDoor(workflows.commands));
-  decisionCommands.useDoor("flow", flowDecisionDoor(flows));
+  decisionCommands.useDoor("flow", flowDecisionDoor(flows.commands));
   return {
-    config, database: db, engine, flows, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps,
+    config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps,
     workflowDoor: workflowDoor(db, workflows, steps), people, audit, notifications, workflowFiles,
   };
 }
@@ -212,9 +215,9 @@ const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
+  const { engine, flows, flowQueries, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, flowQueries, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -232,7 +235,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.use("*", async (c, next) => (c.req.path.startsWith("/assets/") ? next() : identifyCaller(c, next)));
   guardRoutes(app, services.audit);
   app.route("/", peopleRoutes(services.people, services.audit));
-  app.route("/", stitchRoutes(services.engine, services.flows));
+  app.route("/", stitchRoutes(services.engine, services.flows, services.flowQueries));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", workflowRoutes(services.workflowDoor));

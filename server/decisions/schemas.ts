@@ -38,6 +38,8 @@ export const Decision = z.object({
   approvals_needed: z.number().int().positive(),
   /** The approvals given so far ("1 of 2: approved by Rita Ramos"); once decided, every approval that passed it. */
   approvals: z.array(z.object({ by: z.string(), at: z.string() })),
+  /** Whether the account that started the run may decide it (`self_approval`; the pipeline's reviews: no). */
+  self_approval: z.boolean(),
   /** What the due time does when it passes (null: it only marks the decision overdue). */
   on_overdue: OnOverdue.nullable(),
   decided_by: z.string().nullable(),

@@ -24,7 +24,7 @@ export function decisionOf(row: DecisionRow): Decision {
       ? { kind: "account", id: row.assigneeAccountId, name: row.assigneeName, role: row.assigneeRole }
       : { kind: "role", id: null, name: null, role: row.assigneeRole },
     approvals_needed: row.approvalsNeeded, approvals: approvalsOf(row).map(({ by, at }) => ({ by, at })),
-    on_overdue: row.onOverdue === null ? null : OnOverdue.parse(row.onOverdue),
+    self_approval: row.selfApproval, on_overdue: row.onOverdue === null ? null : OnOverdue.parse(row.onOverdue),
     decided_by: row.decidedBy, decided_at: iso(row.decidedAt), outcome: row.outcome === null ? null : DecisionOutcome.parse(row.outcome),
   });
 }

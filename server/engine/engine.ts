@@ -11,7 +11,7 @@ import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError } from "./errors";
 import { redactUrl } from "../lib/policedFetch";
 import { type CompiledGraph, GraphError, compileGraph, executorOf } from "./graph";
-import { type RowChange, macrostep, settle } from "./macrostep";
+import { type RowChange, macrostep, settle, settleSync } from "./macrostep";
 import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
 import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, runStatusAfter } from "./transition";
@@ -363,10 +363,7 @@ export class Engine {
   async getRun(runId: string): Promise<StitchRun> {
     const run = store.isUuid(runId) ? await this.database.run((db) => store.readRunWithStates(db, runId)) : undefined;
     if (!run) throw runNotFound(runId);
-    const nodeStates: Record<string, NodeState> = {};
-    for (const s of run.states) nodeStates[s.node_id] = toNodeState(s);
-    const { states: _states, ...rest } = run;
-    return { ...rest, input: run.input ?? null, node_states: nodeStates };
+    return runOf(run);
   }
 
   /** A page of runs (of one flow, or of all), newest first. */
@@ -382,6 +379,30 @@ export class Engine {
     const found = await this.database.run((db) => store.listRunEvents(db, runId));
     if (found.length === 0) await this.getRun(runId); // every run has its "start" event: none means no such run (404)
     return found;
+  }
+
+  /**
+   * The run told again, event by event: its accepted events, in order, replayed through the same pure core that
+   * applied them (nothing is written), each with the rows it changed (as they were before and after) and the run's
+   * status after it. This is how a read model learns what the log alone does not say: which nodes an event fired,
+   * completed, failed or made wait. The run (with its node states) is read so that it belongs with the events: when
+   * an event commits between the two reads, both are read again.
+   */
+  async history(runId: string): Promise<RunHistory> {
+    if (!store.isUuid(runId)) throw runNotFound(runId);
+    let found = await this.database.run((db) => store.readRunWithStates(db, runId));
+    if (!found) throw runNotFound(runId);
+    let events: store.LoggedEvent[];
+    for (let reads = 1; ; reads++) {
+      events = await this.database.run((db) => store.listLoggedEvents(db, runId));
+      const again = (await this.database.run((db) => store.readRunWithStates(db, runId)))!;
+      const unchanged = again.updated_at === found.updated_at;
+      found = again;
+      if (unchanged || reads === MAX_HISTORY_READS) break;
+    }
+    const flow = await this.getFlow(found.flow_id);
+    const graph = compileGraph(flow.graph);
+    return { run: runOf(found), flowName: flow.name, startedBy: found.started_by, graph, steps: replay(graph, runId, found.input ?? null, events) };
   }
 
   /** Every node row of a run as the engine keeps it (attempts included), for front doors' read models. */
@@ -403,6 +424,66 @@ export class Engine {
 }
 
 type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
+
+/** How many times `history` reads a run while events keep committing under the read. */
+const MAX_HISTORY_READS = 5;
+
+/** The API's run: its node states as the seed's `node_states` object (who started it is not part of it). */
+function runOf(run: store.RunWithStates): StitchRun {
+  const nodeStates: Record<string, NodeState> = {};
+  for (const s of run.states) nodeStates[s.node_id] = toNodeState(s);
+  const { states: _states, started_by: _startedBy, ...rest } = run;
+  return { ...rest, input: run.input ?? null, node_states: nodeStates };
+}
+
+/** One accepted event of a run, replayed: who sent it and when, what it changed, and the run's status after it. */
+export interface HistoryStep {
+  id: number;
+  at: string;
+  actor: string | null;
+  event: ExternalEvent;
+  /** Every row the event (with its follow-ups) changed or created: `before` is undefined for a row it created. */
+  changes: { key: string; before: NodeRow | undefined; after: NodeRow }[];
+  runStatus: RunStatus;
+}
+
+export interface RunHistory {
+  run: StitchRun;
+  flowName: string;
+  startedBy: StartedBy | null;
+  graph: CompiledGraph;
+  steps: HistoryStep[];
+}
+
+/**
+ * Applies the logged events to rows in memory, as `Engine.apply` applied them to the store: a start creates every
+ * node's row, a cancellation or resumption reads them all. An event the core would not apply now (the engine's rules
+ * changed since it was logged) is left out rather than told wrongly.
+ */
+function replay(g: CompiledGraph, runId: string, runInput: unknown, events: readonly store.LoggedEvent[]): HistoryStep[] {
+  const rows = new Map<string, NodeRow>();
+  const ctx: RunContext = { runId, runInput, callbackUrl: () => "" };
+  const counts: RunCounts = { running: 0, waiting: 0, failed: 0 };
+  let status: RunStatus = "running";
+  const steps: HistoryStep[] = [];
+  for (const { id, at, actor, event } of events) {
+    const created = event.type === "start" ? new Set(g.nodes.keys()) : undefined;
+    const seed = created ? new Map([...created].map((key) => [key, newRow(key)])) : event.type === "cancel" || event.type === "resume" ? rows : undefined;
+    const step = settleSync(macrostep(g, event, ctx, seed, created), (keys) => keys.flatMap((key) => rows.get(key) ?? []));
+    if (step.outcome.kind !== "applied") continue;
+    const changes = step.changes.map(({ key, after }) => ({ key, before: rows.get(key), after }));
+    for (const { before, after } of changes) {
+      const d = countDelta(before?.status, after.status);
+      counts.running += d.running;
+      counts.waiting += d.waiting;
+      counts.failed += d.failed;
+      rows.set(after.key, after);
+    }
+    status = runStatusAfter(status, event, counts);
+    steps.push({ id, at, actor, event, changes, runStatus: status });
+  }
+  return steps;
+}
 
 /** The outbox rows a macrostep's effects ask for: webhooks to send and timers to set, and the nodes whose rows go. */
 function outboxOf(effects: readonly Effect[]): { dispatches: store.NewDispatch[]; cancelled: string[] } {

@@ -192,6 +192,41 @@ export const StitchRun = z.object({
 });
 export type StitchRun = z.infer<typeof StitchRun>;
 
+// ---- Events --------------------------------------------------------------------------------------
+
+/**
+ * The events that come to a run from outside (a person, a worker, a timer, an executor), each applied in one
+ * transaction. Defined here because the run's event log stores them (type, node and the rest as payload): the store
+ * reads a logged event back through this schema, so a replay of the log applies the very events that were applied.
+ */
+export const ExternalEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("start") }),
+  /** `retryable: false`: the failure is final whatever the node's retry policy says (its executor knows it cannot pass). */
+  z.object({
+    type: z.literal("callback"), key: z.string(), status: z.enum(["completed", "failed"]), output: z.unknown().optional(), error: z.string().optional(),
+    attempt: z.number().int().optional(), retryable: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal("complete"), key: z.string(), output: z.unknown() }),
+  z.object({ type: z.literal("review"), key: z.string(), decision: z.enum(["approve", "reject"]), feedback: z.string().optional() }),
+  z.object({ type: z.literal("retry"), key: z.string() }),
+  z.object({ type: z.literal("delivery_failed"), key: z.string(), attempt: z.number().int(), error: z.string() }),
+  /** A Worker with `data.timeoutMs` did not call back in time for the attempt the timer was set for. */
+  z.object({ type: z.literal("timeout"), key: z.string(), attempt: z.number().int(), afterMs: z.number() }),
+  /** A Worker with `data.retry` waited out its backoff after attempt `attempt` failed: fire the next attempt. */
+  z.object({ type: z.literal("retry_due"), key: z.string(), attempt: z.number().int() }),
+  /** The whole run stops: the shell hands `transition` every row of the run for it. */
+  z.object({ type: z.literal("cancel"), reason: z.string().optional() }),
+  /** A node's executor decided the node will not run (its condition was false): it becomes `skipped` with the reason. */
+  z.object({ type: z.literal("skip"), key: z.string(), attempt: z.number().int(), reason: z.string() }),
+  /** A loop node finished iteration `attempt` without its completion signal: the next iteration is fired (or, interactive, it waits for the user). */
+  z.object({ type: z.literal("iterate"), key: z.string(), attempt: z.number().int(), output: z.unknown() }),
+  /** A person answers an interactive loop waiting between iterations: the next iteration is fired with their text. */
+  z.object({ type: z.literal("input"), key: z.string(), text: z.string() }),
+  /** A failed or cancelled run goes on: failed, cancelled and skipped nodes return to pending and fire again, as do completed `data.alwaysRun` ones. Reads every row. */
+  z.object({ type: z.literal("resume") }),
+]);
+export type ExternalEvent = z.infer<typeof ExternalEvent>;
+
 // ---- What clients send --------------------------------------------------------------------------
 
 /** A worker's callback. `attempt` is optional: when a worker echoes it, a stale callback is recognised. */

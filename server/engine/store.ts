@@ -8,7 +8,7 @@ import { type Executor, rows } from "../../db/client";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
-import { type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, type StitchGraph } from "./schemas";
+import { ExternalEvent, type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, type StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
@@ -120,6 +120,8 @@ export interface RunWithStates {
   input: unknown;
   created_at: string;
   updated_at: string;
+  /** Who started it, when known (not part of the API's run: the decisions and a run's conversation name them). */
+  started_by: StartedBy | null;
   states: { node_id: string; status: NodeStatus; output: unknown; error: string | null }[];
 }
 
@@ -128,14 +130,19 @@ export interface RunWithStates {
  * together (two reads could straddle an event's commit and answer, say, a running run whose last node has failed).
  */
 export async function readRunWithStates(db: Executor, runId: string): Promise<RunWithStates | undefined> {
-  const [run] = await rows<Omit<RunWithStates, "owner"> & { owner_kind: string | null; owner_run_id: string | null }>(db, sql`
-    SELECT r.id, r.flow_id, r.owner AS owner_kind, r.owner_run_id, r.status, r.input, r.created_at, r.updated_at,
+  const [run] = await rows<Omit<RunWithStates, "owner" | "started_by"> & {
+    owner_kind: string | null; owner_run_id: string | null; started_by_id: string | null; started_by_name: string | null;
+  }>(db, sql`
+    SELECT r.id, r.flow_id, r.owner AS owner_kind, r.owner_run_id, r.status, r.input, r.created_at, r.updated_at, r.started_by_id, r.started_by_name,
       COALESCE((SELECT json_agg(json_build_object('node_id', s.node_id, 'status', s.status, 'output', s.output, 'error', s.error))
                 FROM stitch_node_states s WHERE s.run_id = r.id), '[]'::json) AS states
     FROM stitch_runs r WHERE r.id = ${runId}`);
   if (!run) return undefined;
-  const { owner_kind, owner_run_id, ...rest } = run;
-  return { ...rest, owner: ownerOf(owner_kind, owner_run_id), created_at: iso(run.created_at), updated_at: iso(run.updated_at) };
+  const { owner_kind, owner_run_id, started_by_id, started_by_name, ...rest } = run;
+  return {
+    ...rest, owner: ownerOf(owner_kind, owner_run_id), created_at: iso(run.created_at), updated_at: iso(run.updated_at),
+    started_by: started_by_id === null && started_by_name === null ? null : { id: started_by_id, name: started_by_name },
+  };
 }
 
 /** Up to `limit` runs (of one flow, or of all) after the cursor, newest first, each with its cursor key. */
@@ -159,6 +166,27 @@ export async function listRuns(db: Executor, options: { flowId?: string; limit: 
 export async function listRunEvents(db: Executor, runId: string) {
   const found = await db.select().from(stitchRunEvents).where(eq(stitchRunEvents.runId, runId)).orderBy(asc(stitchRunEvents.id));
   return found.map((e) => ({ id: e.id, node_id: e.nodeId, type: e.type, payload: e.payload, actor: e.actor, created_at: iso(e.createdAt) }));
+}
+
+/** One logged event read back as the event that was applied: its node (`key`) and payload put together again. */
+export interface LoggedEvent {
+  id: number;
+  at: string;
+  actor: string | null;
+  event: ExternalEvent;
+}
+
+/**
+ * The run's accepted events in order, each parsed with the schema of the events the engine applies (the log keeps
+ * an event's node apart from its payload, and a start's payload holds the run's input, which the event does not).
+ */
+export async function listLoggedEvents(db: Executor, runId: string): Promise<LoggedEvent[]> {
+  const found = await db.select().from(stitchRunEvents).where(eq(stitchRunEvents.runId, runId)).orderBy(asc(stitchRunEvents.id));
+  return found.map((e) => {
+    const payload = e.payload !== null && typeof e.payload === "object" && !Array.isArray(e.payload) ? e.payload : {};
+    const event = ExternalEvent.parse({ ...payload, type: e.type, ...(e.nodeId === null ? {} : { key: e.nodeId }) });
+    return { id: e.id, at: iso(e.createdAt), actor: e.actor, event };
+  });
 }
 
 /** The seed's `node_states` object as the SQL view `stitch_runs_with_node_states` assembles it. */

@@ -9,7 +9,7 @@
  */
 import { type CompiledGraph, type InstanceRef, instanceKey, isApprovalGate, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
 import { isPlainObject, sameJson } from "../lib/json";
-import type { NodeStatus, RunStatus, TriggerRule, WorkerPayload } from "./schemas";
+import type { ExternalEvent, NodeStatus, RunStatus, TriggerRule, WorkerPayload } from "./schemas";
 
 /** One row of `stitch_node_states`: a node of the graph, or one path's instance of it. */
 export interface NodeRow {
@@ -35,28 +35,8 @@ export const newRow = (key: string): NodeRow => ({
   key, status: "pending", output: null, error: null, input: null, attempt: 0, pathTotal: null, pathDone: 0, pathFailed: 0, feedback: null, retryFrom: 0,
 });
 
-export type ExternalEvent =
-  | { type: "start" }
-  /** `retryable: false`: the failure is final whatever the node's retry policy says (its executor knows it cannot pass). */
-  | { type: "callback"; key: string; status: "completed" | "failed"; output?: unknown; error?: string; attempt?: number; retryable?: boolean }
-  | { type: "complete"; key: string; output: unknown }
-  | { type: "review"; key: string; decision: "approve" | "reject"; feedback?: string }
-  | { type: "retry"; key: string }
-  | { type: "delivery_failed"; key: string; attempt: number; error: string }
-  /** A Worker with `data.timeoutMs` did not call back in time for the attempt the timer was set for. */
-  | { type: "timeout"; key: string; attempt: number; afterMs: number }
-  /** A Worker with `data.retry` waited out its backoff after attempt `attempt` failed: fire the next attempt. */
-  | { type: "retry_due"; key: string; attempt: number }
-  /** The whole run stops: the shell hands `transition` every row of the run for it. */
-  | { type: "cancel"; reason?: string }
-  /** A node's executor decided the node will not run (its condition was false): it becomes `skipped` with the reason. */
-  | { type: "skip"; key: string; attempt: number; reason: string }
-  /** A loop node finished iteration `attempt` without its completion signal: the next iteration is fired (or, interactive, it waits for the user). */
-  | { type: "iterate"; key: string; attempt: number; output: unknown }
-  /** A person answers an interactive loop waiting between iterations: the next iteration is fired with their text. */
-  | { type: "input"; key: string; text: string }
-  /** A failed or cancelled run goes on: failed, cancelled and skipped nodes return to pending and fire again, as do completed `data.alwaysRun` ones. Reads every row. */
-  | { type: "resume" };
+/** The events that come from outside, defined (as zod, for the event log) in schemas.ts. */
+export type { ExternalEvent };
 
 export type InternalEvent =
   | { type: "fire"; key: string }

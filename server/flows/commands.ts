@@ -16,7 +16,8 @@ import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
 export type OwnerDoor = (owner: RunOwner) => string;
 
-const OWNER_NAMES: Record<RunOwner["front_door"], string> = { pipeline: "the agent pipeline", yaml: "a YAML workflow", steps: "a step workflow" };
+/** How a refusal names the front door that owns a run. */
+export const OWNER_NAMES: Record<RunOwner["front_door"], string> = { pipeline: "the agent pipeline", yaml: "a YAML workflow", steps: "a step workflow" };
 
 export class FlowCommands {
   constructor(

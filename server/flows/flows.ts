@@ -1,10 +1,16 @@
-/** The plain flows' front door, installed: its projection registered with the engine, and its commands. */
+/** The plain flows' front door, installed: its projection registered with the engine, its commands and its queries. */
 import type { RecordDecisions } from "../decisions/record";
 import type { Engine } from "../engine/engine";
 import { FlowCommands, type OwnerDoor } from "./commands";
 import { flowProjection } from "./projection";
+import { FlowQueries } from "./queries";
 
-export function installFlows(engine: Engine, ownerDoor: OwnerDoor, recordDecisions: RecordDecisions): FlowCommands {
+export interface Flows {
+  commands: FlowCommands;
+  queries: FlowQueries;
+}
+
+export function installFlows(engine: Engine, ownerDoor: OwnerDoor, recordDecisions: RecordDecisions): Flows {
   engine.observe(flowProjection(recordDecisions));
-  return new FlowCommands(engine, ownerDoor);
+  return { commands: new FlowCommands(engine, ownerDoor), queries: new FlowQueries(engine) };
 }

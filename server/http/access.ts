@@ -52,6 +52,7 @@ export const accessRules: AccessRule[] = [
   read(stitchPaths.runs),
   read(stitchPaths.run),
   read(stitchPaths.runEvents),
+  read(stitchPaths.runConversation),
   change(stitchPaths.runCancel, operator, "engine.runs.cancel", run("id")),
   change(stitchPaths.callback, { caller: "worker" }, "engine.runs.callback", run("runId")),
   change(stitchPaths.complete, reviewer, "engine.runs.completeNode", run("runId")),

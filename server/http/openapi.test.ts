@@ -382,6 +382,18 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: 7 } })).status).toBe(400);
     const cancelled = await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: "not needed" } });
     expect(cancelled.body.runStatus).toBe("cancelled");
+
+    // Both runs as conversations (every kind of turn this flow has), and the refusals.
+    const told = (await call("GET", "/api/stitch/runs/{id}/conversation", { params: { id: run.id } })).body;
+    expect(told.turns.map((t: Json) => t.kind)).toEqual([
+      "input", "waiting", "decided", "started", "failed", "outcome", "retried", "started", "output", "waiting", "decided", "started", "output", "waiting", "decided", "outcome",
+    ]);
+    expect((await call("GET", "/api/stitch/runs/{id}/conversation", { params: { id: second.id } })).body.turns.at(-1)).toMatchObject({ kind: "cancelled", reason: "not needed" });
+    expect((await call("GET", "/api/stitch/runs/{id}/conversation", { params: { id: crypto.randomUUID() } })).status).toBe(404);
+    const pipelineRun = (await env.api.post("/runs", { domain: "owned-run", brief: "A run the agent pipeline owns, so the plain flows do not tell it." })).body;
+    const owned = await env.api.get<Json>(`/api/stitch/runs?limit=50`);
+    const ownedRun = owned.body.find((r: Json) => r.owner?.run_id === pipelineRun.run_id);
+    expect((await call("GET", "/api/stitch/runs/{id}/conversation", { params: { id: ownedRun.id } })).status).toBe(409);
   });
 
   it("pipeline routes: a run through callbacks, failure, retry, rejection, approval and artifacts, and their refusals", async () => {

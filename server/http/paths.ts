@@ -39,6 +39,7 @@ export const stitchPaths = {
   run: route("/api/stitch/runs/:id"),
   runCancel: route("/api/stitch/runs/:id/cancel"),
   runEvents: route("/api/stitch/runs/:id/events"),
+  runConversation: route("/api/stitch/runs/:id/conversation"),
   callback: route("/api/stitch/callback/:runId/:nodeId"),
   complete: route("/api/stitch/complete/:runId/:nodeId"),
   retry: route("/api/stitch/retry/:runId/:nodeId"),

@@ -1,13 +1,14 @@
 /**
  * The engine's REST surface for workers and integrators (plain JSON: n8n and edge functions call these).
  * Handlers only parse and delegate: changes to the flows' front door (which refuses runs another front door owns),
- * reads to the engine's queries.
+ * reads to the engine's queries, and a run's conversation to the flows' queries.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { presentedToken } from "../engine/callbackToken";
 import type { Engine } from "../engine/engine";
 import type { FlowCommands } from "../flows/commands";
+import type { FlowQueries } from "../flows/queries";
 import { CallbackBody, CancelBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
 import { actorOf, callerOf, starterOf } from "./actor";
 import { readBody } from "./errors";
@@ -16,7 +17,7 @@ import { stitchPaths as paths } from "./paths";
 
 const AnyJson = z.unknown();
 
-export function stitchRoutes(engine: Engine, flows: FlowCommands): Hono {
+export function stitchRoutes(engine: Engine, flows: FlowCommands, flowQueries: FlowQueries): Hono {
   const app = new Hono();
 
   app.post(paths.flows.pattern, async (c) => {
@@ -32,6 +33,8 @@ export function stitchRoutes(engine: Engine, flows: FlowCommands): Hono {
   app.get(paths.runs.pattern, async (c) => pageAnswer(c, await engine.listRuns({ flowId: c.req.query("flow_id"), ...pageQuery(c) })));
   app.get(paths.run.pattern, async (c) => c.json(await engine.getRun(c.req.param("id"))));
   app.get(paths.runEvents.pattern, async (c) => c.json(await engine.runEvents(c.req.param("id"))));
+  // A plain flow run told as a conversation: its input, each node starting and ending, each gate waiting and decided.
+  app.get(paths.runConversation.pattern, async (c) => c.json(await flowQueries.conversation(c.req.param("id"))));
   // The whole run stops: unfinished nodes become cancelled and nothing more is sent.
   app.post(paths.runCancel.pattern, async (c) => {
     const body = await readBody(c, CancelBody);

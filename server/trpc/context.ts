@@ -5,6 +5,7 @@ import type { DecisionCommands } from "../decisions/commands";
 import type { DecisionQueries } from "../decisions/queries";
 import type { FlowCommands } from "../flows/commands";
 import type { Notifications } from "../notifications/notifications";
+import type { FlowQueries } from "../flows/queries";
 import type { RequestOrigin } from "../people/commands";
 import type { People } from "../people/people";
 import type { Identity } from "../people/schemas";
@@ -17,6 +18,8 @@ export interface AppContext {
   /** The engine's queries (reads of any run); its changes go through `flows`, which refuses runs another front door owns. */
   engine: Engine;
   flows: FlowCommands;
+  /** The plain flows' reads: a run as a conversation. */
+  flowQueries: FlowQueries;
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
   pipeline: Pipeline;

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { AuditEntry, type AuditPage } from "../../audit/schemas";
 import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
+import { FlowConversation, FlowTurn } from "../../flows/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
@@ -199,6 +200,7 @@ const responseSchemas = {
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
   Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage, DecisionActivityList,
   Subscription, CreatedSubscription, Delivery, DeliveryList, NotificationPayload,
+  FlowConversation, FlowTurn,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

@@ -113,6 +113,22 @@ function runOperations() {
         responses: { 200: answer("The events, oldest first (empty for an unknown run id).", listOf("RunEvent")), ...refusals({ 404: "The id is not a UUID." }) },
       },
     },
+    [paths.runConversation.openapi]: {
+      get: {
+        operationId: "getFlowRunConversation", summary: "A plain flow run as a conversation",
+        description:
+          "The run's input, then each node's turns as they happened: a node starting (again, after a retry or a review's request for changes), its " +
+          "output, its failure (and whether another attempt comes by itself), a Splitter fanning out, a skip; each UX node or review gate waiting " +
+          "for a person (what it asks, the output under review) and how it was decided, by whom, with the feedback or the input; retries, the " +
+          "cancellation, a resumption and how the run ended. Told from the run's event log, replayed through the engine. `nodes` is every node as it " +
+          "stands now. A run that another front door owns (the agent pipeline, a workflow) is told by that front door.",
+        parameters: [runIdParam],
+        responses: {
+          200: answer("The run, its nodes and its turns, oldest first.", ref("FlowConversation")),
+          ...refusals({ 404: "No run with that id.", 409: "The run belongs to another front door (the message names it), whose own conversation tells it." }),
+        },
+      },
+    },
   };
 }
 

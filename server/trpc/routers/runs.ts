@@ -14,6 +14,8 @@ export const runsRouter = router({
     .input(z.object({ flowId: z.string().optional(), limit: PageParams.shape.limit }).optional())
     .query(async ({ ctx, input }) => (await ctx.engine.listRuns({ flowId: input?.flowId, limit: input?.limit ?? 100 })).items),
   events: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.runEvents(input.id)),
+  /** A plain flow run as a conversation (GET /api/stitch/runs/{id}/conversation). */
+  conversation: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.flowQueries.conversation(input.id)),
   completeNode: reviewerProcedure
     .input(NodeRef.extend({ output: z.unknown() }))
     .mutation(({ ctx, input }) => ctx.flows.complete(input.runId, input.nodeId, input.output ?? null, ctx.identity)),

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, paths, usePathname } from "../lib/router";
 import { useCan } from "../lib/session";
 import { useDecisionCount } from "../features/decisions/api/decisions";
+import { useDecisionNotifications } from "../features/decisions/api/notifications";
 import { withCount } from "../features/decisions/utils/decisions";
 import { AccountMenu } from "../features/people/components/AccountMenu";
 import { AuthGate } from "../features/people/components/AuthGate";
@@ -24,6 +25,8 @@ function Shell() {
   // Decisions waiting for me: counted in the navigation and in front of the tab title, so a reviewer sees them from any tab.
   const reviewer = useCan("reviewer");
   const waiting = useDecisionCount(reviewer).data;
+  // And, once the person turned them on in Reviews, a browser notification for each decision newly waiting for them.
+  useDecisionNotifications(reviewer);
   useEffect(() => {
     document.title = withCount(`${route.title} · Stitch`, reviewer ? waiting : undefined);
   }, [route.title, reviewer, waiting]);
@@ -49,7 +52,7 @@ function Shell() {
 
   const section = pathname.startsWith("/app/reviews")
     ? "inbox"
-    : pathname.startsWith("/app/engine")
+    : pathname.startsWith("/app/engine") || pathname.startsWith("/app/flows")
     ? "engine"
     : pathname.startsWith("/app/workflows")
       ? "workflows"

@@ -9,6 +9,9 @@ import { RequireRole } from "../components/RequireRole";
 import { Spinner } from "../components/Spinner";
 import { Link, matchPath, paths } from "../lib/router";
 import { InboxPage } from "../features/decisions/components/InboxPage";
+import { useFlowConversation } from "../features/flow-conversation/api/runs";
+import { FlowRunHeader } from "../features/flow-conversation/components/FlowRunHeader";
+import { FlowRunView } from "../features/flow-conversation/components/FlowRunView";
 import { useAgents } from "../features/agents/api/list-agents";
 import { AuditPage } from "../features/audit/components/AuditPage";
 import { PipelineOverview } from "../features/agents/components/PipelineOverview";
@@ -109,6 +112,13 @@ function StepRunGraphPage({ runId }: { runId: string }) {
   return <GraphPage stitchRunId={run.data?.id} header={run.data ? <StepRunHeader run={run.data} view="graph" /> : null} error={run.error} />;
 }
 
+/** A plain flow's run is an engine run under the same id: its graph under the header of its conversation. */
+function FlowRunGraphPage({ runId }: { runId: string }) {
+  const conversation = useFlowConversation(runId);
+  const data = conversation.data;
+  return <GraphPage stitchRunId={data?.run.id} header={data ? <FlowRunHeader run={data.run} view="graph" /> : null} error={conversation.error} />;
+}
+
 /** The audit trail is filtered by person: the people come from the people feature. */
 function AuditTrailPage() {
   const accounts = useAccounts();
@@ -144,6 +154,10 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (matchPath("/app/engine", pathname)) return { page: <Loading><EngineRunList /></Loading>, runId: null, title: "Engine runs" };
   params = matchPath("/app/engine/runs/:stitchRunId", pathname);
   if (params) return { page: <Loading><FlowGraphView key={params.stitchRunId} stitchRunId={params.stitchRunId!} /></Loading>, runId: null, title: "Engine run" };
+  params = matchPath("/app/flows/runs/:runId", pathname);
+  if (params) return { page: <FlowRunView key={params.runId} runId={params.runId!} />, runId: null, title: "Flow run" };
+  params = matchPath("/app/flows/runs/:runId/graph", pathname);
+  if (params) return { page: <FlowRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Flow run graph" };
   if (matchPath("/app/workflows", pathname)) return { page: <WorkflowList />, runId: null, title: "Workflows" };
   if (matchPath("/app/workflows/new", pathname)) return { page: <RequireRole role="operator"><NewWorkflowPage /></RequireRole>, runId: null, title: "New workflow" };
   params = matchPath("/app/workflows/runs/:runId", pathname);

@@ -2,15 +2,19 @@
  * A person's review, inline under the output or request it decides on: approve it, or describe what must change
  * and send it back. It holds no server state; the container passes what is pending and what failed, so every state
  * (idle, sending, refused) renders from props. The feedback box's text goes with either decision: it is the
- * request for changes, and the container may send it with an approval as a comment.
- * Only reviewers and operators decide: anyone else reads that the output waits for a reviewer.
+ * request for changes, and the container may send it with an approval as a comment; it is kept (useDraft) until the
+ * server accepted it. Only whoever may take the decision decides (its assignee, or anyone with its role while it is
+ * assigned to no one): anyone else reads who it waits for, and the decider reads the same line above the form.
  */
 import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from "react";
-import { useCan } from "../lib/session";
+import { useMayDecide } from "../lib/decisions";
+import type { Decision } from "../lib/trpc";
+import { useDraft } from "../lib/useDraft";
 import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
 import { CheckIcon } from "./icons";
 import { Spinner } from "./Spinner";
+import { WaitingFor, WaitingForDecision } from "./WaitingFor";
 import "./Chat.css";
 
 export type PendingDecision = "approve" | "reject" | null;
@@ -25,30 +29,23 @@ export interface ReviewFormProps {
   hint: string;
   pending: PendingDecision;
   error: unknown;
-  /** The feedback box's text, trimmed (possibly empty). */
-  onApprove(feedback: string): void;
+  /** The decision this review takes, once read: who may take it, since and until when it waits. */
+  decision?: Decision;
+  /** Where the feedback is kept until it is sent (see useDraft); null keeps it in the page only. */
+  draftKey: string | null;
+  /** The feedback box's text, trimmed (possibly empty); resolving true once accepted clears the box. */
+  onApprove(feedback: string): void | Promise<boolean>;
   /** Resolves true when the server accepted the feedback, so the box can be cleared. */
   onReject(feedback: string): Promise<boolean>;
 }
 
 export function ReviewForm(props: ReviewFormProps) {
-  if (!useCan("reviewer")) return <WaitingForReviewer subject={props.subject} what="a decision" />;
+  if (!useMayDecide(props.decision)) return <WaitingForDecision decision={props.decision} subject={props.subject} what="a decision" />;
   return <ReviewFormControl {...props} />;
 }
 
-/** What someone who may not decide sees where the decision would be. */
-export function WaitingForReviewer({ subject, what }: { subject: string; what: string }) {
-  return (
-    <section className="composer waiting-for-reviewer" aria-label={`Waiting for a reviewer on ${subject}`} role="status">
-      <p className="muted">
-        <strong>Waiting for a reviewer.</strong> {subject} waits for {what} from a reviewer or an operator; this page shows it as soon as there is one.
-      </p>
-    </section>
-  );
-}
-
-function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, onApprove, onReject }: ReviewFormProps) {
-  const [feedback, setFeedback] = useState("");
+function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, decision, draftKey, onApprove, onReject }: ReviewFormProps) {
+  const [feedback, setFeedback, clearFeedback] = useDraft(draftKey);
   const [validation, setValidation] = useState<string | null>(null);
   const busy = pending !== null;
 
@@ -60,7 +57,12 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
       return;
     }
     setValidation(null);
-    if (await onReject(feedback.trim())) setFeedback("");
+    if (await onReject(feedback.trim())) clearFeedback();
+  };
+
+  const approve = async () => {
+    if (busy) return;
+    if ((await onApprove(feedback.trim())) === true) clearFeedback();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -72,6 +74,7 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
       <div className="composer-head">
         <h2 className="composer-title">{title}</h2>
         <p className="composer-sub">{consequence}</p>
+        {decision ? <WaitingFor decision={decision} /> : null}
       </div>
       <form className="composer-body" onSubmit={sendBack} noValidate>
         <Field
@@ -96,7 +99,7 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
             {pending === "reject" ? <Spinner /> : null}
             Request changes
           </button>
-          <button type="button" className="button button-primary" disabled={busy} aria-busy={pending === "approve"} onClick={() => onApprove(feedback.trim())}>
+          <button type="button" className="button button-primary" disabled={busy} aria-busy={pending === "approve"} onClick={() => void approve()}>
             {pending === "approve" ? <Spinner /> : <CheckIcon />}
             Approve
           </button>

@@ -20,7 +20,7 @@ function renderAs(role: Role, children: ReactNode) {
 
 const controls = (
   <>
-    <ReviewForm subject="Requirements" title="Your review" consequence="Approving goes on." placeholder="" hint="" pending={null} error={null} onApprove={vi.fn()} onReject={vi.fn(async () => true)} />
+    <ReviewForm subject="Requirements" title="Your review" consequence="Approving goes on." placeholder="" hint="" pending={null} error={null} draftKey={null} onApprove={vi.fn()} onReject={vi.fn(async () => true)} />
     <CancelRun consequence="It stops." pending={false} error={null} onConfirm={vi.fn(async () => undefined)} />
     <RetryAction retry={{ pending: false, error: null, onRetry: vi.fn() }} />
   </>

@@ -61,6 +61,9 @@ export const paths = {
   runGraph: (runId: string) => `/app/runs/${encodeURIComponent(runId)}/graph`,
   engineRuns: () => "/app/engine",
   engineRun: (stitchRunId: string) => `/app/engine/runs/${encodeURIComponent(stitchRunId)}`,
+  /** A plain flow's run (one no front door owns): its conversation, and its graph under the same header. */
+  flowRun: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}`,
+  flowRunGraph: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}/graph`,
   /** The YAML workflows. */
   workflows: workflowPaths("/app/workflows"),
   /** The JSON step workflows (Playbooks). */

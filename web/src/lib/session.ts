@@ -69,6 +69,11 @@ export function useMe(): Me | null {
   return useContext(SessionContext) ?? null;
 }
 
+/** The signed-in person, null for no one, and undefined outside the sign-in gate (where nothing is hidden). */
+export function useSession(): Me | null | undefined {
+  return useContext(SessionContext);
+}
+
 export function useRole(): Role | null {
   return useMe()?.role ?? null;
 }

@@ -20,3 +20,18 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   if (abs < 7 * 86_400) return relative.format(Math.round(seconds / 86_400), "day");
   return dateTimeFormat.format(new Date(iso));
 }
+
+const dayMs = 86_400_000;
+const startOfDay = (at: Date) => new Date(at.getFullYear(), at.getMonth(), at.getDate()).getTime();
+
+/**
+ * A moment as people say it from today: "10:02" today, "yesterday 10:02", "tomorrow 10:00", and the date with the
+ * time on any other day ("Waiting since 10:02, due tomorrow 10:00").
+ */
+export function formatDayTime(iso: string, now: number = Date.now()): string {
+  const at = new Date(iso);
+  const days = Math.round((startOfDay(at) - startOfDay(new Date(now))) / dayMs);
+  if (days === 0) return formatTime(iso);
+  if (Math.abs(days) === 1) return `${relative.format(days, "day")} ${formatTime(iso)}`;
+  return dateTimeFormat.format(at);
+}

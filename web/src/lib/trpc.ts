@@ -39,6 +39,11 @@ export type EngineRun = Engine["runs"]["get"];
 export type EngineRunStatus = EngineRun["status"];
 export type NodeState = EngineRun["node_states"][string];
 export type NodeStatus = NodeState["status"];
+/** A plain flow run (no front door owns it) told as a conversation: its input, its nodes' turns, its gates' decisions. */
+export type FlowConversation = Engine["runs"]["conversation"];
+export type FlowRun = FlowConversation["run"];
+export type FlowTurn = FlowConversation["turns"][number];
+export type FlowNodeFacts = FlowConversation["nodes"][string];
 
 /**
  * YAML workflows: their definitions, their runs, and a run told as a conversation. `workflows.get` and `workflows.run`

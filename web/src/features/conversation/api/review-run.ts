@@ -9,7 +9,8 @@ function useRefreshRun() {
   const utils = trpc.useUtils();
   return async (run: PipelineRun) => {
     utils.pipeline.conversation.setData({ runId: run.run_id }, (previous) => (previous ? { ...previous, run } : previous));
-    await Promise.all([utils.pipeline.conversation.invalidate({ runId: run.run_id }), utils.pipeline.listRuns.invalidate()]);
+    // The decisions too: the review just taken closed, and the inbox's count with it.
+    await Promise.all([utils.pipeline.conversation.invalidate({ runId: run.run_id }), utils.pipeline.listRuns.invalidate(), utils.decisions.invalidate()]);
   };
 }
 

@@ -8,6 +8,7 @@ import { useEffect, useMemo } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice, PageLoadError } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
+import { useMayDecide, useOpenDecisions } from "../../../lib/decisions";
 import { type Conversation, type ConversationMessage, type PipelineAgent, trpc } from "../../../lib/trpc";
 import { useConversation } from "../api/get-conversation";
 import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
@@ -42,6 +43,9 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   const { phase } = run.state;
   const agentNames = Object.fromEntries(agents.map((a) => [a.artifact_type, a.name]));
   const messagesRef = useFollowNewMessages(messages.length);
+  // The review waiting now, from the inbox's record: who may take it, since when; only they read "your review".
+  const decision = useOpenDecisions(run.run_id, run.is_waiting_for_user).only();
+  const decidable = useMayDecide(decision);
 
   // The sidebar shows this run's state too; when the conversation sees it change, the list follows at once.
   const utils = trpc.useUtils();
@@ -72,7 +76,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
       <div className="messages" ref={messagesRef} role="log" aria-label="Conversation" aria-live="polite">
         {messages.length === 0 ? <EmptyState title="Nothing here yet">The brief is being recorded.</EmptyState> : null}
         {messages.map((message) => (
-          <MessageItem key={message.id} message={message} notes={notes} retry={message.id === notes.retryableErrorId ? retryControl : null} />
+          <MessageItem key={message.id} message={message} notes={notes} decidable={decidable} retry={message.id === notes.retryableErrorId ? retryControl : null} />
         ))}
         {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (
           <ErrorMessage
@@ -90,6 +94,8 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
           nextAgentName={nextAgent?.name ?? null}
           pending={decisionPending}
           error={decisionError}
+          decision={decision}
+          draftKey={`pipeline:${run.run_id}:${run.current_agent.slug}:v${awaiting?.kind === "artifact" ? awaiting.version : 0}`}
           onApprove={() => {
             reject.reset();
             approve.mutate({ runId: run.run_id, expected });
@@ -112,14 +118,14 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   );
 }
 
-function MessageItem({ message, notes, retry }: { message: ConversationMessage; notes: ConversationNotes; retry: RetryControl | null }) {
+function MessageItem({ message, notes, decidable, retry }: { message: ConversationMessage; notes: ConversationNotes; decidable: boolean; retry: RetryControl | null }) {
   switch (message.kind) {
     case "brief":
       return <BriefMessage message={message} />;
     case "agent_working":
       return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} />;
     case "artifact":
-      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} />;
+      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} />;
     case "approval":
       return <ApprovalMessage message={message} />;
     case "rejection":

@@ -24,6 +24,13 @@ describe("conversation messages", () => {
     expect(changes.textContent).toContain("Added the PDF export the reviewer asked for.");
   });
 
+  it("says \"Awaiting review\", not \"your review\", to someone who may not take the review", () => {
+    const first = m.artifact("a1", requirements, 1, envelope(requirementsArtifact)) as Of<"artifact">;
+    render(<ArtifactMessage message={first} note={{ review: "awaiting_review", superseded: false, isRevision: false }} decidable={false} />);
+    expect(screen.getByText("Awaiting review")).toBeTruthy();
+    expect(screen.queryByText(/your review/)).toBeNull();
+  });
+
   it("starts a superseded version collapsed, one click from its content", () => {
     const first = m.artifact("a1", requirements, 1, envelope(requirementsArtifact)) as Of<"artifact">;
     render(<ArtifactMessage message={first} note={{ review: "changes_requested", superseded: true, isRevision: false }} />);

@@ -5,7 +5,6 @@ import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
 import { CancelledNote, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
-import { useCan } from "../../../lib/session";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
 
@@ -60,7 +59,8 @@ const reviewLabel: Record<ArtifactNote["review"], string | null> = {
   unreviewed: null,
 };
 
-export const ArtifactMessage = memo(function ArtifactMessage({ message, note }: { message: MessageOf<"artifact">; note: ArtifactNote }) {
+/** `decidable`: whether the signed-in person may take the review the output waits for (default: yes, as outside the sign-in gate). */
+export const ArtifactMessage = memo(function ArtifactMessage({ message, note, decidable = true }: { message: MessageOf<"artifact">; note: ArtifactNote; decidable?: boolean }) {
   const [expanded, setExpanded] = useState(!note.superseded);
   // When a newer version arrives this one folds away, so the reviewer reads the revision; scroll
   // anchoring keeps what is on screen in place.
@@ -70,9 +70,8 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note }: 
     if (note.superseded) setExpanded(false);
   }
   const envelope = readEnvelope(message.content);
-  // Someone who may not decide reads that it waits for review, not for theirs.
-  const reviewer = useCan("reviewer");
-  const label = note.review === "awaiting_review" && !reviewer ? "Awaiting review" : reviewLabel[note.review];
+  // Someone who may not decide (an analyst, the brief's submitter, anyone but its assignee) reads that it waits for review, not for theirs.
+  const label = note.review === "awaiting_review" && !decidable ? "Awaiting review" : reviewLabel[note.review];
   const bodyId = `${message.id}-body`;
   return (
     <article

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { TRPCClientError } from "@trpc/client";
 import { ReviewComposer, type ReviewComposerProps } from "./ReviewComposer";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});
 
 function renderComposer(overrides: Partial<ReviewComposerProps> = {}) {
   const props: ReviewComposerProps = {
@@ -13,6 +16,7 @@ function renderComposer(overrides: Partial<ReviewComposerProps> = {}) {
     nextAgentName: "Inception",
     pending: null,
     error: null,
+    draftKey: null,
     onApprove: vi.fn(),
     onReject: vi.fn(async () => true),
     ...overrides,
@@ -75,5 +79,23 @@ describe("ReviewComposer", () => {
     renderComposer({ error });
     expect(screen.getByRole("alert").textContent).toContain("Your decision was not recorded");
     expect(screen.getByRole("alert").textContent).toContain("is not waiting for review");
+  });
+
+  it("keeps what was typed when the composer goes and comes back (the page re-read, the graph looked at), until it is sent", async () => {
+    const draftKey = "pipeline:RUN_1:requirements:v1";
+    const first = renderComposer({ draftKey });
+    fireEvent.change(first.feedback(), { target: { value: "Add a waiting list." } });
+    first.view.unmount();
+    const again = renderComposer({ draftKey });
+    expect(again.feedback().value).toBe("Add a waiting list.");
+    // Another output's review starts from its own (empty) box.
+    again.view.unmount();
+    expect(renderComposer({ draftKey: "pipeline:RUN_1:requirements:v2" }).feedback().value).toBe("");
+    cleanup();
+    const sent = renderComposer({ draftKey });
+    fireEvent.click(screen.getByRole("button", { name: "Request changes" }));
+    await waitFor(() => expect(sent.feedback().value).toBe(""));
+    sent.view.unmount();
+    expect(renderComposer({ draftKey }).feedback().value).toBe("");
   });
 });

@@ -1,5 +1,6 @@
 /** The reviewer's turn in a pipeline run: the shared review form, worded for the agent whose output it decides on. */
 import { type PendingDecision, ReviewForm } from "../../../components/ReviewForm";
+import type { Decision } from "../../../lib/trpc";
 
 export type { PendingDecision };
 
@@ -10,12 +11,16 @@ export interface ReviewComposerProps {
   nextAgentName: string | null;
   pending: PendingDecision;
   error: unknown;
+  /** The review's decision, once read: who may take it, and since when it waits. */
+  decision?: Decision;
+  /** Where the feedback is kept until it is sent: one key per output version. */
+  draftKey: string | null;
   onApprove(): void;
   /** Resolves true when the server accepted the feedback, so the box can be cleared. */
   onReject(feedback: string): Promise<boolean>;
 }
 
-export function ReviewComposer({ agentName, version, nextAgentName, pending, error, onApprove, onReject }: ReviewComposerProps) {
+export function ReviewComposer({ agentName, version, nextAgentName, pending, error, decision, draftKey, onApprove, onReject }: ReviewComposerProps) {
   return (
     <ReviewForm
       subject={agentName}
@@ -30,6 +35,8 @@ export function ReviewComposer({ agentName, version, nextAgentName, pending, err
       hint="Feedback goes back to the same agent, which answers with a new version. Ctrl+Enter sends it."
       pending={pending}
       error={error}
+      decision={decision}
+      draftKey={draftKey}
       onApprove={() => onApprove()}
       onReject={onReject}
     />

@@ -2,7 +2,7 @@
  * The inbox lists each decision with what it asks, whose run it is and who may take it, links it to the page where it
  * is decided, and filters by view; an analyst starts on every decision (read-only), a reviewer on those for her role.
  */
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionProvider } from "../../../lib/session";
 import type { Decision, Role } from "../../../lib/trpc";
@@ -41,7 +41,7 @@ const decision = (fields: Partial<Decision>): Decision => ({
   id: "d-1", kind: "review", state: "open", front_door: "pipeline", run_id: "RUN_1", engine_run_id: "e-1", node_id: "review_requirements",
   title: "Review Requirements v2 of tool-library", context: "tool-library", started_by: { id: null, name: "Ana Analyst" },
   waiting_since: new Date(Date.now() - 60_000).toISOString(), due_at: null, assignee: { kind: "role", id: null, name: null, role: "reviewer" },
-  approvals_needed: 1, approvals: [], on_overdue: null, decided_by: null, decided_at: null, outcome: null, ...fields,
+  approvals_needed: 1, approvals: [], self_approval: false, on_overdue: null, decided_by: null, decided_at: null, outcome: null, ...fields,
 });
 
 const renderAs = (role: Role) => render(<SessionProvider value={signedIn(role)}><InboxPage /></SessionProvider>);
@@ -53,7 +53,7 @@ describe("InboxPage", () => {
     expect(asked.views[0]).toBe("role");
     const link = screen.getByRole("link", { name: "Review Requirements v2 of tool-library" });
     expect(link.getAttribute("href")).toBe("/app/runs/RUN_1");
-    expect(screen.getByRole("link", { name: 'Complete "ask" of flow run e-2' }).getAttribute("href")).toBe("/app/engine/runs/e-2");
+    expect(screen.getByRole("link", { name: 'Complete "ask" of flow run e-2' }).getAttribute("href")).toBe("/app/flows/runs/e-2");
     expect(screen.getAllByText(/Started by Ana Analyst/)).toHaveLength(2);
     expect(screen.getAllByText(/for any reviewer/)).toHaveLength(2);
   });
@@ -111,5 +111,29 @@ describe("InboxPage", () => {
     asked.items = [decision({})];
     renderAs("reviewer");
     expect(screen.queryByLabelText(/Assign/)).toBeNull();
+  });
+
+  it("offers a reviewer \"Turn on notifications\", asking the browser only when clicked; an analyst, and a browser without notifications, get none", async () => {
+    let permission: NotificationPermission = "default";
+    const requestPermission = vi.fn(async () => (permission = "granted"));
+    vi.stubGlobal("Notification", Object.defineProperty(Object.assign(vi.fn(), { requestPermission }), "permission", { get: () => permission }));
+    try {
+      renderAs("reviewer");
+      expect(requestPermission).not.toHaveBeenCalled();
+      fireEvent.click(screen.getByRole("button", { name: "Turn on notifications" }));
+      await waitFor(() => expect(screen.getByRole("button", { name: "Turn off notifications" })).toBeTruthy());
+      expect(requestPermission).toHaveBeenCalledTimes(1);
+      fireEvent.click(screen.getByRole("button", { name: "Turn off notifications" }));
+      expect(screen.getByRole("button", { name: "Turn on notifications" })).toBeTruthy();
+      cleanup();
+      renderAs("analyst");
+      expect(screen.queryByRole("button", { name: "Turn on notifications" })).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+      localStorage.clear();
+    }
+    cleanup();
+    renderAs("reviewer");
+    expect(screen.queryByRole("button", { name: "Turn on notifications" })).toBeNull();
   });
 });

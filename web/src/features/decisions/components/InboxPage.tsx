@@ -15,6 +15,8 @@ import type { Decision, DecisionView } from "../../../lib/trpc";
 import { useClaimDecision, useDecisions } from "../api/decisions";
 import { KIND_LABELS, OUTCOME_LABELS, VIEWS, approvalsText, assigneeText, decisionPage, isOverdue } from "../utils/decisions";
 import { AssignDecision } from "./AssignDecision";
+import { useNotificationSetting } from "../api/notifications";
+import { turnNotificationsOff, turnNotificationsOn } from "../utils/notifications";
 
 export function InboxPage() {
   const reviewer = useCan("reviewer");
@@ -31,6 +33,7 @@ export function InboxPage() {
             ? "Everything waiting for a person: outputs to review, approvals, questions and gates, from every run."
             : "What runs wait for. Reviewers decide; you can follow each one from here."}
         </p>
+        {reviewer ? <NotificationSwitch /> : null}
       </header>
       <div className="inbox-filters">
         <div className="inbox-views" role="group" aria-label="Show">
@@ -65,6 +68,46 @@ export function InboxPage() {
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * "Turn on notifications": the browser asks its permission only when the person clicks it, never on load. Once on,
+ * each decision newly waiting for them is a notification while the app is open in a tab.
+ */
+function NotificationSwitch() {
+  const setting = useNotificationSetting();
+  const [asking, setAsking] = useState(false);
+  if (setting === "unsupported") return null;
+  if (setting === "denied") {
+    return <p className="inbox-notifications muted small">Notifications are blocked for this site in the browser's settings.</p>;
+  }
+  if (setting === "on") {
+    return (
+      <p className="inbox-notifications muted small">
+        Notifications are on: each new decision waiting for you shows while Stitch is open.{" "}
+        <button type="button" className="button button-secondary button-small" onClick={turnNotificationsOff}>
+          Turn off notifications
+        </button>
+      </p>
+    );
+  }
+  return (
+    <p className="inbox-notifications muted small">
+      <button
+        type="button"
+        className="button button-secondary button-small"
+        disabled={asking}
+        aria-busy={asking}
+        onClick={() => {
+          setAsking(true);
+          void turnNotificationsOn().finally(() => setAsking(false));
+        }}
+      >
+        Turn on notifications
+      </button>{" "}
+      to hear of each new decision waiting for you while Stitch is open.
+    </p>
   );
 }
 

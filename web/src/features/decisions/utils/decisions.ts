@@ -17,7 +17,7 @@ export const VIEWS: { view: DecisionView; label: string }[] = [
   { view: "all", label: "All" },
 ];
 
-/** The page where the decision is taken: the run's conversation, or a plain flow run's graph. */
+/** The page where the decision is taken: the run's conversation, whichever front door's (a plain flow run's too). */
 export function decisionPage(decision: Pick<Decision, "front_door" | "run_id" | "engine_run_id">): string {
   switch (decision.front_door) {
     case "pipeline":
@@ -27,7 +27,7 @@ export function decisionPage(decision: Pick<Decision, "front_door" | "run_id" | 
     case "steps":
       return paths.steps.run(decision.run_id);
     case "flow":
-      return paths.engineRun(decision.engine_run_id);
+      return paths.flowRun(decision.engine_run_id);
   }
 }
 

@@ -2,13 +2,28 @@
  * What a person can do to one node of an engine run (complete a UX node, review a gate, retry a failure)
  * and to the run as a whole (cancel it).
  */
+import { useOpenDecisions } from "../../../lib/decisions";
 import { trpc } from "../../../lib/trpc";
 import type { RunOwner } from "../utils/owner";
 
 function useRefreshEngineRun() {
   const utils = trpc.useUtils();
   return (result: { runId: string }) =>
-    Promise.all([utils.engine.runs.get.invalidate({ id: result.runId }), utils.engine.runs.list.invalidate(), utils.pipeline.invalidate()]);
+    Promise.all([
+      utils.engine.runs.get.invalidate({ id: result.runId }),
+      utils.engine.runs.list.invalidate(),
+      utils.engine.runs.conversation.invalidate({ id: result.runId }),
+      utils.pipeline.invalidate(),
+      utils.decisions.invalidate(),
+    ]);
+}
+
+/**
+ * The open decision a waiting node is, once read: the decisions are listed by the front door's id of the run (an owned
+ * run's owner id; a plain flow's run is its own), and matched by node and engine run.
+ */
+export function useNodeDecision(engineRunId: string, owner: RunOwner | null, nodeKey: string, waiting: boolean) {
+  return useOpenDecisions(owner?.run_id ?? engineRunId, waiting).of(nodeKey, engineRunId);
 }
 
 export function useCompleteNode() {

@@ -1,4 +1,4 @@
-/** Every engine run, of any flow, newest first, each linking to its live graph. */
+/** Every engine run, of any flow, newest first, each linking to its live graph (and a plain flow's run to its conversation). */
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
@@ -34,6 +34,14 @@ export function EngineRunList() {
                 </Link>
                 <div className="muted small">
                   <code>{run.id.slice(0, 8)}</code>
+                  {run.owner ? null : (
+                    <>
+                      {" · "}
+                      <Link to={paths.flowRun(run.id)}>
+                        Conversation<span className="visually-hidden"> of {run.flow_name} run {run.id.slice(0, 8)}</span>
+                      </Link>
+                    </>
+                  )}
                 </div>
               </td>
               <td>

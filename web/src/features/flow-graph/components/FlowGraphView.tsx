@@ -1,7 +1,8 @@
 /**
  * One engine run followed live: the flow as a graph, every node and splitter path as a table, and
  * the selected node's details and actions, with "Cancel run" while the run is unfinished. Works for
- * any flow; a run another front door owns is cancelled from its owner's page (whose header it gets, or a link to it).
+ * any flow; a run another front door owns is cancelled from its owner's page (whose header it gets, or a link to it),
+ * and a plain flow's run links to its conversation.
  */
 // Before GraphCanvas, so React Flow's stylesheet (which GraphCanvas imports) comes after ours and its states,
 // such as a selected edge, keep React Flow's look.
@@ -12,7 +13,7 @@ import { RunTitleRow } from "../../../components/Chat";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { EngineRunPill } from "../../../components/StatusPill";
-import { Link } from "../../../lib/router";
+import { Link, paths } from "../../../lib/router";
 import { formatDateTime } from "../../../lib/time";
 import { useEngineRun, useFlow } from "../api/engine-runs";
 import { useCancelEngineRun } from "../api/node-actions";
@@ -57,9 +58,16 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
               <Link className="button button-secondary" to={ownerPage(run.data.owner)}>
                 Open the {ownerName(run.data.owner)} run
               </Link>
-            ) : run.data.status !== "completed" && run.data.status !== "cancelled" ? (
-              <CancelEngineRun runId={run.data.id} onCancelled={() => titleRef.current?.focus()} />
-            ) : null}
+            ) : (
+              <>
+                <Link className="button button-secondary" to={paths.flowRun(run.data.id)}>
+                  Open the conversation
+                </Link>
+                {run.data.status !== "completed" && run.data.status !== "cancelled" ? (
+                  <CancelEngineRun runId={run.data.id} onCancelled={() => titleRef.current?.focus()} />
+                ) : null}
+              </>
+            )}
           </RunTitleRow>
           <p className="run-sub muted small">
             Engine run <code>{run.data.id}</code> · started {formatDateTime(run.data.created_at)}

@@ -1,31 +1,26 @@
 /**
  * The selected node (or splitter path) of an engine run: its state, output and error, and what a
- * person can do to it: complete a waiting UX node, approve or reject at a review gate (reviewers and
- * operators), retry a failure (operators). Anyone else reads who can. A run that a front door owns offers
- * only what its owner allows, through the owner: a retry by the owner's own retry, and its decisions in the
- * run's conversation, where the owner's rules apply (the pipeline's version check, a workflow's on_reject).
+ * person can do to it: complete a waiting UX node, approve or reject at a review gate (whoever may take its
+ * decision: its assignee, or a reviewer or operator while it is assigned to no one), retry a failure (operators).
+ * A waiting node says who it waits for and since when; anyone who may not decide reads that instead of the controls.
+ * What a person types is kept until it is sent. A run that a front door owns offers only what its owner allows,
+ * through the owner: a retry by the owner's own retry, and its decisions in the run's conversation, where the
+ * owner's rules apply (the pipeline's version check, a workflow's on_reject).
  */
 import { type ReactNode, useId, useState } from "react";
 import { Notice, type NoticeTone } from "../../../components/Notice";
 import { Spinner } from "../../../components/Spinner";
+import { WaitingFor } from "../../../components/WaitingFor";
+import { useMayDecide } from "../../../lib/decisions";
 import { errorMessage } from "../../../lib/errors";
 import { useCan } from "../../../lib/session";
-import type { NodeState } from "../../../lib/trpc";
+import type { Decision, NodeState } from "../../../lib/trpc";
 import { Link } from "../../../lib/router";
-import { useCompleteNode, useOwnerRetry, useReviewNode, useRetryNode } from "../api/node-actions";
+import { flowDraftKey, useDraft } from "../../../lib/useDraft";
+import { parseOutput } from "../../../lib/userInput";
+import { useCompleteNode, useNodeDecision, useOwnerRetry, useReviewNode, useRetryNode } from "../api/node-actions";
 import { isReviewGate, isWorkflowApproval, type NodeView, statusLabel } from "../utils/nodeStates";
 import { type RunOwner, ownerName, ownerPage, ownerRetries } from "../utils/owner";
-
-/** A UX node's output as typed: JSON when it parses, otherwise the text itself. */
-export function parseOutput(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === "") return null;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return text;
-  }
-}
 
 function JsonValue({ value, label }: { value: unknown; label: string }) {
   const text = value === null || value === undefined ? "null" : JSON.stringify(value, null, 2);
@@ -45,17 +40,19 @@ export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
   onClose(): void;
 }) {
   const status = state?.status ?? "not_started";
-  const reviewer = useCan("reviewer");
   const operator = useCan("operator");
+  const decision = useNodeDecision(runId, owner, nodeKey, status === "waiting_for_user");
+  const decider = useMayDecide(decision);
   const waitingGate = status === "waiting_for_user" && (isReviewGate(view) || (view.type === "UX" && !isWorkflowApproval(view)));
   const actions = owner ? (
-    <OwnedNodeActions runId={runId} owner={owner} nodeKey={nodeKey} status={status} operator={operator} />
+    <OwnedNodeActions runId={runId} owner={owner} nodeKey={nodeKey} status={status} operator={operator} decision={decision} />
   ) : (
     <>
       {status === "failed" ? operator ? <RetryAction runId={runId} nodeKey={nodeKey} /> : <p className="muted small">An operator can retry this node.</p> : null}
-      {waitingGate && !reviewer ? <WaitingForReviewerNote /> : null}
-      {waitingGate && reviewer && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
-      {waitingGate && reviewer && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
+      {waitingGate && !decider ? <WaitingForReviewerNote decision={decision} /> : null}
+      {waitingGate && decider && decision ? <WaitingFor decision={decision} /> : null}
+      {waitingGate && decider && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
+      {waitingGate && decider && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
       {status === "waiting_for_user" && isWorkflowApproval(view) ? <WorkflowApprovalNote /> : null}
     </>
   );
@@ -118,12 +115,15 @@ export function WorkflowApprovalNote() {
 }
 
 /** What a person may do to a node of an owned run: go to the owner's conversation to decide, and retry a failure through the owner. */
-function OwnedNodeActions({ runId, owner, nodeKey, status, operator }: { runId: string; owner: RunOwner; nodeKey: string; status: string; operator: boolean }) {
+function OwnedNodeActions({ runId, owner, nodeKey, status, operator, decision }: {
+  runId: string; owner: RunOwner; nodeKey: string; status: string; operator: boolean; decision: Decision | undefined;
+}) {
   const retry = useOwnerRetry(owner, runId);
   return (
     <>
       {status === "waiting_for_user" ? (
         <Notice tone="neutral" title="Waiting for a person">
+          {decision ? <WaitingFor decision={decision} /> : null}
           This run belongs to the {ownerName(owner)}: decide on it in <Link to={ownerPage(owner)}>the run's conversation</Link>, where its rules for
           approvals and rejections apply.
         </Notice>
@@ -145,7 +145,16 @@ function OwnedNodeActions({ runId, owner, nodeKey, status, operator }: { runId: 
   );
 }
 
-function WaitingForReviewerNote() {
+/** What someone who may not decide reads where the controls would be: who it waits for, since when. */
+function WaitingForReviewerNote({ decision }: { decision: Decision | undefined }) {
+  if (decision) {
+    return (
+      <Notice tone="neutral" title="Waiting for a person">
+        <WaitingFor decision={decision} />
+        The graph shows the decision as soon as it is taken.
+      </Notice>
+    );
+  }
   return (
     <Notice tone="neutral" title="Waiting for a reviewer">
       A reviewer or an operator completes this node or decides on it; the graph shows it as soon as they have.
@@ -192,10 +201,10 @@ function RetryAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
 
 function CompleteAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
   const complete = useCompleteNode();
-  const [text, setText] = useState("");
+  const [text, setText, clearText] = useDraft(flowDraftKey(runId, nodeKey, "output"));
   const id = useId();
   return (
-    <ActionForm onSubmit={() => complete.mutate({ runId, nodeId: nodeKey, output: parseOutput(text) })}>
+    <ActionForm onSubmit={() => complete.mutate({ runId, nodeId: nodeKey, output: parseOutput(text) }, { onSuccess: clearText })}>
       <label htmlFor={id} className="field-title">
         Output
       </label>
@@ -212,7 +221,7 @@ function CompleteAction({ runId, nodeKey }: { runId: string; nodeKey: string }) 
 
 function ReviewAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
   const review = useReviewNode();
-  const [feedback, setFeedback] = useState("");
+  const [feedback, setFeedback, clearFeedback] = useDraft(flowDraftKey(runId, nodeKey, "feedback"));
   const [validation, setValidation] = useState<string | null>(null);
   const id = useId();
   const requestChanges = () => {
@@ -221,7 +230,7 @@ function ReviewAction({ runId, nodeKey }: { runId: string; nodeKey: string }) {
       return;
     }
     setValidation(null);
-    review.mutate({ runId, nodeId: nodeKey, decision: "reject", feedback: feedback.trim() }, { onSuccess: () => setFeedback("") });
+    review.mutate({ runId, nodeId: nodeKey, decision: "reject", feedback: feedback.trim() }, { onSuccess: clearFeedback });
   };
   return (
     <ActionForm onSubmit={requestChanges}>

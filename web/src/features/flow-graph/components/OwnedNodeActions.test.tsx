@@ -7,21 +7,30 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionProvider } from "../../../lib/session";
+import { formatTime } from "../../../lib/time";
+import type { Decision, Role } from "../../../lib/trpc";
+import { decision as aDecision } from "../../../testing/decisions";
 import { signedIn } from "../../../testing/people";
 import type { NodeView } from "../utils/nodeStates";
 import { NodeInspector } from "./NodeInspector";
 
-const retried = vi.hoisted(() => ({ calls: [] as unknown[] }));
+const retried = vi.hoisted(() => ({ calls: [] as unknown[], decision: undefined as unknown, asked: [] as unknown[] }));
 vi.mock("../api/node-actions", () => ({
   useCompleteNode: () => ({ mutate: vi.fn(), isPending: false, error: null }),
   useReviewNode: () => ({ mutate: vi.fn(), isPending: false, error: null }),
   useRetryNode: () => ({ mutate: vi.fn(), isPending: false, error: null }),
   useOwnerRetry: (owner: unknown) => ({ retry: (nodeKey: string) => retried.calls.push({ owner, nodeKey }), isPending: false, error: null }),
+  useNodeDecision: (...args: unknown[]) => {
+    retried.asked.push(args);
+    return retried.decision;
+  },
 }));
 
 afterEach(() => {
   cleanup();
   retried.calls = [];
+  retried.decision = undefined;
+  retried.asked = [];
 });
 
 const gate: NodeView = { id: "review_requirements", type: "UX", label: "Review requirements", data: { gate: "review" }, state: null, paths: [], summary: "waiting_for_user" };
@@ -29,6 +38,7 @@ const agent: NodeView = { id: "agent_requirements", type: "Worker", label: "Requ
 const pipelineOwner = { front_door: "pipeline", run_id: "RUN_1" } as const;
 
 const asOperator = (children: ReactNode) => render(<SessionProvider value={signedIn("operator")}>{children}</SessionProvider>);
+const as = (role: Role, children: ReactNode) => render(<SessionProvider value={signedIn(role)}>{children}</SessionProvider>);
 
 describe("the graph of an owned run", () => {
   it("sends a waiting gate's decision to the owner's conversation and offers no generic decision", () => {
@@ -53,5 +63,41 @@ describe("the graph of an owned run", () => {
   it("a plain flow's waiting review gate is decided right here", () => {
     asOperator(<NodeInspector runId="e-1" owner={null} view={gate} nodeKey="review_requirements" state={{ status: "waiting_for_user", output: null }} onClose={vi.fn()} />);
     expect(screen.getByRole("button", { name: "Approve" })).toBeTruthy();
+  });
+});
+
+describe("who a waiting node waits for", () => {
+  const since = new Date();
+  since.setHours(10, 2, 0, 0);
+  const waitingGate = (role: Role, decision: Decision | undefined, owner: typeof pipelineOwner | null = null) => {
+    retried.decision = decision;
+    return as(role, <NodeInspector runId="e-1" owner={owner} view={gate} nodeKey="review_requirements" state={{ status: "waiting_for_user", output: null }} onClose={vi.fn()} />);
+  };
+
+  it("an analyst reads who it waits for and since when, and finds no decision to take", () => {
+    waitingGate("analyst", aDecision({ front_door: "flow", run_id: "e-1", waiting_since: since.toISOString(), assignee: { kind: "account", id: "rita", name: "Rita Ramos", role: "reviewer" } }));
+    expect(retried.asked).toContainEqual(["e-1", null, "review_requirements", true]);
+    expect(screen.getByText("Waiting for a person")).toBeTruthy();
+    expect(document.querySelector(".waiting-for")!.textContent).toBe(`Waiting for Rita Ramos since ${formatTime(since.toISOString())}`);
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+    expect(screen.queryByText(/your review/i)).toBeNull();
+  });
+
+  it("a reviewer reads the same line and gets no controls when it is assigned to someone else", () => {
+    waitingGate("reviewer", aDecision({ assignee: { kind: "account", id: "rita", name: "Rita Ramos", role: "reviewer" } }));
+    expect(document.querySelector(".waiting-for")!.textContent).toMatch(/^Waiting for Rita Ramos since /);
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+  });
+
+  it("a reviewer who may take it decides, with the line above the controls", () => {
+    waitingGate("reviewer", aDecision({}));
+    expect(document.querySelector(".waiting-for")!.textContent).toMatch(/^Waiting for a reviewer since /);
+    expect(screen.getByRole("button", { name: "Approve" })).toBeTruthy();
+  });
+
+  it("an owned run's waiting node names who it waits for beside the link to its conversation", () => {
+    waitingGate("analyst", aDecision({ assignee: { kind: "account", id: "rita", name: "Rita Ramos", role: "reviewer" } }), pipelineOwner);
+    expect(retried.asked).toContainEqual(["e-1", pipelineOwner, "review_requirements", true]);
+    expect(document.querySelector(".waiting-for")!.textContent).toMatch(/^Waiting for Rita Ramos since /);
   });
 });

@@ -84,7 +84,7 @@ export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]
               <span className="run-item-top">
                 <span className="run-domain">{run.domain}</span>
                 {run.is_waiting_for_user ? (
-                  <span className="badge" title="Waiting for your review">
+                  <span className="badge" title="Waiting for a review">
                     Review
                   </span>
                 ) : null}

@@ -41,6 +41,8 @@ function useRefreshRun() {
       utils.workflows.runs.invalidate(),
       // The graph view of the same run reads the engine's side.
       utils.engine.runs.get.invalidate({ id: run.id }),
+      // A decision taken closed, and the inbox's count with it.
+      utils.decisions.invalidate(),
     ]);
   };
 }

@@ -5,12 +5,18 @@
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionProvider } from "../../../lib/session";
+import { decision } from "../../../testing/decisions";
+import { signedIn } from "../../../testing/people";
 import { nodeRun, turn, workflowRun } from "../../../testing/workflows";
 import type { WorkflowTurn } from "../../../lib/trpc";
 import { annotateTurns, isResumable } from "../utils/turns";
 import { type TurnActions, TurnItem } from "./Turns";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});
 
 function actions(overrides: Partial<TurnActions> = {}): TurnActions {
   return {
@@ -20,6 +26,7 @@ function actions(overrides: Partial<TurnActions> = {}): TurnActions {
     reject: vi.fn(async () => true),
     reply: vi.fn(async () => true),
     retry: vi.fn(),
+    decision: () => undefined,
     ...overrides,
   };
 }
@@ -126,6 +133,19 @@ describe("workflow turns", () => {
     fireEvent.click(within(review).getByRole("button", { name: "Request changes" }));
     expect(given.reject).toHaveBeenCalledWith("legal", "Remove the pricing line.");
     await waitFor(() => expect(feedback.value).toBe(""));
+  });
+
+  it("tells an analyst who the approval waits for, in place of the composer, and never \"your review\"", () => {
+    const waiting = turn("waiting", ["legal", "approval"], { text: "Sign off?" });
+    const rita = decision({ front_door: "yaml", node_id: "legal", assignee: { kind: "account", id: "id-rita", name: "Rita Ramos", role: "reviewer" } });
+    render(
+      <SessionProvider value={signedIn("analyst")}>
+        <TurnItem turn={waiting} notes={{ ...noNotes, awaiting: new Set([waiting.id]) }} actions={actions({ decision: () => rita })} />
+      </SessionProvider>,
+    );
+    expect(screen.getByText("Awaiting review")).toBeTruthy();
+    expect(screen.getByRole("status", { name: "Waiting for Rita Ramos on legal" }).textContent).toMatch(/^Waiting for Rita Ramos since /);
+    expect(screen.queryByRole("region", { name: "Review legal" })).toBeNull();
   });
 
   it("offers no composer once the approval was answered, and shows a refused decision", () => {

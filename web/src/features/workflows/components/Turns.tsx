@@ -10,8 +10,8 @@ import { AgentAvatar, PersonAvatar, personInitial } from "../../../components/Ag
 import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
 import { ReviewForm } from "../../../components/ReviewForm";
-import { useCan } from "../../../lib/session";
-import type { WorkflowTurn } from "../../../lib/trpc";
+import { useMayDecide } from "../../../lib/decisions";
+import type { Decision, WorkflowTurn } from "../../../lib/trpc";
 import { dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
 import { ReplyComposer } from "./ReplyComposer";
 import { TurnOutput } from "./TurnOutput";
@@ -27,6 +27,8 @@ export interface TurnActions {
   reject(nodeId: string, reason: string): Promise<boolean>;
   reply(nodeId: string, text: string): Promise<boolean>;
   retry(nodeId: string): void;
+  /** The open decision a waiting node's wait is, once read: who may answer it, since when it waits. */
+  decision(nodeId: string): Decision | undefined;
 }
 
 const kindGlyph: Record<string, string> = { prompt: "P", command: "C", bash: "$", script: "S", loop: "L", approval: "A", cancel: "X" };
@@ -202,7 +204,9 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
   const node = turn.node_id ?? "";
   const approval = turn.node_kind === "approval";
   const pending = actions.pending(node);
-  const reviewer = useCan("reviewer");
+  const decision = open ? actions.decision(node) : undefined;
+  // "Your" only for whoever may answer it; anyone else reads that it waits for one.
+  const yours = useMayDecide(decision);
   return (
     <>
       <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={approval ? `${node} asks for approval` : `${node} asks for a reply`}>
@@ -211,7 +215,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
           <header className="message-meta turn-head">
             <h2 className="message-author">{node}</h2>
             <KindTag kind={turn.node_kind} />
-            {open ? <span className="waiting-chip">{approval ? `Awaiting ${reviewer ? "your " : ""}review` : `Awaiting ${reviewer ? "your" : "a"} reply`}</span> : null}
+            {open ? <span className="waiting-chip">{approval ? `Awaiting ${yours ? "your " : ""}review` : `Awaiting ${yours ? "your" : "a"} reply`}</span> : null}
             <Time at={turn.at} />
           </header>
           <div className="turn-body">
@@ -228,11 +232,13 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
           hint="Sent as your comment when you approve, and as the reason when you request changes. Ctrl+Enter requests changes."
           pending={pending === "approve" || pending === "reject" ? pending : null}
           error={actions.error(node)}
+          decision={decision}
+          draftKey={`workflow-turn:${turn.id}`}
           onApprove={(comment) => actions.approve(node, comment)}
           onReject={(reason) => actions.reject(node, reason)}
         />
       ) : null}
-      {open && !approval ? <ReplyComposer nodeId={node} pending={pending === "reply"} error={actions.error(node)} onReply={(text) => actions.reply(node, text)} /> : null}
+      {open && !approval ? <ReplyComposer nodeId={node} pending={pending === "reply"} error={actions.error(node)} decision={decision} draftKey={`workflow-turn:${turn.id}`} onReply={(text) => actions.reply(node, text)} /> : null}
     </>
   );
 }

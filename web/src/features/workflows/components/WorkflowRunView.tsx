@@ -6,6 +6,7 @@
 import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
 import { QueryPage } from "../../../components/QueryPage";
+import { useOpenDecisions } from "../../../lib/decisions";
 import type { WorkflowConversation } from "../../../lib/trpc";
 import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
 import { annotateTurns } from "../utils/turns";
@@ -22,7 +23,8 @@ export function WorkflowRunView({ runId }: { runId: string }) {
 }
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
-function useTurnActions(runId: string): TurnActions {
+function useTurnActions(runId: string, waiting: boolean): TurnActions {
+  const decisions = useOpenDecisions(runId, waiting);
   const approve = useApproveNode();
   const reject = useRejectNode();
   const reply = useReplyToNode();
@@ -64,13 +66,14 @@ function useTurnActions(runId: string): TurnActions {
       forget();
       retry.mutate({ runId, nodeId });
     },
+    decision: (nodeId) => decisions.of(nodeId),
   };
 }
 
 function RunConversation({ conversation, refreshError }: { conversation: WorkflowConversation; refreshError: unknown }) {
   const { run, turns } = conversation;
   const notes = useMemo(() => annotateTurns(conversation), [conversation]);
-  const actions = useTurnActions(run.id);
+  const actions = useTurnActions(run.id, run.status === "waiting_for_user");
   return (
     <ConversationPage className="workflow-run" header={<WorkflowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
       {turns.map((turn) => (notes.repeated.has(turn.id) ? null : <TurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />))}

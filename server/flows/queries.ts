@@ -1,0 +1,122 @@
+/**
+ * The plain flows' read model: a run told as a conversation, like the pipeline's and the workflows' runs. A plain
+ * flow keeps no turns of its own; the engine's event log is its history, and replaying it (`Engine.history`) says
+ * what each event did: which nodes it started, completed, failed or made wait. REST and tRPC both read through here.
+ */
+import { type Engine, EngineError, type HistoryStep, type RunHistory } from "../engine/engine";
+import { type CompiledGraph, keyInPath, parseKey } from "../engine/graph";
+import type { NodeRow } from "../engine/transition";
+import { OWNER_NAMES } from "./commands";
+import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
+
+type NodeFacts = FlowConversation["nodes"][string];
+
+/** A node's name as people read it: its `data.label`, or its id; a splitter path's instance says which path. */
+function describeNode(g: CompiledGraph, key: string): Omit<NodeFacts, "status"> {
+  const ref = parseKey(g, key);
+  if (!ref) return { node_type: "Worker", label: key, gate: null };
+  const label = typeof ref.node.data.label === "string" && ref.node.data.label.trim() ? ref.node.data.label.trim() : ref.nodeId;
+  const gate: FlowGate | null = ref.node.type !== "UX" ? null : ref.node.spec.gate === "review" ? "review" : ref.node.spec.gate === "approval" ? "approval" : "completion";
+  return { node_type: ref.node.type, label: ref.vector.length > 0 && !ref.template ? `${label} (path ${ref.vector.join(".")})` : label, gate };
+}
+
+export class FlowQueries {
+  constructor(private readonly engine: Engine) {}
+
+  /** The run as a conversation. A run another front door owns is told by that door (409 naming it). */
+  async conversation(runId: string): Promise<FlowConversation> {
+    const history = await this.engine.history(runId);
+    const { run } = history;
+    if (run.owner) {
+      throw new EngineError(
+        "conflict",
+        `run ${run.id} belongs to ${OWNER_NAMES[run.owner.front_door]} (${run.owner.run_id}); its conversation is that front door's, not the plain flows'`,
+      );
+    }
+    const nodes: FlowConversation["nodes"] = {};
+    for (const [key, state] of Object.entries(run.node_states)) nodes[key] = { ...describeNode(history.graph, key), status: state.status };
+    return {
+      run: {
+        id: run.id, flow_id: run.flow_id, flow_name: history.flowName, status: run.status, started_by: history.startedBy,
+        created_at: run.created_at, updated_at: run.updated_at,
+      },
+      nodes,
+      turns: turnsOf(history),
+    };
+  }
+}
+
+/** The turns of every replayed event, in order: the event's own (a decision, a retry, a cancellation), then what it caused. */
+function turnsOf(history: RunHistory): FlowTurn[] {
+  const turns: FlowTurn[] = [];
+  let status: FlowConversation["run"]["status"] = "running";
+  for (const step of history.steps) {
+    let n = 0;
+    const base = () => ({ id: `e${step.id}-${n++}`, at: step.at });
+    turns.push(...eventTurns(history, step, base));
+    if (step.event.type !== "cancel") for (const change of step.changes) turns.push(...changeTurns(history.graph, change, base));
+    if (step.runStatus !== status && (step.runStatus === "completed" || step.runStatus === "failed")) turns.push({ ...base(), kind: "outcome", status: step.runStatus });
+    status = step.runStatus;
+  }
+  return turns;
+}
+
+type TurnBase = () => { id: string; at: string };
+
+/** What the event itself says: the run's input, a person's decision, a retry, a cancellation or a resumption. */
+function eventTurns(history: RunHistory, step: HistoryStep, base: TurnBase): FlowTurn[] {
+  const { event, actor } = step;
+  switch (event.type) {
+    case "start":
+      return [{ ...base(), kind: "input", input: history.run.input, started_by: history.startedBy?.name ?? null }];
+    case "complete":
+    case "review": {
+      const node = describeNode(history.graph, event.key);
+      const decision = event.type === "complete" ? "complete" : event.decision === "approve" ? "approve" : "request_changes";
+      const feedback = event.type === "review" && event.decision === "reject" ? (event.feedback?.trim() ?? null) : null;
+      return [{ ...base(), kind: "decided", node_id: event.key, label: node.label, node_type: node.node_type, gate: node.gate ?? "completion", decision, feedback, output: event.type === "complete" ? event.output : null, actor }];
+    }
+    case "retry": {
+      const node = describeNode(history.graph, event.key);
+      return [{ ...base(), kind: "retried", node_id: event.key, label: node.label, node_type: node.node_type, actor }];
+    }
+    case "cancel":
+      return [{ ...base(), kind: "cancelled", reason: event.reason?.trim() || null, actor }];
+    case "resume":
+      return [{ ...base(), kind: "resumed", actor }];
+    default:
+      return [];
+  }
+}
+
+/** What one node's change says: it started (again), answered, failed (for good, or before another attempt), waits for a person, or was skipped. */
+function changeTurns(g: CompiledGraph, { key, before, after }: HistoryStep["changes"][number], base: TurnBase): FlowTurn[] {
+  const node = describeNode(g, key);
+  const of = { node_id: key, label: node.label, node_type: node.node_type };
+  const entered = (status: NodeRow["status"]) => after.status === status && before?.status !== status;
+  const turns: FlowTurn[] = [];
+  if (after.status === "running" && (before?.status !== "running" || after.attempt > before.attempt)) {
+    turns.push({ ...base(), kind: "started", ...of, attempt: after.attempt, feedback: after.feedback?.text ?? null });
+  } else if (after.status === "running" && after.error !== null && after.error !== before?.error) {
+    turns.push({ ...base(), kind: "failed", ...of, attempt: after.attempt, error: after.error, retrying: true });
+  }
+  if (entered("completed") && node.node_type === "Splitter") {
+    turns.push({ ...base(), kind: "split", ...of, paths: Array.isArray(after.output) ? after.output.length : 0 });
+  } else if (entered("completed") && node.node_type !== "UX") {
+    turns.push({ ...base(), kind: "output", ...of, attempt: after.attempt, output: after.output ?? null });
+  }
+  if (entered("failed")) turns.push({ ...base(), kind: "failed", ...of, attempt: after.attempt, error: after.error ?? "no error was recorded", retrying: false });
+  if (entered("skipped")) turns.push({ ...base(), kind: "skipped", ...of, reason: after.error ?? "its splitter's array was empty" });
+  if (entered("waiting_for_user") && node.gate) {
+    const ref = parseKey(g, key);
+    const upstream = node.gate === "review" && ref ? g.upstream.get(ref.nodeId)?.[0] : undefined;
+    const reviewedKey = upstream !== undefined && ref ? keyInPath(g, upstream, ref.vector) : undefined;
+    const prompt = ref && typeof ref.node.data.prompt === "string" && ref.node.data.prompt.trim() ? ref.node.data.prompt.trim() : null;
+    turns.push({
+      ...base(), kind: "waiting", ...of, gate: node.gate, prompt,
+      reviewed: reviewedKey ? { node_id: reviewedKey, label: describeNode(g, reviewedKey).label, output: after.input ?? null } : null,
+      input: after.input ?? null,
+    });
+  }
+  return turns;
+}

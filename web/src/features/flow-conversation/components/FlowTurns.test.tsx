@@ -1,0 +1,202 @@
+/**
+ * Each kind of flow turn as the conversation shows it: the run's input, a node starting (live while it works) and its
+ * output, a failure with Retry or its automatic retry, a Splitter's paths, a gate waiting with its composer (a UX
+ * node's input, a review gate's approval or request for changes; kept until sent) or, for anyone who may not decide,
+ * who it waits for; the decisions signed; and which turns the run's current nodes make live, answerable or retryable.
+ */
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionProvider } from "../../../lib/session";
+import type { FlowConversation, FlowTurn, Role } from "../../../lib/trpc";
+import { decision } from "../../../testing/decisions";
+import { signedIn } from "../../../testing/people";
+import { annotateFlowTurns } from "../utils/turns";
+import { type FlowTurnActions, FlowTurnItem } from "./FlowTurns";
+
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});
+
+const at = "2026-01-15T10:02:00.000Z";
+const worker = { node_id: "draft", label: "Drafter", node_type: "Worker" } as const;
+const ux = { node_id: "ask", label: "Topic", node_type: "UX" } as const;
+const gate = { node_id: "check", label: "check", node_type: "UX" } as const;
+
+function turn<K extends FlowTurn["kind"]>(kind: K, fields: Omit<Extract<FlowTurn, { kind: K }>, "kind" | "id" | "at"> & { id?: string }): FlowTurn {
+  // TypeScript cannot narrow a spread over a generic kind; the parameter's type is what checks the fields.
+  return { id: `t-${kind}`, at, kind, ...fields } as unknown as FlowTurn;
+}
+
+function actions(overrides: Partial<FlowTurnActions> = {}): FlowTurnActions {
+  return {
+    runId: "run-1",
+    pending: () => null,
+    error: () => null,
+    complete: vi.fn(async () => true),
+    approve: vi.fn(async () => true),
+    requestChanges: vi.fn(async () => true),
+    retry: vi.fn(),
+    decision: () => undefined,
+    ...overrides,
+  };
+}
+
+const noNotes = { working: new Set<string>(), awaiting: new Set<string>(), retryable: new Set<string>() };
+
+function renderTurn(item: FlowTurn, options: { notes?: Partial<typeof noNotes>; actions?: FlowTurnActions; role?: Role } = {}) {
+  const given = options.actions ?? actions();
+  const content: ReactNode = (
+    <div role="log">
+      <FlowTurnItem turn={item} notes={{ ...noNotes, ...options.notes }} actions={given} />
+    </div>
+  );
+  const view = render(options.role ? <SessionProvider value={signedIn(options.role)}>{content}</SessionProvider> : content);
+  return { given, view };
+}
+
+describe("flow turns", () => {
+  it("shows the run's input from whoever started it", () => {
+    renderTurn(turn("input", { input: { audience: "neighbours" }, started_by: "Alan Analyst" }));
+    const input = screen.getByRole("article", { name: "Input" });
+    expect(input.textContent).toContain("from Alan Analyst");
+    expect(within(input).getByLabelText("The run's input").textContent).toBe('{\n  "audience": "neighbours"\n}');
+  });
+
+  it("shows a node starting as a line, live while it works, and a revision after feedback", () => {
+    const started = turn("started", { ...worker, attempt: 2, feedback: null });
+    renderTurn(started);
+    expect(screen.getByText(/Drafter started · attempt 2/)).toBeTruthy();
+    cleanup();
+    renderTurn(started, { notes: { working: new Set([started.id]) } });
+    expect(screen.getByRole("article", { name: "Drafter is working" }).textContent).toContain("Drafter is working, attempt 2…");
+    cleanup();
+    const revision = turn("started", { ...worker, attempt: 3, feedback: "Mention the deposit." });
+    renderTurn(revision, { notes: { working: new Set([revision.id]) } });
+    expect(screen.getByRole("article", { name: "Drafter is revising after the feedback" })).toBeTruthy();
+  });
+
+  it("shows a worker's output, text as text and JSON pretty-printed", () => {
+    renderTurn(turn("output", { ...worker, attempt: 1, output: { text: "Ladders" } }));
+    expect(within(screen.getByRole("article", { name: "Output of Drafter" })).getByLabelText("Output of Drafter").textContent).toBe('{\n  "text": "Ladders"\n}');
+    cleanup();
+    renderTurn(turn("output", { ...worker, attempt: 2, output: "Plain words" }));
+    const output = screen.getByRole("article", { name: "Output of Drafter" });
+    expect(output.querySelector(".turn-text")!.textContent).toBe("Plain words");
+    expect(within(output).getByText("attempt 2")).toBeTruthy();
+  });
+
+  it("shows a failure with Retry while it can be retried, and one that is retried by itself as such", () => {
+    const failed = turn("failed", { ...worker, attempt: 1, error: "HTTP 500 from the worker", retrying: false });
+    const { given } = renderTurn(failed, { notes: { retryable: new Set([failed.id]) }, role: "operator" });
+    const article = screen.getByRole("article", { name: "Drafter failed" });
+    expect(article.textContent).toContain("HTTP 500 from the worker");
+    fireEvent.click(within(article).getByRole("button", { name: "Retry" }));
+    expect(given.retry).toHaveBeenCalledWith("draft");
+    cleanup();
+    renderTurn(turn("failed", { ...worker, attempt: 1, error: "attempt 1 failed: busy; attempt 2 of 2 in 0 ms", retrying: true }));
+    expect(screen.getByRole("article", { name: "Drafter failed" }).textContent).toContain("it is tried again automatically");
+    expect(screen.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+
+  it("says how many paths a Splitter fanned out into", () => {
+    renderTurn(turn("split", { node_id: "S", label: "Split orders", node_type: "Splitter", paths: 3 }));
+    expect(screen.getByText(/Split orders split its input into 3 paths/)).toBeTruthy();
+  });
+
+  it("asks for a UX node's input with its prompt; the input is sent as JSON, kept until the server accepted it", async () => {
+    const waiting = turn("waiting", { ...ux, gate: "completion", prompt: "What should the draft be about?", reviewed: null, input: null });
+    const complete = vi.fn(async () => false);
+    const { given, view } = renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) }, actions: actions({ complete }), role: "reviewer" });
+    expect(screen.getByRole("article", { name: "Topic asks for input" }).textContent).toContain("What should the draft be about?");
+    expect(screen.getByText("Awaiting your input")).toBeTruthy();
+    const composer = screen.getByRole("region", { name: "Complete Topic" });
+    fireEvent.change(within(composer).getByRole("textbox", { name: "Output" }), { target: { value: '{"topic": "ladders"}' } });
+    fireEvent.click(within(composer).getByRole("button", { name: "Complete" }));
+    expect(given.complete).toHaveBeenCalledWith("ask", { topic: "ladders" });
+    // Refused: the text stays, and stays when the page is left and opened again.
+    await waitFor(() => expect(complete).toHaveBeenCalledTimes(1));
+    view.unmount();
+    const accepted = vi.fn(async () => true);
+    renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) }, actions: actions({ complete: accepted }), role: "reviewer" });
+    const box = screen.getByRole("textbox", { name: "Output" }) as HTMLTextAreaElement;
+    expect(box.value).toBe('{"topic": "ladders"}');
+    fireEvent.keyDown(box, { key: "Enter", ctrlKey: true });
+    await waitFor(() => expect(box.value).toBe(""));
+    expect(accepted).toHaveBeenCalledWith("ask", { topic: "ladders" });
+  });
+
+  it("asks for a review with the output under review; Approve approves, Request changes needs and sends feedback", async () => {
+    const waiting = turn("waiting", { ...gate, gate: "review", prompt: null, reviewed: { node_id: "draft", label: "Drafter", output: { text: "Ladders v1" } }, input: { text: "Ladders v1" } });
+    const { given } = renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) }, role: "operator" });
+    const article = screen.getByRole("article", { name: "check asks for a review" });
+    expect(within(article).getByLabelText("Output of Drafter under review").textContent).toContain("Ladders v1");
+    const review = screen.getByRole("region", { name: "Review check" });
+    fireEvent.click(within(review).getByRole("button", { name: "Request changes" }));
+    expect(given.requestChanges).not.toHaveBeenCalled();
+    fireEvent.change(within(review).getByRole("textbox", { name: "Feedback" }), { target: { value: "Mention the deposit." } });
+    fireEvent.click(within(review).getByRole("button", { name: "Request changes" }));
+    expect(given.requestChanges).toHaveBeenCalledWith("check", "Mention the deposit.");
+    fireEvent.click(within(review).getByRole("button", { name: "Approve" }));
+    await waitFor(() => expect(given.approve).toHaveBeenCalledWith("check"));
+  });
+
+  it("tells an analyst who the gate waits for, since when, in place of the composer, never \"your\"", () => {
+    const waiting = turn("waiting", { ...ux, gate: "completion", prompt: null, reviewed: null, input: null });
+    const rita = decision({ front_door: "flow", node_id: "ask", assignee: { kind: "account", id: "id-rita", name: "Rita Ramos", role: "reviewer" } });
+    renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) }, actions: actions({ decision: (nodeId) => (nodeId === "ask" ? rita : undefined) }), role: "analyst" });
+    expect(screen.getByText("Awaiting a person's input")).toBeTruthy();
+    expect(screen.getByRole("status", { name: "Waiting for Rita Ramos on Topic" }).textContent).toMatch(/^Waiting for Rita Ramos since /);
+    expect(screen.queryByRole("region", { name: "Complete Topic" })).toBeNull();
+    expect(document.body.textContent).not.toMatch(/your/i);
+  });
+
+  it("offers no composer once the gate was answered", () => {
+    renderTurn(turn("waiting", { ...ux, gate: "completion", prompt: null, reviewed: null, input: { a: 1 } }));
+    expect(screen.queryByRole("region", { name: "Complete Topic" })).toBeNull();
+    expect(screen.queryByText(/Awaiting/)).toBeNull();
+  });
+
+  it("signs each decision, with the feedback or the input given", () => {
+    renderTurn(turn("decided", { ...gate, gate: "review", decision: "request_changes", feedback: "Mention the deposit.", output: null, actor: "Rita Ramos", id: "d1" }));
+    renderTurn(turn("decided", { ...gate, gate: "review", decision: "approve", feedback: null, output: null, actor: "Rita Ramos", id: "d2" }));
+    renderTurn(turn("decided", { ...ux, gate: "completion", decision: "complete", feedback: null, output: { topic: "ladders" }, actor: null, id: "d3" }));
+    const changes = screen.getByRole("article", { name: "Requested changes to check" });
+    expect(changes.querySelector("blockquote")!.textContent).toBe("Mention the deposit.");
+    expect(changes.textContent).toContain("by Rita Ramos");
+    expect(screen.getByRole("article", { name: "Approved check" }).textContent).toContain("by Rita Ramos");
+    const completed = screen.getByRole("article", { name: "Completed Topic" });
+    expect(within(completed).getByLabelText("Input given to Topic").textContent).toContain('"topic": "ladders"');
+    expect(completed.textContent).not.toContain("by ");
+  });
+});
+
+describe("what a flow run allows now", () => {
+  const conversation = (status: FlowConversation["run"]["status"], nodes: FlowConversation["nodes"], turns: FlowTurn[]): FlowConversation => ({
+    run: { id: "run-1", flow_id: "flow-1", flow_name: "drafts", status, started_by: null, created_at: at, updated_at: at },
+    nodes,
+    turns,
+  });
+  const node = (node_type: "Worker" | "UX" | "Collector", status: FlowConversation["nodes"][string]["status"]) => ({ node_type, label: "x", status, gate: node_type === "UX" ? ("review" as const) : null });
+
+  it("marks the live start, the answerable wait and the retryable failure from the nodes as they are now", () => {
+    const turns = [
+      turn("started", { ...worker, attempt: 1, feedback: null, id: "s1" }),
+      turn("waiting", { ...gate, gate: "review", prompt: null, reviewed: null, input: null, id: "w1" }),
+      turn("decided", { ...gate, gate: "review", decision: "request_changes", feedback: "x", output: null, actor: null, id: "r1" }),
+      turn("waiting", { ...gate, gate: "review", prompt: null, reviewed: null, input: null, id: "w2" }),
+      turn("started", { node_id: "other", label: "Other", node_type: "Worker", attempt: 1, feedback: null, id: "s2" }),
+      turn("failed", { node_id: "other", label: "Other", node_type: "Worker", attempt: 1, error: "x", retrying: false, id: "f1" }),
+      turn("failed", { node_id: "C", label: "C", node_type: "Collector", attempt: 0, error: 'path "T_1" failed', retrying: false, id: "f2" }),
+    ];
+    const nodes = { draft: node("Worker", "running"), check: node("UX", "waiting_for_user"), other: node("Worker", "failed"), C: node("Collector", "failed") };
+    const notes = annotateFlowTurns(conversation("running", nodes, turns));
+    expect([...notes.working]).toEqual(["s1"]);
+    expect([...notes.awaiting]).toEqual(["w2"]);
+    // A collector fails with its path: the path is what is retried.
+    expect([...notes.retryable]).toEqual(["f1"]);
+    const over = annotateFlowTurns(conversation("cancelled", nodes, turns));
+    expect([over.awaiting.size, over.retryable.size]).toEqual([0, 0]);
+  });
+});

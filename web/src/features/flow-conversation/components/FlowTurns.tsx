@@ -1,0 +1,286 @@
+/**
+ * One component per kind of flow turn: the run's input, a node starting (live while it works), its output, a
+ * Splitter's paths, a failure (with Retry while it can be retried, or the note that it is tried again by itself), a
+ * skipped node, a gate waiting for a person (with its composer while it can be answered, or who it waits for), the
+ * person's decision with their feedback or input, retries, resumptions, the cancellation and the outcome. Each renders
+ * only what its turn holds; what a person can do arrives as `actions`, so every state renders from props.
+ */
+import { memo } from "react";
+import { PersonAvatar, personInitial } from "../../../components/AgentAvatar";
+import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots, cutLongText } from "../../../components/Chat";
+import { CheckIcon } from "../../../components/icons";
+import type { PendingDecision } from "../../../components/ReviewForm";
+import { useMayDecide } from "../../../lib/decisions";
+import type { Decision, FlowTurn } from "../../../lib/trpc";
+import { type FlowTurnNotes, shownValue } from "../utils/turns";
+import { CompletionComposer, ReviewGateComposer } from "./GateComposers";
+
+type TurnOf<K extends FlowTurn["kind"]> = Extract<FlowTurn, { kind: K }>;
+
+/** What a person can do on a run's nodes, what is being sent or was refused, per node, and each waiting node's decision. */
+export interface FlowTurnActions {
+  runId: string;
+  pending(nodeId: string): "complete" | "approve" | "reject" | "retry" | null;
+  error(nodeId: string): unknown;
+  /** Resolve true once the server accepted, so the composer can be cleared. */
+  complete(nodeId: string, output: unknown): Promise<boolean>;
+  approve(nodeId: string): Promise<boolean>;
+  requestChanges(nodeId: string, feedback: string): Promise<boolean>;
+  retry(nodeId: string): void;
+  /** The open decision a waiting node's wait is, once read. */
+  decision(nodeId: string): Decision | undefined;
+}
+
+const glyph: Record<string, string> = { Worker: "W", UX: "U", Splitter: "S", Collector: "C" };
+
+function NodeAvatar({ type }: { type: string }) {
+  return (
+    <span className={`avatar avatar-flow type-${type.toLowerCase()}`} aria-hidden="true">
+      {glyph[type] ?? "•"}
+    </span>
+  );
+}
+
+/** A JSON value or a text, as a turn's body shows it. */
+function Value({ value, label }: { value: unknown; label: string }) {
+  const shown = shownValue(value);
+  if (!shown.json) return <p className="turn-text">{cutLongText(shown.text)}</p>;
+  return (
+    <pre className="code-block json flow-value" tabIndex={0} aria-label={label}>
+      <code>{shown.text}</code>
+    </pre>
+  );
+}
+
+export function FlowTurnItem({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTurnNotes; actions: FlowTurnActions }) {
+  switch (turn.kind) {
+    case "input":
+      return <InputTurn turn={turn} />;
+    case "started":
+      return <StartedTurn turn={turn} live={notes.working.has(turn.id)} />;
+    case "output":
+      return <OutputTurn turn={turn} />;
+    case "split":
+      return (
+        <SystemLine at={turn.at} actor={null}>
+          {turn.label} split its input into {turn.paths} {turn.paths === 1 ? "path" : "paths"}
+        </SystemLine>
+      );
+    case "failed": {
+      const retry = notes.retryable.has(turn.id)
+        ? { pending: actions.pending(turn.node_id) === "retry", error: actions.error(turn.node_id), onRetry: () => actions.retry(turn.node_id) }
+        : null;
+      return <FailedTurn turn={turn} retry={retry} />;
+    }
+    case "skipped":
+      return (
+        <details className="turn-skipped turn-not-run">
+          <summary>
+            {turn.label} skipped · <Time at={turn.at} />
+          </summary>
+          <p className="turn-skipped-reason">
+            <span className="cancel-reason-label">Reason</span> {turn.reason}
+          </p>
+        </details>
+      );
+    case "waiting":
+      return <WaitingTurn turn={turn} open={notes.awaiting.has(turn.id)} actions={actions} />;
+    case "decided":
+      return <DecidedTurn turn={turn} />;
+    case "retried":
+      return (
+        <SystemLine at={turn.at} actor={turn.actor}>
+          {turn.label} retried
+        </SystemLine>
+      );
+    case "cancelled":
+      return <CancelledNote at={turn.at} actor={turn.actor} reason={turn.reason} />;
+    case "resumed":
+      return (
+        <SystemLine at={turn.at} actor={turn.actor}>
+          Run resumed
+        </SystemLine>
+      );
+    case "outcome":
+      return <OutcomeLine at={turn.at} actor={null} outcome={turn.status} />;
+  }
+}
+
+export const InputTurn = memo(function InputTurn({ turn }: { turn: TurnOf<"input"> }) {
+  return (
+    <article className="message message-human" aria-label="Input">
+      <div className="bubble bubble-human">
+        <header className="message-meta">
+          <span className="message-author">Input</span>
+          {turn.started_by ? <span className="muted">from {turn.started_by}</span> : null}
+          <Time at={turn.at} />
+        </header>
+        {turn.input === null ? <p className="turn-text muted">The run was started without an input.</p> : <Value value={turn.input} label="The run's input" />}
+      </div>
+      <PersonAvatar initial={personInitial(turn.started_by, "I")} />
+    </article>
+  );
+});
+
+export function StartedTurn({ turn, live }: { turn: TurnOf<"started">; live: boolean }) {
+  const revising = turn.feedback !== null;
+  if (live) {
+    const doing = revising ? "revising after the feedback" : "working";
+    return (
+      <article className="message message-agent" aria-label={`${turn.label} is ${doing}`}>
+        <NodeAvatar type={turn.node_type} />
+        <div className="bubble bubble-working" role="status">
+          <TypingDots />
+          <span>
+            <strong>{turn.label}</strong> is {doing}
+            {turn.attempt > 1 ? `, attempt ${turn.attempt}` : ""}…
+          </span>
+        </div>
+      </article>
+    );
+  }
+  return (
+    <p className="system-line">
+      <span>
+        {turn.label} {revising ? "started a revision" : "started"}
+        {turn.attempt > 1 ? ` · attempt ${turn.attempt}` : ""} · <Time at={turn.at} />
+      </span>
+    </p>
+  );
+}
+
+export const OutputTurn = memo(function OutputTurn({ turn }: { turn: TurnOf<"output"> }) {
+  const label = `Output of ${turn.label}`;
+  return (
+    <article className="message message-agent" aria-label={label}>
+      <NodeAvatar type={turn.node_type} />
+      <div className="bubble bubble-agent">
+        <header className="message-meta turn-head">
+          <h2 className="message-author">{turn.label}</h2>
+          <span className="tag flow-node-type">{turn.node_type}</span>
+          {turn.attempt > 1 ? <span className="version-badge">attempt {turn.attempt}</span> : null}
+          <Time at={turn.at} />
+        </header>
+        <div className="flow-turn-body">
+          <Value value={turn.output} label={label} />
+        </div>
+      </div>
+    </article>
+  );
+});
+
+export function FailedTurn({ turn, retry }: { turn: TurnOf<"failed">; retry: { pending: boolean; error: unknown; onRetry(): void } | null }) {
+  return (
+    <article className="message message-agent" aria-label={`${turn.label} failed`}>
+      <NodeAvatar type={turn.node_type} />
+      <div className={`bubble ${turn.retrying ? "bubble-retrying" : "bubble-error"}`} role={retry ? "alert" : undefined}>
+        <header className="message-meta">
+          <span className="message-author">
+            {turn.label} failed{turn.retrying ? "; it is tried again automatically" : ""}
+          </span>
+          {turn.attempt > 1 ? <span className="version-badge">attempt {turn.attempt}</span> : null}
+          <Time at={turn.at} />
+        </header>
+        <p className="error-text">{turn.error}</p>
+        {retry ? <RetryAction retry={retry} /> : null}
+      </div>
+    </article>
+  );
+}
+
+const gateWords = {
+  review: { asks: "asks for a review", chip: "review" },
+  approval: { asks: "asks for approval", chip: "approval" },
+  completion: { asks: "asks for input", chip: "input" },
+} as const;
+
+/** A gate waiting for a person: what it asks (the output under review, or its prompt and what reached it), with the composer while it can be answered. */
+export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; open: boolean; actions: FlowTurnActions }) {
+  const words = gateWords[turn.gate];
+  const decision = open ? actions.decision(turn.node_id) : undefined;
+  // "Your" only for whoever may answer it; anyone else reads that it waits for one.
+  const yours = useMayDecide(decision);
+  const pending = actions.pending(turn.node_id);
+  const review = turn.gate !== "completion";
+  return (
+    <>
+      <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={`${turn.label} ${words.asks}`}>
+        <NodeAvatar type={turn.node_type} />
+        <div className="bubble bubble-agent">
+          <header className="message-meta turn-head">
+            <h2 className="message-author">{turn.label}</h2>
+            <span className="tag flow-node-type">{turn.gate === "completion" ? "UX" : `${turn.gate} gate`}</span>
+            {open ? <span className="waiting-chip">Awaiting {yours ? "your" : "a person's"} {words.chip}</span> : null}
+            <Time at={turn.at} />
+          </header>
+          <div className="flow-turn-body">
+            {turn.prompt ? <p className="turn-text flow-prompt">{turn.prompt}</p> : null}
+            {turn.reviewed ? (
+              <>
+                <p className="turn-note">The output of {turn.reviewed.label}, for review:</p>
+                <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
+              </>
+            ) : turn.input !== null ? (
+              <details className="flow-received">
+                <summary>What reached {turn.label}</summary>
+                <Value value={turn.input} label={`Input of ${turn.label}`} />
+              </details>
+            ) : turn.prompt ? null : (
+              <p className="muted small">Complete it to go on.</p>
+            )}
+          </div>
+        </div>
+      </article>
+      {open && review ? (
+        <ReviewGateComposer
+          runId={actions.runId}
+          nodeId={turn.node_id}
+          label={turn.label}
+          reviewedLabel={turn.reviewed?.label ?? turn.label}
+          decision={decision}
+          pending={pending === "approve" || pending === "reject" ? (pending as PendingDecision) : null}
+          error={actions.error(turn.node_id)}
+          onApprove={() => actions.approve(turn.node_id)}
+          onRequestChanges={(feedback) => actions.requestChanges(turn.node_id, feedback)}
+        />
+      ) : null}
+      {open && !review ? (
+        <CompletionComposer
+          runId={actions.runId}
+          nodeId={turn.node_id}
+          label={turn.label}
+          decision={decision}
+          pending={pending === "complete"}
+          error={actions.error(turn.node_id)}
+          onComplete={(output) => actions.complete(turn.node_id, output)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+const decidedWords = { approve: "Approved", request_changes: "Requested changes to", complete: "Completed" } as const;
+
+/** A person's decision at a gate, signed, with their feedback or their input. */
+export function DecidedTurn({ turn }: { turn: TurnOf<"decided"> }) {
+  const label = `${decidedWords[turn.decision]} ${turn.label}`;
+  const words = turn.decision === "request_changes" ? turn.feedback : null;
+  const hasOutput = turn.decision === "complete" && turn.output !== null;
+  return (
+    <article className="message message-human" aria-label={label}>
+      <div className={`bubble bubble-human${words || hasOutput ? "" : " bubble-decision"}`}>
+        <header className="message-meta">
+          <span className={`decision ${turn.decision === "request_changes" ? "decision-rejected" : "decision-approved"}`}>
+            {turn.decision === "request_changes" ? null : <CheckIcon />}
+            {label}
+          </span>
+          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
+          <Time at={turn.at} />
+        </header>
+        {words ? <blockquote className="feedback-quote">{words}</blockquote> : null}
+        {hasOutput ? <Value value={turn.output} label={`Input given to ${turn.label}`} /> : null}
+      </div>
+      <PersonAvatar initial={personInitial(turn.actor, "Y")} />
+    </article>
+  );
+}
