@@ -14,7 +14,7 @@ describe("mayDecide", () => {
     ["one assigned to me", decision({ assignee: { kind: "account", id: reviewer.id, name: reviewer.name, role: "reviewer" } }), reviewer, true],
     ["one assigned to someone else, even to an operator", decision({ assignee: { kind: "account", id: "id-rita", name: "Rita", role: "reviewer" } }), signedIn("operator"), false],
     ["a pipeline review of the brief I submitted", decision({ started_by: { id: reviewer.id, name: reviewer.name } }), reviewer, false],
-    ["a flow's gate on a run I started (self-approval allowed)", decision({ front_door: "flow", started_by: { id: reviewer.id, name: reviewer.name } }), reviewer, true],
+    ["a flow's gate on a run I started (self-approval allowed)", decision({ front_door: "flow", self_approval: true, started_by: { id: reviewer.id, name: reviewer.name } }), reviewer, true],
     ["a quorum I approved already", decision({ approvals_needed: 2, approvals: [{ by: reviewer.name, at: "2026-01-15T10:00:00.000Z" }] }), reviewer, false],
     ["a decided one", decision({ state: "decided" }), reviewer, false],
     ["anything, to no one signed in", decision({}), null, false],
