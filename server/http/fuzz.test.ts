@@ -427,10 +427,22 @@ describe.each(testDatabases)("fuzz of every front door on $name", (testDatabase)
 
   it("refuses two concurrent 50 MB bodies (REST and tRPC) with 413, reading neither whole", async () => {
     // Streamed 1 MB at a time; what the server pulled shows it stopped near the limit instead of reading 50 MB.
-    const bodies = ["/runs", "/trpc/pipeline.createRun"].map((path) => ({ path, body: countedStream(50 * MiB) }));
-    const answers = await Promise.all(bodies.map(({ path, body }) => postStreamed(base + path, auth, body.stream)));
-    expect(answers).toEqual([413, 413]);
-    for (const { body } of bodies) expect(body.sent()).toBeLessThan(20 * MiB);
+    // A server that closes while the client still sends may reset the connection before the client has read the
+    // 413 (TCP discards what was not read yet): such an attempt says nothing either way and is made again.
+    const refused = async (path: string) => {
+      for (let attempt = 1; ; attempt++) {
+        const body = countedStream(50 * MiB);
+        try {
+          return { status: await postStreamed(base + path, auth, body.stream), sent: body.sent() };
+        } catch (error) {
+          if (attempt >= 3 || !/EPIPE|ECONNRESET/.test(String((error as NodeJS.ErrnoException).code))) throw error;
+          expect(body.sent()).toBeLessThan(20 * MiB);
+        }
+      }
+    };
+    const answers = await Promise.all(["/runs", "/trpc/pipeline.createRun"].map(refused));
+    expect(answers.map((a) => a.status)).toEqual([413, 413]);
+    for (const { sent } of answers) expect(sent).toBeLessThan(20 * MiB);
     expect((await fetch(`${base}/health`)).status).toBe(200);
   });
 

@@ -7,10 +7,11 @@
 import { useMe } from "../lib/session";
 import { formatDateTime, formatDayTime } from "../lib/time";
 import type { Decision } from "../lib/trpc";
+import { DecisionHistory } from "./DecisionHistory";
 import "./Chat.css";
 
 /** The parts of a decision this line reads (a decision from the inbox's list is one). */
-export type WaitingDecision = Pick<Decision, "waiting_since" | "due_at" | "assignee" | "approvals_needed" | "approvals">;
+export type WaitingDecision = Pick<Decision, "id" | "run_id" | "waiting_since" | "due_at" | "assignee" | "approvals_needed" | "approvals">;
 
 const withArticle = (role: string) => `${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`;
 
@@ -82,6 +83,7 @@ export function WaitingForDecision({ decision, subject, what }: { decision: Wait
           <p className="muted small">
             {subject} waits for {what}; this page shows it as soon as there is one.
           </p>
+          <DecisionHistory decision={decision} />
         </>
       ) : (
         <p className="muted">

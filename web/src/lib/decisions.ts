@@ -31,6 +31,11 @@ export function useOpenDecisions(runId: string, waiting: boolean) {
   };
 }
 
+/** What happened to a run's decisions (claims, assignments, approvals, reminders, escalations), polled like them. */
+export function useDecisionActivity(runId: string) {
+  return trpc.decisions.activity.useQuery({ runId }, { refetchInterval: decisionsPollMs });
+}
+
 const ROLES: readonly string[] = ["analyst", "reviewer", "operator"] satisfies Role[];
 
 /**

@@ -30,6 +30,7 @@ export type NewRunInput = RouterInputs["pipeline"]["createRun"];
 /** The reviewer's inbox: every decision a run waits for, whichever front door owns it. */
 export type DecisionPage = RouterOutputs["decisions"]["list"];
 export type Decision = DecisionPage["items"][number];
+export type DecisionActivity = RouterOutputs["decisions"]["activity"]["items"][number];
 export type DecisionView = NonNullable<Exclude<RouterInputs["decisions"]["list"], void>["view"]>;
 
 /** The workflow engine: any flow's graph, its runs and their node states. */
