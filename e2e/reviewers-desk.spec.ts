@@ -85,7 +85,7 @@ test("a plain flow run's UX gate is opened from Reviews and completed in its con
 
   // The decision is closed, by whom, in Reviews.
   await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: /^Reviews/ }).click();
-  await page.getByRole("button", { name: "Decided" }).click();
+  await page.getByRole("button", { name: "All", exact: true }).click();
   await expect(page.getByRole("listitem").filter({ has: page.getByRole("link", { name: `Complete "Carrier" of flow run ${run.id.slice(0, 8)}` }) })).toContainText(
     `Completed by ${bootstrapName}`,
   );

@@ -226,10 +226,15 @@ nodes:
     const waiting = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "waiting");
     expect(waiting.at(-1)).toMatchObject({ node_id: "l", text: "Anything to change?" });
 
+    // Each question is a decision (an answer), opened when the loop waits and closed by the reply.
+    const decisionsOf = async () => (await wf.rest("GET", `/api/decisions?view=all&run_id=${started.id}`)).body.items as { kind: string; state: string; outcome: string | null; title: string }[];
+    expect(await decisionsOf()).toMatchObject([{ kind: "answer", state: "open", title: 'Answer "l" of loop-interactive (hello)' }]);
     await wf.server.workflows.commands.input(started.id, "l", "shorter", reviewerNamed("ada"));
     await wf.until(started.id, (run) => run.nodes.l!.status === "waiting_for_user" && run.nodes.l!.output === "draft 2");
+    expect((await decisionsOf()).map((d) => [d.state, d.outcome])).toEqual([["open", null], ["decided", "answer"]]);
     await wf.server.workflows.commands.input(started.id, "l", "ship it", reviewerNamed("ada"));
     const done = await wf.settled(started.id);
+    expect((await decisionsOf()).map((d) => [d.state, d.outcome])).toEqual([["decided", "answer"], ["decided", "answer"]]);
     expect(done.nodes.l).toMatchObject({ status: "completed", output: "final\nDONE" });
 
     const requests = requestsWith("[[interactive]]");
