@@ -29,3 +29,8 @@ export function useAssignDecision() {
   const utils = trpc.useUtils();
   return trpc.decisions.assign.useMutation({ onSuccess: () => utils.decisions.invalidate() });
 }
+
+/** One decision by its id (a notification's link), read once; nothing is asked without an id. */
+export function useDecision(id: string | null) {
+  return trpc.decisions.get.useQuery({ id: id ?? "" }, { enabled: id !== null, retry: false });
+}

@@ -9,8 +9,9 @@ import type { Decision, Role } from "../../../lib/trpc";
 import { signedIn } from "../../../testing/people";
 import { InboxPage } from "./InboxPage";
 
-const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[], claimed: [] as unknown[], assigned: [] as unknown[] }));
+const asked = vi.hoisted(() => ({ views: [] as string[], items: [] as unknown[], claimed: [] as unknown[], assigned: [] as unknown[], linked: undefined as unknown }));
 vi.mock("../api/decisions", () => ({
+  useDecision: (id: string | null) => ({ data: id === "d-linked" ? asked.linked : undefined }),
   useAssignableAccounts: () => ({
     data: [
       { id: "rita", name: "Rita Ramos", role: "reviewer", active: true },
@@ -135,5 +136,13 @@ describe("InboxPage", () => {
     cleanup();
     renderAs("reviewer");
     expect(screen.queryByRole("button", { name: "Turn on notifications" })).toBeNull();
+  });
+
+  it("a notification's link (?decision=<id>) opens the page where that decision is taken", () => {
+    asked.linked = decision({ id: "d-linked", front_door: "yaml", run_id: "wf-run-1" });
+    window.history.replaceState(null, "", "/app/reviews?decision=d-linked");
+    renderAs("reviewer");
+    expect(window.location.pathname).toBe("/app/workflows/runs/wf-run-1");
+    window.history.replaceState(null, "", "/");
   });
 });

@@ -4,21 +4,22 @@
  * may take it. One click opens the page where it is decided. Filters by view, and a search over titles and domains.
  */
 import "../inbox.css";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
-import { Link } from "../../../lib/router";
+import { Link, navigate } from "../../../lib/router";
 import { useCan, useMe } from "../../../lib/session";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { Decision, DecisionView } from "../../../lib/trpc";
-import { useClaimDecision, useDecisions } from "../api/decisions";
+import { useClaimDecision, useDecision, useDecisions } from "../api/decisions";
 import { KIND_LABELS, OUTCOME_LABELS, VIEWS, approvalsText, assigneeText, decisionPage, isOverdue } from "../utils/decisions";
 import { AssignDecision } from "./AssignDecision";
 import { useNotificationSetting } from "../api/notifications";
 import { turnNotificationsOff, turnNotificationsOn } from "../utils/notifications";
 
 export function InboxPage() {
+  useOpenLinkedDecision();
   const reviewer = useCan("reviewer");
   const [view, setView] = useState<DecisionView>(reviewer ? "role" : "all");
   const [q, setQ] = useState("");
@@ -181,4 +182,16 @@ function DecisionSummary({ decision }: { decision: Decision }) {
       </p>
     </>
   );
+}
+
+/**
+ * `/app/reviews?decision=<id>` (the link in a notification's email or webhook): opens the page where that decision is
+ * taken, in place of the inbox; an unknown id leaves the inbox as it is.
+ */
+function useOpenLinkedDecision(): void {
+  const [linked] = useState(() => new URLSearchParams(window.location.search).get("decision"));
+  const decision = useDecision(linked);
+  useEffect(() => {
+    if (decision.data) navigate(decisionPage(decision.data), { replace: true });
+  }, [decision.data]);
 }
