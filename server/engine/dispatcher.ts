@@ -7,6 +7,7 @@
 import { createHmac } from "node:crypto";
 import type { Database } from "../../db/client";
 import type { OutboundPolicy } from "../lib/outboundPolicy";
+import { OutboxPump } from "../lib/outboxPump";
 import { OutboundRefusal, type ResolveHost, policedFetch } from "../lib/policedFetch";
 import type { Engine } from "./engine";
 import type { WorkerPayload } from "./schemas";
@@ -60,15 +61,9 @@ export type TimerHandler = (timer: { runId: string; subject: string; payload: un
 type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string };
 
 export class Dispatcher {
-  private inFlight = 0;
-  private pumping = false;
-  private again = false;
-  private stopped = true;
   /** Aborted when the dispatcher stops, so executors performing work in this process give it up. */
   private stopping = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private unlisten: (() => Promise<void>) | undefined;
-  private readonly idle = new Set<() => void>();
+  private readonly pump: OutboxPump;
   private readonly adapters = new Map<string, DispatchAdapter>();
   private readonly executors = new Map<string, NodeExecutor>();
   private readonly timers = new Map<string, TimerHandler>();
@@ -77,7 +72,16 @@ export class Dispatcher {
     private readonly database: Database,
     private readonly engine: Engine,
     private readonly options: DispatcherOptions,
-  ) {}
+  ) {
+    this.pump = new OutboxPump(database, {
+      channel: "stitch_dispatch",
+      pollMs: options.pollMs,
+      concurrency: options.concurrency,
+      claim: async (room) =>
+        (await this.claim(room)).map((row) => () => this.deliverAndRecord(row).catch((error) => console.error(`dispatcher: recording delivery ${row.id} failed`, error))),
+      onClaimError: (error) => console.error("dispatcher: claiming failed", error),
+    });
+  }
 
   /** Registers how dispatches of nodes with `data.protocol === name` are sent. */
   useAdapter(name: string, adapter: DispatchAdapter): void {
@@ -95,67 +99,18 @@ export class Dispatcher {
   }
 
   async start(): Promise<void> {
-    this.stopped = false;
     this.stopping = new AbortController();
-    this.unlisten = await this.database.listen("stitch_dispatch", () => this.wake());
-    this.timer = setInterval(() => this.wake(), this.options.pollMs);
-    this.timer.unref();
-    this.wake();
+    await this.pump.start();
   }
 
   /** Stops claiming and waits for the deliveries in flight to settle. */
   async stop(): Promise<void> {
-    this.stopped = true;
     this.stopping.abort();
-    if (this.timer) clearInterval(this.timer);
-    await this.unlisten?.();
-    while (this.inFlight > 0 || this.pumping) await new Promise<void>((resolve) => this.idle.add(resolve));
+    await this.pump.stop();
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump().finally(() => {
-      this.pumping = false;
-      this.settle();
-    });
-  }
-
-  /** Wakes `stop()` once nothing is in flight; until then its waiters MUST stay registered, or stop() never returns. */
-  private settle(): void {
-    if (this.inFlight > 0 || this.pumping) return;
-    for (const resolve of this.idle) resolve();
-    this.idle.clear();
-  }
-
-  private async pump(): Promise<void> {
-    do {
-      this.again = false;
-      const room = this.options.concurrency - this.inFlight;
-      if (room <= 0 || this.stopped) return;
-      let claimed: ClaimedDispatch[];
-      try {
-        claimed = await this.claim(room);
-      } catch (error) {
-        if (!this.stopped) console.error("dispatcher: claiming failed", error);
-        return;
-      }
-      for (const row of claimed) {
-        this.inFlight++;
-        void this.deliverAndRecord(row)
-          .catch((error) => console.error(`dispatcher: recording delivery ${row.id} failed`, error))
-          .finally(() => {
-            this.inFlight--;
-            if (this.stopped) this.settle();
-            else this.wake();
-          });
-      }
-      if (claimed.length === room) this.again = true;
-    } while (this.again && !this.stopped);
+    this.pump.wake();
   }
 
   private claim(limit: number): Promise<ClaimedDispatch[]> {

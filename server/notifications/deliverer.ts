@@ -11,6 +11,7 @@
  * is answered by the URL subscribed, and only a 2xx answer delivers it. Any other answer, a timeout or a network
  * error is tried again, `maxAttempts` times in all.
  */
+import { OutboxPump } from "../lib/outboxPump";
 import type { Database } from "../../db/client";
 import { backoff, sign } from "../engine/dispatcher";
 import type { OutboundPolicy } from "../lib/outboundPolicy";
@@ -44,86 +45,45 @@ const PRUNE_EVERY_MS = 3600_000;
 type Attempt = { ok: true; outcome: store.AttemptOutcome } | { ok: false; permanent: boolean; outcome: store.AttemptOutcome & { error: string } };
 
 export class Deliverer {
-  private inFlight = 0;
-  private pumping = false;
-  private again = false;
-  private stopped = true;
-  private timer: NodeJS.Timeout | undefined;
-  private unlisten: (() => Promise<void>) | undefined;
-  private readonly idle = new Set<() => void>();
   private prunedAt = 0;
+  private readonly pump: OutboxPump;
 
   constructor(
     private readonly database: Database,
     private readonly options: DelivererOptions,
-  ) {}
+  ) {
+    this.pump = new OutboxPump(database, {
+      channel: "stitch_notify",
+      pollMs: options.pollMs,
+      concurrency: options.concurrency,
+      claim: (room) => this.claim(room),
+      onClaimError: (error) => console.error("notifications: claiming failed", error),
+    });
+  }
 
   async start(): Promise<void> {
-    this.stopped = false;
-    this.unlisten = await this.database.listen("stitch_notify", () => this.wake());
-    this.timer = setInterval(() => this.wake(), this.options.pollMs);
-    this.timer.unref();
-    this.wake();
+    await this.pump.start();
   }
 
   /** Stops claiming and waits for the attempts in flight to settle. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.unlisten?.();
-    while (this.inFlight > 0 || this.pumping) await new Promise<void>((resolve) => this.idle.add(resolve));
+    await this.pump.stop();
     this.options.mailer?.close();
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump().finally(() => {
-      this.pumping = false;
-      this.settle();
-    });
+    this.pump.wake();
   }
 
-  /** Wakes `stop()` once nothing is in flight; until then its waiters MUST stay registered, or stop() never returns. */
-  private settle(): void {
-    if (this.inFlight > 0 || this.pumping) return;
-    for (const resolve of this.idle) resolve();
-    this.idle.clear();
-  }
-
-  private async pump(): Promise<void> {
-    do {
-      this.again = false;
-      const room = this.options.concurrency - this.inFlight;
-      if (room <= 0 || this.stopped) return;
-      const leaseMs = this.options.timeoutMs + 10_000;
-      let claimed: (() => Promise<void>)[];
-      try {
-        const deliveries = await this.database.run((db) => store.claimDeliveries(db, room, leaseMs));
-        const mailer = this.options.mailer;
-        const emails = mailer && deliveries.length < room ? await this.database.run((db) => store.claimEmails(db, room - deliveries.length, leaseMs)) : [];
-        claimed = [...deliveries.map((row) => () => this.deliver(row)), ...emails.map((row) => () => this.mail(mailer!, row))];
-        await this.pruneNowAndThen();
-      } catch (error) {
-        if (!this.stopped) console.error("notifications: claiming failed", error);
-        return;
-      }
-      for (const work of claimed) {
-        this.inFlight++;
-        void work()
-          .catch((error) => console.error("notifications: recording an attempt failed", error))
-          .finally(() => {
-            this.inFlight--;
-            if (this.stopped) this.settle();
-            else this.wake();
-          });
-      }
-      if (claimed.length === room) this.again = true;
-    } while (this.again && !this.stopped);
+  /** Up to `room` webhook deliveries, then emails in the room left, each a piece of work that records its own attempt. */
+  private async claim(room: number): Promise<(() => Promise<void>)[]> {
+    const leaseMs = this.options.timeoutMs + 10_000;
+    const deliveries = await this.database.run((db) => store.claimDeliveries(db, room, leaseMs));
+    const mailer = this.options.mailer;
+    const emails = mailer && deliveries.length < room ? await this.database.run((db) => store.claimEmails(db, room - deliveries.length, leaseMs)) : [];
+    await this.pruneNowAndThen();
+    const recorded = (work: () => Promise<void>) => () => work().catch((error: unknown) => console.error("notifications: recording an attempt failed", error));
+    return [...deliveries.map((row) => recorded(() => this.deliver(row))), ...emails.map((row) => recorded(() => this.mail(mailer!, row)))];
   }
 
   private async pruneNowAndThen(): Promise<void> {

@@ -14,8 +14,7 @@ import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
 import { CheckIcon } from "./icons";
 import { Spinner } from "./Spinner";
-import { DecisionHistory } from "./DecisionHistory";
-import { WaitingFor, WaitingForDecision } from "./WaitingFor";
+import { WaitingForDecision, WaitingForWithHistory } from "./WaitingFor";
 import "./Chat.css";
 
 export type PendingDecision = "approve" | "reject" | null;
@@ -75,12 +74,7 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
       <div className="composer-head">
         <h2 className="composer-title">{title}</h2>
         <p className="composer-sub">{consequence}</p>
-        {decision ? (
-          <>
-            <WaitingFor decision={decision} />
-            <DecisionHistory decision={decision} />
-          </>
-        ) : null}
+        {decision ? <WaitingForWithHistory decision={decision} /> : null}
       </div>
       <form className="composer-body" onSubmit={sendBack} noValidate>
         <Field

@@ -68,6 +68,16 @@ export function WaitingFor({ decision, now = Date.now() }: { decision: WaitingDe
   );
 }
 
+/** The line above a decision's controls, and under it what has happened to the decision so far. */
+export function WaitingForWithHistory({ decision }: { decision: WaitingDecision }) {
+  return (
+    <>
+      <WaitingFor decision={decision} />
+      <DecisionHistory decision={decision} />
+    </>
+  );
+}
+
 /**
  * Where the decision controls would be, for someone who may not take the decision: who it waits for and since when,
  * or, with no decision known, that it waits for a reviewer or an operator.
@@ -79,11 +89,10 @@ export function WaitingForDecision({ decision, subject, what }: { decision: Wait
     <section className="composer waiting-for-reviewer" aria-label={`Waiting for ${who} on ${subject}`} role="status">
       {decision ? (
         <>
-          <WaitingFor decision={decision} />
+          <WaitingForWithHistory decision={decision} />
           <p className="muted small">
             {subject} waits for {what}; this page shows it as soon as there is one.
           </p>
-          <DecisionHistory decision={decision} />
         </>
       ) : (
         <p className="muted">

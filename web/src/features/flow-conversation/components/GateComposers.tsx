@@ -10,8 +10,7 @@ import { Field } from "../../../components/Field";
 import { SendIcon } from "../../../components/icons";
 import { type PendingDecision, ReviewForm } from "../../../components/ReviewForm";
 import { SubmitButton } from "../../../components/SubmitButton";
-import { DecisionHistory } from "../../../components/DecisionHistory";
-import { WaitingFor, WaitingForDecision } from "../../../components/WaitingFor";
+import { WaitingForDecision, WaitingForWithHistory } from "../../../components/WaitingFor";
 import { useMayDecide } from "../../../lib/decisions";
 import type { Decision } from "../../../lib/trpc";
 import { flowDraftKey, useDraft } from "../../../lib/useDraft";
@@ -51,12 +50,7 @@ function CompletionForm({ runId, nodeId, label, decision, pending, error, onComp
       <div className="composer-head">
         <h2 className="composer-title">Your input · {label}</h2>
         <p className="composer-sub">Completing it lets the flow go on: your input becomes the node's output.</p>
-        {decision ? (
-          <>
-            <WaitingFor decision={decision} />
-            <DecisionHistory decision={decision} />
-          </>
-        ) : null}
+        {decision ? <WaitingForWithHistory decision={decision} /> : null}
       </div>
       <form className="composer-body" onSubmit={send} noValidate>
         <Field

@@ -8,8 +8,7 @@ import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { SendIcon } from "../../../components/icons";
 import { SubmitButton } from "../../../components/SubmitButton";
-import { DecisionHistory } from "../../../components/DecisionHistory";
-import { WaitingFor, WaitingForDecision } from "../../../components/WaitingFor";
+import { WaitingForDecision, WaitingForWithHistory } from "../../../components/WaitingFor";
 import { useMayDecide } from "../../../lib/decisions";
 import type { Decision } from "../../../lib/trpc";
 import { useDraft } from "../../../lib/useDraft";
@@ -44,12 +43,7 @@ function ReplyForm({ nodeId, pending, error, decision, draftKey, onReply }: Repl
 
   return (
     <section className="composer review-composer" aria-label={`Reply to ${nodeId}`} aria-busy={pending}>
-      {decision ? (
-          <>
-            <WaitingFor decision={decision} />
-            <DecisionHistory decision={decision} />
-          </>
-        ) : null}
+      {decision ? <WaitingForWithHistory decision={decision} /> : null}
       <form onSubmit={send} noValidate>
         <Field
           label="Reply"
