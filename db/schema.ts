@@ -456,6 +456,12 @@ export const decisions = pgTable(
     /** approve, request_changes, reject, answer, complete; or why it closed without a person (cancelled). */
     outcome: text("outcome"),
     /**
+     * The output a person reviews (a YAML approval's or a Stitch review gate's input), as it was when the decision
+     * opened: its version for inline review (server/review). Null for a question, and for the pipeline, whose artifact
+     * versions are its own table's.
+     */
+    reviewed: jsonb("reviewed"),
+    /**
      * What the inbox's search reads: title and context in lower case, kept by PostgreSQL. `LIKE lower(pattern)` on it
      * is the `ILIKE` of both columns (ILIKE lowers both sides the same way) at a fifth of the cost per row.
      */
@@ -506,6 +512,51 @@ export const decisionEvents = pgTable(
   (t) => [index("decision_events_run_idx").on(t.engineRunId, t.id)],
 );
 export type DecisionEventRow = typeof decisionEvents.$inferSelect;
+
+// ---- Inline review: comments on parts of an output, and people's unsent feedback (server/review/store.ts alone) ------
+
+/**
+ * Comments on a part of a reviewed output. A node's comments are one conversation across its rounds (the output's
+ * versions), so they are kept by its engine run and node; `decision_id` and `version` say where each was written.
+ * `anchor` (server/review/anchors.ts) and `quote` locate its part in later versions. A reply has `reply_to` (a
+ * thread's first comment); resolving a thread is marked on its first comment. `sent_with_version`: the request for
+ * changes that carried it to the agent.
+ */
+export const reviewComments = pgTable(
+  "review_comments",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    engineRunId: uuid("engine_run_id").notNull().references(() => stitchRuns.id, { onDelete: "cascade" }),
+    nodeKey: text("node_key").notNull(),
+    decisionId: uuid("decision_id").notNull().references(() => decisions.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    anchor: text("anchor").notNull(),
+    label: text("label").notNull(),
+    quote: text("quote").notNull(),
+    text: text("text").notNull(),
+    replyTo: uuid("reply_to"),
+    authorId: uuid("author_id"),
+    authorName: text("author_name").notNull(),
+    createdAt: createdAt(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true, mode: "string" }),
+    resolvedBy: text("resolved_by"),
+    sentWithVersion: integer("sent_with_version"),
+  },
+  (t) => [index("review_comments_node_idx").on(t.engineRunId, t.nodeKey, t.createdAt)],
+);
+export type ReviewCommentRow = typeof reviewComments.$inferSelect;
+
+/** A person's unsent feedback on a decision, saved as typed (`person`: the account id, or "anonymous" without sign-in). */
+export const reviewDrafts = pgTable(
+  "review_drafts",
+  {
+    decisionId: uuid("decision_id").notNull().references(() => decisions.id, { onDelete: "cascade" }),
+    person: text("person").notNull(),
+    text: text("text").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.decisionId, t.person] })],
+);
 
 // ---- Notifications: webhook subscriptions and email (server/notifications/store.ts is the only writer) ----------------
 

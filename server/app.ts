@@ -16,11 +16,13 @@ import { Dispatcher } from "./engine/dispatcher";
 import { Engine, EngineError, type RunOwner } from "./engine/engine";
 import type { DecisionCommands } from "./decisions/commands";
 import { installDecisions } from "./decisions/decisions";
+import { type Review, installReview } from "./review/review";
 import type { DecisionQueries } from "./decisions/queries";
 import { type FlowCommands, flowDecisionDoor } from "./flows/commands";
 import type { FlowQueries } from "./flows/queries";
 import { installFlows } from "./flows/flows";
 import { decisionRoutes } from "./http/decisionRoutes";
+import { reviewRoutes } from "./http/reviewRoutes";
 import { AuditTrail } from "./audit/trail";
 import { auditedDatabase } from "./audit/auditedDatabase";
 import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestOrigin } from "./http/guard";
@@ -46,7 +48,7 @@ import { type Notifications, installNotifications } from "./notifications/notifi
 import type { NotificationLinkBuilder } from "./notifications/notifier";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
-import { pipelineDecisionDoor } from "./pipeline/commands";
+import { pipelineDecisionDoor, pipelineReviewDoor } from "./pipeline/commands";
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import type { AppContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
@@ -67,6 +69,8 @@ export interface Services {
   /** The reviewer's inbox: every decision a run waits for, and who may take each. */
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
+  /** Inline review: comments on parts of the output a decision reviews, drafts, edits and diffs. */
+  review: Review;
   dispatcher: Dispatcher;
   pipeline: Pipeline;
   builtinAgents: BuiltinAgents;
@@ -205,8 +209,10 @@ export async function createServices(config: Config, database?: Database, overri
   decisionCommands.useDoor("pipeline", pipelineDecisionDoor(pipeline.commands));
   decisionCommands.useDoor("yaml", workflowDecisionDoor(workflows.commands));
   decisionCommands.useDoor("flow", flowDecisionDoor(flows.commands));
+  const review = installReview(db, engine, decisions);
+  review.useDoor("pipeline", pipelineReviewDoor(pipeline.commands, pipeline.queries));
   return {
-    config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, dispatcher, pipeline, builtinAgents, workflows, steps,
+    config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
     workflowDoor: workflowDoor(db, workflows, steps), people, audit, notifications, workflowFiles,
   };
 }
@@ -215,9 +221,9 @@ const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, flowQueries, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
+  const { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, flowQueries, decisions, decisionCommands, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -240,6 +246,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", workflowRoutes(services.workflowDoor));
   app.route("/", decisionRoutes(services.decisions, services.decisionCommands));
+  app.route("/", reviewRoutes(services.review));
   app.route("/", subscriptionRoutes(services.notifications));
   app.route("/", docsRoutes());
   app.all(`${trpcEndpoint}/*`, (c) =>

@@ -49,14 +49,7 @@ const approvalsSoFar = (n: number, needed: number) => `${n} of ${needed} approva
 export async function admitDecision(tx: Executor, engineRunId: string, nodeKey: string, by: Decider, outcome: DecisionOutcome): Promise<boolean> {
   const open = await store.lockOpenDecision(tx, engineRunId, nodeKey);
   if (!open) return true;
-  if (!by.system) {
-    if (!open.selfApproval && open.startedById !== null && open.startedById === by.accountId) {
-      throw forbidden(`you started this run, and its decisions are for someone else (separation of duties): ${whoMay(open)} may decide "${open.title}"`);
-    }
-    if (open.assigneeAccountId !== null ? open.assigneeAccountId !== by.accountId : !roleAllows(by.role, open.assigneeRole as "reviewer")) {
-      throw forbidden(`only ${whoMay(open)} may decide "${open.title}"`);
-    }
-  }
+  refuseUnlessMayDecide(open, by);
   if (outcome === "approve" && open.approvalsNeeded > 1 && !by.system) {
     const approvals = store.approvalsOf(open);
     if (by.accountId === null) throw forbidden(`"${open.title}" needs ${open.approvalsNeeded} different people's approvals: sign in as an account to approve it`);
@@ -73,6 +66,35 @@ export async function admitDecision(tx: Executor, engineRunId: string, nodeKey: 
   }
   await store.markDecider(tx, open.id, by.system ? null : by.accountId);
   return true;
+}
+
+/** Refuses (403, naming who may) anyone but who may take the open decision `open`: its assignee, its role, not the run's starter when separated. */
+function refuseUnlessMayDecide(open: DecisionRow, by: Decider): void {
+  if (by.system) return;
+  if (!open.selfApproval && open.startedById !== null && open.startedById === by.accountId) {
+    throw forbidden(`you started this run, and its decisions are for someone else (separation of duties): ${whoMay(open)} may decide "${open.title}"`);
+  }
+  if (open.assigneeAccountId !== null ? open.assigneeAccountId !== by.accountId : !roleAllows(by.role, open.assigneeRole as "reviewer")) {
+    throw forbidden(`only ${whoMay(open)} may decide "${open.title}"`);
+  }
+}
+
+/**
+ * The node's open decision, locked, when `by` may take it (an edit of the output under review is for whoever may decide
+ * it); 403 as admitDecision refuses, and undefined when nothing waits. MUST be called inside engine.onRun of its run.
+ */
+export async function admitDecider(tx: Executor, engineRunId: string, nodeKey: string, by: Decider): Promise<Decision | undefined> {
+  const open = await store.lockOpenDecision(tx, engineRunId, nodeKey);
+  if (!open) return undefined;
+  refuseUnlessMayDecide(open, by);
+  return store.decisionOf(open);
+}
+
+/** Whether `by` may take the open decision (the app shows an edit control only then); no lock, no refusal. */
+export function mayDecide(decision: Decision, by: Decider): boolean {
+  if (decision.state !== "open") return false;
+  if (!decision.self_approval && decision.started_by?.id && decision.started_by.id === by.accountId) return false;
+  return decision.assignee.kind === "account" ? decision.assignee.id === by.accountId : roleAllows(by.role, decision.assignee.role as "reviewer");
 }
 
 export class DecisionCommands {

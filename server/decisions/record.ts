@@ -21,6 +21,8 @@ export interface WaitingNode {
   kind: DecisionKind;
   title: string;
   context: string;
+  /** The output a person reviews, kept with the decision as its version (server/review); omitted when the front door keeps its own. */
+  reviewed?: unknown;
 }
 
 export interface DecisionRecorder {

@@ -86,6 +86,7 @@ export interface OpenedDecision {
   onOverdue: OnOverdue | null;
   dueInMs: number | null;
   remindInMs: number | null;
+  reviewed?: unknown;
 }
 
 /** What can happen to a decision, as its run's conversation tells it. */

@@ -45,6 +45,7 @@ export async function openDecision(tx: Executor, d: OpenedDecision): Promise<Dec
       startedById: d.startedBy?.id ?? null, startedByName: d.startedBy?.name ?? null, selfApproval: d.selfApproval,
       assigneeRole: d.assignee.role, assigneeAccountId: d.assignee.accountId, assigneeName: d.assignee.name,
       approvalsNeeded: d.approvalsNeeded, onOverdue: d.onOverdue, dueAt: after(d.dueInMs), remindAt: after(d.remindInMs),
+      reviewed: d.reviewed === undefined ? null : d.reviewed,
     })
     .onConflictDoNothing({ target: [decisions.engineRunId, decisions.nodeKey], where: sql`${decisions.state} = 'open'` })
     .returning();

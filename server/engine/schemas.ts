@@ -199,6 +199,13 @@ export type StitchRun = z.infer<typeof StitchRun>;
  * transaction. Defined here because the run's event log stores them (type, node and the rest as payload): the store
  * reads a logged event back through this schema, so a replay of the log applies the very events that were applied.
  */
+/**
+ * A reviewer's comment on a part of an output, as a request for changes carries it to the work it re-runs: the part's
+ * anchor (review/anchors.ts), how it is named, the text it quotes, and what should change there.
+ */
+export const ReviewedPartComment = z.object({ anchor: z.string(), label: z.string(), quote: z.string(), text: z.string() });
+export type ReviewedPartComment = z.infer<typeof ReviewedPartComment>;
+
 export const ExternalEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("start") }),
   /** `retryable: false`: the failure is final whatever the node's retry policy says (its executor knows it cannot pass). */
@@ -207,7 +214,10 @@ export const ExternalEvent = z.discriminatedUnion("type", [
     attempt: z.number().int().optional(), retryable: z.boolean().optional(),
   }),
   z.object({ type: z.literal("complete"), key: z.string(), output: z.unknown() }),
-  z.object({ type: z.literal("review"), key: z.string(), decision: z.enum(["approve", "reject"]), feedback: z.string().optional() }),
+  /** `comments`: a request for changes' comments on parts of the output (review/schemas.ts `SentComment`), passed on to the work it re-runs. */
+  z.object({
+    type: z.literal("review"), key: z.string(), decision: z.enum(["approve", "reject"]), feedback: z.string().optional(), comments: z.array(ReviewedPartComment).optional(),
+  }),
   z.object({ type: z.literal("retry"), key: z.string() }),
   z.object({ type: z.literal("delivery_failed"), key: z.string(), attempt: z.number().int(), error: z.string() }),
   /** A Worker with `data.timeoutMs` did not call back in time for the attempt the timer was set for. */
@@ -271,6 +281,6 @@ export const WorkerPayload = z.object({
   input: z.unknown(),
   callbackUrl: z.string(),
   attempt: z.number().int(),
-  feedback: z.object({ text: z.string(), previousOutput: z.unknown(), round: z.number().int() }).optional(),
+  feedback: z.object({ text: z.string(), previousOutput: z.unknown(), round: z.number().int(), comments: z.array(ReviewedPartComment).optional() }).optional(),
 });
 export type WorkerPayload = z.infer<typeof WorkerPayload>;

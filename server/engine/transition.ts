@@ -9,7 +9,7 @@
  */
 import { type CompiledGraph, type InstanceRef, instanceKey, isApprovalGate, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
 import { isPlainObject, sameJson } from "../lib/json";
-import type { ExternalEvent, NodeStatus, RunStatus, TriggerRule, WorkerPayload } from "./schemas";
+import type { ExternalEvent, NodeStatus, ReviewedPartComment, RunStatus, TriggerRule, WorkerPayload } from "./schemas";
 
 /** One row of `stitch_node_states`: a node of the graph, or one path's instance of it. */
 export interface NodeRow {
@@ -26,7 +26,7 @@ export interface NodeRow {
   /** Collectors: member instances of the scope currently failed. */
   pathFailed: number;
   /** Workers re-run after a review rejection: the feedback they owe an answer to, kept until they deliver it (a retry resends it). */
-  feedback: { text: string; round: number } | null;
+  feedback: { text: string; round: number; comments?: ReviewedPartComment[] } | null;
   /** Workers with `data.retry`: the attempt their current budget of automatic attempts began with (set whenever the node is fired afresh). */
   retryFrom: number;
 }
@@ -274,7 +274,9 @@ class Step {
 
   /** What a Worker receives: run, node, its config, its input and where to call back; one that owes an answer to review feedback also gets that feedback. */
   dispatch(ref: InstanceRef, row: NodeRow): void {
-    const feedback: WorkerPayload["feedback"] = row.feedback ? { text: row.feedback.text, previousOutput: row.output, round: row.feedback.round } : undefined;
+    const feedback: WorkerPayload["feedback"] = row.feedback
+      ? { text: row.feedback.text, previousOutput: row.output, round: row.feedback.round, ...(row.feedback.comments?.length ? { comments: row.feedback.comments } : {}) }
+      : undefined;
     // The worker is given its node's data as config, all but the address it is sent to.
     const { webhookUrl: _address, ...config } = ref.node.data;
     const payload: WorkerPayload = {
@@ -488,11 +490,16 @@ function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<Ext
   const workerRef = parseKey(step.g, workerKey)!;
   step.put({ ...row, status: "pending" });
   const refired: NodeRow = {
-    ...worker, status: "running", attempt: worker.attempt + 1, retryFrom: worker.attempt + 1, error: null, feedback: { text: feedback, round: row.attempt },
+    ...worker, status: "running", attempt: worker.attempt + 1, retryFrom: worker.attempt + 1, error: null, feedback: reviewFeedback(feedback, row.attempt, event.comments),
   };
   step.put(refired);
   step.dispatch(workerRef, refired);
   return step.result(applied);
+}
+
+/** The feedback a re-run Worker owes an answer to: the reviewer's text and, when she commented on parts, those comments. */
+function reviewFeedback(text: string, round: number, comments: ReviewedPartComment[] | undefined): NonNullable<NodeRow["feedback"]> {
+  return comments?.length ? { text, round, comments } : { text, round };
 }
 
 /**
@@ -511,7 +518,7 @@ function onApproval(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
     return step.result(applied);
   }
   if (!ref.node.spec.executor) return step.result(rejected("conflict", `node "${row.key}" has no work to run on a rejection`));
-  const refired: NodeRow = { ...row, status: "running", attempt: row.attempt + 1, error: null, feedback: { text: event.feedback?.trim() ?? "", round: row.attempt } };
+  const refired: NodeRow = { ...row, status: "running", attempt: row.attempt + 1, error: null, feedback: reviewFeedback(event.feedback?.trim() ?? "", row.attempt, event.comments) };
   step.put(refired);
   step.dispatch(ref, refired);
   return step.result(applied);

@@ -12,6 +12,8 @@ import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from
 import type { Decider } from "../decisions/schemas";
 import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
+import { takeOpenComments } from "../review/commands";
+import { composeFeedback } from "../review/feedback";
 
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
 export type OwnerDoor = (owner: RunOwner) => string;
@@ -64,7 +66,10 @@ export class FlowCommands {
         const node = await run.nodeRow(nodeId);
         return { runId: run.id, nodeId, duplicate: false, message: "approval recorded: the gate waits for another person's approval", ...(node ? { node: toNodeState(node) } : {}), runStatus: run.status };
       }
-      return run.handle({ type: "review", key: nodeId, decision: decision.decision, feedback }, by.name);
+      if (feedback === undefined) return run.handle({ type: "review", key: nodeId, decision: "approve" }, by.name);
+      // The open comments on parts of the output under review go with the feedback, to the worker that revises it.
+      const comments = await takeOpenComments(tx, { engine_run_id: run.id, node_id: nodeId });
+      return run.handle({ type: "review", key: nodeId, decision: "reject", feedback: composeFeedback(feedback, comments), ...(comments.length ? { comments } : {}) }, by.name);
     });
   }
 

@@ -17,7 +17,7 @@ export function flowProjection(recordDecisions: RecordDecisions): TransitionObse
         if (node?.type !== "UX") return undefined;
         const label = typeof node.data.label === "string" && node.data.label.trim() ? node.data.label.trim() : change.key;
         return node.spec.gate === "review"
-          ? { kind: "review", title: `Review the output before "${label}" of ${run}`, context: "" }
+          ? { kind: "review", title: `Review the output before "${label}" of ${run}`, context: "", reviewed: change.after.input ?? null }
           : { kind: "completion", title: `Complete "${label}" of ${run}`, context: "" };
       },
     });

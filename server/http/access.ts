@@ -14,12 +14,12 @@
  */
 import type { TargetKind } from "../audit/schemas";
 import type { Role } from "../people/schemas";
-import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, peoplePaths, pipelinePaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
+import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, reviewPaths, peoplePaths, pipelinePaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
 
 export type Door = { role: Role } | { caller: "worker" | "agent" } | "open";
 
 export interface AccessRule {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   path: RoutePath;
   door: Door;
   /** The audit trail's name for the action; state changes only. */
@@ -104,6 +104,18 @@ export const accessRules: AccessRule[] = [
   change(decisionPaths.assign, operator, "decisions.assign", { kind: "decision", param: "id" }),
   // Who may take a decision is the decision's own rule (its assignee, role, separation and quorum), which analysts may meet too.
   change(decisionPaths.decide, analyst, "decisions.decide", { kind: "decision", param: "id" }),
+
+  // Inline review: everyone who reads a run reads and comments on its outputs (analysts know the brief best); editing
+  // is for whoever may take the decision (its commands decide). A draft is a person's own unsent text: kept, not audited.
+  read(reviewPaths.output),
+  read(reviewPaths.comments),
+  change(reviewPaths.comments, analyst, "review.comment", { kind: "decision", param: "id" }),
+  read(reviewPaths.draft),
+  { method: "PUT", path: reviewPaths.draft, door: analyst },
+  change(reviewPaths.edit, analyst, "review.edit", { kind: "decision", param: "id" }),
+  read(reviewPaths.diff),
+  change(reviewPaths.resolve, analyst, "review.resolve", { kind: "comment", param: "id" }),
+  change(reviewPaths.reopen, analyst, "review.reopen", { kind: "comment", param: "id" }),
 
   // Webhook subscriptions: operators only (a subscription is told of every run and decision).
   change(subscriptionPaths.subscriptions, operator, "subscriptions.create"),

@@ -113,6 +113,17 @@ export const decisionPaths = {
   decide: route("/api/decisions/:id/decide"),
 };
 
+/** Inline review of the output a decision reviews: its parts, comments on them, drafts, edits and diffs. */
+export const reviewPaths = {
+  output: route("/api/decisions/:id/output"),
+  comments: route("/api/decisions/:id/comments"),
+  draft: route("/api/decisions/:id/draft"),
+  edit: route("/api/decisions/:id/edit"),
+  diff: route("/api/decisions/:id/diff"),
+  resolve: route("/api/comments/:id/resolve"),
+  reopen: route("/api/comments/:id/reopen"),
+};
+
 /** Webhook subscriptions, for operators: where each one's deliveries go, and how they went. */
 export const subscriptionPaths = {
   subscriptions: route("/api/subscriptions"),

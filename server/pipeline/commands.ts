@@ -8,16 +8,20 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
-import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../decisions/commands";
+import { type DecisionDoor, admitDecider, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import type { Engine, RunOps, StartedBy } from "../engine/engine";
-import { sameJson } from "../lib/json";
-import { isArtifactType, parseEnvelope } from "./artifacts";
+import { isPlainObject, sameJson } from "../lib/json";
+import { takeOpenComments } from "../review/commands";
+import { diffOutputs } from "../review/diff";
+import type { ReviewDoor } from "../review/doors";
+import { composeFeedback } from "../review/feedback";
+import { artifactSchemas, describeIssues, isArtifactType, parseEnvelope } from "./artifacts";
 import { gateKey, workerKey } from "./definition";
 import { PipelineError, runNotFound } from "./errors";
 import { type AgentCallback, type AgentOutput, callOfToken } from "./protocol";
 import type { PipelineQueries } from "./queries";
-import type { CallbackResult, CreateRunBody, PipelineAgent, PipelineRunView, ReviewedOutput } from "./schemas";
+import { ArtifactContent, type CallbackResult, type CreateRunBody, EditedBy, type PipelineAgent, type PipelineRunView, type ReviewedOutput } from "./schemas";
 import * as store from "./store";
 
 export const newRunId = () => `RUN_${Date.now()}${randomBytes(3).toString("hex")}`;
@@ -126,14 +130,54 @@ export class PipelineCommands {
     return this.queries.getRun(runId);
   }
 
-  /** Rejects the output waiting for review: the same agent runs again with its last output and the feedback. */
+  /**
+   * Rejects the output waiting for review: the same agent runs again with its last output, the feedback and the open
+   * comments on parts of it (structured feedback: `comments`, and listed in the feedback text for agents that read only
+   * that). Feedback may be empty when comments say what should change; with neither, nothing is sent (400).
+   */
   async reject(runId: string, feedback: string, by: Decider, expected?: ReviewedOutput): Promise<PipelineRunView> {
     await this.onRun(runId, async (ops, tx, run) => {
-      await checkWaiting(tx, run, "reject", expected);
+      const latest = await checkWaiting(tx, run, "reject", expected);
       await admitDecision(tx, ops.id, gateKey(run.currentAgent!), by, "request_changes");
-      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback }, by.name);
+      const comments = await takeOpenComments(tx, { engine_run_id: ops.id, node_id: gateKey(run.currentAgent!) }, latest?.version ?? 1);
+      if (feedback.trim() === "" && comments.length === 0) {
+        throw new PipelineError("bad_request", "feedback: say what should change, or comment on a part of the output before requesting changes");
+      }
+      const text = composeFeedback(feedback, comments);
+      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback: text, ...(comments.length ? { comments } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
+  }
+
+  /**
+   * A reviewer's own version of the output waiting for review (`output`: the artifact, checked against its type's
+   * schema): stored as a new version authored by her, never over the agent's, and the one she then approves; the next
+   * agent and the export read it. Only whoever may take the review may edit it, and only the version she read.
+   */
+  async editOutput(runId: string, output: unknown, by: Decider, note?: string, expected?: ReviewedOutput): Promise<CallbackResult> {
+    return this.onRun(runId, async (ops, tx, run) => {
+      const latest = await checkWaiting(tx, run, "edit", expected);
+      if (!(await admitDecider(tx, ops.id, gateKey(run.currentAgent!), by))) throw new PipelineError("conflict", `run ${runId} has no review waiting to edit`);
+      const agent = agentOf(run, run.currentAgent!);
+      const schema = isArtifactType(agent.artifact_type) ? artifactSchemas[agent.artifact_type] : ArtifactContent;
+      const checked = schema.safeParse(output);
+      if (!checked.success) throw new PipelineError("bad_request", `output: not a valid ${agent.artifact_type} artifact: ${describeIssues(checked.error)}`);
+      const previous = latest?.content ?? {};
+      const before = isPlainObject(previous) && "artifact" in previous ? previous.artifact : previous;
+      if (sameJson(before, output)) throw new PipelineError("bad_request", `output: it is the same as ${agent.name} v${latest?.version ?? 0}; change something before saving`);
+      const { changes } = diffOutputs(before, output);
+      const who = by.name ?? "a reviewer";
+      const content = {
+        ...(isPlainObject(previous) ? previous : {}), artifact: output,
+        changes_made: { added: [], removed: [], modified: changes.map((c) => `${c.anchor}: ${c.kind}`) },
+        justification: `Edited by ${who}${note?.trim() ? `: ${note.trim()}` : ""}.`,
+      };
+      const version = (latest?.version ?? 0) + 1;
+      const metadata = { edited_by: EditedBy.parse({ id: by.accountId, name: who }), revises: latest?.version ?? null, ...(note?.trim() ? { note: note.trim() } : {}) };
+      const artifactId = await store.insertArtifact(tx, { runId: run.id, artifactType: agent.artifact_type, version, content, metadata });
+      await store.insertTurns(tx, [{ runId: run.id, kind: "artifact", agent: agent.slug, actor: who, payload: { artifact_id: artifactId, version } }]);
+      return { status: "ok" as const, run_id: run.id, artifact_type: agent.artifact_type, version, duplicate: false };
+    });
   }
 
   /**
@@ -160,13 +204,13 @@ export class PipelineCommands {
  * Checks that the run's output waits for review. `expected` names the output the reviewer read: a decision on another
  * one (someone else moved the run on) is refused rather than landing on an output the reviewer never saw.
  */
-async function checkWaiting(tx: Executor, run: store.PipelineRunRow, action: string, expected?: ReviewedOutput): Promise<void> {
+async function checkWaiting(tx: Executor, run: store.PipelineRunRow, action: string, expected?: ReviewedOutput): Promise<{ version: number; content: unknown } | undefined> {
   if (!run.isWaitingForUser || !run.currentAgent) {
     throw new PipelineError("conflict", `run ${run.id} is ${run.status}; there is no output waiting for approval to ${action}`);
   }
+  const agent = agentOf(run, run.currentAgent);
+  const latest = await store.latestArtifact(tx, run.id, agent.artifact_type);
   if (expected) {
-    const agent = agentOf(run, run.currentAgent);
-    const latest = await store.latestArtifact(tx, run.id, agent.artifact_type);
     if (expected.agent !== agent.slug || expected.version !== latest?.version) {
       throw new PipelineError(
         "conflict",
@@ -174,6 +218,7 @@ async function checkWaiting(tx: Executor, run: store.PipelineRunRow, action: str
       );
     }
   }
+  return latest;
 }
 
 function agentOf(run: store.PipelineRunRow, slug: string): PipelineAgent {
@@ -207,11 +252,21 @@ export function pipelineDecisionDoor(commands: PipelineCommands): DecisionDoor {
   return {
     async decide(decision, body, by) {
       if (body.outcome === "approve") await commands.approve(decision.run_id, by, undefined, body.comment);
-      else if (body.outcome === "request_changes" || body.outcome === "reject") await commands.reject(decision.run_id, feedbackOf(body), by);
+      else if (body.outcome === "request_changes" || body.outcome === "reject") await commands.reject(decision.run_id, body.comment ?? "", by);
       else throw unsupportedOutcome(decision, ["approve", "request_changes"]);
     },
     async cancel(decision, reason, by) {
       await commands.cancel(decision.run_id, reason, by.name);
+    },
+  };
+}
+
+/** How inline review reads the versions of a pipeline review's artifact, and saves a reviewer's edit as one. */
+export function pipelineReviewDoor(commands: PipelineCommands, queries: PipelineQueries): ReviewDoor {
+  return {
+    versions: (decision) => queries.reviewVersions(decision),
+    async edit(decision, body, by) {
+      await commands.editOutput(decision.run_id, body.output, by, body.note);
     },
   };
 }

@@ -69,7 +69,9 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
     }
     const secret = options.callbackSecret;
     const callbackUrl = options.callbackUrl(slug) + (secret ? `?token=${agentCallbackToken(secret, run.id, slug, payload.attempt)}` : "");
-    const body: AgentCall = { run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", callback_url: callbackUrl };
+    const body: AgentCall = {
+      run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", comments: feedback?.comments ?? [], callback_url: callbackUrl,
+    };
     const current = options.agents.find((a) => a.slug === slug);
     return { url: current?.webhook_url ?? agent.webhook_url, body };
   };

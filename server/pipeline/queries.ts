@@ -5,6 +5,10 @@ import { runNotFound, PipelineError } from "./errors";
 import { buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
 import * as store from "./store";
+import { gateKey } from "./definition";
+import type { Decision } from "../decisions/schemas";
+import type { ReviewedVersions, StoredVersion } from "../review/doors";
+import { EditedBy } from "./schemas";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 
@@ -133,5 +137,29 @@ export class PipelineQueries {
       else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
     }
     return { run: view(run), stitch_run_id: run.stitchRunId, messages };
+  }
+
+  /**
+   * The versions of the artifact a review decision is about (its gate's agent's artifact type), for inline review: the
+   * version under review is the latest while the decision is open, and the latest stored before it was taken once closed.
+   */
+  async reviewVersions(decision: Decision): Promise<ReviewedVersions> {
+    const run = await this.findRun(decision.run_id);
+    const agent = run.agents.find((a) => gateKey(a.slug) === decision.node_id);
+    if (!agent) throw new PipelineError("not_found", `no agent reviews at "${decision.node_id}" in the pipeline of run ${run.id}`);
+    const stored = await this.database.run((db) => store.listArtifacts(db, run.id, agent.artifact_type));
+    const versions = stored.map((a): StoredVersion => {
+      const envelope = a.content;
+      const edited = EditedBy.safeParse(a.metadata?.edited_by);
+      return {
+        version: a.version, revises: a.version > 1 ? a.version - 1 : null, created_at: iso(a.createdAt),
+        author: edited.success ? { kind: "person", name: edited.data.name, account_id: edited.data.id } : { kind: "agent", name: agent.name, account_id: null },
+        output: "artifact" in envelope ? envelope.artifact : envelope,
+        claim: "artifact" in envelope ? { changes_made: envelope.changes_made ?? null, justification: typeof envelope.justification === "string" ? envelope.justification : "" } : null,
+      };
+    });
+    const closedAt = decision.decided_at ? Date.parse(decision.decided_at) : undefined;
+    const taken = closedAt === undefined ? versions : versions.filter((v) => Date.parse(v.created_at) <= closedAt);
+    return { format: "artifact", artifactType: agent.artifact_type, versions, underReview: (taken.at(-1) ?? versions.at(-1))?.version ?? 0 };
   }
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DecisionRules } from "../engine/schemas";
+import { SentComment } from "../review/schemas";
 
 export const AgentSlug = z.string().regex(/^[a-z][a-z0-9_-]*$/, "agent slugs are lowercase letters, digits, - and _");
 
@@ -45,8 +46,9 @@ export type ReviewedOutput = z.infer<typeof ReviewedOutput>;
 
 export const ApproveBody = z.object({ expected: ReviewedOutput.optional() });
 
+/** `feedback` may be empty when the reviewer's open comments on parts of the output say what should change (the command checks). */
 export const RejectBody = z.object({
-  feedback: z.string().trim().min(1, "feedback must not be empty"),
+  feedback: z.string().trim().max(20_000).default(""),
   expected: ReviewedOutput.optional(),
 });
 
@@ -63,7 +65,10 @@ export const AgentCall = z
     run_id: z.string().min(1),
     context: z.record(z.string(), z.unknown()),
     is_feedback: z.boolean(),
-    feedback: z.string(),
+    feedback: z.string().describe("The reviewer's feedback on a revision call; it lists her comments on parts of the output too (see `comments`)."),
+    comments: z
+      .array(SentComment)
+      .describe("On a revision call, the reviewer's comments on parts of the output: each part's anchor, name, quoted text and what should change there."),
     callback_url: z.string().url("callback_url must be the URL to POST the result to"),
   })
   .describe("What the pipeline POSTs to an agent's webhook; built-in agents take the same body.");
@@ -104,6 +109,10 @@ export const RunSummary = PipelineRunView.pick({
 export type RunSummary = z.infer<typeof RunSummary>;
 
 export const ArtifactContent = z.record(z.string(), z.unknown());
+
+/** Who edited an artifact version by hand (its metadata's `edited_by`): a reviewer's edit before approving. */
+export const EditedBy = z.object({ id: z.string().uuid().nullable(), name: z.string() });
+export type EditedBy = z.infer<typeof EditedBy>;
 
 /** An artifact version's metadata as stored: what the agent sent, plus `schema_issues` when its content did not fit. */
 export const ArtifactMetadata = z.record(z.string(), z.unknown()).nullable();

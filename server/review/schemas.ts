@@ -9,6 +9,7 @@
  * `mermaid_sequence_diagram:L2`, and for an output that is text, `P3` (a paragraph) or `L7` (a line).
  */
 import { z } from "zod";
+import { ReviewedPartComment } from "../engine/schemas";
 
 /** The address of a part of an output (anchors.ts). An empty anchor is the whole output. */
 export const Anchor = z.string().max(500);
@@ -152,6 +153,6 @@ export const ReviewDiff = z.object({
 });
 export type ReviewDiff = z.infer<typeof ReviewDiff>;
 
-/** A comment as sent to an agent with a request for changes (the `comments` field of its call). */
-export const SentComment = z.object({ anchor: Anchor, label: z.string(), quote: z.string(), text: z.string() });
-export type SentComment = z.infer<typeof SentComment>;
+/** A comment as sent to an agent with a request for changes (the `comments` field of its call): the engine carries it. */
+export const SentComment = ReviewedPartComment;
+export type SentComment = ReviewedPartComment;

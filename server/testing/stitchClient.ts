@@ -42,7 +42,7 @@ export class StitchClient {
   }
 
   /** Any method; a body (as JSON) is sent with every method but GET. */
-  async request<T = any>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<Answer<T>> {
+  async request<T = any>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<Answer<T>> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: { "content-type": "application/json", ...this.auth() },

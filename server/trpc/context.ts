@@ -3,6 +3,7 @@ import type { Refusal } from "../lib/refusal";
 import type { Engine, StartedBy } from "../engine/engine";
 import type { DecisionCommands } from "../decisions/commands";
 import type { DecisionQueries } from "../decisions/queries";
+import type { Review } from "../review/review";
 import type { FlowCommands } from "../flows/commands";
 import type { Notifications } from "../notifications/notifications";
 import type { FlowQueries } from "../flows/queries";
@@ -22,6 +23,8 @@ export interface AppContext {
   flowQueries: FlowQueries;
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
+  /** Inline review: comments on parts of the output a decision reviews, drafts, edits and diffs. */
+  review: Review;
   pipeline: Pipeline;
   /** The YAML workflows' own reads (their list, their runs). */
   workflows: YamlWorkflows;

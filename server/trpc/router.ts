@@ -1,6 +1,7 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { auditRouter } from "./routers/audit";
 import { decisionsRouter } from "./routers/decisions";
+import { reviewRouter } from "./routers/review";
 import { flowsRouter } from "./routers/flows";
 import { accountsRouter, authRouter, tokensRouter } from "./routers/people";
 import { pipelineRouter } from "./routers/pipeline";
@@ -17,6 +18,7 @@ export const appRouter = router({
   workflows: workflowsRouter,
   steps: stepsRouter,
   decisions: decisionsRouter,
+  review: reviewRouter,
   auth: authRouter,
   accounts: accountsRouter,
   tokens: tokensRouter,

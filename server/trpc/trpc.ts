@@ -53,6 +53,7 @@ const refusals = t.middleware(async ({ next }) => {
 /** The input fields that name what a mutation acts on, in the order they are looked for. */
 const targetFields: [string, TargetKind][] = [
   ["decisionId", "decision"],
+  ["commentId", "comment"],
   ["subscriptionId", "subscription"],
   ["runId", "run"],
   ["stitchRunId", "run"],

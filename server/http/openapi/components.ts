@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AuditEntry, type AuditPage } from "../../audit/schemas";
+import { CommentBody, CommentList, Draft, DraftBody, EditBody, ReviewComment, ReviewDiff, ReviewOutput } from "../../review/schemas";
 import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
 import { FlowConversation, FlowTurn } from "../../flows/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
@@ -182,7 +183,7 @@ const requestSchemas = {
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: StartAnyRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
   RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody, DecideDecisionBody: DecideBody,
-  CreateSubscriptionBody,
+  CreateSubscriptionBody, ReviewCommentBody: CommentBody, ReviewDraftBody: DraftBody, ReviewEditBody: EditBody,
 };
 
 /**
@@ -200,7 +201,7 @@ const responseSchemas = {
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
   Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage, DecisionActivityList,
   Subscription, CreatedSubscription, Delivery, DeliveryList, NotificationPayload,
-  FlowConversation, FlowTurn,
+  FlowConversation, FlowTurn, ReviewOutput, ReviewComment, ReviewCommentList: CommentList, ReviewDraft: Draft, ReviewDiff,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

@@ -15,6 +15,7 @@ import { CSRF_HEADER, SESSION_COOKIE } from "../guard";
 import { buildComponentSchemas } from "./components";
 import { builtinAgentPathItems, builtinAgentTag } from "./builtinAgentPaths";
 import { decisionPathItems, decisionTag } from "./decisionPaths";
+import { reviewPathItems, reviewTag } from "./reviewPaths";
 import { peoplePathItems, peopleTag } from "./peoplePaths";
 import { pipelinePathItems, pipelineTag } from "./pipelinePaths";
 import { securitySchemes, withAccess } from "./security";
@@ -75,9 +76,9 @@ export function buildOpenApiDocument() {
   return {
     openapi: "3.0.3",
     info: { title: "Stitch API", version: packageVersion(), description: apiDescription },
-    tags: [stitchTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, subscriptionTag, peopleTag],
+    tags: [stitchTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, subscriptionTag, peopleTag],
     paths: withAccess({
-      ...stitchPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(),
+      ...stitchPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
       ...subscriptionPathItems(), ...peoplePathItems(),
     }),
     components: { schemas: buildComponentSchemas(), securitySchemes },

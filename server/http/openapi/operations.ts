@@ -9,7 +9,7 @@ export interface Tag {
 }
 
 /** Operations by path and method, as a surface writes them: without tags, which `tagged` adds. */
-export type PathItems = Record<string, Partial<Record<"get" | "post" | "delete", object>>>;
+export type PathItems = Record<string, Partial<Record<"get" | "post" | "put" | "delete", object>>>;
 
 /** The surface's operations, each listed under the surface's tag. */
 export function tagged(tag: Tag, items: PathItems): PathItems {

@@ -12,6 +12,8 @@ import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engi
 import { nameAuditTarget } from "../../audit/scope";
 import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../../decisions/commands";
 import type { Decider } from "../../decisions/schemas";
+import { takeOpenComments } from "../../review/commands";
+import { composeFeedback } from "../../review/feedback";
 import { hashedUuid, isUuid } from "../../lib/uuid";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
@@ -144,7 +146,9 @@ export class WorkflowCommands {
       const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
       const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === nodeId && t.id > resumedAt).length;
       if (onReject && rejectionsSoFar + 1 < onReject.max_attempts) {
-        await ops.handle({ type: "review", key: nodeId, decision: "reject", feedback: why }, actor);
+        // The open comments on parts of the output under review go with the reason, to the prompt that revises it.
+        const comments = await takeOpenComments(tx, { engine_run_id: runId, node_id: nodeId });
+        await ops.handle({ type: "review", key: nodeId, decision: "reject", feedback: composeFeedback(why, comments), ...(comments.length ? { comments } : {}) }, actor);
         return;
       }
       await store.insertTurns(tx, [{ runId, nodeId, kind: "rejected", payload: { reason: why, limit: onReject ? onReject.max_attempts : null }, actor }]);

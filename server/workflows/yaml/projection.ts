@@ -72,7 +72,7 @@ export function workflowProjection(recordDecisions: RecordDecisions): Transition
       runId: run.id,
       describe(change) {
         const kind = String(t.graph.nodes.get(change.key)?.data.kind ?? "");
-        if (kind === "approval") return { kind: "approval", title: `Approve "${change.key}" of ${of}`, context };
+        if (kind === "approval") return { kind: "approval", title: `Approve "${change.key}" of ${of}`, context, reviewed: change.after.input ?? null };
         if (kind === "loop") return { kind: "answer", title: `Answer "${change.key}" of ${of}`, context };
         return undefined;
       },

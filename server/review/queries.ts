@@ -1,0 +1,93 @@
+/**
+ * What inline review reads: the output a decision reviews with every part a comment can point at, its comments (where
+ * each one's part is now, and whether it changed), a person's unsent feedback, and the diff between two versions.
+ */
+import type { Database } from "../../db/client";
+import { mayDecide } from "../decisions/commands";
+import type { DecisionQueries } from "../decisions/queries";
+import type { Decider, Decision } from "../decisions/schemas";
+import { sameJson } from "../lib/json";
+import { anchorsOf, relocate, valueAt } from "./anchors";
+import type { ReviewDoor, ReviewedVersions, StoredVersion } from "./doors";
+import { ReviewError } from "./errors";
+import { compareClaim, diffOutputs } from "./diff";
+import type { Draft, ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
+import * as store from "./store";
+
+/** Whose draft a caller's is: their account, or one shared "anonymous" when the server runs without sign-in. */
+export const draftOwner = (by: Decider) => by.accountId ?? "anonymous";
+
+export class ReviewQueries {
+  constructor(
+    private readonly database: Database,
+    private readonly decisions: DecisionQueries,
+    private readonly doorOf: (decision: Decision) => ReviewDoor,
+  ) {}
+
+  /** The decision and its output's versions; a decision that reviews no output (a question, a completion) is 404. */
+  async reviewed(decisionId: string): Promise<{ decision: Decision; door: ReviewDoor; read: ReviewedVersions; current: StoredVersion }> {
+    const decision = await this.decisions.get(decisionId);
+    const door = this.doorOf(decision);
+    const read = await door.versions(decision);
+    const current = read.versions.find((v) => v.version === read.underReview);
+    if (!current) throw new ReviewError("not_found", `"${decision.title}" has no output to review (it is ${decision.kind === "answer" ? "a question" : `a ${decision.kind}`})`);
+    return { decision, door, read, current };
+  }
+
+  async output(decisionId: string, by: Decider): Promise<ReviewOutput> {
+    const { decision, door, read, current } = await this.reviewed(decisionId);
+    return {
+      decision_id: decision.id, format: read.format, artifact_type: read.artifactType, output: current.output, version: current.version,
+      author: current.author, versions: read.versions.map(({ version, revises, author, created_at }) => ({ version, revises, author, created_at })),
+      claim: current.claim, anchors: anchorsOf(current.output), editable: door.edit !== undefined && mayDecide(decision, by),
+    };
+  }
+
+  async comments(decisionId: string): Promise<{ items: ReviewComment[] }> {
+    const { decision, read, current } = await this.reviewed(decisionId);
+    const rows = await this.database.run((db) => store.listComments(db, decision.engine_run_id, decision.node_id));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const outputOf = (version: number) => read.versions.find((v) => v.version === version)?.output;
+    return {
+      items: rows.map((row): ReviewComment => {
+        const thread = row.replyTo ? (byId.get(row.replyTo) ?? row) : row;
+        const currentAnchor = relocate(current.output, row.anchor, row.quote);
+        const changed = currentAnchor !== null && row.version !== current.version && !sameJson(valueAt(outputOf(row.version), row.anchor), valueAt(current.output, currentAnchor));
+        return {
+          id: row.id, decision_id: row.decisionId, version: row.version, anchor: row.anchor, label: row.label, quote: row.quote, text: row.text,
+          reply_to: row.replyTo, author: { id: row.authorId, name: row.authorName }, created_at: row.createdAt,
+          resolved: thread.resolvedAt !== null, resolved_by: thread.resolvedBy, outdated: currentAnchor === null, changed, current_anchor: currentAnchor,
+          sent_with_version: thread.sentWithVersion,
+        };
+      }),
+    };
+  }
+
+  /**
+   * What changed between two versions: by default the one under review and the one it revises; `against` picks the
+   * older one, `version` the newer. With the newer version's claim (the agent's `changes_made`) and where they disagree.
+   */
+  async diff(decisionId: string, query: { against?: number | undefined; version?: number | undefined }): Promise<ReviewDiff> {
+    const { decision, read } = await this.reviewed(decisionId);
+    const numbers = read.versions.map((v) => v.version);
+    const range = numbers.length === 1 ? "version 1 only" : `versions 1 to ${numbers.length}`;
+    const to = read.versions.find((v) => v.version === (query.version ?? read.underReview));
+    if (!to) throw new ReviewError("bad_request", `version: this output has ${range}`);
+    const fromNumber = query.against ?? to.revises ?? to.version - 1;
+    const from = read.versions.find((v) => v.version === fromNumber);
+    if (!from) {
+      throw new ReviewError("bad_request", query.against === undefined ? `version ${to.version} revises no earlier version: there is nothing to compare it with` : `against: this output has ${range}`);
+    }
+    const { changes, unchanged } = diffOutputs(from.output, to.output);
+    return {
+      decision_id: decision.id, from_version: from.version, to_version: to.version, changes, unchanged, claim: to.claim,
+      mismatches: to.claim && to.author.kind === "agent" ? compareClaim(to.claim.changes_made, changes) : [],
+    };
+  }
+
+  async draft(decisionId: string, by: Decider): Promise<Draft> {
+    const decision = await this.decisions.get(decisionId);
+    const found = await this.database.run((db) => store.draftOf(db, decision.id, draftOwner(by)));
+    return { decision_id: decision.id, text: found?.text ?? "", updated_at: found?.updatedAt ?? null };
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Inline review over REST and tRPC, on every test database: the output a decision reviews with its anchors; comments
+ * on parts (validated, threaded, resolvable, re-located in the next version); drafts per person; a request for changes
+ * that carries the open comments to the agent (`comments`, and listed in `feedback`); a reviewer's edit as a new
+ * version that she then approves and the export holds; the diff between versions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeN8n, startFakeN8n } from "../testing/fakeN8n";
+import { testDatabases } from "../testing/databases";
+import { type TestPerson, createPerson } from "../testing/people";
+import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
+import { eventually } from "../testing/workerServer";
+import type { Decision, DecisionPage } from "../decisions/schemas";
+import type { ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
+
+const BRIEF = {
+  domain: "tool-library",
+  brief: "Members can reserve tools for a weekend. Members can return tools at the library desk. Staff can record damage to a returned tool.",
+};
+
+describe.each(testDatabases)("inline review on $name", (testDatabase) => {
+  let env: ServerOnTestDatabase;
+  let rita: TestPerson;
+  let alan: TestPerson;
+
+  beforeAll(async () => {
+    env = await serverOn(testDatabase);
+    rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
+    alan = await createPerson(env.server.people, "Alan Analyst", "analyst");
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const openDecision = (runId: string, node: string) =>
+    eventually(async () => {
+      const page = (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${runId}`)).body;
+      return page.items.find((d) => d.node_id === node);
+    }, 30_000, `the open decision at ${node} of ${runId}`);
+
+  async function startRun(): Promise<{ runId: string; decision: Decision }> {
+    const created = await env.api.as(alan.token).post("/runs", BRIEF);
+    expect(created.status).toBe(201);
+    return { runId: created.body.run_id, decision: await openDecision(created.body.run_id, "review_requirements") };
+  }
+
+  it("answers the output under review with an anchor for every capability, field and list item", async () => {
+    const { decision } = await startRun();
+    const answer = await env.api.as(alan.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ format: "artifact", artifact_type: "requirements", version: 1, author: { kind: "agent", name: "Requirements" }, editable: false });
+    const anchors = answer.body.anchors.map((a) => a.anchor);
+    expect(anchors).toEqual(expect.arrayContaining(["problem_statement_refined", "core_capabilities", "core_capabilities[CAP-001]", "core_capabilities[CAP-001].description", "assumptions[#1]"]));
+    expect((await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`)).body.editable).toBe(true);
+    expect((await env.api.get(`/api/decisions/00000000-0000-4000-8000-000000000000/output`)).status).toBe(404);
+  });
+
+  it("keeps comments on parts: validated, threaded, resolvable; an analyst may comment; REST and tRPC answer alike", async () => {
+    const { decision } = await startRun();
+    const path = `/api/decisions/${decision.id}/comments`;
+    const bad = await env.api.as(rita.token).post(path, { anchor: "core_capabilities[CAP-099]", text: "?" });
+    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('no part "core_capabilities[CAP-099]"') } });
+    expect((await env.api.as(rita.token).post(path, { anchor: "core_capabilities[[", text: "?" })).status).toBe(400);
+    expect((await env.api.as(rita.token).post(path, { anchor: "problem_statement_refined", quote: "words that are not there", text: "?" })).status).toBe(400);
+    expect((await env.api.as(rita.token).post(path, { anchor: "problem_statement_refined", text: "   " })).status).toBe(400);
+    expect((await env.api.get(path)).body.items).toEqual([]);
+
+    const made = await env.api.as(rita.token).post<ReviewComment>(path, { anchor: "core_capabilities[CAP-001]", text: "A reservation must be limited to 3 days." });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ anchor: "core_capabilities[CAP-001]", label: "Core capabilities › CAP-001", version: 1, author: { name: "Rita Ramos" }, resolved: false, outdated: false, changed: false });
+    expect(made.body.quote).toMatch(/^CAP-001: /);
+    const reply = await env.api.as(alan.token).post<ReviewComment>(path, { anchor: "ignored", text: "Members asked for a waiting list too.", reply_to: made.body.id });
+    expect(reply).toMatchObject({ status: 201, body: { reply_to: made.body.id, anchor: "core_capabilities[CAP-001]", author: { name: "Alan Analyst" } } });
+
+    const viaTrpc = await env.server.trpcCaller(rita.token).review.comments({ decisionId: decision.id });
+    expect(viaTrpc.items).toEqual((await env.api.get(path)).body.items);
+
+    // An analyst may not resolve Rita's thread; Rita may, and re-open it.
+    expect((await env.api.as(alan.token).post(`/api/comments/${made.body.id}/resolve`)).status).toBe(403);
+    expect((await env.api.as(rita.token).post(`/api/comments/${made.body.id}/resolve`)).body).toMatchObject({ resolved: true, resolved_by: "Rita Ramos" });
+    expect((await env.api.as(rita.token).post(`/api/comments/${reply.body.id}/reopen`)).body).toMatchObject({ id: reply.body.id, resolved: false });
+    expect((await env.api.post(`/api/comments/not-a-comment/resolve`)).status).toBe(404);
+  });
+
+  it("keeps each person's draft of feedback until it is erased", async () => {
+    const { decision } = await startRun();
+    const path = `/api/decisions/${decision.id}/draft`;
+    expect((await env.api.as(rita.token).get(path)).body).toMatchObject({ text: "", updated_at: null });
+    expect((await env.api.as(rita.token).request("PUT", path, { text: "CAP-001 is too va" })).status).toBe(200);
+    expect((await env.api.as(rita.token).get(path)).body.text).toBe("CAP-001 is too va");
+    expect((await env.api.as(alan.token).get(path)).body.text).toBe("");
+    expect((await env.api.as(rita.token).request("PUT", path, { text: "" })).status).toBe(200);
+    expect((await env.api.as(rita.token).get(path)).body).toMatchObject({ text: "", updated_at: null });
+    expect((await env.api.as(rita.token).request("PUT", path, { words: "x" })).status).toBe(400);
+  });
+
+  it("sends the open comments with a request for changes; each then says whether its part changed; the diff compares the versions", async () => {
+    const { runId, decision } = await startRun();
+    const path = `/api/decisions/${decision.id}/comments`;
+    const cap = await env.api.as(rita.token).post<ReviewComment>(path, { anchor: "core_capabilities[CAP-001]", text: "A reservation must be limited to 3 days." });
+    const resolved = await env.api.as(rita.token).post<ReviewComment>(path, { anchor: "problem_statement_refined", text: "fine after all" });
+    await env.api.as(rita.token).post(`/api/comments/${resolved.body.id}/resolve`);
+    // No general feedback: the comment says what should change.
+    const decided = await env.api.as(rita.token).post(`/api/decisions/${decision.id}/decide`, { outcome: "request_changes" });
+    expect(decided.status).toBe(200);
+    const second = await openDecision(runId, "review_requirements");
+    expect(second.id).not.toBe(decision.id);
+
+    const comments = (await env.api.get<{ items: ReviewComment[] }>(`/api/decisions/${second.id}/comments`)).body.items;
+    expect(comments.find((c) => c.id === cap.body.id)).toMatchObject({ sent_with_version: 1, outdated: false, current_anchor: "core_capabilities[CAP-001]" });
+    expect(comments.find((c) => c.id === resolved.body.id)).toMatchObject({ sent_with_version: null, resolved: true });
+
+    const diff = await env.api.get<ReviewDiff>(`/api/decisions/${second.id}/diff`);
+    expect(diff.status).toBe(200);
+    expect(diff.body).toMatchObject({ from_version: 1, to_version: 2 });
+    expect(diff.body.changes.length).toBeGreaterThan(0);
+    expect((await env.api.get(`/api/decisions/${second.id}/diff?against=7`)).status).toBe(400);
+    expect((await env.api.get(`/api/decisions/${decision.id}/diff`)).status).toBe(400);
+
+    // Neither feedback nor an open comment: nothing to send.
+    const empty = await env.api.as(rita.token).post(`/api/decisions/${second.id}/decide`, { outcome: "request_changes", comment: "  " });
+    expect(empty).toMatchObject({ status: 400, body: { message: expect.stringContaining("comment on a part") } });
+  });
+
+  it("saves a reviewer's edit as a new version by her, which she approves and the export holds", async () => {
+    const { runId, decision } = await startRun();
+    const output = (await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`)).body;
+    const artifact = output.output as { problem_statement_refined: string };
+    const edited = { ...artifact, problem_statement_refined: `${artifact.problem_statement_refined} Reservations last at most 3 days.` };
+    const path = `/api/decisions/${decision.id}/edit`;
+
+    expect((await env.api.as(alan.token).post(path, { output: edited })).status).toBe(403);
+    const invalid = await env.api.as(rita.token).post(path, { output: { ...artifact, core_capabilities: [] } });
+    expect(invalid).toMatchObject({ status: 400, body: { message: expect.stringContaining("core_capabilities") } });
+    expect((await env.api.as(rita.token).post(path, { output: artifact })).status).toBe(400);
+
+    const saved = await env.api.as(rita.token).post<ReviewOutput>(path, { output: edited, note: "one rule" });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ version: 2, author: { kind: "person", name: "Rita Ramos" }, output: edited });
+    const diff = (await env.api.get<ReviewDiff>(`/api/decisions/${decision.id}/diff`)).body;
+    expect(diff.changes.map((c) => c.anchor)).toEqual(["problem_statement_refined"]);
+    expect(diff.mismatches).toEqual([]);
+
+    const conversation = (await env.api.get(`/runs/${runId}/conversation`)).body;
+    expect(conversation.messages.filter((m: { kind: string }) => m.kind === "artifact").map((m: { version: number; edited_by: string | null }) => [m.version, m.edited_by])).toEqual([
+      [1, null],
+      [2, "Rita Ramos"],
+    ]);
+    // Approving the version she did not read is refused; the edited one is approved.
+    expect((await env.api.as(rita.token).post(`/runs/${runId}/approve`, { expected: { agent: "requirements", version: 1 } })).status).toBe(409);
+    expect((await env.api.as(rita.token).post(`/runs/${runId}/approve`, { expected: { agent: "requirements", version: 2 } })).status).toBe(200);
+    const exported = (await env.api.get(`/runs/${runId}/artifacts/export`)).body;
+    expect(exported.artifacts.find((a: { artifact_type: string }) => a.artifact_type === "requirements")).toMatchObject({ version: 2, artifact: edited });
+    expect((await env.api.as(rita.token).post(path, { output: edited })).status).toBe(409);
+  });
+});
+
+describe.each(testDatabases)("structured feedback to n8n agents on $name", (testDatabase) => {
+  let env: ServerOnTestDatabase;
+  let n8n: FakeN8n;
+  let base: string;
+
+  beforeAll(async () => {
+    n8n = await startFakeN8n(() => base);
+    env = await serverOn(testDatabase, { N8N_BASE_URL: n8n.url });
+    base = env.server.url;
+  });
+  afterAll(async () => {
+    await env?.close();
+    await n8n?.close();
+  });
+
+  it("an agent gets the comments as `comments` and listed in `feedback`; one that ignores them revises as before", async () => {
+    const runId = (await env.api.post("/runs", { domain: "fintech", brief: "A mobile wallet that lets street vendors accept QR payments and see daily totals." })).body.run_id as string;
+    const decision = await eventually(async () => {
+      const page = (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${runId}`)).body;
+      return page.items[0];
+    }, 30_000, "the first review");
+    const output = (await env.api.get<ReviewOutput>(`/api/decisions/${decision.id}/output`)).body;
+    const anchor = output.anchors.find((a) => a.anchor === "problem_statement_refined")!;
+    expect((await env.api.post(`/api/decisions/${decision.id}/comments`, { anchor: anchor.anchor, text: "Name the vendors' phones." })).status).toBe(201);
+    expect((await env.api.post(`/runs/${runId}/reject`, { feedback: "Tighten the scope." })).status).toBe(200);
+
+    const call = await eventually(async () => n8n.calls.find((c) => c.body.run_id === runId && c.body.is_feedback), 20_000, "the revision call");
+    const body = call.body as typeof call.body & { comments: unknown[] };
+    expect(body.comments).toEqual([{ anchor: "problem_statement_refined", label: "Problem statement refined", quote: anchor.quote, text: "Name the vendors' phones." }]);
+    expect(body.feedback).toContain("Tighten the scope.");
+    expect(body.feedback).toContain('- [problem_statement_refined] on "');
+    expect(body.feedback).toContain(": Name the vendors' phones.");
+    // The fake n8n agent reads only `feedback`; its revision arrives and waits for review as before.
+    await eventually(async () => ((await env.api.get(`/runs/${runId}`)).body.status === "WAITING_APPROVAL_REQUIREMENTS" && (await env.api.get<DecisionPage>(`/api/decisions?view=all&run_id=${runId}`)).body.items.length === 2 ? true : undefined), 20_000, "the revision");
+  });
+});
