@@ -1,0 +1,366 @@
+/**
+ * The computed diff between two versions of an output: changes at the deepest part that changed, addressed by their
+ * anchors, with word-level pieces; and where the agent's `changes_made` disagrees with it. Pure: no database.
+ */
+import { describe, expect, it } from "vitest";
+import { draft } from "../pipeline/agents/drafts";
+import { ARTIFACT_TYPES, type ArtifactType } from "../pipeline/artifacts";
+import { BRIEFS, feedbackCall, runPipeline } from "../testing/agentTestkit";
+import { replaceAt, valueAt } from "./anchors";
+import { compareClaim, diffOutputs } from "./diff";
+import type { DiffChange, TextPiece } from "./schemas";
+
+const superApp = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
+const artifactOf = (type: ArtifactType): unknown => superApp[type].artifact;
+const unchangedIn = (output: unknown) => diffOutputs(output, output).unchanged;
+
+function textAt(output: unknown, anchor: string): string {
+  const text = valueAt(output, anchor);
+  if (typeof text !== "string") throw new Error(`${anchor} is not text`);
+  return text;
+}
+
+function listAt(output: unknown, anchor: string): unknown[] {
+  const list = valueAt(output, anchor);
+  if (!Array.isArray(list)) throw new Error(`${anchor} is not a list`);
+  return list;
+}
+
+function objectAt(output: unknown, anchor: string): Record<string, unknown> {
+  const value = valueAt(output, anchor);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${anchor} is not an object`);
+  return { ...value };
+}
+
+/** The text at `anchor` (which must hold `word` once), and the output with that one word replaced. */
+function editWord<T>(output: T, anchor: string, word: string, replacement: string) {
+  const text = textAt(output, anchor);
+  if (text.indexOf(word) < 0 || text.indexOf(word) !== text.lastIndexOf(word)) throw new Error(`${anchor} does not hold "${word}" exactly once`);
+  const edited = text.replace(word, replacement);
+  const at = text.indexOf(word);
+  const pieces: TextPiece[] = [
+    { op: "equal", text: text.slice(0, at) },
+    { op: "delete", text: word },
+    { op: "insert", text: replacement },
+    { op: "equal", text: text.slice(at + word.length) },
+  ].filter((piece): piece is TextPiece => piece.text !== "");
+  return { before: text, after: edited, output: replaceAt(output, anchor, edited), pieces };
+}
+
+const requirements = superApp.requirements.artifact;
+const capabilityList = () => listAt(requirements, "core_capabilities");
+const assumptionList = () => listAt(requirements, "assumptions");
+
+describe("one field of one item changed, in each artifact type", () => {
+  const cases: [ArtifactType, string, string, string, string][] = [
+    ["requirements", "core_capabilities[CAP-003].description", "bills", "invoices", "Core capabilities › CAP-003 › Description"],
+    ["inception", "functional_requirements[FR-002].description", "book", "schedule", "Functional requirements › FR-002 › Description"],
+    [
+      "agile",
+      "epics[EP-01].user_stories[US-003].acceptance_criteria[#2]",
+      "shown",
+      "visible",
+      "Epics › EP-01 › User stories › US-003 › Acceptance criteria › item 2",
+    ],
+    [
+      "diagramacion",
+      "entity_relationship_model.entities[Food].attributes[status].type",
+      "text",
+      "varchar",
+      "Entity relationship model › Entities › Food › Attributes › status › Type",
+    ],
+    ["pseudocodigo", "user_story_pseudocode[US-004]", "each", "every", "User story pseudocode › US-004"],
+    ["qa", "test_suites[TS-01].test_cases[TC-002].expected_result", "told", "shown", "Test suites › TS-01 › Test cases › TC-002 › Expected result"],
+  ];
+
+  it.each(cases)("%s: %s is the only change, with its word pieces", (type, anchor, word, replacement, label) => {
+    const before = artifactOf(type);
+    const edit = editWord(before, anchor, word, replacement);
+    expect(diffOutputs(before, edit.output)).toEqual({
+      changes: [{ anchor, label, kind: "changed", pieces: edit.pieces, before: edit.before, after: edit.after }],
+      unchanged: unchangedIn(before) - 1,
+    });
+  });
+
+  it("counts every leaf part once: texts, numbers and empty lists, but not an item's id", () => {
+    const before = {
+      problem_statement_refined: "A booking app.",
+      core_capabilities: [
+        { id: "CAP-001", name: "Book rooms", description: "Guests can book rooms." },
+        { id: "CAP-002", name: "Pay online", description: "Guests can pay online." },
+      ],
+      assumptions: ["Guests have accounts.", "Cards only."],
+      external_dependencies: [],
+    };
+    const after = replaceAt(before, "core_capabilities[CAP-002].description", "Guests can pay by card.");
+    expect(unchangedIn(before)).toBe(8);
+    expect(diffOutputs(before, after)).toEqual({
+      changes: [
+        {
+          anchor: "core_capabilities[CAP-002].description",
+          label: "Core capabilities › CAP-002 › Description",
+          kind: "changed",
+          pieces: [
+            { op: "equal", text: "Guests can pay " },
+            { op: "delete", text: "online" },
+            { op: "insert", text: "by card" },
+            { op: "equal", text: "." },
+          ],
+          before: "Guests can pay online.",
+          after: "Guests can pay by card.",
+        },
+      ],
+      unchanged: 7,
+    });
+  });
+
+  it("two versions that are the same have no changes", () => {
+    for (const type of ARTIFACT_TYPES) expect(diffOutputs(artifactOf(type), structuredClone(artifactOf(type))).changes).toEqual([]);
+  });
+});
+
+describe("items added, removed and moved", () => {
+  const newCapability = { id: "CAP-009", name: "Reserve tools", description: "Customers can reserve tools.", actor: "Customers" };
+
+  it("an added item is reported once, at the item, with its value", () => {
+    const after = { ...requirements, core_capabilities: [...capabilityList(), newCapability] };
+    expect(diffOutputs(requirements, after)).toEqual({
+      changes: [{ anchor: "core_capabilities[CAP-009]", label: "Core capabilities › CAP-009", kind: "added", pieces: [], after: newCapability }],
+      unchanged: unchangedIn(requirements),
+    });
+  });
+
+  it("a removed item is reported at its anchor in the older version, and the items after it did not move", () => {
+    const removed = valueAt(requirements, "core_capabilities[CAP-003]");
+    const after = { ...requirements, core_capabilities: capabilityList().filter((item) => item !== removed) };
+    const diff = diffOutputs(requirements, after);
+    expect(diff.changes).toEqual([
+      { anchor: "core_capabilities[CAP-003]", label: "Core capabilities › CAP-003", kind: "removed", pieces: [], before: removed },
+    ]);
+    expect(diff.unchanged).toBe(unchangedIn(requirements) - 5);
+  });
+
+  it("reordering only is a move, not a change: the item taken out of order, with its positions", () => {
+    const items = capabilityList();
+    const after = { ...requirements, core_capabilities: [items[4], ...items.slice(0, 4), ...items.slice(5)] };
+    expect(diffOutputs(requirements, after)).toEqual({
+      changes: [{ anchor: "core_capabilities[CAP-005]", label: "Core capabilities › CAP-005", kind: "moved", pieces: [], before: 5, after: 1 }],
+      unchanged: unchangedIn(requirements),
+    });
+  });
+
+  it("an item that moved and changed is a move, and a change at the part that changed", () => {
+    const items = capabilityList();
+    const renamed = replaceAt(items[4], "name", "Follow orders");
+    const after = { ...requirements, core_capabilities: [renamed, ...items.slice(0, 4), ...items.slice(5)] };
+    expect(diffOutputs(requirements, after).changes.map((change) => [change.kind, change.anchor])).toEqual([
+      ["moved", "core_capabilities[CAP-005]"],
+      ["changed", "core_capabilities[CAP-005].name"],
+    ]);
+  });
+
+  it("items without ids are matched by content: added, removed, changed and moved at their positions", () => {
+    const [first, second, third, fourth, fifth] = assumptionList();
+    const edited = editWord(requirements, "assumptions[#2]", "Stripe", "Adyen").after;
+    const after = { ...requirements, assumptions: [fifth, first, edited, "Drivers own a smartphone.", third] };
+    expect(diffOutputs(requirements, after)).toEqual({
+      changes: [
+        { anchor: "assumptions[#1]", label: "Assumptions › item 1", kind: "moved", pieces: [], before: 5, after: 1 },
+        {
+          anchor: "assumptions[#3]",
+          label: "Assumptions › item 3",
+          kind: "changed",
+          pieces: [
+            { op: "delete", text: "Stripe" },
+            { op: "insert", text: "Adyen" },
+            { op: "equal", text: " offers an API and a test environment the product can integrate against." },
+          ],
+          before: second,
+          after: edited,
+        },
+        { anchor: "assumptions[#4]", label: "Assumptions › item 4", kind: "added", pieces: [], after: "Drivers own a smartphone." },
+        { anchor: "assumptions[#4]", label: "Assumptions › item 4", kind: "removed", pieces: [], before: fourth },
+      ],
+      unchanged: unchangedIn(requirements) - 2,
+    });
+  });
+
+  it("fields added to and removed from an object", () => {
+    const { actor, ...withoutActor } = objectAt(requirements, "core_capabilities[CAP-001]");
+    const after = { ...requirements, core_capabilities: [withoutActor, ...capabilityList().slice(1)], review_notes: ["Name the actors."] };
+    expect(diffOutputs(requirements, after).changes).toEqual([
+      { anchor: "core_capabilities[CAP-001].actor", label: "Core capabilities › CAP-001 › Actor", kind: "removed", pieces: [], before: actor },
+      { anchor: "review_notes", label: "Review notes", kind: "added", pieces: [], after: ["Name the actors."] },
+    ]);
+  });
+
+  it("a story added inside an epic is reported at its anchor under the epic", () => {
+    const agile = artifactOf("agile");
+    const story = { id: "US-009", title: "Rate customers", story: "As a driver, I want to rate customers." };
+    const stories = listAt(agile, "epics[EP-02].user_stories");
+    const after = replaceAt(agile, "epics[EP-02].user_stories", [...stories, story]);
+    expect(diffOutputs(agile, after).changes).toEqual([
+      { anchor: "epics[EP-02].user_stories[US-009]", label: "Epics › EP-02 › User stories › US-009", kind: "added", pieces: [], after: story },
+    ]);
+  });
+});
+
+describe("changed text", () => {
+  it("a one-word edit inside a long paragraph has one delete and one insert piece", () => {
+    const edit = editWord(requirements, "problem_statement_refined", "three groups", "four groups");
+    const [change] = diffOutputs(requirements, edit.output).changes;
+    const text = requirements.problem_statement_refined;
+    expect(text.length).toBeGreaterThan(300);
+    expect(change?.pieces).toEqual([
+      { op: "equal", text: text.slice(0, text.indexOf("three groups")) },
+      { op: "delete", text: "three" },
+      { op: "insert", text: "four" },
+      { op: "equal", text: text.slice(text.indexOf(" groups")) },
+    ]);
+  });
+
+  it("pseudocode: the changed line's words, the rest of the function kept whole, and an inserted line as a line", () => {
+    const pseudocode = artifactOf("pseudocodigo");
+    const anchor = "user_story_pseudocode[US-004]";
+    const text = textAt(pseudocode, anchor);
+    const line = "    RETURN error 422 listing each invalid field\n";
+    const edited = text.replace(line, `${line.replace("422", "400")}    LOG the rejected input\n`);
+    const [change, ...others] = diffOutputs(pseudocode, replaceAt(pseudocode, anchor, edited)).changes;
+    expect(others).toEqual([]);
+    expect(change).toMatchObject({ anchor, kind: "changed" });
+    expect(change?.pieces).toEqual([
+      { op: "equal", text: text.slice(0, text.indexOf("422")) },
+      { op: "delete", text: "422" },
+      { op: "insert", text: "400" },
+      { op: "equal", text: " listing each invalid field\n" },
+      { op: "insert", text: "    LOG the rejected input\n" },
+      { op: "equal", text: text.slice(text.indexOf("  END IF")) },
+    ]);
+  });
+
+  it("Mermaid source: a renamed participant on one line is that word", () => {
+    const diagram = artifactOf("diagramacion");
+    const edit = editWord(diagram, "mermaid_sequence_diagram", "participant DB as Database", "participant DB as Postgres");
+    const [change] = diffOutputs(diagram, edit.output).changes;
+    const text = edit.before;
+    expect(change?.anchor).toBe("mermaid_sequence_diagram");
+    expect(change?.pieces).toEqual([
+      { op: "equal", text: text.slice(0, text.indexOf("Database\n")) },
+      { op: "delete", text: "Database" },
+      { op: "insert", text: "Postgres" },
+      { op: "equal", text: text.slice(text.indexOf("Database\n") + "Database".length) },
+    ]);
+  });
+
+  it("a text output (Markdown) is one part, the whole output, diffed by lines then words", () => {
+    const before = "# Release notes\n\nCustomers order food.\nDrivers see the route on a map.\n\n## Limits\nOne city only.";
+    const after = "# Release notes\n\nCustomers order food.\nDrivers see the live route on a map.\n- Payments go through Stripe.\n\n## Limits\nOne city only.";
+    expect(diffOutputs(before, after)).toEqual({
+      changes: [
+        {
+          anchor: "",
+          label: "The whole output",
+          kind: "changed",
+          pieces: [
+            { op: "equal", text: "# Release notes\n\nCustomers order food.\nDrivers see the " },
+            { op: "insert", text: "live " },
+            { op: "equal", text: "route on a map.\n" },
+            { op: "insert", text: "- Payments go through Stripe.\n" },
+            { op: "equal", text: "\n## Limits\nOne city only." },
+          ],
+          before,
+          after,
+        },
+      ],
+      unchanged: 0,
+    });
+    expect(diffOutputs(before, before)).toEqual({ changes: [], unchanged: 1 });
+  });
+});
+
+describe("the agent's claim against the diff", () => {
+  const withCap4Description = editWord(requirements, "core_capabilities[CAP-004].description", "manage", "curate").output;
+  const changesOf = (after: unknown) => diffOutputs(requirements, after).changes;
+
+  it("a claimed change the diff does not show, and a change the claim does not mention", () => {
+    const claim = { added: [], removed: [], modified: ['core_capabilities: CAP-001 "Order food"'] };
+    expect(compareClaim(claim, changesOf(withCap4Description))).toEqual([
+      {
+        kind: "claimed_not_found",
+        subject: 'core_capabilities: CAP-001 "Order food"',
+        message: "The agent says it modified CAP-001, but CAP-001 is the same in both versions.",
+      },
+      { kind: "unclaimed_change", subject: "core_capabilities[CAP-004]", message: "CAP-004 changed, and the agent did not say so." },
+    ]);
+  });
+
+  it("a claim that matches produces no mismatch: by id, by quoted text, by a whole field, or as an object", () => {
+    const changes = changesOf(withCap4Description);
+    expect(compareClaim({ modified: ['core_capabilities: CAP-004: "Manage catalogs"'] }, changes)).toEqual([]);
+    expect(compareClaim({ modified: ['core_capabilities: "Merchants can curate their catalogs."'] }, changes)).toEqual([]);
+    expect(compareClaim({ modified: ["core_capabilities"] }, changes)).toEqual([]);
+    expect(compareClaim({ modified: [{ id: "CAP-004", field: "description" }] }, changes)).toEqual([]);
+  });
+
+  it("a whole-field claim covers every change under the field, and is reported when nothing under it changed", () => {
+    const edited = editWord(requirements, "problem_statement_refined", "three groups", "four groups").output;
+    expect(compareClaim({ modified: ["problem_statement_refined"] }, changesOf(edited))).toEqual([]);
+    expect(compareClaim({ modified: ["problem_statement_refined", "core_capabilities: CAP-004 description"] }, changesOf(withCap4Description))).toEqual([
+      {
+        kind: "claimed_not_found",
+        subject: "problem_statement_refined",
+        message: "The agent says it modified problem_statement_refined, but problem_statement_refined is the same in both versions.",
+      },
+    ]);
+  });
+
+  it("a quoted claim with nothing like it in the diff, and an unclaimed item without an id, quoted", () => {
+    const after = { ...requirements, assumptions: [...assumptionList(), "Drivers own a smartphone."] };
+    expect(compareClaim({ added: ['assumptions: "Riders tip their drivers."'] }, changesOf(after))).toEqual([
+      {
+        kind: "claimed_not_found",
+        subject: 'assumptions: "Riders tip their drivers."',
+        message: 'The agent says it added "Riders tip their drivers.", but nothing matching it was added or changed.',
+      },
+      {
+        kind: "unclaimed_change",
+        subject: "assumptions[#6]",
+        message: 'Assumptions › item 6 ("Drivers own a smartphone.") was added, and the agent did not say so.',
+      },
+    ]);
+  });
+
+  it("several unclaimed changes to one item are one mismatch; a claim that names nothing checkable is not reported", () => {
+    const named = replaceAt(requirements, "core_capabilities[CAP-004].name", "Curate catalogs");
+    const renamed = replaceAt(named, "core_capabilities[CAP-004].description", "Merchants curate.");
+    expect(compareClaim({ modified: ["Tightened the wording throughout."] }, changesOf(renamed))).toEqual([
+      { kind: "unclaimed_change", subject: "core_capabilities[CAP-004]", message: "CAP-004 changed, and the agent did not say so." },
+    ]);
+  });
+
+  it("no claim at all leaves every change unclaimed; a claim in a shape that cannot be read is not checked", () => {
+    const removed = { ...requirements, core_capabilities: capabilityList().slice(1) };
+    expect(compareClaim(null, changesOf(removed))).toEqual([
+      { kind: "unclaimed_change", subject: "core_capabilities[CAP-001]", message: "CAP-001 was removed, and the agent did not say so." },
+    ]);
+    expect(compareClaim("I removed the first capability.", changesOf(removed))).toEqual([]);
+  });
+
+  const revisions: [ArtifactType, string][] = [
+    ["requirements", "Add a capability to export trip reports as PDF."],
+    ["requirements", 'Rename "Book rides" to "Book trips".'],
+    ["requirements", "Remove the pay bills capability."],
+    ["inception", "Add a risk about driver shortage at night. We need offline support for drivers. Please drop FR-008."],
+    ["agile", "Drivers should be able to rate customers. Make US-003 a Must. US-001 needs a criterion for closed restaurants."],
+    ["diagramacion", "Add a Notification entity related to Customer. Show the refund flow. Rename Food to Meal."],
+    ["pseudocodigo", "Validate the card expiry in US-007."],
+    ["qa", "Add a test for expired cards in US-007. Remove the Track orders cases."],
+  ];
+
+  it.each(revisions)("the built-in %s agent's own claim for %j matches the diff", (type, feedback) => {
+    const revised = draft(type, feedbackCall(superApp[type], feedback));
+    const changes: DiffChange[] = diffOutputs(artifactOf(type), revised.artifact).changes;
+    expect(changes.length).toBeGreaterThan(0);
+    expect(compareClaim(revised.changes_made, changes)).toEqual([]);
+  });
+});
