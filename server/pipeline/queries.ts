@@ -126,7 +126,13 @@ export class PipelineQueries {
       if (e.kind === "started" && agent) messages.push({ kind: "agent_working", id, at, agent, is_feedback: e.payload.is_feedback });
       else if (e.kind === "artifact" && agent) {
         const artifact = byId.get(e.payload.artifact_id);
-        if (artifact) messages.push({ kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata });
+        if (artifact) {
+          const edited = EditedBy.safeParse(artifact.metadata?.edited_by);
+          messages.push({
+            kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata,
+            edited_by: edited.success ? edited.data.name : null,
+          });
+        }
       } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor });
       else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
       else if (e.kind === "failed") {

@@ -151,6 +151,8 @@ export const ConversationMessage = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("artifact"), id: z.string(), at: z.string(), agent: AgentRef, artifact_type: z.string(), version: z.number().int(),
     content: ArtifactContent, metadata: z.record(z.string(), z.unknown()).nullable(),
+    /** The reviewer who edited this version by hand ("Edited by Rita Ramos"); null for the agent's own. */
+    edited_by: z.string().nullable(),
   }),
   z.object({ kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable() }),
   z.object({ kind: z.literal("rejection"), id: z.string(), at: z.string(), agent: AgentRef, feedback: z.string(), actor: z.string().nullable() }),

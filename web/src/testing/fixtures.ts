@@ -130,7 +130,7 @@ export const messages = {
   brief: (): ConversationMessage => ({ kind: "brief", id: "brief", at: at(0), domain: "mobility", brief: "A ride-hailing app for a mid-sized city with card payments." }),
   working: (id: string, agent: AgentRef, isFeedback = false): ConversationMessage => ({ kind: "agent_working", id, at: at(1), agent, is_feedback: isFeedback }),
   artifact: (id: string, agent: AgentRef, version: number, content: Record<string, unknown>): ConversationMessage => ({
-    kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null,
+    kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null, edited_by: null,
   }),
   approval: (id: string, agent: AgentRef, actor: string | null = null): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor }),
   rejection: (id: string, agent: AgentRef, feedback: string): ConversationMessage => ({ kind: "rejection", id, at: at(5), agent, feedback, actor: "dana" }),
