@@ -298,7 +298,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
    * It is sent with the bootstrap token (an operator's) unless `token` names another bearer token, or is null for none.
    */
   async function call(
-    method: "GET" | "POST" | "DELETE",
+    method: "GET" | "POST" | "PUT" | "DELETE",
     template: string,
     options: {
       params?: Record<string, string>; query?: string; body?: unknown; headers?: Record<string, string>; token?: string | null; on?: ServerOnTestDatabase;
@@ -421,6 +421,25 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     const content = { artifact: { goals: ["book a court"] }, changes_made: { added: [], removed: [], modified: [] }, justification: "First draft." };
     expect((await callback(first, { body: { run_id: run.run_id, content } })).body).toMatchObject({ version: 1, duplicate: false });
     expect((await callback(first, { run_id: run.run_id, content })).body).toMatchObject({ version: 1, duplicate: true });
+
+    // Inline review of the output waiting: its parts, a comment on one, a draft, an edit and the diff it makes.
+    const decisionId = (await call("GET", "/api/decisions", { query: `?view=all&state=open&run_id=${run.run_id}` })).body.items[0].id as string;
+    const review = { params: { id: decisionId } };
+    expect((await call("GET", "/api/decisions/{id}/output", review)).body.anchors.map((a: Json) => a.anchor)).toContain("goals[#1]");
+    const comment = (await call("POST", "/api/decisions/{id}/comments", { ...review, body: { anchor: "goals[#1]", text: "Which sports?" } })).body;
+    expect((await call("POST", "/api/decisions/{id}/comments", { ...review, body: { anchor: "nope", text: "?" } })).status).toBe(400);
+    expect((await call("GET", "/api/decisions/{id}/comments", review)).body.items).toHaveLength(1);
+    expect((await call("POST", "/api/comments/{id}/resolve", { params: { id: comment.id } })).body.resolved).toBe(true);
+    expect((await call("POST", "/api/comments/{id}/reopen", { params: { id: comment.id } })).body.resolved).toBe(false);
+    await call("POST", "/api/comments/{id}/resolve", { params: { id: comment.id } }); // resolved: a request for changes does not send it
+    expect((await call("POST", "/api/comments/{id}/resolve", { params: { id: crypto.randomUUID() } })).status).toBe(404);
+    await call("PUT", "/api/decisions/{id}/draft", { ...review, body: { text: "Add payments" } });
+    expect((await call("GET", "/api/decisions/{id}/draft", review)).body.text).toBe("Add payments");
+    expect((await call("GET", "/api/decisions/{id}/diff", review)).status).toBe(400);
+    expect((await call("POST", "/api/decisions/{id}/edit", { ...review, body: { output: { goals: [] } } })).status).toBe(400);
+    const edited = { problem_statement_refined: "Book courts.", identified_domains: [], core_capabilities: [{ id: "CAP-001", name: "Book a court" }], external_dependencies: [], assumptions: [] };
+    expect((await call("POST", "/api/decisions/{id}/edit", { ...review, body: { output: edited } })).body).toMatchObject({ version: 2, author: { kind: "person" } });
+    expect((await call("GET", "/api/decisions/{id}/diff", review)).body).toMatchObject({ from_version: 1, to_version: 2 });
     expect((await call("POST", "/runs/{run_id}/reject", { ...runParams, body: { feedback: " " } })).status).toBe(422);
     await call("POST", "/runs/{run_id}/reject", { ...runParams, body: { feedback: "Add payments." } });
     await waitForAgentCalls(run.run_id, first, 3);
@@ -442,7 +461,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
       expect(componentSchemas.StoreArtifactBody.safeParse(storeBody).success, JSON.stringify(storeBody)).toBe(status === 200);
       expect((await call("POST", "/runs/{run_id}/artifacts", { ...runParams, body: storeBody })).status, JSON.stringify(storeBody)).toBe(status);
     }
-    expect((await call("GET", "/runs/{run_id}/artifacts", runParams)).body).toHaveLength(3);
+    expect((await call("GET", "/runs/{run_id}/artifacts", runParams)).body).toHaveLength(4);
     const exported = await call("GET", "/runs/{run_id}/artifacts/export", { ...runParams, query: "?download" });
     expect(exported.headers.get("content-disposition")).toContain("attachment");
     expect(exported.body.artifacts.map((a: Json) => a.artifact_type)).toEqual([first, second]);

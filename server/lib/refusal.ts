@@ -10,6 +10,8 @@ export const refusalCodes = {
   forbidden: { http: 403, trpc: "FORBIDDEN" },
   not_found: { http: 404, trpc: "NOT_FOUND" },
   conflict: { http: 409, trpc: "CONFLICT" },
+  /** Understood and well-formed, but missing what the command needs (the pipeline's seed answers its validation with 422). */
+  unprocessable: { http: 422, trpc: "UNPROCESSABLE_CONTENT" },
   unsupported_media_type: { http: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS" },
 } as const;

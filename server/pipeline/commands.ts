@@ -141,7 +141,7 @@ export class PipelineCommands {
       await admitDecision(tx, ops.id, gateKey(run.currentAgent!), by, "request_changes");
       const comments = await takeOpenComments(tx, { engine_run_id: ops.id, node_id: gateKey(run.currentAgent!) }, latest?.version ?? 1);
       if (feedback.trim() === "" && comments.length === 0) {
-        throw new PipelineError("bad_request", "feedback: say what should change, or comment on a part of the output before requesting changes");
+        throw new PipelineError("unprocessable", "feedback: say what should change, or comment on a part of the output before requesting changes");
       }
       const text = composeFeedback(feedback, comments);
       await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback: text, ...(comments.length ? { comments } : {}) }, by.name);

@@ -68,6 +68,7 @@ export const AgentCall = z
     feedback: z.string().describe("The reviewer's feedback on a revision call; it lists her comments on parts of the output too (see `comments`)."),
     comments: z
       .array(SentComment)
+      .optional()
       .describe("On a revision call, the reviewer's comments on parts of the output: each part's anchor, name, quoted text and what should change there."),
     callback_url: z.string().url("callback_url must be the URL to POST the result to"),
   })

@@ -111,6 +111,7 @@ export function decisionPathItems() {
             403: "You may not take it (the message says who may, or names the separation-of-duties rule).",
             404: "No decision with this id.",
             409: "Nothing waits any more, or you approved it already and it waits for someone else's approval.",
+            422: "A pipeline review's request for changes with no comment and no open comment on a part of the output.",
           }),
         },
       },

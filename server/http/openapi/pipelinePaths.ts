@@ -99,12 +99,17 @@ function decisionOperations() {
     [paths.reject.openapi]: {
       post: {
         operationId: "rejectPipelineRun", summary: "Reject the current agent's artifact with feedback",
-        description: "Calls the same agent again with its last output and the feedback (`is_feedback: true`); the run becomes `RETRYING_<AGENT>`.",
+        description:
+          "Calls the same agent again with its last output and the feedback (`is_feedback: true`); the run becomes `RETRYING_<AGENT>`. The open comments on " +
+          "parts of the output (`/api/decisions/{id}/comments`) go with it: as `comments` in the agent's call, and listed in its `feedback`.",
         parameters: [runIdParam],
         requestBody: body("RejectBody", { feedback: "Add the payment requirements." }),
         responses: {
           200: answer("The run after rejection.", ref("PipelineRunView")),
-          ...refusals({ 404: unknownRun404, 409: "No artifact is waiting for approval.", 422: `${invalidJson400} Or feedback is missing or empty.` }),
+          ...refusals({
+            404: unknownRun404, 409: "No artifact is waiting for approval.",
+            422: `${invalidJson400} Or the feedback is empty and no open comment on a part of the output says what should change.`,
+          }),
         },
       },
     },
