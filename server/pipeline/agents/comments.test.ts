@@ -150,3 +150,76 @@ describe("agile: comments on stories", () => {
     expect(after.justification).not.toContain("Given should gain");
   });
 });
+
+describe("inception, diagrams, pseudocode and tests: a comment changes its part only", () => {
+  it("inception: a requirement's description gains the rule, the vision is reworded", () => {
+    const before = pipeline.inception;
+    const comments = [
+      comment(before.artifact, "functional_requirements[FR-001]", "a reservation must be limited to 3 days"),
+      comment(before.artifact, "product_vision", "change neighbourhood to community"),
+    ];
+    const after = revise("inception", before, "", comments);
+    expect(valueAt(after.artifact, "functional_requirements[FR-001].description")).toBe(
+      "The system shall allow members to reserve tools. A reservation must be limited to 3 days.",
+    );
+    expect(after.artifact.product_vision).toBe(before.artifact.product_vision.replace("neighbourhood", "community"));
+    expectOnlyChanged(before.artifact, after.artifact, ["functional_requirements[FR-001].description", "product_vision"]);
+    expect(commentOutcomesOf(after)?.map((outcome) => outcome.done)).toEqual([true, true]);
+  });
+
+  it("diagramacion: a comment on a line of the Mermaid source adds a step after it; an entity gains an attribute", () => {
+    const before = pipeline.diagramacion;
+    const lines = before.artifact.mermaid_sequence_diagram.split("\n");
+    const at = lines.findIndex((line) => line.includes("->>APP: reserve tools")) + 1;
+    const comments = [
+      comment(before.artifact, `mermaid_sequence_diagram:L${at}`, "add a check that the tool is available"),
+      comment(before.artifact, "entity_relationship_model.entities[Tool]", "add a serial number attribute"),
+    ];
+    const after = revise("diagramacion", before, "", comments);
+    const revised = after.artifact.mermaid_sequence_diagram.split("\n");
+    expect(revised).toEqual([...lines.slice(0, at), "  A1->>APP: check that the tool is available", ...lines.slice(at)]);
+    const tool = valueAt(after.artifact, "entity_relationship_model.entities[Tool].attributes");
+    expect(Array.isArray(tool) ? tool.at(-1) : undefined).toEqual({ name: "serial_number", type: "text" });
+    expectOnlyChanged(before.artifact, after.artifact, ["mermaid_sequence_diagram", "entity_relationship_model.entities[Tool].attributes"]);
+    expect(commentOutcomesOf(after)?.[0]).toEqual({
+      anchor: `mermaid_sequence_diagram:L${at}`,
+      done: true,
+      message: `inserted "A1->>APP: check that the tool is available" after line ${at} of mermaid_sequence_diagram`,
+    });
+  });
+
+  it("pseudocodigo: a line is changed as asked and the other functions stay", () => {
+    const before = pipeline.pseudocodigo;
+    const code = String(valueAt(before.artifact, "user_story_pseudocode[US-003]"));
+    const at = code.split("\n").findIndex((line) => line.includes("REQUIRE")) + 1;
+    const line = code.split("\n")[at - 1] ?? "";
+    const word = /REQUIRE\s+(\w+)/.exec(line)?.[1] ?? "";
+    const after = revise("pseudocodigo", before, "", [comment(before.artifact, `user_story_pseudocode[US-003]:L${at}`, `change ${word} to borrower`)]);
+    expect(valueAt(after.artifact, `user_story_pseudocode[US-003]:L${at}`)).toBe(line.replace(word, "borrower").trim());
+    expectOnlyChanged(before.artifact, after.artifact, ["user_story_pseudocode[US-003]"]);
+    expect(commentOutcomesOf(after)?.[0]).toMatchObject({ done: true, message: `line ${at} of US-003: changed "${word}" to "borrower"` });
+  });
+
+  it("qa: a case gains a step, another case is removed, and an unknown case is reported", () => {
+    const before = pipeline.qa;
+    const comments = [
+      comment(before.artifact, "test_suites[TS-01].test_cases[TC-001]", "add a step to try a fourth day"),
+      comment(before.artifact, "test_suites[TS-01].test_cases[TC-002]", "remove this"),
+      { anchor: "test_suites[TS-01].test_cases[TC-999]", label: "TC-999", quote: "", text: "remove this" },
+    ];
+    const after = revise("qa", before, "", comments);
+    const steps = valueAt(after.artifact, "test_suites[TS-01].test_cases[TC-001].steps");
+    expect(Array.isArray(steps) ? steps.at(-1) : undefined).toBe("Try a fourth day");
+    expect(valueAt(after.artifact, "test_suites[TS-01].test_cases[TC-002]")).toBeUndefined();
+    expectOnlyChanged(before.artifact, after.artifact, ["test_suites[TS-01].test_cases"]);
+    for (const id of ["TC-003", "TC-004"]) {
+      const anchor = `test_suites[TS-01].test_cases[${id}]`;
+      expect(JSON.stringify(valueAt(after.artifact, anchor))).toBe(JSON.stringify(valueAt(before.artifact, anchor)));
+    }
+    expect(commentOutcomesOf(after)?.map((outcome) => [outcome.done, outcome.message])).toEqual([
+      [true, 'TC-001: added the step "Try a fourth day"'],
+      [true, "removed TC-002"],
+      [false, "TC-999 is not in this version"],
+    ]);
+  });
+});

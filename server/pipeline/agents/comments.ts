@@ -360,6 +360,13 @@ export function namedAnchors(artifact: unknown, directive: Directive, items?: Re
   return (byLabel.length > 0 ? byLabel : matching).map((info) => info.anchor);
 }
 
+/** A general request to split ("split the unlock story"): applied to the items it names, or said to match none. */
+export function applySplitRequest<A>(revision: Revision<A>, directive: Directive, rules: PartRules<A>, items: RegExp, what: string): void {
+  const targets = namedAnchors(revision.artifact, directive, items);
+  if (targets.length > 0) applyToNamed(revision, targets, directive, rules);
+  else noneMatched(revision, directive, what);
+}
+
 /** A request about items that matched none: said in the justification rather than passed over. */
 export function noneMatched<A>(revision: Revision<A>, directive: Directive, what: string): void {
   revision.outcomes.push(`Not done: no ${what} matched "${directive.subject}", so nothing was ${directive.kind === "split" ? "split" : "changed"}.`);

@@ -4,7 +4,7 @@
  * non-functional requirements, a MoSCoW priority and an estimate.
  */
 import { type AgileArtifact, type Epic, type EnvelopeOf, type RequirementItem, UserStory } from "../../artifacts";
-import { type PartRules, applyToNamed, commentedRevision, generalDirectives, namedAnchors, noneMatched, revisionEnvelope } from "../comments";
+import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
 import type { Directive } from "../feedback";
 import { type AgentRequest, AgentInputError, contextArtifact, domainOf, previousArtifact } from "../request";
 import { actorReference, firstPerson, isPersonWord, roleName } from "../text/actors";
@@ -419,9 +419,7 @@ export function reviseAgile(request: AgentRequest): EnvelopeOf<"agile"> {
     if (directive.kind === "note") {
       recordNote(artifact, directive, changes, outcomes);
     } else if (directive.kind === "split") {
-      const targets = namedAnchors(artifact, directive, STORY_ITEM);
-      if (targets.length > 0) applyToNamed(revision, targets, directive, AGILE_RULES);
-      else noneMatched(revision, directive, "story");
+      applySplitRequest(revision, directive, AGILE_RULES, STORY_ITEM, "story");
     } else if (named.length > 0 && directive.kind !== "remove" && priority) {
       for (const story of named) {
         changes.modified.push(`${story.id}: priority ${story.priority ?? "(none)"} -> ${priority}`);

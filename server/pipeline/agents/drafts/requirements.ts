@@ -4,7 +4,7 @@
  * and states the assumptions the brief leaves open.
  */
 import type { EnvelopeOf, RequirementsArtifact } from "../../artifacts";
-import { type PartRules, applyToNamed, commentedRevision, generalDirectives, namedAnchors, noneMatched, revisionEnvelope } from "../comments";
+import { type PartRules, applySplitRequest, applyToNamed, commentedRevision, generalDirectives, namedAnchors, revisionEnvelope } from "../comments";
 import { type Directive, fieldsNamed, mentions } from "../feedback";
 import { type AgentRequest, AgentInputError, briefOf, domainOf, previousArtifact } from "../request";
 import { actorClause, actorReference, isSingularGroup, roleName } from "../text/actors";
@@ -242,9 +242,7 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
     if (directive.kind === "note") {
       recordNote(artifact, directive, changes, outcomes);
     } else if (directive.kind === "split") {
-      const targets = namedAnchors(artifact, directive, CAPABILITY_ITEM);
-      if (targets.length > 0) applyToNamed(revision, targets, directive, REQUIREMENTS_RULES);
-      else noneMatched(revision, directive, "capability");
+      applySplitRequest(revision, directive, REQUIREMENTS_RULES, CAPABILITY_ITEM, "capability");
     } else if (directive.kind === "add" && named.length > 0 && capabilitiesIn(mainClause(directive.subject).clause)[0]?.kind !== "person") {
       // "CAP-001 is too vague: a reservation must be limited to 3 days": a rule about the capability named, so it goes into it.
       applyToNamed(revision, named, directive, REQUIREMENTS_RULES);
