@@ -7,6 +7,7 @@ import type { LlmConfig } from "../../llm/chat";
 import { PipelineError } from "../errors";
 import type { AgentCall } from "../schemas";
 import { produceArtifact } from "./builtin";
+import { AgentRequest } from "./request";
 
 export interface BuiltinAgentsOptions {
   slugs: readonly string[];
@@ -37,7 +38,8 @@ export class BuiltinAgents {
   private async answer(slug: string, call: AgentCall): Promise<void> {
     let result: unknown;
     try {
-      const { content, metadata } = await produceArtifact(slug as never, { run_id: call.run_id, context: call.context, is_feedback: call.is_feedback, feedback: call.feedback }, { llm: this.options.llm });
+      // Read as an agent's request, so the reviewer's comments (when the call carries them) reach the agent.
+      const { content, metadata } = await produceArtifact(slug as never, AgentRequest.parse(call), { llm: this.options.llm });
       result = { run_id: call.run_id, content, metadata };
     } catch (error) {
       result = { run_id: call.run_id, status: "failed", error: `built-in ${slug} agent: ${error instanceof Error ? error.message : String(error)}` };

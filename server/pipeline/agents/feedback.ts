@@ -7,8 +7,11 @@ import { allText, itemId } from "./text/items";
 import { overlap, significantWords } from "./text/keywords";
 import { normalizeSpace, splitSentences } from "./text/normalize";
 
-/** `note`: a remark that asks for nothing to add, remove or change ("Too generic"); agents record it as a review note. */
-export type DirectiveKind = "add" | "remove" | "modify" | "note";
+/**
+ * `note`: a remark that asks for nothing to add, remove or change ("Too generic"); agents record it as a review note.
+ * `split`: one item should become two ("split the unlock story"); `replacement` holds the two parts when named ("into A and B").
+ */
+export type DirectiveKind = "add" | "remove" | "modify" | "split" | "note";
 
 export interface Directive {
   kind: DirectiveKind;
@@ -18,10 +21,16 @@ export interface Directive {
   replacement?: string;
   /** The sentence of the feedback the directive comes from; agents read hints ("risk", "entity") from it. */
   sentence: string;
-  /** Item ids the sentence names (US-002, FR-001, TC-003, ...). */
+  /** Item ids the sentence names (US-002, FR-001, TC-003, ...), or that the sentence it belongs to names before a colon. */
   ids: string[];
+  /** For `add`: no adding verb, the sentence itself is the request ("a reservation must be limited to 3 days"). */
+  wish?: boolean;
 }
 
+/** "rename to X", "rename this to X", "call it X": the part the feedback is about gets a new wording. */
+const SELF = /(?:this|it)(?:\s+(?:one|item|story|capability|requirement|case|step|line))?/.source;
+const RENAME_SELF = new RegExp(`^(?:please\\s+)?(?:(?:rename|retitle|reword)\\s+(?:${SELF}\\s+)?(?:to|as|into)|call\\s+${SELF})\\s+(.+)$`, "i");
+const SPLIT = /^(?:please\s+)?split\s+(.+?)(?:\s+(?:in|into)\s+(.+))?$/i;
 const REMOVE = /\b(?:remove|drop|delete|exclude|get rid of|take out|leave out|cut|no longer need|(?:do not|don't|doesn't|does not) need)\s+(.+)$/i;
 const MODIFY =
   /\b(?:rename|change|replace|reword|turn|convert|update)\s+(.+?)\s+(?:to|with|into|by|as)\s+(.+)$/i;
@@ -34,9 +43,14 @@ const WISH = /\b(?:should|must|shall|needs? to|has to|have to|ought to|can|could
 const KIND_WORDS =
   /^(?:(?:a|an|the|one|some|more|new|another|extra|separate|dedicated)\s+)*(?:capabilit(?:y|ies)|requirements?|features?|user stor(?:y|ies)|stor(?:y|ies)|test cases?|tests?|cases?|(?:acceptance )?criteri(?:on|a)|entit(?:y|ies)|tables?|steps?|assumptions?|risks?|stakeholders?|dependenc(?:y|ies)|domains?|epics?|suites?|scenarios?|items?|attributes?|fields?|participants?|flows?|nfrs?|frs?|non-functional requirements?|functional requirements?)\b\s*(?:(?:for|to|that|about|covering|on|of|where|which|so that|called|named)\s+)?/i;
 
-const LEADING_FILLER =
-  /^(?:please|also|add|include|cover|support|needs?|requires?|to|for|the ability to|ability to|a way to|support for|handling of|handling for)\s+/i;
-const TRAILING_KIND = /\s+(?:capability|requirement|feature|user story|story|test case|test|tests|cases|entity|table|step|assumption|risk|item)$/i;
+/** "should gain a late-fee criterion": a modal with a verb of having asks for the thing it names. */
+const GAIN = /(?:should|must|could|would|can) (?:gain|get|have|receive|include)|gains?|gets?/.source;
+const LEADING_FILLER = new RegExp(
+  `^(?:please|also|add|include|cover|support|needs?|requires?|to|for|the ability to|ability to|a way to|support for|handling of|handling for|${GAIN})\\s+`,
+  "i",
+);
+const TRAILING_KIND =
+  /\s+(?:capability|requirement|feature|user story|story|test case|test|tests|cases|entity|table|step|assumption|risk|item|(?:acceptance )?criteri(?:on|a))$/i;
 /** "in US-007", "for FR-002": the ids are kept in `ids`, the words around them are not part of the subject. */
 const ID_REFERENCE = /\s*\b(?:in|for|of|to|on|from|under)?\s*\b(?:US|FR|NFR|TC|TS|CAP|EP|R|RISK|REQ|INC|DIA|PSE)-\d+\b:?/gi;
 
@@ -63,11 +77,50 @@ export function idsIn(text: string): string[] {
   return [...new Set([...text.matchAll(ID_PATTERN)].map((match) => match[0].toUpperCase()))];
 }
 
-/** Every instruction in the feedback, one per sentence, in order; one directive per sentence, so never empty for feedback with words. */
+/** A text without the ids it names ("US-001 should gain ..." -> "should gain ..."). */
+export function withoutIds(text: string): string {
+  return normalizeSpace(text.replace(ID_REFERENCE, " "));
+}
+
+/** A sentence that opens on what it is about ("CAP-001 is too vague: ..."): the ids it names scope what follows. */
+const SCOPE_HEAD = /^(.{3,80}?):\s+(.+)$/;
+/** Where one sentence carries several requests: ", and ...", ", then ...", ", also ...", "and also ...". */
+const CLAUSE_BREAK = /,\s+(?:and\s+also|and|then|also|but)\s+|\s+and\s+also\s+/i;
+
+/** The requests of one sentence with the ids each is about; a colon's head that names ids scopes every clause after it. */
+function clausesOf(sentence: string): { text: string; ids: string[] }[] {
+  const head = SCOPE_HEAD.exec(sentence);
+  const headIds = head?.[1] ? idsIn(head[1]) : [];
+  const scoped = head?.[1] && head[2] && headIds.length > 0 && !ADD.test(head[1]) && !REMOVE.test(head[1]) && !MODIFY.test(head[1]);
+  const body = scoped && head[2] ? head[2] : sentence;
+  return body
+    .split(CLAUSE_BREAK)
+    .map((text) => text.trim())
+    .filter((text) => /[A-Za-z]/.test(text) && text.length > 2)
+    .map((text) => {
+      const own = idsIn(text);
+      return { text, ids: own.length > 0 ? own : scoped ? headIds : [] };
+    });
+}
+
+/**
+ * Every instruction in the feedback, in order: one per clause of each sentence (a sentence such as "CAP-001 is too
+ * vague: a, and b; also c" carries three), so never empty for feedback with words.
+ */
 export function parseFeedback(feedback: string): Directive[] {
   const directives: Directive[] = [];
-  for (const sentence of splitSentences(feedback)) {
-    const ids = idsIn(sentence);
+  for (const { text: sentence, ids } of splitSentences(feedback).flatMap(clausesOf)) {
+    const split = SPLIT.exec(sentence);
+    if (split?.[1]) {
+      const parts = split[2] ? normalizeSpace(split[2]).replace(/^(?:two|2)\s+(?:stories|items|parts)?\s*(?::|-)?\s*/i, "") : "";
+      directives.push({ kind: "split", subject: cleanSubject(split[1]), ...(parts ? { replacement: parts } : {}), sentence, ids });
+      continue;
+    }
+    const rename = RENAME_SELF.exec(sentence);
+    if (rename?.[1]) {
+      directives.push({ kind: "modify", subject: "", replacement: rename[1].replace(/^["'“]|["'”.]+$/g, "").trim(), sentence, ids });
+      continue;
+    }
     const modify = MODIFY.exec(sentence);
     if (modify?.[1] && modify[2]) {
       directives.push({ kind: "modify", subject: cleanSubject(modify[1]), replacement: cleanSubject(modify[2]), sentence, ids });
@@ -86,7 +139,7 @@ export function parseFeedback(feedback: string): Directive[] {
     // Without an adding verb the sentence itself is the request: an imperative ("Log every failed call")
     // or a wish ("Drivers should be able to rate customers").
     const subject = cleanSubject(add?.[1] ?? sentence);
-    directives.push({ kind: "add", subject: subject || normalizeSpace(sentence), sentence, ids });
+    directives.push({ kind: "add", subject: subject || normalizeSpace(sentence), sentence, ids, ...(add ? {} : { wish: true }) });
   }
   return directives;
 }

@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BRIEFS, type ChatAnswer, type ChatRequest, type ChatServer, completion, feedbackCall, firstCall, runPipeline, startChatServer } from "../../testing/agentTestkit";
 import { ConfigError } from "../../config";
 import { type LlmConfig, LlmError, llmConfigFromEnv } from "../../llm/chat";
+import { z } from "zod";
+import { composeFeedback } from "../../review/feedback";
+import { commentOutcomesOf } from "./comments";
 import { composeWithLlm } from "./llm";
 
 let server: ChatServer | undefined;
@@ -85,6 +88,33 @@ describe("composeWithLlm", () => {
     expect(userInput(request)).toMatchObject({ is_feedback: true, feedback: "Add a story for refunds", context: JSON.parse(JSON.stringify(agile)) });
     expect(envelope.artifact.epics[0]?.user_stories.at(-1)).toMatchObject({ id: "US-099", title: "Add a story for refunds" });
     expect(envelope.justification).toBe('Applied "Add a story for refunds"');
+  });
+
+  it("with comments: lists each with its anchor, label, quote and request, asks to change only those parts, and returns comment_outcomes", async () => {
+    const { requirements } = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
+    const sent = { anchor: "core_capabilities[CAP-001]", label: "Core capabilities › CAP-001", quote: "CAP-001: Order food" };
+    const comments = [{ ...sent, text: "limit orders to 10 items" }];
+    const config = await llmAnswering((request) => {
+      const listed = z.object({ comments: z.array(z.object({ anchor: z.string(), request: z.string() })) }).parse(userInput(request));
+      const comment_outcomes = listed.comments.map((entry) => ({ anchor: entry.anchor, done: true, message: `applied "${entry.request}"` }));
+      return completion(JSON.stringify({ ...requirements, comment_outcomes }));
+    });
+    const call = { ...feedbackCall(requirements, composeFeedback("Tighten the wording.", comments)), comments };
+    const envelope = await composeWithLlm(config, "requirements", call);
+    const request = server?.received[0] as ChatRequest;
+    const system = request.body.messages?.[0]?.content ?? "";
+    expect(system).toContain("Apply each comment to exactly the part its anchor names");
+    expect(system).toContain('"comment_outcomes"');
+    const input = userInput(request);
+    expect(input.feedback).toBe("Tighten the wording.");
+    expect(input).toMatchObject({ comments: [{ ...sent, request: "limit orders to 10 items" }] });
+    expect(commentOutcomesOf(envelope)).toEqual([{ anchor: "core_capabilities[CAP-001]", done: true, message: 'applied "limit orders to 10 items"' }]);
+  });
+
+  it("refuses comment_outcomes that are not a list of { anchor, done, message }", async () => {
+    const { requirements } = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
+    const config = await llmAnswering(() => completion(JSON.stringify({ ...requirements, comment_outcomes: [{ anchor: "x", done: "yes" }] })));
+    await expect(composeWithLlm(config, "requirements", feedbackCall(requirements, "Tighten the wording."))).rejects.toThrow("comment_outcomes is not a list");
   });
 
   it("accepts an answer in a Markdown fence, and a bare artifact without the envelope", async () => {

@@ -5,6 +5,8 @@
  */
 import { type LlmConfig, LlmError, chatCompletion, excerpt } from "../../llm/chat";
 import { type ArtifactType, type EnvelopeOf, artifactSchemas, parseEnvelope } from "../artifacts";
+import { generalFeedback } from "../../review/feedback";
+import { CommentOutcome, commentsOf } from "./comments";
 import { type AgentRequest, briefOf, domainOf } from "./request";
 
 /** The builtin agents' tests catch it from here; the class lives with the client in server/llm/chat. */
@@ -80,21 +82,35 @@ const ARTIFACT_GUIDES: Record<ArtifactType, { role: string; input: string; field
   },
 };
 
-export function systemPrompt(slug: ArtifactType, isFeedback: boolean): string {
+const COMMENT_RULES = [
+  "The reviewer also commented on parts of the previous artifact: comments lists each with its anchor (the part's address: a field such as",
+  "problem_statement_refined, a list item by its id such as core_capabilities[CAP-001] or epics[EP-01].user_stories[US-003], a line of a text",
+  "such as mermaid_sequence_diagram:L4), its label, the text it quotes and the reviewer's request.",
+  "Apply each comment to exactly the part its anchor names, as it asks, and nothing else; every part that neither a comment nor the feedback",
+  "touches stays exactly as it was (same text, same order). feedback holds only the general feedback; do not apply a comment twice.",
+  'Add "comment_outcomes": [{ "anchor": string, "done": boolean, "message": string }] to the envelope, one per comment in order:',
+  "done true with what you changed, or done false with why not (for instance when the anchor is not in the artifact).",
+].join("\n");
+
+export function systemPrompt(slug: ArtifactType, isFeedback: boolean, hasComments = false): string {
   const guide = ARTIFACT_GUIDES[slug];
   const task = isFeedback
     ? "This is a revision: context holds your previous envelope (context.artifact is your previous artifact) and feedback holds the reviewer's request. Apply the feedback to the previous artifact, keep everything the feedback does not touch, list exactly what you added, removed and modified in changes_made, and quote the feedback in the justification."
     : "This is a first draft: derive every item from the input; do not invent facts the input does not support, and state such gaps as assumptions.";
-  return [guide.role, guide.input, task, ENVELOPE_RULES, `The "artifact" object has these fields:\n${guide.fields}`].join("\n\n");
+  const comments = isFeedback && hasComments ? [COMMENT_RULES] : [];
+  return [guide.role, guide.input, task, ...comments, ENVELOPE_RULES, `The "artifact" object has these fields:\n${guide.fields}`].join("\n\n");
 }
 
 export function userMessage(request: AgentRequest): string {
+  const comments = commentsOf(request);
   const input = {
     ...(domainOf(request) ? { domain: domainOf(request) } : {}),
     ...(briefOf(request) ? { brief: briefOf(request) } : {}),
     context: request.context,
     is_feedback: request.is_feedback,
-    feedback: request.feedback,
+    // With comments, the feedback string's listing of them is left out: they come as data below.
+    feedback: comments.length > 0 ? generalFeedback(request.feedback) : request.feedback,
+    ...(comments.length > 0 ? { comments: comments.map(({ anchor, label, quote, text }) => ({ anchor, label, quote, request: text })) } : {}),
   };
   return JSON.stringify(input, null, 2);
 }
@@ -113,7 +129,7 @@ export async function composeWithLlm<T extends ArtifactType>(config: LlmConfig, 
     config,
     {
       messages: [
-        { role: "system", content: systemPrompt(slug, request.is_feedback) },
+        { role: "system", content: systemPrompt(slug, request.is_feedback, commentsOf(request).length > 0) },
         { role: "user", content: userMessage(request) },
       ],
       responseFormat: { type: "json_object" },
@@ -133,5 +149,9 @@ export async function composeWithLlm<T extends ArtifactType>(config: LlmConfig, 
   }
   const envelope = parseEnvelope(slug, answer);
   if (!envelope.success) throw new LlmError(`${slug}: the model's answer is ${envelope.error}`);
+  const outcomes = envelope.data.comment_outcomes;
+  if (outcomes !== undefined && !CommentOutcome.array().safeParse(outcomes).success) {
+    throw new LlmError(`${slug}: the model's comment_outcomes is not a list of { anchor, done, message }: ${excerpt(JSON.stringify(outcomes))}`);
+  }
   return envelope.data;
 }

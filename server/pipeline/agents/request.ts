@@ -1,9 +1,11 @@
 /**
  * What the pipeline sends an agent (`{ run_id, context, is_feedback, feedback }`, plus the run's domain and
- * brief), and how an agent reads the earlier artifacts out of `context`, which holds the latest content
+ * brief, and on a request for changes the reviewer's comments on parts of the output), and how an agent reads
+ * the earlier artifacts out of `context`, which holds the latest content
  * envelope of each earlier agent the agent's context rule names, keyed by artifact type.
  */
 import { z } from "zod";
+import { SentComment } from "../../review/schemas";
 import { type ArtifactOf, type ArtifactType, artifactSchemas, describeIssues } from "../artifacts";
 
 export const AgentRequest = z.object({
@@ -13,6 +15,8 @@ export const AgentRequest = z.object({
   context: z.record(z.string(), z.unknown()),
   is_feedback: z.boolean(),
   feedback: z.string(),
+  /** On a request for changes: the comments on parts of the output; `feedback` lists them too (composeFeedback). */
+  comments: z.array(SentComment).optional(),
 });
 export type AgentRequest = z.infer<typeof AgentRequest>;
 

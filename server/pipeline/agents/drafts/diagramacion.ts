@@ -4,7 +4,8 @@
  * actor through the web client and API to the database and the external services the story touches.
  */
 import type { DiagramacionArtifact, Entity, EnvelopeOf, Relationship } from "../../artifacts";
-import { type Directive, itemMatches, mentions, parseFeedback, replaceWording, revisionJustification } from "../feedback";
+import { type Edit, type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
+import { type Directive, itemMatches, mentions, replaceWording } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
 import { isPersonWord } from "../text/actors";
 import { overlap, significantWords } from "../text/keywords";
@@ -210,10 +211,30 @@ function stepFrom(subject: string): string {
   return subject.replace(/^(?:show|draw|depict|illustrate|model|diagram|display)\s+(?:the\s+|a\s+|an\s+)?/i, "");
 }
 
+/** The step a comment on a message or note line asks for, drawn after it between the same participants. */
+function stepAfter(line: string, directive: Directive): Edit<string> {
+  const text = mermaidText(stepFrom(directive.subject));
+  const message = /^(\s*)([A-Za-z0-9_]+)\s*-?->>\s*([A-Za-z0-9_]+)\s*:/.exec(line);
+  if (message) return { value: `${message[1] ?? ""}${message[2]}->>${message[3]}: ${text}`, did: `the step "${text}"` };
+  const note = /^(\s*)Note over ([^:]+):/.exec(line);
+  if (note) return { value: `${note[1] ?? ""}Note over ${note[2]}: ${text}`, did: `the note "${text}"` };
+  return { refused: "a step can follow a message or a note, not a declaration" };
+}
+
+/** An entity gains the attribute asked for ("add a serial number attribute"). */
+const DIAGRAM_RULES: PartRules<DiagramacionArtifact> = {
+  lineAfter: stepAfter,
+  addToItem: (item, directive) => {
+    if (!Array.isArray(item.attributes)) return { refused: "only an entity takes attributes" };
+    const name = snakeCase(directive.subject.replace(/\b(?:attributes?|fields?|columns?|property)\b/gi, " "));
+    if (name === "") return { refused: "the comment names no attribute" };
+    return { value: { ...item, attributes: [...item.attributes, { name, type: "text" }] }, did: `added the attribute ${name}` };
+  },
+};
+
 export function reviseDiagramacion(request: AgentRequest): EnvelopeOf<"diagramacion"> {
-  const artifact = copyOf(previousArtifact(request, "diagramacion"));
-  const changes = noChanges();
-  const outcomes: string[] = [];
+  const revision = commentedRevision(copyOf(previousArtifact(request, "diagramacion")), request, DIAGRAM_RULES);
+  const { artifact, changes, outcomes } = revision;
   const model = artifact.entity_relationship_model;
   const structured = typeof model === "object" && !Array.isArray(model) && Array.isArray(model.entities) ? (model as { entities: Entity[]; relationships: (Relationship | unknown)[] }) : undefined;
 
@@ -228,9 +249,11 @@ export function reviseDiagramacion(request: AgentRequest): EnvelopeOf<"diagramac
     outcomes.push(`Added the step "${step}" to the sequence diagram.`);
   };
 
-  for (const directive of parseFeedback(request.feedback)) {
+  for (const directive of generalDirectives(request)) {
     if (directive.kind === "note") {
       recordNote(artifact, directive, changes, outcomes);
+    } else if (directive.kind === "split") {
+      applySplitRequest(revision, directive, DIAGRAM_RULES, /^entity_relationship_model\.entities\[[^\]]+\]$/, "entity");
     } else if (directive.kind === "add") {
       if (!mentions(directive, ER_HINT)) {
         appendSequenceStep(directive);
@@ -319,5 +342,5 @@ export function reviseDiagramacion(request: AgentRequest): EnvelopeOf<"diagramac
       }
     }
   }
-  return envelope(artifact, changes, revisionJustification("diagrams", request.feedback, outcomes));
+  return revisionEnvelope("diagrams", request, revision);
 }

@@ -4,7 +4,8 @@
  * quality target, plus what the domains and dependencies call for).
  */
 import type { EnvelopeOf, InceptionArtifact, RequirementItem, Risk } from "../../artifacts";
-import { type Directive, fieldsNamed, mentions, parseFeedback, revisionJustification } from "../feedback";
+import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
+import { type Directive, fieldsNamed, mentions } from "../feedback";
 import { type AgentRequest, briefOf, contextArtifact, domainOf, previousArtifact } from "../request";
 import { actorClause, actorReference, isSingularGroup } from "../text/actors";
 import { capabilitiesIn, capabilityName } from "../text/capabilities";
@@ -243,10 +244,13 @@ function nextId(items: readonly unknown[], prefix: string, width = 3): string {
   return padId(prefix, nextNumber(items.map((item) => itemId(item) ?? ""), prefix), width);
 }
 
+/** Requirements, risks and stakeholders take what is asked for in their description, mitigation or interest (the defaults). */
+const INCEPTION_RULES: PartRules<InceptionArtifact> = {};
+const REQUIREMENT_ITEM = /^(?:non_)?functional_requirements\[[^\]]+\]$/;
+
 export function reviseInception(request: AgentRequest): EnvelopeOf<"inception"> {
-  const artifact = copyOf(previousArtifact(request, "inception"));
-  const changes = noChanges();
-  const outcomes: string[] = [];
+  const revision = commentedRevision(copyOf(previousArtifact(request, "inception")), request, INCEPTION_RULES);
+  const { artifact, changes, outcomes } = revision;
 
   const addFunctional = (directive: Directive) => {
     const read = capabilitiesIn(directive.subject)[0];
@@ -270,9 +274,13 @@ export function reviseInception(request: AgentRequest): EnvelopeOf<"inception"> 
     outcomes.push(`Added ${requirement.id} "${requirement.title}" and put it in scope.`);
   };
 
-  for (const directive of parseFeedback(request.feedback)) {
+  for (const directive of generalDirectives(request)) {
     if (directive.kind === "note") {
       recordNote(artifact, directive, changes, outcomes);
+      continue;
+    }
+    if (directive.kind === "split") {
+      applySplitRequest(revision, directive, INCEPTION_RULES, REQUIREMENT_ITEM, "requirement");
       continue;
     }
     if (directive.kind === "add") {
@@ -353,5 +361,5 @@ export function reviseInception(request: AgentRequest): EnvelopeOf<"inception"> 
       outcomes.push(`Nothing matched "${directive.subject}", so "${directive.replacement}" was added instead.`);
     }
   }
-  return envelope(artifact, changes, revisionJustification("inception", request.feedback, outcomes));
+  return revisionEnvelope("inception", request, revision);
 }

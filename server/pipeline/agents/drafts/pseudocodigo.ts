@@ -4,7 +4,8 @@
  * its acceptance criteria.
  */
 import type { Entity, EnvelopeOf, PseudocodigoArtifact } from "../../artifacts";
-import { parseFeedback, replaceWording, revisionJustification } from "../feedback";
+import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
+import { type Directive, replaceWording } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
 import { itemText } from "../text/items";
 import { overlap } from "../text/keywords";
@@ -138,17 +139,28 @@ function insertStep(code: string, step: string[]): string {
   return lines.join("\n");
 }
 
+/** The ENSURE step a request asks for: "Validate the card expiry" -> "ENSURE validate the card expiry". */
+const ensureStep = (directive: Directive) =>
+  `ENSURE ${lowerFirst(directive.subject.replace(/\b(?:US|FR)-\d+\b:?\s*/gi, "")).trim() || lowerFirst(directive.sentence)}`;
+
+/** A comment on a function adds its step before the END; on a line, right after that line, indented like it. */
+const PSEUDOCODE_RULES: PartRules<PseudocodigoArtifact> = {
+  addToText: (code, directive) => ({ value: insertStep(code, [`  ${ensureStep(directive)}`]), did: `gained the step "${ensureStep(directive)}"` }),
+  lineAfter: (line, directive) => ({ value: `${/^\s*/.exec(line)?.[0] ?? ""}${ensureStep(directive)}`, did: `the step "${ensureStep(directive)}"` }),
+};
+
 export function revisePseudocodigo(request: AgentRequest): EnvelopeOf<"pseudocodigo"> {
-  const artifact = copyOf(previousArtifact(request, "pseudocodigo"));
+  const revision = commentedRevision(copyOf(previousArtifact(request, "pseudocodigo")), request, PSEUDOCODE_RULES);
+  const { artifact, changes, outcomes } = revision;
   const entries = asRecord(artifact.user_story_pseudocode);
-  const changes = noChanges();
-  const outcomes: string[] = [];
   const ids = Object.keys(entries);
 
-  for (const directive of parseFeedback(request.feedback)) {
+  for (const directive of generalDirectives(request)) {
     const named = directive.ids.filter((id) => ids.includes(id));
     if (directive.kind === "note") {
       recordNote(artifact, directive, changes, outcomes);
+    } else if (directive.kind === "split") {
+      applySplitRequest(revision, directive, PSEUDOCODE_RULES, /^user_story_pseudocode\[[^\]]+\]$/, "function");
     } else if (directive.kind === "add") {
       const unknown = directive.ids.filter((id) => /^US-/.test(id) && !ids.includes(id));
       for (const id of unknown) {
@@ -220,5 +232,5 @@ export function revisePseudocodigo(request: AgentRequest): EnvelopeOf<"pseudocod
     outcomes.push("Every entry was removed at the reviewer's request.");
   }
   artifact.user_story_pseudocode = entries;
-  return envelope(artifact, changes, revisionJustification("pseudocode", request.feedback, outcomes));
+  return revisionEnvelope("pseudocode", request, revision);
 }

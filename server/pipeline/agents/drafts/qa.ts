@@ -4,7 +4,8 @@
  * check where its pseudocode requires one; and a suite for the non-functional requirements.
  */
 import type { EnvelopeOf, QaArtifact, TestCase, TestSuite } from "../../artifacts";
-import { type Directive, itemMatches, parseFeedback, revisionJustification } from "../feedback";
+import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
+import { type Directive, itemMatches, mentions } from "../feedback";
 import { type AgentRequest, AgentInputError, contextArtifact, previousArtifact } from "../request";
 import { itemId, nextNumber, padId } from "../text/items";
 import { overlap } from "../text/keywords";
@@ -227,10 +228,26 @@ function caseType(text: string): string {
   return "functional";
 }
 
+const CASE_ITEM = /^test_suites\[[^\]]+\]\.test_cases\[[^\]]+\]$/;
+
+/** A test case takes a precondition or a step; the last case of the plan stays. */
+const QA_RULES: PartRules<QaArtifact> = {
+  addToItem: (item, directive) => {
+    const field = mentions(directive, /\b(precondition|given|set[- ]?up)\b/i) ? "preconditions" : "steps";
+    const list: unknown = item[field];
+    if (!Array.isArray(list)) return { refused: `it has no ${field}` };
+    const entry = sentenceCase(directive.subject);
+    return { value: { ...item, [field]: [...list, entry] }, did: `added the ${field === "steps" ? "step" : "precondition"} "${entry}"` };
+  },
+  keepItem: (artifact, part) =>
+    CASE_ITEM.test(part.anchor) && artifact.test_suites.flatMap((suite) => suite.test_cases).length <= 1
+      ? "it is the only test case, and the plan needs one"
+      : undefined,
+};
+
 export function reviseQa(request: AgentRequest): EnvelopeOf<"qa"> {
-  const artifact = copyOf(previousArtifact(request, "qa"));
-  const changes = noChanges();
-  const outcomes: string[] = [];
+  const revision = commentedRevision(copyOf(previousArtifact(request, "qa")), request, QA_RULES);
+  const { artifact, changes, outcomes } = revision;
   const allCases = () => artifact.test_suites.flatMap((suite) => suite.test_cases);
 
   const addCase = (directive: Directive) => {
@@ -266,9 +283,11 @@ export function reviseQa(request: AgentRequest): EnvelopeOf<"qa"> {
     outcomes.push(`Added ${testCase.id} "${testCase.title}" (${testCase.type}) to "${suite.name}".`);
   };
 
-  for (const directive of parseFeedback(request.feedback)) {
+  for (const directive of generalDirectives(request)) {
     if (directive.kind === "note") {
       recordNote(artifact, directive, changes, outcomes);
+    } else if (directive.kind === "split") {
+      applySplitRequest(revision, directive, QA_RULES, CASE_ITEM, "test case");
     } else if (directive.kind === "add") {
       addCase(directive);
     } else if (directive.kind === "remove") {
@@ -302,8 +321,14 @@ export function reviseQa(request: AgentRequest): EnvelopeOf<"qa"> {
       }
     }
   }
+  // A suite whose last case a comment removed goes too.
+  const emptied = artifact.test_suites.filter((suite) => suite.test_cases.length === 0);
+  if (emptied.length > 0) {
+    artifact.test_suites = artifact.test_suites.filter((suite) => suite.test_cases.length > 0);
+    changes.removed.push(...emptied.map((suite) => `test_suites: ${label(suite)} (no cases left)`));
+  }
   if (artifact.test_suites.length === 0) {
     throw new AgentInputError("qa: the feedback removes every test case; a QA artifact needs at least one suite with a case, so say which cases to keep");
   }
-  return envelope(artifact, changes, revisionJustification("test plan", request.feedback, outcomes));
+  return revisionEnvelope("test plan", request, revision);
 }

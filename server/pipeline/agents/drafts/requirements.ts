@@ -4,7 +4,8 @@
  * and states the assumptions the brief leaves open.
  */
 import type { EnvelopeOf, RequirementsArtifact } from "../../artifacts";
-import { type Directive, fieldsNamed, mentions, parseFeedback, revisionJustification } from "../feedback";
+import { type PartRules, applySplitRequest, applyToNamed, commentedRevision, generalDirectives, namedAnchors, revisionEnvelope } from "../comments";
+import { type Directive, fieldsNamed, mentions } from "../feedback";
 import { type AgentRequest, AgentInputError, briefOf, domainOf, previousArtifact } from "../request";
 import { actorClause, actorReference, isSingularGroup, roleName } from "../text/actors";
 import { type ExtractedCapability, capabilitiesIn, capabilityName } from "../text/capabilities";
@@ -16,8 +17,8 @@ import { lowerFirst, sentenceCase, splitSentences } from "../text/normalize";
 import { isQualityText } from "../text/quality";
 import { qualityTargetsOf } from "../text/qualityTargets";
 import { externalServicesIn, serviceReference } from "../text/services";
-import { isBaseVerb, thirdPersonPhrase } from "../text/verbs";
-import { type Changes, copyOf, envelope, label, noChanges, recordNote, removeMatching, renameMatching } from "./shared";
+import { baseOfThirdPerson, isBaseVerb, thirdPersonPhrase } from "../text/verbs";
+import { type Changes, copyOf, envelope, label, recordNote, removeMatching, renameMatching } from "./shared";
 
 type CapabilityItem = {
   id: string;
@@ -178,10 +179,31 @@ const LIST_HINTS = {
 
 const DEPENDENCY_HINT = /\b(integrat\w*|dependenc\w*|third[- ]party|provider|external|api|gateway|service)\b/i;
 
+const CAPABILITY_ITEM = /^core_capabilities\[[^\]]+\]$/;
+
+/** A capability is where a rule about it goes (its description, the default); the last one cannot be removed. */
+const REQUIREMENTS_RULES: PartRules<RequirementsArtifact> = {
+  keepItem: (artifact, part) =>
+    CAPABILITY_ITEM.test(part.anchor) && artifact.core_capabilities.length <= 1 ? "it is the only capability, and the requirements need one" : undefined,
+};
+
+/**
+ * "a member who finds a tool taken should be able to join a waiting list" -> the clause without its relative part
+ * ("a member should be able to join a waiting list") and the condition it states ("they find a tool taken").
+ */
+function mainClause(subject: string): { clause: string; condition?: string } {
+  const relative = /^(.+?)\s+(?:who|that)\s+(.+?)\s+((?:should|must|can|could|shall|will|would|may)\s+.+)$/i.exec(subject);
+  if (!relative?.[1] || !relative[2] || !relative[3]) return { clause: subject };
+  // "who finds a tool taken" -> "they find a tool taken": the condition is said of the group.
+  const [verb = "", ...rest] = relative[2].split(" ");
+  return { clause: `${relative[1]} ${relative[3]}`, condition: [baseOfThirdPerson(verb) ?? verb, ...rest].join(" ") };
+}
+
 export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requirements"> {
-  const artifact = copyOf(previousArtifact(request, "requirements"));
-  const changes = noChanges();
-  const outcomes: string[] = [];
+  const previous = copyOf(previousArtifact(request, "requirements"));
+  const countBefore = previous.core_capabilities.length;
+  const revision = commentedRevision(previous, request, REQUIREMENTS_RULES);
+  const { artifact, changes, outcomes } = revision;
   const listsFor = (directive: Directive): Record<string, unknown[]> => {
     const lists: Record<string, unknown[]> = {
       core_capabilities: artifact.core_capabilities,
@@ -196,7 +218,8 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
 
   const addCapability = (directive: Directive) => {
     const ids = artifact.core_capabilities.map((item) => (typeof item === "object" && item && "id" in item ? String(item.id) : ""));
-    const read = capabilitiesIn(directive.subject)[0];
+    const { clause, condition } = mainClause(directive.subject);
+    const read = capabilitiesIn(clause)[0];
     const existingActors = artifact.core_capabilities
       .map((item) => (typeof item === "object" && item && typeof item.actor === "string" && item.actor !== "System" ? item.actor : ""))
       .filter(Boolean);
@@ -205,15 +228,24 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
     const fallback: ExtractedCapability = doing
       ? { actor: existingActors[0] ?? "Users", action: lowerFirst(directive.subject), sentence: directive.sentence, kind: "person" }
       : { actor: "System", action: `support ${lowerFirst(directive.subject)}`, sentence: directive.sentence, kind: "system" };
-    const capability = capabilityItem(read ?? fallback, padId("CAP", nextNumber(ids, "CAP")));
+    const built = capabilityItem(read ?? fallback, padId("CAP", nextNumber(ids, "CAP")));
+    const capability = condition ? { ...built, description: `${built.description.replace(/\.$/, "")} when they ${condition}.` } : built;
     artifact.core_capabilities.push(capability);
     changes.added.push(`core_capabilities: ${capability.id} "${capability.name}"`);
     outcomes.push(`Added capability ${capability.id} "${capability.name}" ${capability.kind === "person" ? `for ${actorReference(capability.actor)}` : "for the system to provide"}.`);
   };
 
-  for (const directive of parseFeedback(request.feedback)) {
+  const generalChanges = () => changes.added.length + changes.removed.length + changes.modified.length;
+  const commentChanges = generalChanges();
+  for (const directive of generalDirectives(request)) {
+    const named = namedAnchors(artifact, directive);
     if (directive.kind === "note") {
       recordNote(artifact, directive, changes, outcomes);
+    } else if (directive.kind === "split") {
+      applySplitRequest(revision, directive, REQUIREMENTS_RULES, CAPABILITY_ITEM, "capability");
+    } else if (directive.kind === "add" && named.length > 0 && capabilitiesIn(mainClause(directive.subject).clause)[0]?.kind !== "person") {
+      // "CAP-001 is too vague: a reservation must be limited to 3 days": a rule about the capability named, so it goes into it.
+      applyToNamed(revision, named, directive, REQUIREMENTS_RULES);
     } else if (directive.kind === "add") {
       const services = externalServicesIn(directive.subject);
       if (mentions(directive, /\bassum\w*/i)) {
@@ -269,17 +301,18 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
       }
     }
   }
+  // The summaries follow the general feedback; comments change only the parts they name, unless the count is now wrong.
   const scopeAt = artifact.assumptions.findIndex((item) => typeof item === "string" && SCOPE_ASSUMPTION.test(item));
   const restated = scopeAssumption(artifact.core_capabilities.length);
-  if (scopeAt >= 0 && artifact.assumptions[scopeAt] !== restated) {
+  if (scopeAt >= 0 && artifact.assumptions[scopeAt] !== restated && (generalChanges() > commentChanges || artifact.core_capabilities.length !== countBefore)) {
     artifact.assumptions[scopeAt] = restated;
     changes.modified.push(`assumptions: "${restated}"`);
   }
-  if (changes.added.length + changes.removed.length + changes.modified.length > 0) {
+  if (generalChanges() > commentChanges) {
     artifact.problem_statement_refined = reviseProblemStatement(artifact, domainOf(request));
     changes.modified.push("problem_statement_refined");
   }
-  return envelope(artifact, changes, revisionJustification("requirements", request.feedback, outcomes));
+  return revisionEnvelope("requirements", request, revision);
 }
 
 /**
