@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
-import { nameAuditTarget } from "../../audit/scope";
+import { nameAuditTarget, noteAudit } from "../../audit/scope";
 import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../../decisions/commands";
 import type { Decider } from "../../decisions/schemas";
 import { hashedUuid, isUuid } from "../../lib/uuid";
@@ -112,11 +112,12 @@ export class WorkflowCommands {
     return this.queries.getRun(runId);
   }
 
-  /** Approves a waiting approval node; a repeated approve is a no-op. */
+  /** Approves a waiting approval node; a repeated approve is a no-op. The comment is kept on the turn and the audit entry. */
   async approve(runId: string, nodeId: string, comment: string | undefined, by: Decider): Promise<WorkflowRunView> {
     await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
+      if (comment?.trim()) noteAudit("comment", comment.trim());
       // Several approvers needed: this approval is recorded, and the gate waits for the next.
       if (!(await admitDecision(tx, runId, nodeId, by, "approve"))) return;
       await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, by.name);
