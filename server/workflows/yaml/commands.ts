@@ -19,7 +19,7 @@ import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definitio
 import { InvalidWorkflow, WorkflowError, yamlDefinition, yamlRun } from "./errors";
 import { loadWorkflow } from "./loader";
 import type { WorkflowQueries } from "./queries";
-import type { RegisteredWorkflow, StartRunBody, WorkflowRunView } from "./schemas";
+import type { RegisteredWorkflow, RejectionOutcome, StartRunBody, WorkflowRunView } from "./schemas";
 import * as store from "../store";
 
 export interface WorkflowCommandOptions {
@@ -140,11 +140,7 @@ export class WorkflowCommands {
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
       await admitDecision(tx, runId, nodeId, by, "reject");
       const onReject = node.approval.on_reject;
-      // Counted since the run was last resumed: a resumed gate gets its on_reject attempts afresh.
-      const turns = await store.listTurns(tx, runId);
-      const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
-      const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === nodeId && t.id > resumedAt).length;
-      if (onReject && rejectionsSoFar + 1 < onReject.max_attempts) {
+      if (rejectionOutcome(node, await store.listTurns(tx, runId)) === "revise") {
         await ops.handle({ type: "review", key: nodeId, decision: "reject", feedback: why }, actor);
         return;
       }
@@ -229,6 +225,20 @@ export class WorkflowCommands {
     if (!node) throw new WorkflowError("not_found", `run ${runId} has no node "${nodeId}"`);
     return { run, node };
   }
+}
+
+/**
+ * What rejecting the approval node does now, given the run's turns: with `on_reject`, its prompt runs with the reason
+ * and the node waits again, until the rejection that reaches `max_attempts` (counted since the run was last resumed: a
+ * resumed gate gets its attempts afresh); without it, or at that limit, the run is cancelled. `reject` acts on it, and
+ * the conversation tells the reviewer before they decide.
+ */
+export function rejectionOutcome(node: Extract<WorkflowNode, { kind: "approval" }>, turns: readonly Pick<store.TurnRow, "id" | "kind" | "nodeId">[]): RejectionOutcome {
+  const onReject = node.approval.on_reject;
+  if (!onReject) return "cancel";
+  const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
+  const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === node.id && t.id > resumedAt).length;
+  return rejectionsSoFar + 1 < onReject.max_attempts ? "revise" : "cancel";
 }
 
 /** How the decisions of YAML runs (approvals, interactive loops' questions) are taken from the inbox and by their deadlines. */
