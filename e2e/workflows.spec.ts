@@ -202,7 +202,11 @@ test("a workflow is written in the editor, registered, run, reviewed, and shows 
   await expect(page.locator(".run-header")).toContainText("v2");
   const legalAgain = page.getByRole("region", { name: "Review legal" });
   await legalAgain.getByRole("textbox", { name: "Feedback" }).fill("The pricing line is not cleared.");
-  await legalAgain.getByRole("button", { name: "Request changes" }).click();
+  // The button says what it does, and asks first: the dialog's own button confirms.
+  await legalAgain.getByRole("button", { name: "Reject and cancel run" }).click();
+  const confirm = legalAgain.getByRole("alertdialog", { name: "Reject and cancel this run?" });
+  await expect(confirm.getByRole("button", { name: "Keep the run" })).toBeFocused();
+  await confirm.getByRole("button", { name: "Reject and cancel run" }).click();
   const cancelled = page.getByRole("article", { name: "Run cancelled" });
   await expect(cancelled).toContainText("rejected at legal: The pricing line is not cleared.");
   await expect(page.locator(".run-header")).toContainText("Cancelled");

@@ -23,7 +23,7 @@ export function auditedDatabase(database: Database): Database {
           const result = await fn(tx);
           if (!scope.recorded) {
             scope.recorded = claimed = true;
-            await appendEntry(tx, scope.subject, { outcome: "accepted", status: null, message: null });
+            await appendEntry(tx, scope.subject, { outcome: "accepted", status: null, message: scope.note });
           }
           return result;
         });

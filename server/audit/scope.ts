@@ -10,12 +10,14 @@ export interface AuditScope {
   subject: AuditSubject;
   /** True once an entry for this scope has been written (or is being written in a transaction not yet ended). */
   recorded: boolean;
+  /** What the person said with the action (an approval's comment), recorded as the accepted entry's message. */
+  note: string | null;
 }
 
 const storage = new AsyncLocalStorage<AuditScope>();
 
 export function withAuditScope<T>(subject: AuditSubject, fn: (scope: AuditScope) => T): T {
-  const scope: AuditScope = { subject, recorded: false };
+  const scope: AuditScope = { subject, recorded: false, note: null };
   return storage.run(scope, () => fn(scope));
 }
 
@@ -31,4 +33,14 @@ export function currentAuditScope(): AuditScope | undefined {
 export function nameAuditTarget(kind: TargetKind, id: string): void {
   const scope = storage.getStore();
   if (scope) scope.subject = { ...scope.subject, targetKind: kind, targetId: id };
+}
+
+/**
+ * Keeps what the person said with the current action (an approval's comment) on its audit entry: the accepted entry
+ * records it as its message. Called by the command, inside the transaction that records the entry. Outside a
+ * request's scope it does nothing.
+ */
+export function noteAudit(label: string, text: string): void {
+  const scope = storage.getStore();
+  if (scope) scope.note = `${label}: ${text}`;
 }

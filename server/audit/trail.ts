@@ -34,7 +34,7 @@ export class AuditTrail {
   async finish(scope: AuditScope, outcome: AuditOutcome): Promise<void> {
     if (scope.recorded) return;
     scope.recorded = true;
-    await this.record(scope.subject, outcome);
+    await this.record(scope.subject, outcome.outcome === "accepted" && outcome.message === null ? { ...outcome, message: scope.note } : outcome);
   }
 
   /** Records one entry on its own (a refused sign-in, an action outside any request scope). */

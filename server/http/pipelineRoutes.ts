@@ -36,7 +36,7 @@ export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
 
   app.post(paths.approve.pattern, async (c) => {
     const body = await readBody(c, ApproveBody, invalid);
-    return c.json(await commands.approve(c.req.param("run_id"), callerOf(c), body.expected));
+    return c.json(await commands.approve(c.req.param("run_id"), callerOf(c), body.expected, body.comment));
   });
   app.post(paths.reject.pattern, async (c) => {
     const body = await readBody(c, RejectBody, invalid);

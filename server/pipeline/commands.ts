@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
-import { nameAuditTarget } from "../audit/scope";
+import { nameAuditTarget, noteAudit } from "../audit/scope";
 import { type DecisionDoor, admitDecider, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import type { Engine, RunOps, StartedBy } from "../engine/engine";
@@ -119,13 +119,18 @@ export class PipelineCommands {
     });
   }
 
-  /** Approves the output waiting for review: the next agent starts, or the run completes after the last one. */
+  /**
+   * Approves the output waiting for review: the next agent starts, or the run completes after the last one. The
+   * reviewer's comment (a blank one is none) is kept on the approval's turn and on the request's audit entry.
+   */
   async approve(runId: string, by: Decider, expected?: ReviewedOutput, comment?: string): Promise<PipelineRunView> {
+    const said = comment?.trim() || undefined;
     await this.onRun(runId, async (ops, tx, run) => {
       await checkWaiting(tx, run, "approve", expected);
+      if (said) noteAudit("comment", said);
       // Several approvers needed: this one is recorded, and the output waits for the next.
       if (!(await admitDecision(tx, ops.id, gateKey(run.currentAgent!), by, "approve"))) return;
-      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "approve", ...(comment?.trim() ? { feedback: comment.trim() } : {}) }, by.name);
+      await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "approve", ...(said ? { feedback: said } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
   }

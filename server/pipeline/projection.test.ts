@@ -47,10 +47,12 @@ describe("the pipeline projection", () => {
 
     const approved = send({ type: "review", key: gateKey("requirements"), decision: "approve" }, "ada");
     expect(approved.turns.map((t) => [t.kind, t.agent, t.actor])).toEqual([["approved", "requirements", "ada"], ["started", "qa", null]]);
+    expect(approved.turns[0]?.payload).toEqual({ comment: null });
     expect(approved.state?.state).toEqual({ phase: "in_progress", agent: "qa" });
 
     send({ type: "callback", key: workerKey("qa"), status: "completed", output: { artifact: {} } });
-    const done = send({ type: "review", key: gateKey("qa"), decision: "approve" }, "grace");
+    const done = send({ type: "review", key: gateKey("qa"), decision: "approve", feedback: "Ship it." }, "grace");
+    expect(done.turns[0]?.payload).toEqual({ comment: "Ship it." });
     expect(done.state).toEqual({ state: { phase: "completed", agent: null }, failure: null });
     expect(done.turns.map((t) => t.kind)).toEqual(["approved", "completed"]);
     expect(statusText(done.state!.state)).toBe("COMPLETED");

@@ -48,7 +48,9 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
     } else if (after === "waiting_for_user") {
       state = { state: { phase: "waiting_approval", agent: slug }, failure: null };
     } else if (before === "waiting_for_user" && after === "completed") {
-      turn({ kind: "approved", payload: null }, slug, t.actor);
+      // The reviewer's comment travels with the approval as the review event's feedback (commands.ts `approve`).
+      const comment = t.event.type === "review" ? t.event.feedback?.trim() || null : null;
+      turn({ kind: "approved", payload: { comment } }, slug, t.actor);
       if (slug === last.slug) {
         state = { state: { phase: "completed", agent: null }, failure: null };
         turn({ kind: "completed", payload: null }, null);

@@ -2,7 +2,7 @@
 import type { Database } from "../../db/client";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
-import { buildBundle } from "./export/bundle";
+import { type BundleApproval, buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
 import * as store from "./store";
 import { gateKey } from "./definition";
@@ -41,6 +41,23 @@ function exportOf(runId: string, latest: readonly ArtifactVersion[], now: Date):
       artifact: "artifact" in a.content ? a.content.artifact : a.content,
     })),
   };
+}
+
+/**
+ * Each approval under the artifact version it approved (`<artifact_type> v<version>`): the agent's latest output when
+ * the approval was written. Turns are in order, so that is the last artifact turn of the agent before it.
+ */
+function approvalsByVersion(agents: readonly PipelineAgent[], turns: readonly store.TurnRow[]): Map<string, BundleApproval[]> {
+  const latestOf = new Map<string, number>();
+  const approvals = new Map<string, BundleApproval[]>();
+  for (const turn of turns) {
+    if (turn.kind === "artifact" && turn.agent) latestOf.set(turn.agent, turn.payload.version);
+    const agent = agents.find((a) => a.slug === turn.agent);
+    if (turn.kind !== "approved" || !agent || !latestOf.has(agent.slug)) continue;
+    const key = `${agent.artifact_type} v${latestOf.get(agent.slug)}`;
+    approvals.set(key, [...(approvals.get(key) ?? []), { by: turn.actor, at: iso(turn.createdAt), comment: turn.payload.comment }]);
+  }
+  return approvals;
 }
 
 export class PipelineQueries {
@@ -98,10 +115,17 @@ export class PipelineQueries {
     return exportOf(runId, await this.latestArtifacts(runId), now);
   }
 
-  /** The ZIP bundle: the export JSON and, from the very same versions, one Markdown document per artifact. */
+  /**
+   * The ZIP bundle: the export JSON and, from the very same versions, one Markdown document per artifact, with who
+   * approved that version and their comment.
+   */
   async bundle(runId: string, now: Date = new Date()): Promise<Uint8Array> {
-    const latest = await this.latestArtifacts(runId);
-    return buildBundle(exportOf(runId, latest, now), latest);
+    const [run, latest, turns] = await Promise.all([this.findRun(runId), this.latestArtifacts(runId), this.database.run((db) => store.listTurns(db, runId))]);
+    const approvals = approvalsByVersion(run.agents, turns);
+    return buildBundle(
+      exportOf(runId, latest, now),
+      latest.map((a) => ({ ...a, approvals: approvals.get(`${a.artifact_type} v${a.version}`) ?? [] })),
+    );
   }
 
   /** The run as a conversation: the brief, then each turn in order (agent at work, artifact, decision, failure, end). */
@@ -133,7 +157,7 @@ export class PipelineQueries {
             edited_by: edited.success ? edited.data.name : null,
           });
         }
-      } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor });
+      } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor, comment: e.payload.comment });
       else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
       else if (e.kind === "failed") {
         // Only the failure the run is stuck on can be retried; earlier ones were retried already.

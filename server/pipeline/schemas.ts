@@ -44,7 +44,11 @@ export const ReviewedOutput = z.object({
 });
 export type ReviewedOutput = z.infer<typeof ReviewedOutput>;
 
-export const ApproveBody = z.object({ expected: ReviewedOutput.optional() });
+/** An approval, with the reviewer's comment when they wrote one (kept in the conversation, the audit trail and the export). */
+export const ApproveBody = z.object({
+  comment: z.string().max(20_000).optional().describe("The reviewer's comment on the approved output; a blank one is stored as none."),
+  expected: ReviewedOutput.optional(),
+});
 
 /** `feedback` may be empty when the reviewer's open comments on parts of the output say what should change (the command checks). */
 export const RejectBody = z.object({
@@ -125,7 +129,8 @@ export const ArtifactMetadata = z.record(z.string(), z.unknown()).nullable();
 export const PipelineTurn = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("started"), payload: z.object({ is_feedback: z.boolean(), attempt: z.number().int().optional() }) }),
   z.object({ kind: z.literal("artifact"), payload: z.object({ artifact_id: z.number().int(), version: z.number().int() }) }),
-  z.object({ kind: z.literal("approved"), payload: z.null() }),
+  // Turns stored before approvals kept their comment have no payload: read as an approval without one.
+  z.object({ kind: z.literal("approved"), payload: z.object({ comment: z.string().nullable() }).nullable().transform((p) => p ?? { comment: null }) }),
   z.object({ kind: z.literal("rejected"), payload: z.object({ feedback: z.string() }) }),
   z.object({ kind: z.literal("failed"), payload: z.object({ error: z.string() }) }),
   z.object({ kind: z.literal("completed"), payload: z.null() }),
@@ -155,7 +160,7 @@ export const ConversationMessage = z.discriminatedUnion("kind", [
     /** The reviewer who edited this version by hand ("Edited by Rita Ramos"); null for the agent's own. */
     edited_by: z.string().nullable(),
   }),
-  z.object({ kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable() }),
+  z.object({ kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable(), comment: z.string().nullable() }),
   z.object({ kind: z.literal("rejection"), id: z.string(), at: z.string(), agent: AgentRef, feedback: z.string(), actor: z.string().nullable() }),
   z.object({ kind: z.literal("error"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), error: z.string(), retryable: z.boolean() }),
   z.object({ kind: z.literal("completed"), id: z.string(), at: z.string() }),

@@ -87,9 +87,9 @@ function decisionOperations() {
       post: {
         operationId: "approvePipelineRun", summary: "Approve the current agent's artifact",
         description:
-          "Calls the next agent with its context, or completes the run after the last agent. The body is optional; `expected` names the output the reviewer read, and a decision on any other output is refused with 409.",
+          "Calls the next agent with its context, or completes the run after the last agent. The body is optional; `comment` is the reviewer's comment, kept with the approval (conversation, audit trail, export bundle; a blank one is none); `expected` names the output the reviewer read, and a decision on any other output is refused with 409.",
         parameters: [runIdParam],
-        requestBody: { ...body("ApproveBody", { expected: { agent: "requirements", version: 2 } }), required: false },
+        requestBody: { ...body("ApproveBody", { comment: "Good; keep the payment section short.", expected: { agent: "requirements", version: 2 } }), required: false },
         responses: {
           200: answer("The run after approval.", ref("PipelineRunView")),
           ...refusals({ 404: unknownRun404, 409: "No artifact is waiting for approval, or `expected` no longer names the waiting output.", 422: "Invalid JSON, or a body that does not validate." }),

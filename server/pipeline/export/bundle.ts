@@ -13,12 +13,18 @@ import { artifactFileName, artifactOrder, renderArtifactMarkdown } from "./markd
 
 export { ExportPayload };
 
+/** A reviewer's approval of an exported artifact version, with their comment (null when they wrote none). */
+export const BundleApproval = z.object({ by: z.string().nullable(), at: z.string(), comment: z.string().nullable() });
+export type BundleApproval = z.infer<typeof BundleApproval>;
+
 /** One exported artifact with its whole stored content (envelope with changes and justification), for the Markdown. */
 export const BundleArtifact = z.object({
   artifact_type: z.string().min(1),
   version: z.number().int().positive(),
   created_at: z.string(),
   content: z.unknown(),
+  /** Who approved this version, when, and what they said (none yet: not listed). */
+  approvals: z.array(BundleApproval).optional(),
 });
 export type BundleArtifact = z.infer<typeof BundleArtifact>;
 

@@ -131,3 +131,19 @@ describe("whatever an n8n agent returns", () => {
     expect(markdown).toContain('"bottom"');
   });
 });
+
+describe("approvals", () => {
+  it("lists who approved the version and quotes each comment", () => {
+    const markdown = renderArtifactMarkdown({
+      artifact_type: "requirements", version: 2, created_at: "2026-02-17T22:10:00Z", content: envelopes.requirements,
+      approvals: [
+        { by: "Rita Ramos", at: "2026-02-17T23:00:00Z", comment: "Good.\nKeep payments short." },
+        { by: null, at: "2026-02-17T23:05:00Z", comment: null },
+      ],
+    });
+    expect(markdown).toContain(
+      ["## Approval", "", "- Approved by Rita Ramos on 2026-02-17T23:00:00Z:", "  > Good.", "  > Keep payments short.", "- Approved by an unnamed reviewer on 2026-02-17T23:05:00Z (no comment)"].join("\n"),
+    );
+    expect(render("requirements", envelopes.requirements)).not.toContain("## Approval");
+  });
+});

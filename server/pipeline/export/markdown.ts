@@ -48,6 +48,8 @@ export interface MarkdownInput {
   /** The stored content: the agent's envelope `{ artifact, changes_made, justification }`, or a bare artifact. */
   content: unknown;
   run_id?: string;
+  /** This version's approvals, with each reviewer's comment. */
+  approvals?: readonly { by: string | null; at: string; comment: string | null }[];
 }
 
 // ---- Markdown primitives ----------------------------------------------------------------------------
@@ -403,6 +405,17 @@ function artifactBody(artifactType: string, artifact: unknown): Lines {
   return lines;
 }
 
+/** Who approved the version, when, and each comment quoted under its approval. */
+function approvalsSection(approvals: NonNullable<MarkdownInput["approvals"]>): Lines {
+  if (approvals.length === 0) return [];
+  const lines: Lines = [heading(2, "Approval"), ""];
+  for (const approval of approvals) {
+    lines.push(`- Approved by ${inline(approval.by ?? "an unnamed reviewer")} on ${inline(approval.at)}${approval.comment ? ":" : " (no comment)"}`);
+    if (approval.comment) lines.push(...approval.comment.split(/\r?\n/).map((line) => `  > ${line}`.trimEnd()));
+  }
+  return [...lines, ""];
+}
+
 function changesSection(changes: unknown): Lines {
   if (!isRecord(changes)) return changes === undefined ? [] : [heading(2, "Changes in this version"), "", ...safely(generic, changes, 3), ""];
   const lines: Lines = [heading(2, "Changes in this version"), ""];
@@ -437,6 +450,7 @@ export function renderArtifactMarkdown(input: MarkdownInput): string {
     const extras = Object.fromEntries(Object.entries(content).filter(([key]) => !["artifact", "changes_made", "justification"].includes(key)));
     if (Object.keys(extras).length > 0) lines.push(heading(2, "Other fields"), "", ...safely(generic, extras, 3), "");
   }
+  lines.push(...approvalsSection(input.approvals ?? []));
   // Blank lines are collapsed between elements only; code blocks are single elements and keep theirs.
   const compact = lines.filter((line, index) => !(line === "" && (index === 0 || lines[index - 1] === "")));
   return `${compact.join("\n").trim()}\n`;

@@ -17,7 +17,7 @@ export const pipelineRouter = router({
   conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.conversation(input.runId)),
   approve: reviewerProcedure
     .input(RunRef.extend(ApproveBody.shape))
-    .mutation(({ ctx, input }) => ctx.pipeline.commands.approve(input.runId, ctx.identity, input.expected)),
+    .mutation(({ ctx, input }) => ctx.pipeline.commands.approve(input.runId, ctx.identity, input.expected, input.comment)),
   reject: reviewerProcedure
     .input(RunRef.extend(RejectBody.shape))
     .mutation(({ ctx, input }) => ctx.pipeline.commands.reject(input.runId, input.feedback, ctx.identity, input.expected)),

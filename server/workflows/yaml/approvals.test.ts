@@ -38,7 +38,8 @@ describe.each(testDatabases)("YAML workflow approvals on $name", (testDatabase) 
     const started = await wf.run(GATED, "the launch");
     const waiting = await wf.nodeIs(started.id, "review", "waiting_for_user");
     expect(waiting.status).toBe("waiting_for_user");
-    expect((await wf.conversation(started.id)).turns.find((t) => t.kind === "waiting")).toMatchObject({ node_id: "review", text: "Approve this? plan for the launch" });
+    // No on_reject: the conversation tells the reviewer that requesting changes cancels the run.
+    expect((await wf.conversation(started.id)).turns.find((t) => t.kind === "waiting")).toMatchObject({ node_id: "review", text: "Approve this? plan for the launch", on_reject: "cancel" });
 
     const approved = await approveOverRest(started.id, "review", "looks good");
     expect(approved).toMatchObject({ status: 200, body: { id: started.id } });
@@ -86,6 +87,8 @@ nodes:
 `);
     const { commands } = wf.server.workflows;
     await wf.nodeIs(started.id, "review", "waiting_for_user");
+    const lastWait = async () => (await wf.conversation(started.id)).turns.filter((t) => t.kind === "waiting").at(-1)?.on_reject;
+    expect(await lastWait()).toBe("revise");
     for (const [round, reason] of [[2, "too vague"], [3, "still vague"]] as const) {
       await commands.reject(started.id, "review", reason, reviewerNamed("grace"));
       const again = await wf.until(started.id, (run) => run.nodes.review!.status === "waiting_for_user" && run.nodes.review!.attempts === round);
@@ -93,6 +96,8 @@ nodes:
       const rework = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "output" && t.node_id === "review").at(-1);
       expect(rework!.text).toContain(`> Revise the plan: ${reason}`);
       expect(rework!.data).toMatchObject({ reason, responder: "offline" });
+      // The third rejection is the last one allowed: at that wait, requesting changes cancels the run.
+      expect(await lastWait()).toBe(round === 3 ? "cancel" : "revise");
     }
     const cancelled = await commands.reject(started.id, "review", "no", reviewerNamed("grace"));
     expect(cancelled).toMatchObject({ status: "cancelled", cancel_reason: "rejected at review 3 times: no" });

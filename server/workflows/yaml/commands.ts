@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
-import { nameAuditTarget } from "../../audit/scope";
+import { nameAuditTarget, noteAudit } from "../../audit/scope";
 import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../../decisions/commands";
 import type { Decider } from "../../decisions/schemas";
 import { takeOpenComments } from "../../review/commands";
@@ -21,7 +21,7 @@ import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definitio
 import { InvalidWorkflow, WorkflowError, yamlDefinition, yamlRun } from "./errors";
 import { loadWorkflow } from "./loader";
 import type { WorkflowQueries } from "./queries";
-import type { RegisteredWorkflow, StartRunBody, WorkflowRunView } from "./schemas";
+import type { RegisteredWorkflow, RejectionOutcome, StartRunBody, WorkflowRunView } from "./schemas";
 import * as store from "../store";
 
 export interface WorkflowCommandOptions {
@@ -114,11 +114,12 @@ export class WorkflowCommands {
     return this.queries.getRun(runId);
   }
 
-  /** Approves a waiting approval node; a repeated approve is a no-op. */
+  /** Approves a waiting approval node; a repeated approve is a no-op. The comment is kept on the turn and the audit entry. */
   async approve(runId: string, nodeId: string, comment: string | undefined, by: Decider): Promise<WorkflowRunView> {
     await this.onRun(runId, async (ops, tx) => {
       const { node } = await this.nodeOf(tx, runId, nodeId);
       if (node.kind !== "approval") throw new WorkflowError("conflict", `node "${nodeId}" is a ${node.kind} node, not an approval`);
+      if (comment?.trim()) noteAudit("comment", comment.trim());
       // Several approvers needed: this approval is recorded, and the gate waits for the next.
       if (!(await admitDecision(tx, runId, nodeId, by, "approve"))) return;
       await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, by.name);
@@ -141,11 +142,7 @@ export class WorkflowCommands {
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
       await admitDecision(tx, runId, nodeId, by, "reject");
       const onReject = node.approval.on_reject;
-      // Counted since the run was last resumed: a resumed gate gets its on_reject attempts afresh.
-      const turns = await store.listTurns(tx, runId);
-      const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
-      const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === nodeId && t.id > resumedAt).length;
-      if (onReject && rejectionsSoFar + 1 < onReject.max_attempts) {
+      if (rejectionOutcome(node, await store.listTurns(tx, runId)) === "revise") {
         // The open comments on parts of the output under review go with the reason, to the prompt that revises it.
         const comments = await takeOpenComments(tx, { engine_run_id: runId, node_id: nodeId });
         await ops.handle({ type: "review", key: nodeId, decision: "reject", feedback: composeFeedback(why, comments), ...(comments.length ? { comments } : {}) }, actor);
@@ -232,6 +229,20 @@ export class WorkflowCommands {
     if (!node) throw new WorkflowError("not_found", `run ${runId} has no node "${nodeId}"`);
     return { run, node };
   }
+}
+
+/**
+ * What rejecting the approval node does now, given the run's turns: with `on_reject`, its prompt runs with the reason
+ * and the node waits again, until the rejection that reaches `max_attempts` (counted since the run was last resumed: a
+ * resumed gate gets its attempts afresh); without it, or at that limit, the run is cancelled. `reject` acts on it, and
+ * the conversation tells the reviewer before they decide.
+ */
+export function rejectionOutcome(node: Extract<WorkflowNode, { kind: "approval" }>, turns: readonly Pick<store.TurnRow, "id" | "kind" | "nodeId">[]): RejectionOutcome {
+  const onReject = node.approval.on_reject;
+  if (!onReject) return "cancel";
+  const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
+  const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === node.id && t.id > resumedAt).length;
+  return rejectionsSoFar + 1 < onReject.max_attempts ? "revise" : "cancel";
 }
 
 /** How the decisions of YAML runs (approvals, interactive loops' questions) are taken from the inbox and by their deadlines. */

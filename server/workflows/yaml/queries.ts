@@ -2,6 +2,7 @@
 import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
 import type { NodeRow } from "../../engine/transition";
+import { rejectionOutcome } from "./commands";
 import { yamlDefinition, yamlRun } from "./errors";
 import { substitute } from "./references";
 import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
@@ -107,9 +108,14 @@ export class WorkflowQueries {
         case "waiting": {
           const node = definition.nodes.find((n) => n.id === turn.nodeId);
           let message: string | null = null;
-          if (node?.kind === "approval") message = safeSubstitute(node.approval.message, view, outputOf);
           if (node?.kind === "loop") message = node.loop.gate_message ?? null;
-          out.push({ ...base, kind: "waiting", text: message, data: payload });
+          if (node?.kind !== "approval") {
+            out.push({ ...base, kind: "waiting", text: message, data: payload });
+            break;
+          }
+          message = safeSubstitute(node.approval.message, view, outputOf);
+          // What "Request changes" does at this wait, by the rule `reject` applies: the turns written before it.
+          out.push({ ...base, kind: "waiting", text: message, data: payload, on_reject: rejectionOutcome(node, turns.filter((t) => t.id < turn.id)) });
           break;
         }
         case "skipped":

@@ -77,6 +77,10 @@ export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
 export const WorkflowRunSummary = WorkflowRunView.omit({ nodes: true });
 export type WorkflowRunSummary = z.infer<typeof WorkflowRunSummary>;
 
+/** What rejecting an approval node does: its on_reject prompt revises the work, or the run is cancelled. */
+export const RejectionOutcome = z.enum(["revise", "cancel"]);
+export type RejectionOutcome = z.infer<typeof RejectionOutcome>;
+
 /** One turn of a workflow run's conversation. */
 export const WorkflowTurn = z.object({
   id: z.string(),
@@ -87,6 +91,11 @@ export const WorkflowTurn = z.object({
   text: z.string().nullable(),
   actor: z.string().nullable(),
   data: z.record(z.string(), z.unknown()).nullable(),
+  /**
+   * On an approval node's wait only: what requesting changes does now. `revise` runs its on_reject prompt and the node
+   * waits again; `cancel` cancels the run (no on_reject, or its last allowed rejection).
+   */
+  on_reject: RejectionOutcome.optional(),
 });
 export type WorkflowTurn = z.infer<typeof WorkflowTurn>;
 

@@ -5,8 +5,10 @@
  * request for changes, and the container may send it with an approval as a comment; it is kept (useDraft) until the
  * server accepted it. Only whoever may take the decision decides (its assignee, or anyone with its role while it is
  * assigned to no one): anyone else reads who it waits for, and the decider reads the same line above the form.
+ * Where rejecting cancels the run (`rejectCancels`), the button says so and asks for confirmation first.
  */
-import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useRef, useState } from "react";
+import { ConfirmDialog } from "./ConfirmDialog";
 import { useMayDecide } from "../lib/decisions";
 import type { Decision } from "../lib/trpc";
 import { useDraft } from "../lib/useDraft";
@@ -33,6 +35,8 @@ export interface ReviewFormProps {
   decision?: Decision;
   /** Where the feedback is kept until it is sent (see useDraft); null keeps it in the page only. */
   draftKey: string | null;
+  /** Rejecting cancels the run (no revision step is left): "Reject and cancel run", confirmed first. */
+  rejectCancels?: boolean;
   /** The feedback box's text, trimmed (possibly empty); resolving true once accepted clears the box. */
   onApprove(feedback: string): void | Promise<boolean>;
   /** Resolves true when the server accepted the feedback, so the box can be cleared. */
@@ -44,20 +48,35 @@ export function ReviewForm(props: ReviewFormProps) {
   return <ReviewFormControl {...props} />;
 }
 
-function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, decision, draftKey, onApprove, onReject }: ReviewFormProps) {
+function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, decision, draftKey, rejectCancels = false, onApprove, onReject }: ReviewFormProps) {
   const [feedback, setFeedback, clearFeedback] = useDraft(draftKey);
   const [validation, setValidation] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const rejectRef = useRef<HTMLButtonElement>(null);
   const busy = pending !== null;
+  const rejectLabel = rejectCancels ? "Reject and cancel run" : "Request changes";
 
-  const sendBack = async (event?: FormEvent) => {
+  const sendBack = async (event?: FormEvent, confirmed = false) => {
     event?.preventDefault();
     if (busy) return;
     if (feedback.trim().length === 0) {
-      setValidation("Describe what should change before requesting changes.");
+      setValidation(rejectCancels ? "Say why before rejecting: it is recorded as the reason the run was cancelled." : "Describe what should change before requesting changes.");
       return;
     }
     setValidation(null);
-    if (await onReject(feedback.trim())) clearFeedback();
+    // A rejection that cancels the run is confirmed first; the text stays whatever is chosen.
+    if (rejectCancels && !confirmed) {
+      setConfirming(true);
+      return;
+    }
+    const accepted = await onReject(feedback.trim());
+    setConfirming(false);
+    if (accepted) clearFeedback();
+  };
+
+  const keepRun = () => {
+    setConfirming(false);
+    rejectRef.current?.focus();
   };
 
   const approve = async () => {
@@ -95,15 +114,27 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
         />
         {error && !busy ? <ErrorNotice title="Your decision was not recorded" error={error} /> : null}
         <div className="composer-actions">
-          <button type="submit" className="button button-secondary" disabled={busy} aria-busy={pending === "reject"}>
+          <button ref={rejectRef} type="submit" className="button button-secondary" disabled={busy} aria-busy={pending === "reject"} aria-haspopup={rejectCancels ? "dialog" : undefined}>
             {pending === "reject" ? <Spinner /> : null}
-            Request changes
+            {rejectLabel}
           </button>
           <button type="button" className="button button-primary" disabled={busy} aria-busy={pending === "approve"} onClick={() => void approve()}>
             {pending === "approve" ? <Spinner /> : <CheckIcon />}
             Approve
           </button>
         </div>
+        {confirming ? (
+          <ConfirmDialog
+            title="Reject and cancel this run?"
+            confirmLabel="Reject and cancel run"
+            cancelLabel="Keep the run"
+            pending={pending === "reject"}
+            onConfirm={() => void sendBack(undefined, true)}
+            onCancel={keepRun}
+          >
+            There is no revision step left: rejecting cancels the run for good, with your feedback recorded as the reason. Your text stays in the box if you keep the run.
+          </ConfirmDialog>
+        ) : null}
       </form>
     </section>
   );

@@ -2,24 +2,16 @@
  * A secret the server answers once (an invitation's link, an API token, a webhook subscription's signing secret): shown in a read-only
  * box with "Copy", a warning that it will not be shown again, and "Done" to put it away.
  */
-import { type ReactNode, useId, useRef, useState } from "react";
+import { type ReactNode, useId, useRef } from "react";
+import { useCopyText } from "../lib/useCopyText";
 import { CheckIcon } from "./icons";
 import "./ShownOnce.css";
 
 export function ShownOnce({ title, label, value, children, onDone }: { title: string; label: string; value: string; children: ReactNode; onDone(): void }) {
-  const [copy, setCopy] = useState<"copied" | "failed" | null>(null);
   const boxRef = useRef<HTMLInputElement>(null);
+  const [copy, copyText] = useCopyText(boxRef);
   const titleId = useId();
-  const copyValue = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopy("copied");
-    } catch {
-      // No clipboard here (an insecure origin, a refused permission): the text is selected for the person to copy.
-      boxRef.current?.select();
-      setCopy("failed");
-    }
-  };
+  const copyValue = () => copyText(value);
   return (
     <section className="shown-once" aria-labelledby={titleId}>
       <h3 id={titleId} className="shown-once-title">

@@ -48,5 +48,8 @@ export function useDraft(key: string | null): [text: string, setText: (text: str
   return [current.text, setText, clear];
 }
 
+/** Forgets the draft under `key` from outside its composer (a refused decision's text, once re-sent or discarded). */
+export const forgetDraft = (key: string | null) => write(key, "");
+
 /** Where a person's input for a flow node (a UX node's output, a review gate's feedback) is kept: the same key in the graph and in the run's conversation. */
 export const flowDraftKey = (engineRunId: string, nodeKey: string, field: "output" | "feedback") => `flow:${engineRunId}:${nodeKey}:${field}`;

@@ -132,7 +132,7 @@ export const messages = {
   artifact: (id: string, agent: AgentRef, version: number, content: Record<string, unknown>): ConversationMessage => ({
     kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null, edited_by: null,
   }),
-  approval: (id: string, agent: AgentRef, actor: string | null = null): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor }),
+  approval: (id: string, agent: AgentRef, actor: string | null = null, comment: string | null = null): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor, comment }),
   rejection: (id: string, agent: AgentRef, feedback: string): ConversationMessage => ({ kind: "rejection", id, at: at(5), agent, feedback, actor: "dana" }),
   error: (id: string, agent: AgentRef, error: string): ConversationMessage => ({ kind: "error", id, at: at(6), agent, error, retryable: true }),
   cancelled: (id: string, reason: string | null = null, actor: string | null = null): ConversationMessage => ({ kind: "cancelled", id, at: at(7), reason, actor }),

@@ -4,15 +4,18 @@
  * reviewer's composer inline when it is their turn. The pipeline's agents (empty while they load)
  * come from the page, which has them from the agents feature.
  */
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice, PageLoadError } from "../../../components/ErrorNotice";
+import { RefusedDecisionCard } from "../../../components/RefusedDecisionCard";
 import { Spinner } from "../../../components/Spinner";
 import { useMayDecide, useOpenDecisions } from "../../../lib/decisions";
-import { type Conversation, type ConversationMessage, type PipelineAgent, trpc } from "../../../lib/trpc";
+import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
+import { type Conversation, type ConversationMessage, type PipelineAgent, type RouterInputs, trpc } from "../../../lib/trpc";
 import { useConversation } from "../api/get-conversation";
 import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
 import { annotateConversation, type ConversationNotes } from "../utils/annotate";
+import { outputTarget, refusalContext } from "../utils/refusal";
 import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
@@ -20,6 +23,8 @@ import { ApprovalMessage, ArtifactMessage, BriefMessage, CancelledLine, Complete
 import { ReviewComposer } from "./ReviewComposer";
 import { RunHeader } from "./RunHeader";
 import "../conversation.css";
+
+type ReviewedOutput = NonNullable<RouterInputs["pipeline"]["approve"]["expected"]>;
 
 export function ConversationView({ runId, agents }: { runId: string; agents: PipelineAgent[] }) {
   const conversation = useConversation(runId);
@@ -57,9 +62,43 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   const currentIndex = agents.findIndex((a) => a.slug === run.current_agent?.slug);
   const nextAgent = currentIndex >= 0 ? agents[currentIndex + 1] ?? null : null;
   // The output the reviewer is looking at: the server refuses a decision once another output is waiting.
-  const expected = awaiting?.kind === "artifact" && run.current_agent ? { agent: run.current_agent.slug, version: awaiting.version } : undefined;
+  const expected: ReviewedOutput | undefined = awaiting?.kind === "artifact" && run.current_agent ? { agent: run.current_agent.slug, version: awaiting.version } : undefined;
   const decisionPending = approve.isPending ? "approve" : reject.isPending ? "reject" : null;
   const decisionError = approve.error ?? reject.error;
+
+  // A decision someone else made first (409) keeps its text on a card where the composer was, until sent or discarded.
+  const refusal = useRefusedDecision(`pipeline:${run.run_id}`);
+  const refused = refusal.refused ? refusalContext(conversation, refusal.refused.target) : null;
+  const [resendError, setResendError] = useState<unknown>(null);
+  const draftKeyOf = (output: ReviewedOutput) => `pipeline:${run.run_id}:${output.agent}:v${output.version}`;
+  /**
+   * Sends a decision on `output`: resolves null once accepted, else the error. A 409 (someone moved the run on) is kept
+   * as the refused decision with its text and the draft it came from; other errors stay on the mutation for the composer.
+   */
+  const send = async (action: "approve" | "reject", text: string, output: ReviewedOutput, draftKey = draftKeyOf(output)): Promise<unknown> => {
+    approve.reset();
+    reject.reset();
+    setResendError(null);
+    try {
+      if (action === "approve") await approve.mutateAsync({ runId: run.run_id, expected: output, ...(text ? { comment: text } : {}) });
+      else await reject.mutateAsync({ runId: run.run_id, feedback: text, expected: output });
+      return null;
+    } catch (error) {
+      if (refusal.keep(error, { action, text, target: outputTarget(output), draftKey })) {
+        approve.reset();
+        reject.reset();
+        void utils.pipeline.conversation.invalidate({ runId: run.run_id });
+      }
+      return error;
+    }
+  };
+  const decide = async (action: "approve" | "reject", text: string, output: ReviewedOutput) => (await send(action, text, output)) === null;
+  /** The refused text, sent again against the output waiting now; the card (and the draft it came from) goes once accepted. */
+  const resend = async (sent: RefusedDecision, output: ReviewedOutput) => {
+    const error = await send(sent.action, sent.text, output, sent.draftKey ?? undefined);
+    if (error === null) refusal.forget(sent);
+    else setResendError(error);
+  };
 
   const retryControl: RetryControl = {
     pending: retry.isPending,
@@ -86,30 +125,41 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
         ) : null}
       </div>
 
-      {run.is_waiting_for_user && run.current_agent ? (
+      {refusal.refused ? (
+        <RefusedDecisionCard
+          refused={refusal.refused}
+          subject={refused!.subject}
+          change={refused!.change}
+          resend={
+            refused!.newer
+              ? {
+                  label: `Send against v${refused!.newer.version}`,
+                  consequence:
+                    refusal.refused.action === "approve"
+                      ? `Approves ${refused!.newer.agent.name} v${refused!.newer.version} with this comment; read it first.`
+                      : `Sends this request for changes on ${refused!.newer.agent.name} v${refused!.newer.version}.`,
+                  pending: decisionPending !== null,
+                  error: resendError,
+                  onSend: () => void resend(refusal.refused!, { agent: refused!.newer!.agent.slug, version: refused!.newer!.version }),
+                }
+              : null
+          }
+          onDiscard={() => refusal.forget()}
+        />
+      ) : null}
+
+      {run.is_waiting_for_user && run.current_agent && expected ? (
         <ReviewComposer
-          key={`${run.current_agent.slug}-${awaiting?.kind === "artifact" ? awaiting.version : 0}`}
+          key={outputTarget(expected)}
           agentName={run.current_agent.name}
-          version={awaiting?.kind === "artifact" ? awaiting.version : null}
+          version={expected.version}
           nextAgentName={nextAgent?.name ?? null}
           pending={decisionPending}
-          error={decisionError}
+          error={resendError ? null : decisionError}
           decision={decision}
-          draftKey={`pipeline:${run.run_id}:${run.current_agent.slug}:v${awaiting?.kind === "artifact" ? awaiting.version : 0}`}
-          onApprove={() => {
-            reject.reset();
-            approve.mutate({ runId: run.run_id, expected });
-          }}
-          onReject={async (feedback) => {
-            approve.reset();
-            try {
-              await reject.mutateAsync({ runId: run.run_id, feedback, expected });
-              return true;
-            } catch {
-              // The error is on `reject.error` and shown by the composer.
-              return false;
-            }
-          }}
+          draftKey={draftKeyOf(expected)}
+          onApprove={(comment) => decide("approve", comment, expected)}
+          onReject={(feedback) => decide("reject", feedback, expected)}
         />
       ) : null}
 

@@ -45,13 +45,16 @@ describe("conversation messages", () => {
     render(
       <>
         <RejectionMessage message={m.rejection("r1", requirements, "Add PDF export.") as Of<"rejection">} />
-        <ApprovalMessage message={m.approval("p1", requirements, "grace") as Of<"approval">} />
+        <ApprovalMessage message={m.approval("p1", requirements, "grace", "Keep the payment section short.") as Of<"approval">} />
         <ApprovalMessage message={m.approval("p2", agents[1]!) as Of<"approval">} />
       </>,
     );
     expect(screen.getByRole("article", { name: "Requested changes to Requirements" }).textContent).toContain("Add PDF export.");
     expect(screen.getByRole("article", { name: "Requested changes to Requirements" }).textContent).toContain("by dana");
     expect(screen.getByRole("article", { name: "Approved Requirements" }).textContent).toContain("by grace");
+    // The approval's comment is quoted under it; an approval without one shows none.
+    expect(within(screen.getByRole("article", { name: "Approved Requirements" })).getByText("Keep the payment section short.").tagName).toBe("BLOCKQUOTE");
+    expect(screen.getByRole("article", { name: "Approved Inception" }).querySelector("blockquote")).toBeNull();
     // An approval recorded without a name says nothing about who gave it.
     expect(screen.getByRole("article", { name: "Approved Inception" }).textContent).not.toContain("by ");
   });

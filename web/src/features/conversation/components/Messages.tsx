@@ -133,7 +133,7 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
 export const ApprovalMessage = memo(function ApprovalMessage({ message }: { message: MessageOf<"approval"> }) {
   return (
     <article className="message message-human" aria-label={`Approved ${message.agent.name}`}>
-      <div className="bubble bubble-human bubble-decision">
+      <div className={`bubble bubble-human${message.comment ? "" : " bubble-decision"}`}>
         <header className="message-meta">
           <span className="decision decision-approved">
             <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
@@ -144,6 +144,7 @@ export const ApprovalMessage = memo(function ApprovalMessage({ message }: { mess
           {message.actor ? <span className="muted">by {message.actor}</span> : null}
           <Time at={message.at} />
         </header>
+        {message.comment ? <blockquote className="feedback-quote">{message.comment}</blockquote> : null}
       </div>
       <PersonAvatar initial={personInitial(message.actor, "R")} />
     </article>

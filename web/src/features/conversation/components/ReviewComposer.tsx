@@ -15,7 +15,8 @@ export interface ReviewComposerProps {
   decision?: Decision;
   /** Where the feedback is kept until it is sent: one key per output version. */
   draftKey: string | null;
-  onApprove(): void;
+  /** The feedback box's text, trimmed (possibly empty), goes with the approval as its comment; resolve true once accepted. */
+  onApprove(comment: string): Promise<boolean>;
   /** Resolves true when the server accepted the feedback, so the box can be cleared. */
   onReject(feedback: string): Promise<boolean>;
 }
@@ -32,12 +33,12 @@ export function ReviewComposer({ agentName, version, nextAgentName, pending, err
       }
       consequence={nextAgentName ? `Approving hands the output to the ${nextAgentName} agent.` : "This is the last agent; approving completes the run."}
       placeholder={`What should the ${agentName} agent change?`}
-      hint="Feedback goes back to the same agent, which answers with a new version. Ctrl+Enter sends it."
+      hint="Sent with Approve as a comment, or with Request changes as what must change: the same agent then answers with a new version. Ctrl+Enter requests changes."
       pending={pending}
       error={error}
       decision={decision}
       draftKey={draftKey}
-      onApprove={() => onApprove()}
+      onApprove={onApprove}
       onReject={onReject}
     />
   );

@@ -8,7 +8,9 @@ import { RunConversation } from "../../../components/Chat";
 import { EmptyState } from "../../../components/EmptyState";
 import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
-import type { FlowConversation } from "../../../lib/trpc";
+import { useRefusedDecision } from "../../../lib/refusedDecision";
+import { type FlowConversation, trpc } from "../../../lib/trpc";
+import { flowDraftKey } from "../../../lib/useDraft";
 import { useCompleteFlowNode, useFlowConversation, useRetryFlowNode, useReviewFlowNode } from "../api/runs";
 import { annotateFlowTurns } from "../utils/turns";
 import { FlowRunHeader } from "./FlowRunHeader";
@@ -24,12 +26,21 @@ export function FlowRunView({ runId }: { runId: string }) {
 }
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
-function useFlowTurnActions(runId: string, waiting: boolean): FlowTurnActions {
+function useFlowTurnActions({ run, turns }: FlowConversation): FlowTurnActions {
+  const runId = run.id;
   const complete = useCompleteFlowNode();
   const review = useReviewFlowNode();
   const retry = useRetryFlowNode();
-  const decisions = useOpenDecisions(runId, waiting);
+  const decisions = useOpenDecisions(runId, run.status === "waiting_for_user");
+  // A review someone else took first (409) keeps its text on a card under the wait it answered.
+  const refusal = useRefusedDecision(`flow:${runId}`);
+  const utils = trpc.useUtils();
   const forget = () => [complete, review, retry].forEach((mutation) => mutation.reset());
+  const kept = (sent: Promise<unknown>, nodeId: string, decision: { action: "approve" | "reject"; text: string; waitId: string }) =>
+    refusal.settle(sent, { action: decision.action, text: decision.text, target: decision.waitId, draftKey: flowDraftKey(runId, nodeId, "feedback") }, () => {
+      forget();
+      void utils.engine.runs.conversation.invalidate({ id: runId });
+    });
   const accepted = (sent: Promise<unknown>) =>
     sent.then(
       () => true,
@@ -51,13 +62,18 @@ function useFlowTurnActions(runId: string, waiting: boolean): FlowTurnActions {
       forget();
       return accepted(complete.mutateAsync({ runId, nodeId, output }));
     },
-    approve(nodeId) {
+    approve(nodeId, waitId) {
       forget();
-      return accepted(review.mutateAsync({ runId, nodeId, decision: "approve" }));
+      return kept(review.mutateAsync({ runId, nodeId, decision: "approve" }), nodeId, { action: "approve", text: "", waitId });
     },
-    requestChanges(nodeId, feedback) {
+    requestChanges(nodeId, feedback, waitId) {
       forget();
-      return accepted(review.mutateAsync({ runId, nodeId, decision: "reject", feedback }));
+      return kept(review.mutateAsync({ runId, nodeId, decision: "reject", feedback }), nodeId, { action: "reject", text: feedback, waitId });
+    },
+    refused(waitId) {
+      const found = refusal.refused;
+      if (found?.target !== waitId) return null;
+      return { refused: found, change: changeAfter(turns, waitId), onDiscard: () => refusal.forget() };
     },
     retry(nodeId) {
       forget();
@@ -70,7 +86,7 @@ function useFlowTurnActions(runId: string, waiting: boolean): FlowTurnActions {
 function FlowRunConversation({ conversation, refreshError }: { conversation: FlowConversation; refreshError: unknown }) {
   const { run, turns } = conversation;
   const notes = useMemo(() => annotateFlowTurns(conversation), [conversation]);
-  const actions = useFlowTurnActions(run.id, run.status === "waiting_for_user");
+  const actions = useFlowTurnActions(conversation);
   return (
     <RunConversation className="flow-run" header={<FlowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
       {turns.length === 0 ? <EmptyState title="Nothing here yet">The run's first event is being recorded.</EmptyState> : null}
@@ -79,4 +95,14 @@ function FlowRunConversation({ conversation, refreshError }: { conversation: Flo
       ))}
     </RunConversation>
   );
+}
+
+/** What happened after the wait `waitId`, for a refused review's card: who decided the gate, or that the run was cancelled. */
+function changeAfter(turns: FlowConversation["turns"], waitId: string): string | null {
+  const wait = turns.findIndex((t) => t.id === waitId);
+  const node = turns[wait] && "node_id" in turns[wait] ? turns[wait].node_id : null;
+  const decided = turns.slice(wait + 1).find((t) => (t.kind === "decided" && t.node_id === node) || t.kind === "cancelled");
+  if (decided?.kind === "decided") return `${decided.actor ?? "Someone"} ${decided.decision === "approve" ? "approved" : "requested changes to"} ${decided.label}.`;
+  if (decided?.kind === "cancelled") return `${decided.actor ?? "Someone"} cancelled the run.`;
+  return null;
 }

@@ -39,6 +39,7 @@ function actions(overrides: Partial<FlowTurnActions> = {}): FlowTurnActions {
     requestChanges: vi.fn(async () => true),
     retry: vi.fn(),
     decision: () => undefined,
+    refused: () => null,
     ...overrides,
   };
 }
@@ -137,9 +138,9 @@ describe("flow turns", () => {
     expect(given.requestChanges).not.toHaveBeenCalled();
     fireEvent.change(within(review).getByRole("textbox", { name: "Feedback" }), { target: { value: "Mention the deposit." } });
     fireEvent.click(within(review).getByRole("button", { name: "Request changes" }));
-    expect(given.requestChanges).toHaveBeenCalledWith("check", "Mention the deposit.");
+    expect(given.requestChanges).toHaveBeenCalledWith("check", "Mention the deposit.", waiting.id);
     fireEvent.click(within(review).getByRole("button", { name: "Approve" }));
-    await waitFor(() => expect(given.approve).toHaveBeenCalledWith("check"));
+    await waitFor(() => expect(given.approve).toHaveBeenCalledWith("check", waiting.id));
   });
 
   it("tells an analyst who the gate waits for, since when, in place of the composer, never \"your\"", () => {

@@ -9,6 +9,7 @@ import { memo } from "react";
 import { PersonAvatar, personInitial } from "../../../components/AgentAvatar";
 import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots, cutLongText } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
+import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import type { PendingDecision } from "../../../components/ReviewForm";
 import { useMayDecide } from "../../../lib/decisions";
 import type { Decision, FlowTurn } from "../../../lib/trpc";
@@ -24,11 +25,14 @@ export interface FlowTurnActions {
   error(nodeId: string): unknown;
   /** Resolve true once the server accepted, so the composer can be cleared. */
   complete(nodeId: string, output: unknown): Promise<boolean>;
-  approve(nodeId: string): Promise<boolean>;
-  requestChanges(nodeId: string, feedback: string): Promise<boolean>;
+  /** `waitId`: the waiting turn answered, where a refusal's card shows if someone decided first. */
+  approve(nodeId: string, waitId: string): Promise<boolean>;
+  requestChanges(nodeId: string, feedback: string, waitId: string): Promise<boolean>;
   retry(nodeId: string): void;
   /** The open decision a waiting node's wait is, once read. */
   decision(nodeId: string): Decision | undefined;
+  /** The review of the wait `waitId` the server refused because someone decided first, with what changed. */
+  refused(waitId: string): Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard"> | null;
 }
 
 const glyph: Record<string, string> = { Worker: "W", UX: "U", Splitter: "S", Collector: "C" };
@@ -202,6 +206,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; 
   const yours = useMayDecide(decision);
   const pending = actions.pending(turn.node_id);
   const review = turn.gate !== "completion";
+  const refused = review ? actions.refused(turn.id) : null;
   return (
     <>
       <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={`${turn.label} ${words.asks}`}>
@@ -240,10 +245,11 @@ export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; 
           decision={decision}
           pending={pending === "approve" || pending === "reject" ? (pending as PendingDecision) : null}
           error={actions.error(turn.node_id)}
-          onApprove={() => actions.approve(turn.node_id)}
-          onRequestChanges={(feedback) => actions.requestChanges(turn.node_id, feedback)}
+          onApprove={() => actions.approve(turn.node_id, turn.id)}
+          onRequestChanges={(feedback) => actions.requestChanges(turn.node_id, feedback, turn.id)}
         />
       ) : null}
+      {!open && refused ? <RefusedDecisionCard {...refused} subject={turn.label} resend={null} /> : null}
       {open && !review ? (
         <CompletionComposer
           runId={actions.runId}

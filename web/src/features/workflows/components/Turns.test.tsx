@@ -22,11 +22,12 @@ function actions(overrides: Partial<TurnActions> = {}): TurnActions {
   return {
     pending: () => null,
     error: () => null,
-    approve: vi.fn(),
+    approve: vi.fn(async () => true),
     reject: vi.fn(async () => true),
     reply: vi.fn(async () => true),
     retry: vi.fn(),
     decision: () => undefined,
+    refused: () => null,
     ...overrides,
   };
 }
@@ -128,11 +129,31 @@ describe("workflow turns", () => {
     const feedback = within(review).getByRole("textbox", { name: "Feedback" }) as HTMLTextAreaElement;
     fireEvent.change(feedback, { target: { value: "  Cleared.  " } });
     fireEvent.click(within(review).getByRole("button", { name: "Approve" }));
-    expect(given.approve).toHaveBeenCalledWith("legal", "Cleared.");
+    expect(given.approve).toHaveBeenCalledWith("legal", "Cleared.", waiting.id);
     fireEvent.change(feedback, { target: { value: "Remove the pricing line." } });
     fireEvent.click(within(review).getByRole("button", { name: "Request changes" }));
-    expect(given.reject).toHaveBeenCalledWith("legal", "Remove the pricing line.");
+    expect(given.reject).toHaveBeenCalledWith("legal", "Remove the pricing line.", waiting.id);
     await waitFor(() => expect(feedback.value).toBe(""));
+  });
+
+  it("where rejecting cancels the run, says so on the button and confirms first", () => {
+    const waiting = { ...turn("waiting", ["legal", "approval"], { text: "Sign off?" }), on_reject: "cancel" as const };
+    const given = renderTurn(waiting, { notes: { awaiting: new Set([waiting.id]) } });
+    const review = screen.getByRole("region", { name: "Review legal" });
+    fireEvent.change(within(review).getByRole("textbox", { name: "Feedback" }), { target: { value: "Not cleared." } });
+    fireEvent.click(within(review).getByRole("button", { name: "Reject and cancel run" }));
+    expect(given.reject).not.toHaveBeenCalled();
+    fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Reject and cancel run" }));
+    expect(given.reject).toHaveBeenCalledWith("legal", "Not cleared.", waiting.id);
+  });
+
+  it("keeps a decision refused because someone decided first on a card under the wait, with the text", () => {
+    const waiting = turn("waiting", ["legal", "approval"], { text: "Sign off?" });
+    const refused = { action: "reject" as const, text: "Not cleared.", message: 'node "legal" is completed; it is not waiting for approval', target: waiting.id, draftKey: null };
+    renderTurn(waiting, { actions: actions({ refused: (id) => (id === waiting.id ? { refused, change: "Rita Ramos approved legal.", onDiscard: vi.fn() } : null) }) });
+    const card = screen.getByRole("region", { name: "Your request for changes on legal was not sent" });
+    expect(card.textContent).toContain("Rita Ramos approved legal.");
+    expect((within(card).getByRole("textbox", { name: "Your text, kept" }) as HTMLTextAreaElement).value).toBe("Not cleared.");
   });
 
   it("tells an analyst who the approval waits for, in place of the composer, and never \"your review\"", () => {

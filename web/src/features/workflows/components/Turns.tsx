@@ -9,6 +9,7 @@ import { memo } from "react";
 import { AgentAvatar, PersonAvatar, personInitial } from "../../../components/AgentAvatar";
 import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
+import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
 import { useMayDecide } from "../../../lib/decisions";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
@@ -22,14 +23,19 @@ export type NodeAction = "approve" | "reject" | "reply" | "retry";
 export interface TurnActions {
   pending(nodeId: string): NodeAction | null;
   error(nodeId: string): unknown;
-  approve(nodeId: string, comment: string): void;
-  /** Resolve true once the server accepted, so the composer can be cleared. */
-  reject(nodeId: string, reason: string): Promise<boolean>;
+  /** Resolve true once the server accepted, so the composer can be cleared; `waitId` is the waiting turn answered. */
+  approve(nodeId: string, comment: string, waitId: string): Promise<boolean>;
+  reject(nodeId: string, reason: string, waitId: string): Promise<boolean>;
   reply(nodeId: string, text: string): Promise<boolean>;
   retry(nodeId: string): void;
   /** The open decision a waiting node's wait is, once read: who may answer it, since when it waits. */
   decision(nodeId: string): Decision | undefined;
+  /** The decision on the wait `waitId` the server refused because someone decided first, with what changed. */
+  refused(waitId: string): (Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard">) | null;
 }
+
+/** Where a person's text for a wait is kept until it is sent (see useDraft). */
+export const workflowDraftKey = (waitId: string) => `workflow-turn:${waitId}`;
 
 const kindGlyph: Record<string, string> = { prompt: "P", command: "C", bash: "$", script: "S", loop: "L", approval: "A", cancel: "X" };
 
@@ -207,6 +213,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
   const decision = open ? actions.decision(node) : undefined;
   // "Your" only for whoever may answer it; anyone else reads that it waits for one.
   const yours = useMayDecide(decision);
+  const refused = approval ? actions.refused(turn.id) : null;
   return (
     <>
       <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={approval ? `${node} asks for approval` : `${node} asks for a reply`}>
@@ -227,18 +234,24 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
         <ReviewForm
           subject={node}
           title={`Your review · ${node}`}
-          consequence="Approving lets the nodes after it run. Requesting changes sends your feedback to the node's on_reject prompt, or, when it has none, cancels the run."
+          consequence={
+            turn.on_reject === "cancel"
+              ? "Approving lets the nodes after it run. Rejecting cancels the run: there is no revision step left, and your text is recorded as the reason."
+              : "Approving lets the nodes after it run. Requesting changes sends your feedback to the node's on_reject prompt, which revises the work and asks again."
+          }
           placeholder="What should change? Optional when you approve."
-          hint="Sent as your comment when you approve, and as the reason when you request changes. Ctrl+Enter requests changes."
+          hint={`Sent with Approve as a comment, or with ${turn.on_reject === "cancel" ? "Reject and cancel run as the reason" : "Request changes as what must change"}. Ctrl+Enter ${turn.on_reject === "cancel" ? "rejects" : "requests changes"}.`}
+          rejectCancels={turn.on_reject === "cancel"}
           pending={pending === "approve" || pending === "reject" ? pending : null}
           error={actions.error(node)}
           decision={decision}
-          draftKey={`workflow-turn:${turn.id}`}
-          onApprove={(comment) => actions.approve(node, comment)}
-          onReject={(reason) => actions.reject(node, reason)}
+          draftKey={workflowDraftKey(turn.id)}
+          onApprove={(comment) => actions.approve(node, comment, turn.id)}
+          onReject={(reason) => actions.reject(node, reason, turn.id)}
         />
       ) : null}
-      {open && !approval ? <ReplyComposer nodeId={node} pending={pending === "reply"} error={actions.error(node)} decision={decision} draftKey={`workflow-turn:${turn.id}`} onReply={(text) => actions.reply(node, text)} /> : null}
+      {!open && refused ? <RefusedDecisionCard {...refused} subject={node} resend={null} /> : null}
+      {open && !approval ? <ReplyComposer nodeId={node} pending={pending === "reply"} error={actions.error(node)} decision={decision} draftKey={workflowDraftKey(turn.id)} onReply={(text) => actions.reply(node, text)} /> : null}
     </>
   );
 }

@@ -7,10 +7,11 @@ import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
 import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
-import type { WorkflowConversation } from "../../../lib/trpc";
+import { useRefusedDecision } from "../../../lib/refusedDecision";
+import { trpc, type WorkflowConversation } from "../../../lib/trpc";
 import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
 import { annotateTurns } from "../utils/turns";
-import { type NodeAction, type TurnActions, TurnItem } from "./Turns";
+import { type NodeAction, type TurnActions, TurnItem, workflowDraftKey } from "./Turns";
 import { WorkflowRunHeader } from "./WorkflowRunHeader";
 import "../workflows.css";
 
@@ -23,8 +24,12 @@ export function WorkflowRunView({ runId }: { runId: string }) {
 }
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
-function useTurnActions(runId: string, waiting: boolean): TurnActions {
-  const decisions = useOpenDecisions(runId, waiting);
+function useTurnActions({ run, turns }: WorkflowConversation): TurnActions {
+  const runId = run.id;
+  const decisions = useOpenDecisions(runId, run.status === "waiting_for_user");
+  // A decision someone else took first (409) keeps its text on a card under the wait it answered.
+  const refusal = useRefusedDecision(`workflow:${runId}`);
+  const utils = trpc.useUtils();
   const approve = useApproveNode();
   const reject = useRejectNode();
   const reply = useReplyToNode();
@@ -43,6 +48,12 @@ function useTurnActions(runId: string, waiting: boolean): TurnActions {
       // The refusal is on the mutation's `error` and shown by the composer.
       () => false,
     );
+  /** A decision refused with 409 is kept (with its text and its composer's draft) for the card under its wait. */
+  const kept = (sent: Promise<unknown>, decision: { action: "approve" | "reject"; text: string; waitId: string }) =>
+    refusal.settle(sent, { action: decision.action, text: decision.text, target: decision.waitId, draftKey: workflowDraftKey(decision.waitId) }, () => {
+      forget();
+      void utils.workflows.conversation.invalidate({ runId });
+    });
   const sentFor = (nodeId: string) => mutations.find(([, mutation]) => mutation.variables?.nodeId === nodeId && (mutation.isPending || mutation.error));
   return {
     pending: (nodeId) => {
@@ -50,13 +61,18 @@ function useTurnActions(runId: string, waiting: boolean): TurnActions {
       return found && found[1].isPending ? (found[0] as NodeAction) : null;
     },
     error: (nodeId) => sentFor(nodeId)?.[1].error ?? null,
-    approve: (nodeId, comment) => {
+    approve: (nodeId, comment, waitId) => {
       forget();
-      approve.mutate({ runId, nodeId, ...(comment ? { comment } : {}) });
+      return kept(approve.mutateAsync({ runId, nodeId, ...(comment ? { comment } : {}) }), { action: "approve", text: comment, waitId });
     },
-    reject: (nodeId, reason) => {
+    reject: (nodeId, reason, waitId) => {
       forget();
-      return accepted(reject.mutateAsync({ runId, nodeId, reason }));
+      return kept(reject.mutateAsync({ runId, nodeId, reason }), { action: "reject", text: reason, waitId });
+    },
+    refused: (waitId) => {
+      const found = refusal.refused;
+      if (found?.target !== waitId) return null;
+      return { refused: found, change: changeAfter(turns, waitId), onDiscard: () => refusal.forget() };
     },
     reply: (nodeId, text) => {
       forget();
@@ -73,10 +89,22 @@ function useTurnActions(runId: string, waiting: boolean): TurnActions {
 function RunConversation({ conversation, refreshError }: { conversation: WorkflowConversation; refreshError: unknown }) {
   const { run, turns } = conversation;
   const notes = useMemo(() => annotateTurns(conversation), [conversation]);
-  const actions = useTurnActions(run.id, run.status === "waiting_for_user");
+  const actions = useTurnActions(conversation);
   return (
     <ConversationPage className="workflow-run" header={<WorkflowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
       {turns.map((turn) => (notes.repeated.has(turn.id) ? null : <TurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />))}
     </ConversationPage>
   );
+}
+
+/** What happened after the wait `waitId`, for a refused decision's card: who decided it, or that the run was cancelled. */
+function changeAfter(turns: WorkflowConversation["turns"], waitId: string): string | null {
+  const wait = turns.findIndex((t) => t.id === waitId);
+  const node = turns[wait]?.node_id;
+  const decided = turns.slice(wait + 1).find((t) => ((t.kind === "approved" || t.kind === "rejected") && t.node_id === node) || t.kind === "cancelled");
+  const who = decided?.actor ?? "Someone";
+  if (decided?.kind === "approved") return `${who} approved ${node}.`;
+  if (decided?.kind === "rejected") return `${who} rejected ${node}.`;
+  if (decided?.kind === "cancelled") return `${who} cancelled the run.`;
+  return null;
 }
