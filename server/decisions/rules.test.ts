@@ -125,7 +125,7 @@ describe.each(testDatabases)("decision rules on $name", (testDatabase) => {
     const refused = await env.api.as(rita.token).post(`/runs/${run.body.run_id}/approve`);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toContain("separation of duties");
-    expect((await decide(open.id, sam, { outcome: "request_changes" })).status).toBe(400); // feedback is required
+    expect((await decide(open.id, sam, { outcome: "request_changes" })).status).toBe(422); // feedback (or an open comment on a part) is required
     expect((await decide(open.id, sam, { outcome: "request_changes", comment: "add a waiting list" })).body).toMatchObject({ state: "decided", outcome: "request_changes" });
     await env.api.post(`/runs/${run.body.run_id}/cancel`, { reason: "done testing" });
   });

@@ -121,7 +121,7 @@ describe.each(testDatabases)("inline review on $name", (testDatabase) => {
 
     // Neither feedback nor an open comment: nothing to send.
     const empty = await env.api.as(rita.token).post(`/api/decisions/${second.id}/decide`, { outcome: "request_changes", comment: "  " });
-    expect(empty).toMatchObject({ status: 400, body: { message: expect.stringContaining("comment on a part") } });
+    expect(empty).toMatchObject({ status: 422, body: { message: expect.stringContaining("comment on a part") } });
   });
 
   it("saves a reviewer's edit as a new version by her, which she approves and the export holds", async () => {
