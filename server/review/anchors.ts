@@ -130,17 +130,23 @@ export function anchorsOf(output: unknown): AnchorInfo[] {
     if (found.length < MAX_ANCHORS) found.push({ anchor: formatAnchor(part ? { path, part } : { path }), label, quote: clip(textOf(value)) });
   };
   const textParts = (path: Segment[], label: string, text: string, root: boolean) => {
-    if (root) {
-      paragraphsOf(text).forEach((paragraph, p) => {
-        if (paragraph.trim() !== "") add(path, `Paragraph ${p + 1}`, paragraph.trim(), { paragraph: p + 1 });
-      });
-    }
     const lines = linesOf(text);
-    if (lines.length > 1) {
-      lines.forEach((line, l) => {
-        if (line.trim() !== "") add(path, `${label ? `${label}, line` : "Line"} ${l + 1}`, line.trim(), { line: l + 1 });
-      });
+    const lineAnchor = (l: number) => {
+      if (lines[l]!.trim() !== "") add(path, `${label ? `${label}, line` : "Line"} ${l + 1}`, lines[l]!.trim(), { line: l + 1 });
+    };
+    if (!root) {
+      if (lines.length > 1) lines.forEach((_line, l) => lineAnchor(l));
+      return;
     }
+    // A text output: its paragraphs, and the lines of a paragraph that has several (a list, a code block).
+    let line = 0;
+    paragraphsOf(text).forEach((paragraph, p) => {
+      const start = lines.findIndex((candidate, l) => l >= line && candidate.trim() !== "");
+      const count = paragraph.split("\n").length;
+      if (paragraph.trim() !== "") add(path, `Paragraph ${p + 1}`, paragraph.trim(), { paragraph: p + 1 });
+      if (start >= 0 && paragraph.trim().split("\n").length > 1) for (let l = start; l < start + paragraph.trim().split("\n").length; l++) lineAnchor(l);
+      line = (start >= 0 ? start : line) + count;
+    });
   };
   const walk = (value: unknown, path: Segment[], label: string, depth: number) => {
     if (depth > MAX_DEPTH || found.length >= MAX_ANCHORS) return;

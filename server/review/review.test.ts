@@ -11,6 +11,7 @@ import { createCaller } from "../trpc/router";
 import { testDatabases } from "../testing/databases";
 import { type TestPerson, createPerson } from "../testing/people";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
+import { chain, graphOf, reviewGate, workerNode } from "../testing/flows";
 import { eventually } from "../testing/workerServer";
 import type { Decision, DecisionPage } from "../decisions/schemas";
 import type { ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
@@ -154,6 +155,48 @@ describe.each(testDatabases)("inline review on $name", (testDatabase) => {
     const exported = (await env.api.get(`/runs/${runId}/artifacts/export`)).body;
     expect(exported.artifacts.find((a: { artifact_type: string }) => a.artifact_type === "requirements")).toMatchObject({ version: 2, artifact: edited });
     expect((await env.api.as(rita.token).post(path, { output: edited })).status).toBe(409);
+  });
+});
+
+describe.each(testDatabases)("inline review of a Stitch review gate on $name", (testDatabase) => {
+  let env: ServerOnTestDatabase;
+  beforeAll(async () => {
+    env = await serverOn(testDatabase);
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("reviews the gate's input as text by paragraph; a request for changes carries the comment to the worker; the next version is diffed", async () => {
+    const flow = await env.api.createFlow(graphOf([workerNode("W", "https://worker.example.test/hook"), reviewGate("check")], chain("W", "check")));
+    const run = await env.api.startRun(flow.id);
+    const callback = (output: string) => env.api.post(`/api/stitch/callback/${run.id}/W`, { status: "completed", output });
+    expect((await callback("Courts open at 8.\n\nBook a court for an hour.")).status).toBe(200);
+    const openGate = () => eventually(async () => (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${run.id}`)).body.items[0], 10_000, "the gate's decision");
+    const first = await openGate();
+    const output = (await env.api.get<ReviewOutput>(`/api/decisions/${first.id}/output`)).body;
+    expect(output).toMatchObject({ format: "text", version: 1, editable: false, output: "Courts open at 8.\n\nBook a court for an hour." });
+    expect(output.anchors.map((a) => [a.anchor, a.quote])).toEqual([["P1", "Courts open at 8."], ["P2", "Book a court for an hour."]]);
+
+    expect((await env.api.post(`/api/decisions/${first.id}/comments`, { anchor: "P2", quote: "an hour", text: "Two hours at most." })).status).toBe(201);
+    expect((await env.api.post(`/api/decisions/${first.id}/decide`, { outcome: "request_changes", comment: "Say the limit." })).status).toBe(200);
+    const events = (await env.api.get<{ type: string; payload: { comments?: unknown; feedback?: string } }[]>(`/api/stitch/runs/${run.id}/events`)).body;
+    const review = events.find((e) => e.type === "review")!;
+    expect(review.payload.comments).toEqual([{ anchor: "P2", label: "Paragraph 2", quote: "an hour", text: "Two hours at most." }]);
+    expect(review.payload.feedback).toBe('Say the limit.\n\nComments on parts of the output:\n- [P2] on "an hour": Two hours at most.');
+
+    expect((await callback("Courts open at 8.\n\nBook a court for two hours at most.")).status).toBe(200);
+    const second = await eventually(async () => {
+      const found = await openGate();
+      return found?.id !== first.id ? found : undefined;
+    }, 10_000, "the second review");
+    const comments = (await env.api.get<{ items: ReviewComment[] }>(`/api/decisions/${second.id}/comments`)).body.items;
+    expect(comments[0]).toMatchObject({ anchor: "P2", version: 1, sent_with_version: 1, outdated: true });
+    const diff = (await env.api.get<ReviewDiff>(`/api/decisions/${second.id}/diff`)).body;
+    expect(diff).toMatchObject({ from_version: 1, to_version: 2 });
+    const words = (op: string) => diff.changes[0]!.pieces.filter((p) => p.op === op).map((p) => p.text.trim()).join(" ");
+    expect([words("delete"), words("insert")]).toEqual(["an hour", "two hours at most"]);
+    expect(words("equal")).toContain("Book a court for");
   });
 });
 
