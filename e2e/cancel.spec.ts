@@ -30,7 +30,7 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   await expect(runLink).toContainText("Waiting for review");
 
   // Backing out changes nothing.
-  const cancelRun = page.getByRole("button", { name: "Cancel run" });
+  const cancelRun = page.getByRole("button", { name: "Cancel run", exact: true });
   await cancelRun.click();
   await expect(page.getByRole("textbox", { name: "Reason" })).toBeFocused();
   await page.keyboard.press("Escape");
@@ -49,7 +49,7 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   await expect(cancelled).toContainText(reason);
   await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(page.getByRole("region", { name: /^Review / })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Download bundle" })).toHaveCount(0);
   await expect(page.locator(".run-header")).toContainText("Cancelled");
   await expect(runLink).toContainText("Cancelled");
@@ -87,13 +87,13 @@ test("any flow's engine run is cancelled from its graph: the waiting node stops 
   await page.goto(`/app/engine/runs/${run.id}`);
   const nodes = page.getByRole("region", { name: "Nodes" });
   await expect(nodes.getByRole("row", { name: /Approve refund/ })).toContainText("Needs input");
-  await page.getByRole("button", { name: "Cancel run" }).click();
+  await page.getByRole("button", { name: "Cancel run", exact: true }).click();
   await page.getByRole("textbox", { name: "Reason" }).fill("Refund handled by phone.");
   await page.getByRole("button", { name: "Cancel this run" }).click();
 
   await expect(page.locator(".run-header")).toContainText("Cancelled");
   await expect(nodes.getByRole("row", { name: /Approve refund/ })).toContainText("Cancelled");
-  await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
   await nodes.getByRole("button", { name: "Details of Approve refund" }).click();
   await expect(page.getByRole("complementary", { name: "Approve refund" })).toContainText("Refund handled by phone.");
   await expect(page.getByRole("button", { name: "Complete node" })).toHaveCount(0);

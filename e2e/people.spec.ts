@@ -121,7 +121,7 @@ test("the first account invites an analyst and a reviewer; each does what their 
   await expect(anna.page.getByRole("status", { name: "Waiting for a reviewer on Requirements" })).toBeVisible();
   await expect(anna.page.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(anna.page.getByRole("button", { name: "Request changes" })).toHaveCount(0);
-  await expect(anna.page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  await expect(anna.page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
   await snapshot(anna.page, testInfo, "05-analyst-waits-for-a-reviewer");
 
   // An approve forged from the analyst's page, with the session cookie and its CSRF token: refused, naming the role.
@@ -144,7 +144,7 @@ test("the first account invites an analyst and a reviewer; each does what their 
   await expect(rita.page.getByRole("article", { name: "Requirements output, version 2" })).toBeVisible({ timeout: 60_000 });
   await expect(composer).toBeVisible();
   await snapshot(rita.page, testInfo, "06-reviewer-requested-changes");
-  await expect(rita.page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  await expect(rita.page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
   // ... and approves each output after it, to the end of the run.
   const agents = (await (await rita.page.request.get("/agents")).json()) as { name: string }[];
   for (const agent of agents) {

@@ -129,7 +129,7 @@ test("a step workflow is pasted, checked, registered, started from its form and 
   await expect(greet.locator("b")).toHaveCount(0);
   const pause = page.getByRole("article", { name: "Step pause" });
   await expect(pause.getByText("utils.delay is working")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Cancel run" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toBeVisible();
   await snapshot(page, testInfo, "04-run-at-work");
 
   await expect(page.getByText(/^Run completed/)).toBeVisible();
@@ -142,7 +142,7 @@ test("a step workflow is pasted, checked, registered, started from its form and 
   await expect(outputs).toContainText("Hello, Ada <b>Lovelace</b>!");
   await expect(outputs.getByRole("definition")).toHaveText(["Hello, Ada <b>Lovelace</b>!", "2", "1500"]);
   await expect(page.locator(".run-header")).toContainText("Completed");
-  await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Resume" })).toHaveCount(0);
   await snapshot(page, testInfo, "05-run-completed-with-outputs");
 

@@ -150,7 +150,7 @@ test("a workflow is written in the editor, registered, run, reviewed, and shows 
   await expect(page.getByText("Run failed")).toBeVisible();
   await expect(page.locator(".run-header")).toContainText("Failed");
   await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
 
   // The skipped node, folded, with its reason.
   const skipped = page.locator("details.turn-skipped", { hasText: "translate (prompt) skipped" });
@@ -217,7 +217,7 @@ test("a workflow is written in the editor, registered, run, reviewed, and shows 
   await page.getByRole("button", { name: "Resume" }).click();
   await expect(page.getByText(`Run resumed by ${reviewer}`)).toBeVisible();
   await expect(page.getByRole("region", { name: "Review legal" })).toBeVisible();
-  await page.getByRole("button", { name: "Cancel run" }).click();
+  await page.getByRole("button", { name: "Cancel run", exact: true }).click();
   await page.getByRole("textbox", { name: "Reason" }).fill("Release postponed.");
   await page.getByRole("button", { name: "Cancel this run" }).click();
   await expect(page.getByRole("article", { name: "Run cancelled" }).last()).toContainText("Release postponed.");
