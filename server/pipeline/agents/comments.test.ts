@@ -223,3 +223,13 @@ describe("inception, diagrams, pseudocode and tests: a comment changes its part 
     ]);
   });
 });
+
+describe("a revision asked by comments alone", () => {
+  it("needs no general feedback: an empty feedback with comments revises; with neither the call is refused", () => {
+    const previous = pipeline.requirements;
+    const sent = [comment(previous.artifact, "core_capabilities[CAP-001]", "A reservation must be limited to 3 days.")];
+    const revised = draft("requirements", { run_id: "RUN_TEST", context: previous, is_feedback: true, feedback: "", comments: sent });
+    expect(commentOutcomesOf(revised)).toEqual([expect.objectContaining({ anchor: "core_capabilities[CAP-001]", done: true })]);
+    expect(() => draft("requirements", { run_id: "RUN_TEST", context: previous, is_feedback: true, feedback: " ", comments: [] })).toThrow(/no comments/);
+  });
+});

@@ -32,7 +32,9 @@ export function draft<T extends ArtifactType>(slug: T, request: AgentRequest): E
   if (!parsed.success) throw new AgentInputError(`${slug}: the request is malformed (${describeIssues(parsed.error)})`);
   const drafter = drafters[slug] as Drafter<T>;
   if (parsed.data.is_feedback) {
-    if (parsed.data.feedback.trim() === "") throw new AgentInputError(`${slug}: is_feedback is true but the feedback is empty; say what to change`);
+    if (parsed.data.feedback.trim() === "" && !parsed.data.comments?.length) {
+      throw new AgentInputError(`${slug}: is_feedback is true but the feedback is empty and there are no comments; say what to change`);
+    }
     return assertEnvelope(slug, drafter.revise(parsed.data));
   }
   return assertEnvelope(slug, drafter.draft(parsed.data));
