@@ -101,11 +101,27 @@ export class PeopleCommands {
     });
   }
 
+  /**
+   * A new link for an invited account that has not chosen a password: the links sent before stop working. Refused for
+   * an active account (it signs in; a forgotten password is not this) and a disabled one.
+   */
+  async reissueInvitation(by: Identity, accountId: string): Promise<{ account: Account; invitationPath: string; expiresAt: string }> {
+    const token = newSecret("inv_");
+    const expiresAt = new Date(Date.now() + this.options.invitationTtlMs).toISOString();
+    return this.database.transaction(async (tx) => {
+      const account = await this.mustFind(tx, accountId);
+      if (account.active) throw new PeopleError("conflict", `${account.name} has chosen a password already: they sign in`);
+      if (account.disabledAt) throw new PeopleError("conflict", `${account.name}'s account is disabled: enable it before sending a new link`);
+      await store.replaceInvitation(tx, { tokenHash: digest(token), accountId, createdBy: by.accountId, expiresAt });
+      return { account: { ...accountOf(account), invitation_expires_at: expiresAt }, invitationPath: invitationPath(token), expiresAt };
+    });
+  }
+
   async acceptInvitation(input: { token: string; password: string }, origin: RequestOrigin): Promise<NewSession> {
     const passwordHash = await hashPassword(input.password);
     return this.database.transaction(async (tx) => {
       const invitation = await store.openInvitation(tx, digest(input.token));
-      if (!invitation) throw new PeopleError("not_found", "this invitation does not exist, was used already or has expired: ask an operator for a new one");
+      if (!invitation) throw new PeopleError("not_found", "this invitation does not work: it was used already, has expired or was replaced by a newer link. Ask an operator for a new one");
       const account = await store.accountById(tx, invitation.accountId);
       if (!account || account.disabledAt) throw new PeopleError("conflict", "this account is disabled");
       await store.setPassword(tx, account.id, passwordHash);

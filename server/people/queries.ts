@@ -4,11 +4,12 @@
  */
 import type { Database } from "../../db/client";
 import { roleAllows } from "./roles";
-import { type Account, type ApiToken, type AuthStatus, type Identity, Role, anonymous } from "./schemas";
+import { PeopleError } from "./errors";
+import { type Account, type ApiToken, type AuthStatus, type Identity, type InvitationInfo, Role, anonymous } from "./schemas";
 import { digest, sameSecret } from "./secrets";
 import * as store from "./store";
 
-export function accountOf(row: store.AccountFields): Account {
+export function accountOf(row: store.AccountFields & { invitationExpiresAt?: string | null }): Account {
   return {
     id: row.id,
     name: row.name,
@@ -17,6 +18,7 @@ export function accountOf(row: store.AccountFields): Account {
     created_at: new Date(row.createdAt).toISOString(),
     disabled_at: row.disabledAt ? new Date(row.disabledAt).toISOString() : null,
     active: row.active,
+    invitation_expires_at: row.invitationExpiresAt ? new Date(row.invitationExpiresAt).toISOString() : null,
   };
 }
 
@@ -70,6 +72,14 @@ export class PeopleQueries {
       me: { id: identity.accountId, name: identity.name, email: account?.email ?? null, role: identity.role, via: identity.kind },
       csrfToken: identity.kind === "session" ? identity.csrfToken : null,
     };
+  }
+
+  /** Whom an invitation link invites and whether it still works; a link that was never made, or was replaced, is 404. */
+  async invitation(token: string): Promise<InvitationInfo> {
+    const found = await this.database.run((db) => store.invitationByHash(db, digest(token)));
+    if (!found) throw new PeopleError("not_found", "this invitation link does not work: it was never made, or an operator sent a newer one. Ask an operator for a new link");
+    const state = found.disabledAt ? "disabled" : found.acceptedAt ? "used" : found.expired ? "expired" : "open";
+    return { state, name: found.name, email: found.email, role: found.role, invited_by: found.invitedBy, expires_at: new Date(found.expiresAt).toISOString() };
   }
 
   async listAccounts(): Promise<Account[]> {

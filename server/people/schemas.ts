@@ -33,8 +33,23 @@ export const Account = z.object({
   disabled_at: z.string().nullable(),
   /** False while an invited person has not chosen a password. */
   active: z.boolean(),
+  /** While invited: when the newest invitation link expires (null once active, or in answers that do not list accounts). */
+  invitation_expires_at: z.string().nullable(),
 });
 export type Account = z.infer<typeof Account>;
+
+/** What the invitation page shows before asking for a password: whom it invites, by whom, and whether it still works. */
+export const InvitationInfo = z.object({
+  state: z.enum(["open", "used", "expired", "disabled"]),
+  name: z.string(),
+  email: z.string(),
+  role: z.string(),
+  invited_by: z.string().nullable(),
+  expires_at: z.string(),
+});
+export type InvitationInfo = z.infer<typeof InvitationInfo>;
+
+export const InvitationToken = z.object({ token: z.string().min(20).max(200) });
 
 export const ApiToken = z.object({
   id: z.string(),

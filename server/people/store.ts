@@ -44,8 +44,13 @@ export async function accountById(db: Executor, id: string) {
   return row;
 }
 
+/** Every account, oldest first, with when its newest unused invitation expires (null once it has a password). */
 export async function listAccounts(db: Executor) {
-  return db.select(accountColumns).from(accounts).orderBy(asc(accounts.createdAt));
+  const invitationExpiresAt = sql<string | null>`(
+    SELECT max(${invitations.expiresAt}) FROM ${invitations}
+    WHERE ${invitations.accountId} = ${accounts.id} AND ${invitations.acceptedAt} IS NULL AND ${accounts.passwordHash} IS NULL
+  )`;
+  return db.select({ ...accountColumns, invitationExpiresAt }).from(accounts).orderBy(asc(accounts.createdAt));
 }
 
 export async function setRole(db: Executor, id: string, role: Role) {
@@ -149,6 +154,26 @@ export async function revokeToken(db: Executor, id: string) {
 
 export async function insertInvitation(db: Executor, values: { tokenHash: string; accountId: string; createdBy: string | null; expiresAt: string }) {
   await db.insert(invitations).values(values);
+}
+
+/** A new link for an invited account: the links made before stop working (they are deleted), the new one is inserted. */
+export async function replaceInvitation(tx: Executor, values: { tokenHash: string; accountId: string; createdBy: string | null; expiresAt: string }) {
+  await tx.delete(invitations).where(and(eq(invitations.accountId, values.accountId), isNull(invitations.acceptedAt)));
+  await tx.insert(invitations).values(values);
+}
+
+/** The invitation with this hash whatever its state, with whom it invites and who made it, for its page. */
+export async function invitationByHash(db: Executor, tokenHash: string) {
+  const [row] = await db
+    .select({
+      expiresAt: invitations.expiresAt, acceptedAt: invitations.acceptedAt, expired: sql<boolean>`${invitations.expiresAt} <= now()`,
+      name: accounts.name, email: accounts.email, role: accounts.role, disabledAt: accounts.disabledAt,
+      invitedBy: sql<string | null>`(SELECT i.name FROM ${accounts} i WHERE i.id = ${invitations.createdBy})`,
+    })
+    .from(invitations)
+    .innerJoin(accounts, eq(accounts.id, invitations.accountId))
+    .where(eq(invitations.tokenHash, tokenHash));
+  return row;
 }
 
 /** The open invitation with this hash, locked, unless it was accepted or has expired. */

@@ -2,7 +2,7 @@
  * People for the app: signing in and out, the first account, accepting an invitation (open: nobody is signed in yet),
  * personal API tokens (anyone signed in, for themselves), and managing accounts (operators).
  */
-import { AcceptInviteBody, AccountRef, ChangeRoleBody, CreateTokenBody, InviteBody, SetupBody, SignInBody, TokenRef } from "../../people/schemas";
+import { AcceptInviteBody, AccountRef, ChangeRoleBody, CreateTokenBody, InvitationToken, InviteBody, SetupBody, SignInBody, TokenRef } from "../../people/schemas";
 import type { NewSession } from "../../people/commands";
 import { clearedSessionCookie, sessionCookie } from "../../http/sessionCookie";
 import type { AppContext } from "../context";
@@ -19,6 +19,8 @@ export const authRouter = router({
   status: openProcedure.query(({ ctx }) => ctx.people.queries.status(ctx.identity)),
   setup: openProcedure.input(SetupBody).mutation(async ({ ctx, input }) => signedIn(ctx, await ctx.people.commands.setup(input, ctx.origin))),
   signIn: openProcedure.input(SignInBody).mutation(async ({ ctx, input }) => signedIn(ctx, await ctx.people.commands.signIn(input, ctx.origin))),
+  /** Whom an invitation link invites, by whom, and whether it still works: the page says so before asking for a password. */
+  invitation: openProcedure.input(InvitationToken).query(({ ctx, input }) => ctx.people.queries.invitation(input.token)),
   acceptInvitation: openProcedure.input(AcceptInviteBody).mutation(async ({ ctx, input }) => signedIn(ctx, await ctx.people.commands.acceptInvitation(input, ctx.origin))),
   signOut: openProcedure.mutation(async ({ ctx }) => {
     await ctx.people.commands.signOut(ctx.identity);
@@ -37,6 +39,8 @@ export const tokensRouter = router({
 export const accountsRouter = router({
   list: operatorProcedure.query(({ ctx }) => ctx.people.queries.listAccounts()),
   invite: operatorProcedure.input(InviteBody).mutation(({ ctx, input }) => ctx.people.commands.invite(ctx.identity, input)),
+  /** A new link for an invited account (a lost or expired one); the links sent before stop working. */
+  reissueInvitation: operatorProcedure.input(AccountRef).mutation(({ ctx, input }) => ctx.people.commands.reissueInvitation(ctx.identity, input.accountId)),
   changeRole: operatorProcedure.input(ChangeRoleBody).mutation(({ ctx, input }) => ctx.people.commands.changeRole(input.accountId, input.role)),
   disable: operatorProcedure.input(AccountRef).mutation(({ ctx, input }) => ctx.people.commands.setDisabled(ctx.identity, input.accountId, true)),
   enable: operatorProcedure.input(AccountRef).mutation(({ ctx, input }) => ctx.people.commands.setDisabled(ctx.identity, input.accountId, false)),

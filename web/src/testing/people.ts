@@ -14,6 +14,7 @@ export function account(overrides: Partial<Account> = {}): Account {
     created_at: "2025-03-01T10:00:00.000Z",
     disabled_at: null,
     active: true,
+    invitation_expires_at: null,
     ...overrides,
   };
 }
