@@ -6,10 +6,10 @@
  * server accepted it. Only whoever may take the decision decides (its assignee, or anyone with its role while it is
  * assigned to no one): anyone else reads who it waits for, and the decider reads the same line above the form.
  */
-import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useState } from "react";
 import { useMayDecide } from "../lib/decisions";
 import type { Decision } from "../lib/trpc";
-import { useDraft } from "../lib/useDraft";
+import { useReviewDraft } from "./review/useReviewDraft";
 import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
 import { CheckIcon } from "./icons";
@@ -45,15 +45,16 @@ export function ReviewForm(props: ReviewFormProps) {
 }
 
 function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, decision, draftKey, onApprove, onReject }: ReviewFormProps) {
-  const [feedback, setFeedback, clearFeedback] = useDraft(draftKey);
+  const { text: feedback, setText: setFeedback, clear: clearFeedback, openComments } = useReviewDraft(draftKey, decision?.id);
+  const openCommentsId = useId();
   const [validation, setValidation] = useState<string | null>(null);
   const busy = pending !== null;
 
   const sendBack = async (event?: FormEvent) => {
     event?.preventDefault();
     if (busy) return;
-    if (feedback.trim().length === 0) {
-      setValidation("Describe what should change before requesting changes.");
+    if (feedback.trim().length === 0 && openComments === 0) {
+      setValidation("Describe what should change, or comment on a part, before requesting changes.");
       return;
     }
     setValidation(null);
@@ -95,7 +96,8 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
         />
         {error && !busy ? <ErrorNotice title="Your decision was not recorded" error={error} /> : null}
         <div className="composer-actions">
-          <button type="submit" className="button button-secondary" disabled={busy} aria-busy={pending === "reject"}>
+          {openComments > 0 ? <OpenCommentsNote id={openCommentsId} count={openComments} /> : null}
+          <button type="submit" className="button button-secondary" disabled={busy} aria-busy={pending === "reject"} aria-describedby={openComments > 0 ? openCommentsId : undefined}>
             {pending === "reject" ? <Spinner /> : null}
             Request changes
           </button>
@@ -106,5 +108,14 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
         </div>
       </form>
     </section>
+  );
+}
+
+/** What a request for changes sends besides the feedback. */
+function OpenCommentsNote({ id, count }: { id: string; count: number }) {
+  return (
+    <span id={id} className="open-comments-note">
+      {count === 1 ? "1 open comment will be sent" : `${count} open comments will be sent`}
+    </span>
   );
 }
