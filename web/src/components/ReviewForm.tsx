@@ -54,7 +54,7 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
     event?.preventDefault();
     if (busy) return;
     if (feedback.trim().length === 0 && openComments === 0) {
-      setValidation("Describe what should change, or comment on a part, before requesting changes.");
+      setValidation("Describe what should change before requesting changes.");
       return;
     }
     setValidation(null);
