@@ -7,7 +7,14 @@
  * which needs a server with no account yet: this spec invites people.)
  */
 import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
+import { echoWorker, startWorkerServer, type WorkerServer } from "../server/testing/workerServer";
 import { snapshot } from "./helpers";
+
+let worker: WorkerServer;
+test.beforeAll(async () => {
+  worker = await startWorkerServer(echoWorker(() => ({ summary: "Members reserve tools for a weekend.", steps: ["Pick a tool", "Pick a weekend"] })));
+});
+test.afterAll(async () => worker.close());
 
 const brief =
   "A ride-hailing app for a mid-sized city: riders book trips and pay by card, drivers accept trips and get paid weekly, and operations staff handle disputes.";
@@ -148,4 +155,56 @@ test("a reviewer comments on parts, requests changes, reads each revision's diff
   await expect(storyThread2).toContainText("Resolved by Rita Ramos");
 
   await context.close();
+});
+
+test("a Stitch flow's review gate: comments on a field and on selected text of the output under review go with the request for changes", async ({ page, request }, testInfo) => {
+  const created = await request.post("/api/stitch/flows", {
+    data: {
+      name: `Reserve tools ${Date.now()}`,
+      graph: {
+        nodes: [
+          { id: "draft", type: "Worker", position: { x: 0, y: 0 }, data: { label: "Draft", webhookUrl: `${worker.url}/draft` } },
+          { id: "check", type: "UX", position: { x: 260, y: 0 }, data: { label: "Check", gate: "review" } },
+        ],
+        edges: [{ id: "e1", source: "draft", target: "check" }],
+      },
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const flowId = ((await created.json()) as { id: string }).id;
+  const started = await request.post(`/api/stitch/flows/${flowId}/runs`, { data: { input: { library: "north" } } });
+  const run = (await started.json()) as { id: string };
+
+  await page.goto(`/app/flows/runs/${run.id}`);
+  const gate = page.getByRole("article", { name: "Check asks for a review" });
+  await expect(gate.getByRole("button", { name: "Comment on Summary" })).toBeVisible();
+  await gate.getByRole("button", { name: "Comment on Summary" }).click();
+  await gate.getByRole("textbox", { name: "Comment on Summary" }).fill("Say how long a weekend lasts.");
+  await gate.getByRole("button", { name: "Add comment" }).click();
+  await expect(gate.getByRole("article", { name: /^Comment by .* on Summary$/ })).toContainText("Say how long a weekend lasts.");
+
+  // Text selected in the output becomes a comment's quote.
+  await gate.locator("pre code").evaluate((code) => {
+    const text = code.firstChild!;
+    const at = text.textContent!.indexOf("Pick a weekend");
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + "Pick a weekend".length);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(range);
+  });
+  await gate.getByRole("button", { name: "Comment on selection" }).click();
+  await gate.getByRole("textbox", { name: /^Comment on / }).fill("Which weekend, this one or the next?");
+  await gate.getByRole("button", { name: "Add comment" }).click();
+  await expect(gate.getByRole("article", { name: /^Comment by .* on Steps › item 2$/ })).toContainText("Pick a weekend");
+  await snapshot(page, testInfo, "06-flow-gate-comments");
+
+  const composer = page.getByRole("region", { name: "Review Check" });
+  await expect(composer).toContainText("2 open comments will be sent");
+  // A flow's review gate still asks for feedback words besides the comments (the runs route requires them).
+  await composer.getByRole("textbox", { name: "Feedback" }).fill("Answer the two comments.");
+  await composer.getByRole("button", { name: "Request changes" }).click();
+  await expect(page.getByRole("article", { name: "Requested changes to Check" })).toBeVisible();
+  const again = page.getByRole("article", { name: "Check asks for a review" }).last();
+  await expect(again.getByRole("article", { name: /^Comment by .* on Summary$/ })).toContainText("Sent with v1");
 });

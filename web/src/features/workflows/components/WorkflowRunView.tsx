@@ -45,6 +45,7 @@ function useTurnActions(runId: string, waiting: boolean): TurnActions {
     );
   const sentFor = (nodeId: string) => mutations.find(([, mutation]) => mutation.variables?.nodeId === nodeId && (mutation.isPending || mutation.error));
   return {
+    runId,
     pending: (nodeId) => {
       const found = sentFor(nodeId);
       return found && found[1].isPending ? (found[0] as NodeAction) : null;
