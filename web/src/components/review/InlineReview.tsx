@@ -15,6 +15,8 @@ export interface ReviewTarget {
   engineRunId?: string;
   /** The version this message shows (a pipeline artifact's); the version under review when omitted. */
   version?: number;
+  /** The conversation shows the node waiting for a decision now (so a closed one read before is out of date). */
+  waiting?: boolean;
 }
 
 export interface ReviewedOutputProps {

@@ -220,7 +220,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; 
               <>
                 <p className="turn-note">The output of {turn.reviewed.label}, for review:</p>
                 {open ? (
-                  <ReviewedOutput target={{ runId: actions.runId, nodeId: turn.node_id }}>
+                  <ReviewedOutput target={{ runId: actions.runId, nodeId: turn.node_id, waiting: true }}>
                     <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
                   </ReviewedOutput>
                 ) : (

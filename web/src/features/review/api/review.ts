@@ -3,16 +3,24 @@
  * parts, the comments on them (polled while the decision is open, so everyone sees each other's), the diff between two
  * versions, the person's draft of feedback, and her edit. Each write refreshes what it changed.
  */
+import { useCallback } from "react";
 import { trpc, type Decision } from "../../../lib/trpc";
 import type { ReviewTarget } from "../../../components/review/InlineReview";
 
 const pollMs = 4000;
 
-/** The node's decision: the open one, else the latest taken (its output and comments stay readable). */
-export function useTargetDecision(target: ReviewTarget): Decision | undefined {
-  const list = trpc.decisions.list.useQuery({ view: "all", state: "all", run_id: target.runId, limit: 50 }, { refetchInterval: pollMs });
+/**
+ * The node's decision: the open one, else the latest taken (its output and comments stay readable). Read once and
+ * again whenever a decision is taken here (mutations invalidate decisions) or `refresh` is asked for: a conversation
+ * that shows a version newer than the decision's asks (ReviewedOutputView).
+ */
+export function useTargetDecision(target: ReviewTarget): { decision: Decision | undefined; refresh(): void } {
+  const list = trpc.decisions.list.useQuery({ view: "all", state: "all", run_id: target.runId, limit: 50 });
   const ofNode = (list.data?.items ?? []).filter((d) => d.node_id === target.nodeId && (target.engineRunId === undefined || d.engine_run_id === target.engineRunId));
-  return ofNode.find((d) => d.state === "open") ?? [...ofNode].sort((a, b) => b.waiting_since.localeCompare(a.waiting_since))[0];
+  const decision = ofNode.find((d) => d.state === "open") ?? [...ofNode].sort((a, b) => b.waiting_since.localeCompare(a.waiting_since))[0];
+  const { refetch } = list;
+  const refresh = useCallback(() => void refetch(), [refetch]);
+  return { decision, refresh };
 }
 
 export function useReviewOutput(decisionId: string | undefined) {

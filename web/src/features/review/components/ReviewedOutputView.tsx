@@ -5,7 +5,7 @@
  * renderer lays out, and "Edit" for whoever may decide; on a version that revises another, what changed since it.
  * Older versions are shown as they are, with their diff. While nothing is read yet, the output is shown plain.
  */
-import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { PartsProvider, type PartsRendering } from "../../../components/artifacts/parts";
 import type { ReviewedOutputProps } from "../../../components/review/InlineReview";
 import { useSession } from "../../../lib/session";
@@ -26,9 +26,22 @@ import "../review.css";
 const noComments: ReviewComment[] = [];
 
 export function ReviewedOutputView({ target, claim, children }: ReviewedOutputProps) {
-  const decision = useTargetDecision(target);
+  const { decision, refresh } = useTargetDecision(target);
   const output = useReviewOutput(decision?.id);
   const data = output.data;
+  // Behind the conversation: it shows a version newer than the decision's (an agent's revision waits under a new
+  // decision, or someone edited it), or a node waiting while the decision read is closed. Read again until caught up.
+  const behind = data !== undefined && target.version !== undefined && target.version > data.version;
+  const decisionOpen = decision?.state === "open";
+  const stale = behind || (target.waiting === true && !decisionOpen);
+  const { refetch } = output;
+  useEffect(() => {
+    if (!stale) return;
+    const catchUp = () => (decisionOpen ? void refetch() : refresh());
+    catchUp();
+    const timer = setInterval(catchUp, 4000);
+    return () => clearInterval(timer);
+  }, [stale, decisionOpen, refetch, refresh]);
   if (!decision || !data) {
     return (
       <>

@@ -223,7 +223,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
           </header>
           <div className="turn-body">
             {turn.text ? <TurnOutput text={turn.text} nodeKind={null} label={`${node}'s request`} /> : <p className="muted small">{approval ? "Approve to go on." : "Reply to go on."}</p>}
-            {open && approval && actions.runId ? <ReviewedOutput target={{ runId: actions.runId, nodeId: node }}>{null}</ReviewedOutput> : null}
+            {open && approval && actions.runId ? <ReviewedOutput target={{ runId: actions.runId, nodeId: node, waiting: true }}>{null}</ReviewedOutput> : null}
           </div>
         </div>
       </article>
