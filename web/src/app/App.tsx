@@ -11,6 +11,8 @@ import { withCount } from "../features/decisions/utils/decisions";
 import { AccountMenu } from "../features/people/components/AccountMenu";
 import { AuthGate } from "../features/people/components/AuthGate";
 import { RunList } from "../features/runs/components/RunList";
+import { inlineReview } from "../features/review/inlineReview";
+import { InlineReviewProvider } from "../components/review/InlineReview";
 import { AppProvider } from "./provider";
 import { resolveRoute } from "./routes";
 import "./shell.css";
@@ -138,7 +140,10 @@ export function App() {
   return (
     <AppProvider>
       <AuthGate>
-        <Shell />
+        {/* Inline review (comments on parts, diffs, edits) in every conversation: features meet here. */}
+        <InlineReviewProvider implementation={inlineReview}>
+          <Shell />
+        </InlineReviewProvider>
       </AuthGate>
     </AppProvider>
   );

@@ -7,11 +7,11 @@
  * assigned to no one): anyone else reads who it waits for, and the decider reads the same line above the form.
  * Where rejecting cancels the run (`rejectCancels`), the button says so and asks for confirmation first.
  */
-import { type FormEvent, type KeyboardEvent, type ReactNode, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useRef, useState } from "react";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { useMayDecide } from "../lib/decisions";
 import type { Decision } from "../lib/trpc";
-import { useDraft } from "../lib/useDraft";
+import { useReviewDraft } from "./review/useReviewDraft";
 import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
 import { CheckIcon } from "./icons";
@@ -49,7 +49,8 @@ export function ReviewForm(props: ReviewFormProps) {
 }
 
 function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, decision, draftKey, rejectCancels = false, onApprove, onReject }: ReviewFormProps) {
-  const [feedback, setFeedback, clearFeedback] = useDraft(draftKey);
+  const { text: feedback, setText: setFeedback, clear: clearFeedback, openComments } = useReviewDraft(draftKey, decision?.id);
+  const openCommentsId = useId();
   const [validation, setValidation] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const rejectRef = useRef<HTMLButtonElement>(null);
@@ -59,7 +60,8 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
   const sendBack = async (event?: FormEvent, confirmed = false) => {
     event?.preventDefault();
     if (busy) return;
-    if (feedback.trim().length === 0) {
+    // A rejection that cancels the run needs its reason; a request for changes may leave it to the open comments.
+    if (feedback.trim().length === 0 && (rejectCancels || openComments === 0)) {
       setValidation(rejectCancels ? "Say why before rejecting: it is recorded as the reason the run was cancelled." : "Describe what should change before requesting changes.");
       return;
     }
@@ -114,7 +116,16 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
         />
         {error && !busy ? <ErrorNotice title="Your decision was not recorded" error={error} /> : null}
         <div className="composer-actions">
-          <button ref={rejectRef} type="submit" className="button button-secondary" disabled={busy} aria-busy={pending === "reject"} aria-haspopup={rejectCancels ? "dialog" : undefined}>
+          {openComments > 0 ? <OpenCommentsNote id={openCommentsId} count={openComments} /> : null}
+          <button
+            ref={rejectRef}
+            type="submit"
+            className="button button-secondary"
+            disabled={busy}
+            aria-busy={pending === "reject"}
+            aria-haspopup={rejectCancels ? "dialog" : undefined}
+            aria-describedby={openComments > 0 ? openCommentsId : undefined}
+          >
             {pending === "reject" ? <Spinner /> : null}
             {rejectLabel}
           </button>
@@ -137,5 +148,14 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
         ) : null}
       </form>
     </section>
+  );
+}
+
+/** What a request for changes sends besides the feedback. */
+function OpenCommentsNote({ id, count }: { id: string; count: number }) {
+  return (
+    <span id={id} className="open-comments-note">
+      {count === 1 ? "1 open comment will be sent" : `${count} open comments will be sent`}
+    </span>
   );
 }

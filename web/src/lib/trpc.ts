@@ -77,6 +77,13 @@ export type RunStepStatus = RunStep["status"];
 export type StepConversation = Steps["conversation"];
 export type StepTurn = StepConversation["turns"][number];
 
+/** Inline review: the output a decision reviews with its parts, the comments on them, and what changed between versions. */
+export type ReviewOutput = RouterOutputs["review"]["output"];
+export type ReviewAnchor = ReviewOutput["anchors"][number];
+export type ReviewComment = RouterOutputs["review"]["comments"]["items"][number];
+export type ReviewDiff = RouterOutputs["review"]["diff"];
+export type ReviewDiffChange = ReviewDiff["changes"][number];
+
 /** People: who is signed in and with which role, the accounts operators manage, API tokens, and the audit trail. */
 export type AuthStatus = RouterOutputs["auth"]["status"];
 export type Me = NonNullable<AuthStatus["me"]>;

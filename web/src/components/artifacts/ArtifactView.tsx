@@ -14,7 +14,7 @@ import { Pseudocode } from "./Pseudocode";
 import { TestSuites } from "./TestSuites";
 import "./artifacts.css";
 
-const leadText = (value: unknown) => (typeof value === "string" ? <Prose text={value} lead /> : <DataView value={value} />);
+const leadText = (value: unknown, anchor: string | undefined) => (typeof value === "string" ? <Prose text={value} lead /> : <DataView value={value} anchor={anchor} />);
 
 const layouts: Record<string, FieldSpec[]> = {
   requirements: [
@@ -34,19 +34,20 @@ const layouts: Record<string, FieldSpec[]> = {
     { key: "non_functional_requirements", label: "Non-functional requirements" },
     { key: "risk_matrix", label: "Risk matrix" },
   ],
-  agile: [{ key: "epics", label: "Epics", render: (v) => <AgileEpics value={v} /> }],
+  agile: [{ key: "epics", label: "Epics", render: (v, anchor) => <AgileEpics value={v} anchor={anchor} /> }],
   diagramacion: [
     {
       key: "mermaid_sequence_diagram",
       label: "Sequence diagram",
-      render: (v) => (looksLikeMermaid(v) ? <MermaidDiagram source={v} title="Sequence diagram" /> : <DataView value={v} />),
+      render: (v, anchor) => (looksLikeMermaid(v) ? <MermaidDiagram source={v} title="Sequence diagram" /> : <DataView value={v} anchor={anchor} />),
     },
     { key: "entity_relationship_model", label: "Entity-relationship model", render: (v) => <EntityModel value={v} /> },
   ],
-  pseudocodigo: [{ key: "user_story_pseudocode", label: "Pseudocode by user story", render: (v) => <Pseudocode value={v} /> }],
-  qa: [{ key: "test_suites", label: "Test suites", render: (v) => <TestSuites value={v} /> }],
+  pseudocodigo: [{ key: "user_story_pseudocode", label: "Pseudocode by user story", render: (v, anchor) => <Pseudocode value={v} anchor={anchor} /> }],
+  qa: [{ key: "test_suites", label: "Test suites", render: (v, anchor) => <TestSuites value={v} anchor={anchor} /> }],
 };
 
+/** Under review (a PartsProvider above), each field and item carries its comment button (parts.tsx). */
 export const ArtifactView = memo(function ArtifactView({ artifactType, artifact }: { artifactType: string; artifact: unknown }) {
   return <ArtifactSections artifact={artifact} specs={layouts[artifactType] ?? []} />;
 });

@@ -6,6 +6,7 @@
 import { type ReactNode, memo } from "react";
 import { Table } from "../Table";
 import { humanizeKey, isPlainObject, isPrimitive, type Plain } from "./shape";
+import { PartButton, PartThreads, fieldAnchor, useItemAnchors, usePartThreads } from "./parts";
 
 const levelWords: Record<string, "high" | "medium" | "low"> = {
   high: "high", alta: "high", alto: "high", critical: "high", critica: "high", "crítica": "high", must: "high",
@@ -64,34 +65,71 @@ function Cell({ column, value }: { column: string; value: unknown }) {
   return <PrimitiveView value={value as string | number | boolean | null | undefined} />;
 }
 
-export function DataTable({ rows, caption }: { rows: Plain[]; caption?: string }) {
+/** One row; under review its first cell holds the row's comment button and its comments follow in a row of their own. */
+function DataRow({ row, columns, anchor }: { row: Plain; columns: string[]; anchor: string | undefined }) {
+  const threads = usePartThreads(anchor);
+  return (
+    <>
+      <tr>
+        {columns.map((column, i) => (
+          <td key={column} className={column === "id" ? "nowrap" : undefined}>
+            <Cell column={column} value={row[column]} />
+            {i === 0 ? <PartButton anchor={anchor} /> : null}
+          </td>
+        ))}
+      </tr>
+      {threads ? (
+        <tr className="part-threads-row">
+          <td colSpan={columns.length}>{threads}</td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
+export function DataTable({ rows, caption, anchor }: { rows: Plain[]; caption?: string; anchor?: string }) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const anchors = useItemAnchors(anchor);
   return (
     <Table label={caption ?? "Table"} caption={caption} columns={columns.map(humanizeKey)}>
       {rows.map((row, i) => (
-        <tr key={i}>
-          {columns.map((column) => (
-            <td key={column} className={column === "id" ? "nowrap" : undefined}>
-              <Cell column={column} value={row[column]} />
-            </td>
-          ))}
-        </tr>
+        <DataRow key={i} row={row} columns={columns} anchor={anchors[i]} />
       ))}
     </Table>
   );
 }
 
-/** One labelled part of an artifact: a heading over its value; half width on wide screens when `wide` is false. */
-export function DataField({ label, children, wide = true }: { label: string; children: ReactNode; wide?: boolean }) {
+/**
+ * One labelled part of an artifact: a heading over its value; half width on wide screens when `wide` is false. Under
+ * review (`anchor`), the heading carries the field's comment button and its comments follow the value.
+ */
+export function DataField({ label, children, wide = true, anchor }: { label: string; children: ReactNode; wide?: boolean; anchor?: string }) {
   return (
     <section className={wide ? "field" : "field half"}>
-      <h3 className="field-label">{label}</h3>
+      <div className="field-head">
+        <h3 className="field-label">{label}</h3>
+        <PartButton anchor={anchor} name={label} />
+      </div>
       <div className="field-body">{children}</div>
+      <PartThreads anchor={anchor} />
     </section>
   );
 }
 
-export const DataView = memo(function DataView({ value, label }: { value: unknown; label?: string }): ReactNode {
+/** A list item under review: its content, its comment button, then its comments. */
+function PartItem({ anchor, className, children }: { anchor: string | undefined; className?: string; children: ReactNode }) {
+  return (
+    <li className={className}>
+      {children}
+      <PartButton anchor={anchor} />
+      <PartThreads anchor={anchor} />
+    </li>
+  );
+}
+
+/** `anchor`: the value's address while it is under review, so its items and fields carry comment buttons (parts.tsx). */
+export const DataView = memo(function DataView({ value, label, anchor }: { value: unknown; label?: string; anchor?: string }): ReactNode {
+  const items = useItemAnchors(anchor);
   if (isPrimitive(value)) return <PrimitiveView value={value} />;
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="muted">None</span>;
@@ -99,20 +137,20 @@ export const DataView = memo(function DataView({ value, label }: { value: unknow
       return (
         <ul className="bullet-list">
           {value.map((item, i) => (
-            <li key={i}>
+            <PartItem key={i} anchor={items[i]}>
               <PrimitiveView value={item} />
-            </li>
+            </PartItem>
           ))}
         </ul>
       );
     }
-    if (isTabular(value)) return <DataTable rows={value} caption={label} />;
+    if (isTabular(value)) return <DataTable rows={value} caption={label} anchor={anchor} />;
     return (
       <ol className="card-list">
         {value.map((item, i) => (
-          <li key={i} className="sub-card">
-            <DataView value={item} />
-          </li>
+          <PartItem key={i} anchor={items[i]} className="sub-card">
+            <DataView value={item} anchor={items[i]} />
+          </PartItem>
         ))}
       </ol>
     );
@@ -135,8 +173,8 @@ export const DataView = memo(function DataView({ value, label }: { value: unknow
     return (
       <div className="fields">
         {entries.map(([key, v]) => (
-          <DataField key={key} label={humanizeKey(key)}>
-            <DataView value={v} label={humanizeKey(key)} />
+          <DataField key={key} label={humanizeKey(key)} anchor={fieldAnchor(anchor, key)}>
+            <DataView value={v} label={humanizeKey(key)} anchor={fieldAnchor(anchor, key)} />
           </DataField>
         ))}
       </div>

@@ -19,6 +19,11 @@ export function pick(record: Plain, ...keys: string[]): unknown {
   return undefined;
 }
 
+/** Which of several possible field names holds a non-empty value (to address that field). */
+export function pickKey(record: Plain, ...keys: string[]): string | undefined {
+  return keys.find((key) => record[key] !== undefined && record[key] !== null && record[key] !== "");
+}
+
 export function pickString(record: Plain, ...keys: string[]): string | undefined {
   const value = pick(record, ...keys);
   return typeof value === "string" || typeof value === "number" ? String(value) : undefined;

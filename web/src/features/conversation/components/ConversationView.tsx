@@ -115,7 +115,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
       <div className="messages" ref={messagesRef} role="log" aria-label="Conversation" aria-live="polite">
         {messages.length === 0 ? <EmptyState title="Nothing here yet">The brief is being recorded.</EmptyState> : null}
         {messages.map((message) => (
-          <MessageItem key={message.id} message={message} notes={notes} decidable={decidable} retry={message.id === notes.retryableErrorId ? retryControl : null} />
+          <MessageItem key={message.id} runId={run.run_id} message={message} notes={notes} decidable={decidable} retry={message.id === notes.retryableErrorId ? retryControl : null} />
         ))}
         {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (
           <ErrorMessage
@@ -168,14 +168,14 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   );
 }
 
-function MessageItem({ message, notes, decidable, retry }: { message: ConversationMessage; notes: ConversationNotes; decidable: boolean; retry: RetryControl | null }) {
+function MessageItem({ runId, message, notes, decidable, retry }: { runId: string; message: ConversationMessage; notes: ConversationNotes; decidable: boolean; retry: RetryControl | null }) {
   switch (message.kind) {
     case "brief":
       return <BriefMessage message={message} />;
     case "agent_working":
       return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} />;
     case "artifact":
-      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} />;
+      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} runId={runId} />;
     case "approval":
       return <ApprovalMessage message={message} />;
     case "rejection":

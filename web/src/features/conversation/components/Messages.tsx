@@ -5,6 +5,7 @@ import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
 import { CancelledNote, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
+import { ReviewedOutput } from "../../../components/review/InlineReview";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
 
@@ -59,8 +60,11 @@ const reviewLabel: Record<ArtifactNote["review"], string | null> = {
   unreviewed: null,
 };
 
-/** `decidable`: whether the signed-in person may take the review the output waits for (default: yes, as outside the sign-in gate). */
-export const ArtifactMessage = memo(function ArtifactMessage({ message, note, decidable = true }: { message: MessageOf<"artifact">; note: ArtifactNote; decidable?: boolean }) {
+/**
+ * `decidable`: whether the signed-in person may take the review the output waits for (default: yes, as outside the
+ * sign-in gate). `runId`: the run, so the output is shown for inline review (comments, diff, edit) where the app provides it.
+ */
+export const ArtifactMessage = memo(function ArtifactMessage({ message, note, decidable = true, runId }: { message: MessageOf<"artifact">; note: ArtifactNote; decidable?: boolean; runId?: string }) {
   const [expanded, setExpanded] = useState(!note.superseded);
   // When a newer version arrives this one folds away, so the reviewer reads the revision; scroll
   // anchoring keeps what is on screen in place.
@@ -87,6 +91,7 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
               v{message.version}
             </span>
             <Time at={message.at} />
+            {message.edited_by ? <span className="edited-by">Edited by {message.edited_by}</span> : null}
             {label || note.superseded ? (
               <span className="artifact-chips">
                 {label ? <span className={`review-chip review-${note.review}`}>{label}</span> : null}
@@ -109,10 +114,19 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
           </button>
         </header>
         <div id={bodyId} hidden={!expanded} className="artifact-body">
-          {note.isRevision ? (
-            <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} />
-          ) : null}
-          <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
+          {runId ? (
+            <ReviewedOutput
+              target={{ runId, nodeId: `review_${message.agent.slug}`, version: message.version }}
+              claim={note.isRevision && !message.edited_by ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} /> : null}
+            >
+              <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
+            </ReviewedOutput>
+          ) : (
+            <>
+              {note.isRevision ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} /> : null}
+              <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
+            </>
+          )}
           {!note.isRevision && envelope.justification ? (
             <details className="agent-notes">
               <summary>Agent's notes</summary>

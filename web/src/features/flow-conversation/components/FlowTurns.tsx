@@ -14,6 +14,7 @@ import type { PendingDecision } from "../../../components/ReviewForm";
 import { useMayDecide } from "../../../lib/decisions";
 import type { Decision, FlowTurn } from "../../../lib/trpc";
 import { type FlowTurnNotes, shownValue } from "../utils/turns";
+import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { CompletionComposer, ReviewGateComposer } from "./GateComposers";
 
 type TurnOf<K extends FlowTurn["kind"]> = Extract<FlowTurn, { kind: K }>;
@@ -223,7 +224,13 @@ export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; 
             {turn.reviewed ? (
               <>
                 <p className="turn-note">The output of {turn.reviewed.label}, for review:</p>
-                <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
+                {open ? (
+                  <ReviewedOutput target={{ runId: actions.runId, nodeId: turn.node_id, waiting: true }}>
+                    <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
+                  </ReviewedOutput>
+                ) : (
+                  <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
+                )}
               </>
             ) : turn.input !== null ? (
               <details className="flow-received">

@@ -15,12 +15,15 @@ import { useMayDecide } from "../../../lib/decisions";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
 import { dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
 import { ReplyComposer } from "./ReplyComposer";
+import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { TurnOutput } from "./TurnOutput";
 
 export type NodeAction = "approve" | "reject" | "reply" | "retry";
 
 /** What a person can do on a run's nodes, and what is being sent or was refused, per node. */
 export interface TurnActions {
+  /** The workflow run, whose approvals' outputs are shown for inline review. */
+  runId?: string;
   pending(nodeId: string): NodeAction | null;
   error(nodeId: string): unknown;
   /** Resolve true once the server accepted, so the composer can be cleared; `waitId` is the waiting turn answered. */
@@ -227,6 +230,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
           </header>
           <div className="turn-body">
             {turn.text ? <TurnOutput text={turn.text} nodeKind={null} label={`${node}'s request`} /> : <p className="muted small">{approval ? "Approve to go on." : "Reply to go on."}</p>}
+            {open && approval && actions.runId ? <ReviewedOutput target={{ runId: actions.runId, nodeId: node, waiting: true }}>{null}</ReviewedOutput> : null}
           </div>
         </div>
       </article>

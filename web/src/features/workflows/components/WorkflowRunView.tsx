@@ -56,6 +56,7 @@ function useTurnActions({ run, turns }: WorkflowConversation): TurnActions {
     });
   const sentFor = (nodeId: string) => mutations.find(([, mutation]) => mutation.variables?.nodeId === nodeId && (mutation.isPending || mutation.error));
   return {
+    runId,
     pending: (nodeId) => {
       const found = sentFor(nodeId);
       return found && found[1].isPending ? (found[0] as NodeAction) : null;

@@ -1,0 +1,210 @@
+/**
+ * Inline review through the real server and the built-in agents, in Chromium, as a reviewer signed in with her own
+ * account (invited by the bootstrap operator, who starts the run): she comments on a capability and on a user story,
+ * requests changes with no other feedback, reads what each revision changed, resolves her comments, fixes a typo by
+ * editing the output and approves her edited version, which the export holds. From the keyboard, every part's comment
+ * button is reached in reading order; on a phone's width nothing scrolls sideways. (Named to run after people.spec.ts,
+ * which needs a server with no account yet: this spec invites people.)
+ */
+import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
+import { echoWorker, startWorkerServer, type WorkerServer } from "../server/testing/workerServer";
+import { snapshot } from "./helpers";
+
+let worker: WorkerServer;
+test.beforeAll(async () => {
+  worker = await startWorkerServer(echoWorker(() => ({ summary: "Members reserve tools for a weekend.", steps: ["Pick a tool", "Pick a weekend"] })));
+});
+test.afterAll(async () => worker.close());
+
+const brief =
+  "A ride-hailing app for a mid-sized city: riders book trips and pay by card, drivers accept trips and get paid weekly, and operations staff handle disputes.";
+
+/** A procedure of the app's tRPC API (people are invited there, not over REST). */
+async function trpc<T>(request: APIRequestContext, procedure: string, input: unknown): Promise<T> {
+  const answer = await request.post(`/trpc/${procedure}`, { data: input });
+  expect(answer.ok(), await answer.text()).toBe(true);
+  return ((await answer.json()) as { result: { data: T } }).result.data;
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
+/** The accessible names of the comment buttons reached by pressing Tab from `start` until focus leaves `region`. */
+async function tabThrough(page: Page, start: Locator, region: Locator): Promise<string[]> {
+  await start.focus();
+  const reached: string[] = [];
+  for (let i = 0; i < 400; i += 1) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      return { label: element?.getAttribute("aria-label") ?? "", marked: element?.closest("[data-e2e-region]") != null };
+    });
+    if (!focused.marked) break;
+    if (focused.label.startsWith("Comment on ")) reached.push(focused.label);
+  }
+  await region.evaluate((element) => element.removeAttribute("data-e2e-region"));
+  return reached;
+}
+
+test("a reviewer comments on parts, requests changes, reads each revision's diff, edits and approves her version", async ({ browser, request }, testInfo) => {
+  const stamp = Date.now();
+  const password = "a long password for inline review";
+  const rita = await trpc<{ invitationPath: string }>(request, "accounts.invite", { name: "Rita Ramos", email: `rita.inline.${stamp}@example.com`, role: "reviewer" });
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, extraHTTPHeaders: {} });
+  const page = await context.newPage();
+  await trpc(context.request, "auth.acceptInvitation", { token: rita.invitationPath.split("/").pop(), password });
+
+  // The bootstrap operator starts the run: Rita reviews what someone else asked for.
+  const started = await request.post("/runs", { data: { domain: "mobility", brief } });
+  expect(started.ok(), await started.text()).toBe(true);
+  const runId = ((await started.json()) as { run_id: string }).run_id;
+
+  await page.goto(`/app/runs/${encodeURIComponent(runId)}`);
+  const v1 = page.getByRole("article", { name: "Requirements output, version 1" });
+  await expect(v1).toBeVisible({ timeout: 60_000 });
+  const capButton = v1.getByRole("button", { name: "Comment on CAP-001" });
+  await expect(capButton).toBeVisible();
+  await expect(v1.getByRole("button", { name: "Comment on Problem statement" })).toBeVisible();
+
+  // From the keyboard: every comment button of the output, in reading order.
+  const names = await v1.locator("button[aria-label^='Comment on ']").evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-label")!));
+  expect(names.length).toBeGreaterThan(5);
+  await v1.evaluate((element) => element.setAttribute("data-e2e-region", ""));
+  expect(await tabThrough(page, v1.getByRole("button", { name: "Collapse Requirements version 1" }), v1)).toEqual(names);
+
+  // A comment on CAP-001, stored at once.
+  await capButton.click();
+  const box = v1.getByRole("textbox", { name: "Comment on CAP-001" });
+  await expect(box).toBeFocused();
+  await box.fill("Add a capability to export trip reports as PDF.");
+  await v1.getByRole("button", { name: "Add comment" }).click();
+  const thread = v1.getByRole("article", { name: "Comment by Rita Ramos on Core capabilities › CAP-001" });
+  await expect(thread).toContainText("Add a capability to export trip reports as PDF.");
+  await snapshot(page, testInfo, "01-comment-on-cap-001");
+
+  // Changes requested with no other feedback: the open comment goes.
+  const composer = page.getByRole("region", { name: "Review Requirements" });
+  await expect(composer).toContainText("1 open comment will be sent");
+  await composer.getByRole("button", { name: "Request changes" }).click();
+
+  const v2 = page.getByRole("article", { name: "Requirements output, version 2" });
+  await expect(v2).toBeVisible({ timeout: 60_000 });
+  const diff = v2.getByRole("region", { name: "What changed since v1" });
+  await expect(diff).toBeVisible();
+  await expect(diff.getByRole("list", { name: "Changes from v1 to v2" }).getByRole("listitem").first()).toBeVisible();
+  await snapshot(page, testInfo, "02-diff-of-v2");
+
+  // Her thread is on v2 too, sent with v1; she resolves it.
+  const onV2 = v2.getByRole("article", { name: /^Comment by Rita Ramos on / }).first();
+  await expect(onV2).toContainText("Sent with v1");
+  await onV2.getByRole("button", { name: /^Resolve / }).click();
+  await expect(onV2).toContainText("Resolved by Rita Ramos");
+  await expect(composer).not.toContainText("open comment will be sent");
+
+  // She fixes a word of the problem statement herself and saves it as version 3.
+  await v2.getByRole("button", { name: "Edit v2" }).click();
+  const editor = v2.getByRole("region", { name: "Edit version 2" });
+  const statement = editor.getByRole("textbox", { name: "Problem statement refined" });
+  const before = await statement.inputValue();
+  expect(before).toContain("mid-sized city");
+  await statement.fill(before.replace("mid-sized city", "medium-sized city"));
+  await snapshot(page, testInfo, "03-editing-v2");
+  await editor.getByRole("button", { name: "Save as v3" }).click();
+  const v3 = page.getByRole("article", { name: "Requirements output, version 3" });
+  await expect(v3).toContainText("Edited by Rita Ramos");
+  await expect(v3).toContainText("medium-sized city");
+  const editDiff = v3.getByRole("region", { name: "What changed since v2" });
+  await expect(editDiff.getByRole("list", { name: "Changes from v2 to v3" }).getByRole("listitem")).toHaveCount(1);
+  await expect(editDiff.locator("ins")).toHaveText("medium");
+  await expect(editDiff.locator("del")).toHaveText("mid");
+
+  // Approve approves the edited version; the export holds it.
+  await expect(composer.getByText("v3")).toBeVisible();
+  await composer.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("article", { name: "Approved Requirements" })).toContainText("by Rita Ramos");
+  const exported = (await (await request.get(`/runs/${encodeURIComponent(runId)}/artifacts/export`)).json()) as { artifacts: { artifact_type: string; version: number; artifact: { problem_statement_refined: string } }[] };
+  const requirements = exported.artifacts.find((a) => a.artifact_type === "requirements")!;
+  expect(requirements.version).toBe(3);
+  expect(requirements.artifact.problem_statement_refined).toContain("medium-sized city");
+
+  // Inception as it is; then a comment on a user story, on a phone's width.
+  await page.getByRole("region", { name: "Review Inception" }).getByRole("button", { name: "Approve" }).click({ timeout: 60_000 });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const stories = page.getByRole("article", { name: "User stories output, version 1" });
+  await expect(stories).toBeVisible({ timeout: 60_000 });
+  await stories.getByRole("button", { name: "Comment on US-001" }).click();
+  await stories.getByRole("textbox", { name: "Comment on US-001" }).fill("Add a story for riders to rate their driver.");
+  await stories.getByRole("button", { name: "Add comment" }).click();
+  const storyThread = stories.getByRole("article", { name: /^Comment by Rita Ramos on Epics › .* › US-001$/ });
+  await expect(storyThread).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await storyThread.locator("xpath=ancestor::li[contains(@class,'story')]").screenshot({ path: testInfo.outputPath("04-phone-comment-on-us-001.png") });
+
+  const storiesComposer = page.getByRole("region", { name: "Review User stories" });
+  await expect(storiesComposer).toContainText("1 open comment will be sent");
+  await storiesComposer.getByRole("button", { name: "Request changes" }).click();
+  const stories2 = page.getByRole("article", { name: "User stories output, version 2" });
+  await expect(stories2).toBeVisible({ timeout: 60_000 });
+  const storiesDiff = stories2.getByRole("region", { name: "What changed since v1" });
+  await expect(storiesDiff.getByRole("list", { name: "Changes from v1 to v2" }).getByRole("listitem").first()).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await storiesDiff.screenshot({ path: testInfo.outputPath("05-phone-diff-of-user-stories.png") });
+  const storyThread2 = stories2.getByRole("article", { name: /^Comment by Rita Ramos on Epics › .* › US-001$/ });
+  await storyThread2.getByRole("button", { name: /^Resolve / }).click();
+  await expect(storyThread2).toContainText("Resolved by Rita Ramos");
+
+  await context.close();
+});
+
+test("a Stitch flow's review gate: comments on a field and on selected text of the output under review go with the request for changes", async ({ page, request }, testInfo) => {
+  const created = await request.post("/api/stitch/flows", {
+    data: {
+      name: `Reserve tools ${Date.now()}`,
+      graph: {
+        nodes: [
+          { id: "draft", type: "Worker", position: { x: 0, y: 0 }, data: { label: "Draft", webhookUrl: `${worker.url}/draft` } },
+          { id: "check", type: "UX", position: { x: 260, y: 0 }, data: { label: "Check", gate: "review" } },
+        ],
+        edges: [{ id: "e1", source: "draft", target: "check" }],
+      },
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const flowId = ((await created.json()) as { id: string }).id;
+  const started = await request.post(`/api/stitch/flows/${flowId}/runs`, { data: { input: { library: "north" } } });
+  const run = (await started.json()) as { id: string };
+
+  await page.goto(`/app/flows/runs/${run.id}`);
+  const gate = page.getByRole("article", { name: "Check asks for a review" });
+  await expect(gate.getByRole("button", { name: "Comment on Summary" })).toBeVisible();
+  await gate.getByRole("button", { name: "Comment on Summary" }).click();
+  await gate.getByRole("textbox", { name: "Comment on Summary" }).fill("Say how long a weekend lasts.");
+  await gate.getByRole("button", { name: "Add comment" }).click();
+  await expect(gate.getByRole("article", { name: /^Comment by .* on Summary$/ })).toContainText("Say how long a weekend lasts.");
+
+  // Text selected in the output becomes a comment's quote.
+  await gate.locator("pre code").evaluate((code) => {
+    const text = code.firstChild!;
+    const at = text.textContent!.indexOf("Pick a weekend");
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + "Pick a weekend".length);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(range);
+  });
+  await gate.getByRole("button", { name: "Comment on selection" }).click();
+  await gate.getByRole("textbox", { name: /^Comment on / }).fill("Which weekend, this one or the next?");
+  await gate.getByRole("button", { name: "Add comment" }).click();
+  await expect(gate.getByRole("article", { name: /^Comment by .* on Steps › item 2$/ })).toContainText("Pick a weekend");
+  await snapshot(page, testInfo, "06-flow-gate-comments");
+
+  const composer = page.getByRole("region", { name: "Review Check" });
+  await expect(composer).toContainText("2 open comments will be sent");
+  // A flow's review gate still asks for feedback words besides the comments (the runs route requires them).
+  await composer.getByRole("textbox", { name: "Feedback" }).fill("Answer the two comments.");
+  await composer.getByRole("button", { name: "Request changes" }).click();
+  await expect(page.getByRole("article", { name: "Requested changes to Check" })).toBeVisible();
+  const again = page.getByRole("article", { name: "Check asks for a review" }).last();
+  await expect(again.getByRole("article", { name: /^Comment by .* on Summary$/ })).toContainText("Sent with v1");
+});

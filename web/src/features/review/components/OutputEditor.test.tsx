@@ -1,0 +1,102 @@
+/** Editing an output before approving it: field by field or as JSON, checked as typed, saved as the next version, refusals shown, edits not lost by accident. */
+import { TRPCClientError } from "@trpc/client";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ReviewOutput } from "../../../lib/trpc";
+import { requirementsArtifact } from "../../../testing/fixtures";
+import { OutputEditor } from "./OutputEditor";
+
+const edit = { mutateAsync: vi.fn(), isPending: false, error: null as unknown };
+vi.mock("../api/review", () => ({ useEditOutput: () => edit }));
+
+afterEach(cleanup);
+beforeEach(() => {
+  edit.mutateAsync.mockReset();
+  edit.error = null;
+});
+
+const author = { kind: "agent" as const, name: "Requirements", account_id: null };
+const output = {
+  decision_id: "d-1", format: "artifact", artifact_type: "requirements", output: requirementsArtifact, version: 2, author, claim: null, anchors: [], editable: true,
+  versions: [
+    { version: 1, revises: null, author, created_at: "2026-01-01T10:00:00Z" },
+    { version: 2, revises: 1, author, created_at: "2026-01-01T10:05:00Z" },
+  ],
+} satisfies ReviewOutput;
+
+describe("OutputEditor", () => {
+  it("edits a field and a list, refuses an emptied text as it is typed, and saves the edit as the next version", async () => {
+    edit.mutateAsync.mockResolvedValue({});
+    const onClose = vi.fn();
+    render(<OutputEditor output={output} onClose={onClose} />);
+    const save = screen.getByRole("button", { name: "Save as v3" });
+    expect(save.hasAttribute("disabled")).toBe(true);
+
+    const statement = screen.getByRole("textbox", { name: "Problem statement refined" });
+    fireEvent.change(statement, { target: { value: "" } });
+    expect(screen.getByText("Write this text, or remove its item.")).toBeTruthy();
+    expect(save.hasAttribute("disabled")).toBe(true);
+    fireEvent.change(statement, { target: { value: "Riders book and pay for trips." } });
+
+    // CAP-002 moves up, a new capability gets the next id, an assumption goes.
+    fireEvent.click(screen.getByRole("button", { name: "Move CAP-002 up" }));
+    const capabilities = screen.getByRole("group", { name: "Core capabilities" });
+    fireEvent.click(within(capabilities).getByRole("button", { name: "Add to Core capabilities" }));
+    const added = screen.getByRole("group", { name: "CAP-003" });
+    fireEvent.change(within(added).getByRole("textbox", { name: "Name" }), { target: { value: "Rate a driver" } });
+    fireEvent.change(within(added).getByRole("textbox", { name: "Description" }), { target: { value: "A rider rates the driver after a trip." } });
+    fireEvent.change(within(added).getByRole("textbox", { name: "Actor" }), { target: { value: "rider" } });
+    fireEvent.click(screen.getByRole("button", { name: "Remove Assumptions, item 1" }));
+
+    expect(save.hasAttribute("disabled")).toBe(false);
+    fireEvent.click(save);
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    const sent = edit.mutateAsync.mock.calls[0]![0] as { decisionId: string; body: { output: typeof requirementsArtifact } };
+    expect(sent.decisionId).toBe("d-1");
+    expect(sent.body.output.problem_statement_refined).toBe("Riders book and pay for trips.");
+    expect(sent.body.output.core_capabilities.map((c) => c.id)).toEqual(["CAP-002", "CAP-001", "CAP-003"]);
+    expect(sent.body.output.assumptions).toEqual([]);
+  });
+
+  it("edits as JSON with parse errors as typed, and shows the server's reason when it refuses the version", async () => {
+    edit.mutateAsync.mockImplementation(() => {
+      edit.error = new TRPCClientError("artifact.core_capabilities: must list at least one capability");
+      return Promise.reject(edit.error as Error);
+    });
+    const { rerender } = render(<OutputEditor output={output} onClose={vi.fn()} />);
+    fireEvent.click(screen.getByRole("button", { name: "Edit as JSON" }));
+    const json = screen.getByRole("textbox", { name: "Output as JSON" });
+    fireEvent.change(json, { target: { value: '{"core_capabilities": [' } });
+    expect(json.getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByText(/The JSON does not parse/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Edit field by field" }).hasAttribute("disabled")).toBe(true);
+
+    fireEvent.change(json, { target: { value: JSON.stringify({ ...requirementsArtifact, core_capabilities: [] }) } });
+    expect(json.getAttribute("aria-invalid")).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Save as v3" }));
+    await vi.waitFor(() => expect(edit.mutateAsync).toHaveBeenCalled());
+    rerender(<OutputEditor output={output} onClose={vi.fn()} />);
+    expect(screen.getByRole("alert").textContent).toContain("must list at least one capability");
+    // The edits stay.
+    expect((screen.getByRole("textbox", { name: "Output as JSON" }) as HTMLTextAreaElement).value).toContain('"core_capabilities":[]');
+  });
+
+  it("asks before discarding edits, and closes at once when nothing changed", () => {
+    const onClose = vi.fn();
+    const { unmount } = render(<OutputEditor output={output} onClose={onClose} />);
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    unmount();
+
+    render(<OutputEditor output={output} onClose={onClose} />);
+    fireEvent.change(screen.getByRole("textbox", { name: "Problem statement refined" }), { target: { value: "Changed." } });
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    const confirm = screen.getByRole("alertdialog", { name: "Discard your edits?" });
+    fireEvent.click(within(confirm).getByRole("button", { name: "Keep editing" }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect((screen.getByRole("textbox", { name: "Problem statement refined" }) as HTMLTextAreaElement).value).toBe("Changed.");
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    fireEvent.click(screen.getByRole("button", { name: "Discard edits" }));
+    expect(onClose).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Editing the output under review before approving it (whoever may decide): field by field and item by item, or as
+ * JSON. What keeps it from being saved shows as it is typed (an emptied text, JSON that does not parse); the server
+ * checks the rest like an agent's output and its refusal is shown as it says. "Save as vN" makes the edit the version
+ * under review; Cancel asks before discarding edits.
+ */
+import { useRef, useState } from "react";
+import { ErrorNotice } from "../../../components/ErrorNotice";
+import { Field } from "../../../components/Field";
+import { Spinner } from "../../../components/Spinner";
+import type { ReviewOutput } from "../../../lib/trpc";
+import { useEditOutput } from "../api/review";
+import { type Path, emptyTexts, parseJson, setAt } from "../utils/editing";
+import { ValueEditor } from "./ValueEditor";
+
+export function OutputEditor({ output, onClose }: { output: ReviewOutput; onClose(): void }) {
+  const [value, setValue] = useState<unknown>(output.output);
+  const [mode, setMode] = useState<"form" | "json">("form");
+  const [json, setJson] = useState("");
+  const [note, setNote] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const edit = useEditOutput();
+  const discard = useRef<HTMLButtonElement | null>(null);
+  const nextVersion = Math.max(...output.versions.map((v) => v.version)) + 1;
+
+  const parsed = mode === "json" ? parseJson(json) : { value, error: null };
+  const current = parsed.error === null ? parsed.value : undefined;
+  const empty = current === undefined ? [] : emptyTexts(current);
+  const problem = parsed.error !== null ? `The JSON does not parse: ${parsed.error}` : empty.length > 0 ? `${empty.length === 1 ? "A text is" : `${empty.length} texts are`} empty: ${empty.slice(0, 3).join(", ")}.` : null;
+  const dirty = mode === "json" ? json !== JSON.stringify(output.output, null, 2) : JSON.stringify(value) !== JSON.stringify(output.output);
+
+  const toJson = () => {
+    setJson(JSON.stringify(value, null, 2));
+    setMode("json");
+  };
+  const toForm = () => {
+    if (parsed.error !== null) return;
+    setValue(parsed.value);
+    setMode("form");
+  };
+  const save = async () => {
+    if (problem || current === undefined || edit.isPending) return;
+    try {
+      await edit.mutateAsync({ decisionId: output.decision_id, body: { output: current, ...(note.trim() ? { note: note.trim() } : {}) } });
+      onClose();
+    } catch {
+      // The server's reason is shown below; the edits stay.
+    }
+  };
+  const cancel = () => {
+    if (!dirty) onClose();
+    else {
+      setConfirming(true);
+      requestAnimationFrame(() => discard.current?.focus());
+    }
+  };
+
+  return (
+    <section className="output-editor" aria-label={`Edit version ${output.version}`}>
+      <div className="editor-modes" role="group" aria-label="How to edit">
+        <button type="button" className="button button-ghost button-small" aria-pressed={mode === "form"} onClick={toForm} disabled={mode === "json" && parsed.error !== null}>
+          Edit field by field
+        </button>
+        <button type="button" className="button button-ghost button-small" aria-pressed={mode === "json"} onClick={() => (mode === "json" ? undefined : toJson())}>
+          Edit as JSON
+        </button>
+      </div>
+      {mode === "form" ? (
+        <ValueEditor value={value} label="Output" path={[]} onChange={(path: Path, next) => setValue((before: unknown) => setAt(before, path, next))} />
+      ) : (
+        <Field
+          className="edit-field edit-json"
+          label="Output as JSON"
+          multiline
+          rows={18}
+          spellCheck={false}
+          value={json}
+          error={parsed.error !== null ? `The JSON does not parse: ${parsed.error}` : null}
+          announce="polite"
+          onChange={(event) => setJson(event.target.value)}
+        />
+      )}
+      <Field className="edit-field" label="What you changed (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
+      {problem && mode === "form" ? (
+        <p className="hint hint-error" role="status">
+          {problem}
+        </p>
+      ) : null}
+      {edit.error ? <ErrorNotice title={`Version ${nextVersion} was not saved`} error={edit.error} /> : null}
+      {confirming ? (
+        <div className="notice notice-warning editor-confirm" role="alertdialog" aria-label="Discard your edits?">
+          <p>Discard your edits to version {output.version}? They are not saved anywhere.</p>
+          <div className="comment-actions">
+            <button type="button" className="button button-secondary button-small" onClick={() => setConfirming(false)}>
+              Keep editing
+            </button>
+            <button ref={discard} type="button" className="button button-danger button-small" onClick={onClose}>
+              Discard edits
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <div className="composer-actions">
+        <button type="button" className="button button-secondary" onClick={cancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-primary" disabled={problem !== null || !dirty || edit.isPending} aria-busy={edit.isPending} onClick={() => void save()}>
+          {edit.isPending ? <Spinner /> : null}
+          Save as v{nextVersion}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * Pure helpers of the output editor: change a value at a path, add an item shaped like its neighbours (with the next
+ * id), move or remove one, and what keeps a version from being saved (an emptied text, JSON that does not parse).
+ */
+
+export type Path = readonly (string | number)[];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+export function setAt(value: unknown, path: Path, next: unknown): unknown {
+  if (path.length === 0) return next;
+  const [head, ...rest] = path;
+  if (Array.isArray(value) && typeof head === "number") return value.map((item, i) => (i === head ? setAt(item, rest, next) : item));
+  if (isRecord(value) && typeof head === "string") return { ...value, [head]: setAt(value[head], rest, next) };
+  return value;
+}
+
+export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
+  if (to < 0 || to >= items.length) return [...items];
+  const copy = [...items];
+  const [item] = copy.splice(from, 1);
+  copy.splice(to, 0, item!);
+  return copy;
+}
+
+export const removeItem = <T>(items: readonly T[], at: number): T[] => items.filter((_, i) => i !== at);
+
+/** "CAP-009" after "CAP-008"; "US-010" after "US-009". */
+export function nextId(ids: readonly unknown[]): string | undefined {
+  const numbered = ids.map((id) => (typeof id === "string" ? /^(.*?)(\d+)$/.exec(id) : null)).filter((m) => m !== null);
+  const last = numbered[numbered.length - 1];
+  if (!last) return undefined;
+  const max = Math.max(...numbered.filter((m) => m[1] === last[1]).map((m) => Number(m[2])));
+  return `${last[1]}${String(max + 1).padStart(last[2]!.length, "0")}`;
+}
+
+function blankLike(value: unknown): unknown {
+  if (typeof value === "string") return "";
+  if (typeof value === "number") return 0;
+  if (typeof value === "boolean") return false;
+  if (Array.isArray(value)) return [];
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, blankLike(v)]));
+  return null;
+}
+
+/** A new item for a list: shaped like its last item, empty, with the next id when its items are numbered. */
+export function newItem(items: readonly unknown[]): unknown {
+  const last = items[items.length - 1];
+  if (last === undefined) return "";
+  const blank = blankLike(last);
+  if (isRecord(blank) && isRecord(last)) {
+    for (const key of ["id", "story_id"]) {
+      if (typeof last[key] === "string") {
+        const id = nextId(items.map((item) => (isRecord(item) ? item[key] : undefined)));
+        if (id) blank[key] = id;
+      }
+    }
+  }
+  return blank;
+}
+
+/** Where a text was left empty, as paths ("core_capabilities.2.description"). */
+export function emptyTexts(value: unknown, path: Path = []): string[] {
+  if (typeof value === "string") return value.trim() === "" ? [path.join(".")] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => emptyTexts(item, [...path, i]));
+  if (isRecord(value)) return Object.entries(value).flatMap(([key, v]) => emptyTexts(v, [...path, key]));
+  return [];
+}
+
+export function parseJson(text: string): { value: unknown; error: null } | { value: undefined; error: string } {
+  try {
+    return { value: JSON.parse(text) as unknown, error: null };
+  } catch (error) {
+    return { value: undefined, error: error instanceof Error ? error.message : String(error) };
+  }
+}
