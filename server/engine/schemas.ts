@@ -261,7 +261,8 @@ export const ReviewBody = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve"), actor: z.string().optional() }),
   z.object({
     decision: z.literal("reject"),
-    feedback: z.string().trim().min(1, "feedback must not be empty when rejecting"),
+    /** May be empty when open comments on parts of the output say what should change (the flows' review command checks). */
+    feedback: z.string().trim().max(20_000).default(""),
     actor: z.string().optional(),
   }),
 ]);

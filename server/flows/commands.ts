@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
-import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../decisions/commands";
+import { type DecisionDoor, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
@@ -69,6 +69,9 @@ export class FlowCommands {
       if (feedback === undefined) return run.handle({ type: "review", key: nodeId, decision: "approve" }, by.name);
       // The open comments on parts of the output under review go with the feedback, to the worker that revises it.
       const comments = await takeOpenComments(tx, { engine_run_id: run.id, node_id: nodeId });
+      if (feedback.trim() === "" && comments.length === 0) {
+        throw new EngineError("bad_request", "feedback must not be empty when rejecting: say what should change, or comment on a part of the output");
+      }
       return run.handle({ type: "review", key: nodeId, decision: "reject", feedback: composeFeedback(feedback, comments), ...(comments.length ? { comments } : {}) }, by.name);
     });
   }
@@ -106,7 +109,7 @@ export function flowDecisionDoor(commands: FlowCommands): DecisionDoor {
         if (body.outcome !== "answer" && body.outcome !== "approve") throw unsupportedOutcome(decision, ["answer", "approve"]);
         await commands.complete(decision.run_id, decision.node_id, (body.outcome === "answer" ? body.text : body.comment) ?? null, by);
       } else if (body.outcome === "approve") await commands.review(decision.run_id, decision.node_id, { decision: "approve" }, by);
-      else if (body.outcome === "request_changes" || body.outcome === "reject") await commands.review(decision.run_id, decision.node_id, { decision: "reject", feedback: feedbackOf(body) }, by);
+      else if (body.outcome === "request_changes" || body.outcome === "reject") await commands.review(decision.run_id, decision.node_id, { decision: "reject", feedback: body.comment ?? "" }, by);
       else throw unsupportedOutcome(decision, ["approve", "request_changes"]);
     },
     async cancel(decision, reason, by) {
