@@ -123,6 +123,28 @@ describe.each(testDatabases)("people on $name", (testDatabase) => {
     expect(refused.body.error.message).toMatch(/operator role/);
   });
 
+  it("invitations: the page reads whom a link invites and whether it works; an operator re-issues a lost one and the old link stops working", async () => {
+    const invited = await operator.trpc("mutation", "accounts.invite", { name: "Lena", email: "lena@example.test", role: "analyst" });
+    const first = invited.body.invitationPath.split("/").pop();
+    const visitor = new Browser();
+    expect((await visitor.trpc("query", "auth.invitation", { token: first })).body).toMatchObject({ state: "open", name: "Lena", email: "lena@example.test", role: "analyst" });
+    const listed = (await operator.trpc("query", "accounts.list")).body.find((a: { name: string }) => a.name === "Lena");
+    expect(listed.invitation_expires_at).toBe(invited.body.expiresAt);
+
+    const reissued = await operator.trpc("mutation", "accounts.reissueInvitation", { accountId: invited.body.account.id });
+    expect(reissued.status).toBe(200);
+    const second = reissued.body.invitationPath.split("/").pop();
+    expect(second).not.toBe(first);
+    expect((await visitor.trpc("query", "auth.invitation", { token: first })).status).toBe(404);
+    expect((await visitor.trpc("mutation", "auth.acceptInvitation", { token: first, password: "lena's long password" })).status).toBe(404);
+    expect((await visitor.trpc("mutation", "auth.acceptInvitation", { token: second, password: "lena's long password" })).status).toBe(200);
+    expect((await new Browser().trpc("query", "auth.invitation", { token: second })).body).toMatchObject({ state: "used", name: "Lena" });
+    // Active now: nothing to re-issue; and a reviewer may not.
+    expect((await operator.trpc("mutation", "accounts.reissueInvitation", { accountId: invited.body.account.id })).status).toBe(409);
+    expect((await operator.trpc("query", "accounts.list")).body.find((a: { name: string }) => a.name === "Lena").invitation_expires_at).toBeNull();
+    expect((await visitor.trpc("mutation", "accounts.reissueInvitation", { accountId: invited.body.account.id })).status).toBe(403);
+  });
+
   it("signing out ends the session on the server: the same cookie signs no one in again", async () => {
     const ravi = new Browser();
     expect((await ravi.call("POST", "/api/auth/sign-in", { email: "ravi@example.test", password: "ravi's long password" })).status).toBe(200);

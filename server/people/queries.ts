@@ -79,7 +79,7 @@ export class PeopleQueries {
     const found = await this.database.run((db) => store.invitationByHash(db, digest(token)));
     if (!found) throw new PeopleError("not_found", "this invitation link does not work: it was never made, or an operator sent a newer one. Ask an operator for a new link");
     const state = found.disabledAt ? "disabled" : found.acceptedAt ? "used" : found.expired ? "expired" : "open";
-    return { state, name: found.name, email: found.email, role: found.role, invited_by: found.invitedBy, expires_at: new Date(found.expiresAt).toISOString() };
+    return { state, name: found.name, email: found.email, role: Role.parse(found.role), invited_by: found.invitedBy, expires_at: new Date(found.expiresAt).toISOString() };
   }
 
   async listAccounts(): Promise<Account[]> {

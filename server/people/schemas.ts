@@ -43,7 +43,7 @@ export const InvitationInfo = z.object({
   state: z.enum(["open", "used", "expired", "disabled"]),
   name: z.string(),
   email: z.string(),
-  role: z.string(),
+  role: Role,
   invited_by: z.string().nullable(),
   expires_at: z.string(),
 });

@@ -1,4 +1,4 @@
-/** The accounts operators manage: the list, an invitation, a change of role, disabling and enabling. */
+/** The accounts operators manage: the list, an invitation (and a new link for it), a change of role, disabling and enabling. */
 import { trpc } from "../../../lib/trpc";
 
 export function useAccounts() {
@@ -12,6 +12,11 @@ function useRefreshAccounts() {
 
 export function useInvite() {
   return trpc.accounts.invite.useMutation({ onSuccess: useRefreshAccounts() });
+}
+
+/** A new link for an invited account; the links sent before stop working. */
+export function useReissueInvitation() {
+  return trpc.accounts.reissueInvitation.useMutation({ onSuccess: useRefreshAccounts() });
 }
 
 export function useChangeRole() {

@@ -36,6 +36,11 @@ export function useSignIn() {
   return trpc.auth.signIn.useMutation({ onSuccess: useSessionBegun() });
 }
 
+/** Whom an invitation link invites, by whom, and whether it still works (read before asking for a password). */
+export function useInvitation(token: string) {
+  return trpc.auth.invitation.useQuery({ token }, { retry: false, staleTime: 60_000 });
+}
+
 export function useAcceptInvitation() {
   return trpc.auth.acceptInvitation.useMutation({ onSuccess: useSessionBegun() });
 }

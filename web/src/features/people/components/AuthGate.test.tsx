@@ -20,6 +20,10 @@ const state = vi.hoisted(() => {
     signIn: mutation(),
     accept: mutation(),
     signOut: mutation(),
+    invitation: {
+      isPending: false, isError: false, error: null as unknown,
+      data: { state: "open" as "open" | "used" | "expired" | "disabled", name: "Anna Analyst", email: "anna@example.com", role: "analyst" as const, invited_by: "Olga Operator", expires_at: "2099-03-08T10:00:00.000Z" },
+    },
   };
 });
 vi.mock("../api/auth", () => ({
@@ -27,6 +31,7 @@ vi.mock("../api/auth", () => ({
   useSetup: () => state.setup,
   useSignIn: () => state.signIn,
   useAcceptInvitation: () => state.accept,
+  useInvitation: () => state.invitation,
   useSignOut: () => state.signOut,
 }));
 
@@ -80,6 +85,21 @@ describe("AuthGate", () => {
     type("Password again", "a long enough one");
     fireEvent.click(screen.getByRole("button", { name: "Accept and sign in" }));
     expect(state.accept.mutate).toHaveBeenCalledWith({ token: "inv_0123456789abcdefghij", password: "a long enough one" }, expect.anything());
+    expect(screen.getByText(/Olga Operator invited Anna Analyst \(anna@example.com\) as an analyst/)).toBeTruthy();
+  });
+
+  it("says a used or expired invitation is one before asking for a password, and points to sign-in", () => {
+    window.history.replaceState(null, "", "/app/invite/inv_0123456789abcdefghij");
+    answer({});
+    for (const [state_, heading] of [["used", "This invitation was used already"], ["expired", "This invitation has expired"]] as const) {
+      state.invitation.data.state = state_;
+      renderGate();
+      expect(screen.getByRole("heading", { name: heading })).toBeTruthy();
+      expect(screen.queryByLabelText("Password")).toBeNull();
+      expect(screen.getByRole("link", { name: "Go to sign in" })).toBeTruthy();
+      cleanup();
+    }
+    state.invitation.data.state = "open";
   });
 
   it("signs in, and shows the server's refusal", () => {

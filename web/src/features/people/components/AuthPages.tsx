@@ -8,10 +8,13 @@ import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { SubmitButton } from "../../../components/SubmitButton";
-import { fieldErrorsOf } from "../../../lib/errors";
+import { Spinner } from "../../../components/Spinner";
+import { errorMessage, fieldErrorsOf } from "../../../lib/errors";
+import { withArticle } from "../../../lib/session";
+import { formatDateTime } from "../../../lib/time";
 import { Link, navigate, paths } from "../../../lib/router";
 import type { Me } from "../../../lib/trpc";
-import { useAcceptInvitation, useSetup, useSignIn, useSignOut } from "../api/auth";
+import { useAcceptInvitation, useInvitation, useSetup, useSignIn, useSignOut } from "../api/auth";
 import "../people.css";
 
 /** The server's rule for a password: long enough to resist guessing once hashed, and no composition rules. */
@@ -115,6 +118,36 @@ export function SetupPage() {
 }
 
 export function AcceptInvitationPage({ token }: { token: string }) {
+  const invitation = useInvitation(token);
+  if (invitation.isPending) {
+    return (
+      <AuthCard title="Accept your invitation" lead={<p><Spinner label="Reading the invitation" /> Reading the invitation…</p>}>
+        {null}
+      </AuthCard>
+    );
+  }
+  if (invitation.isError) return <InvitationDeadEnd title="This invitation link does not work" message={errorMessage(invitation.error)} />;
+  const { state, name, email, role, invited_by: invitedBy, expires_at: expiresAt } = invitation.data;
+  if (state === "used") return <InvitationDeadEnd title="This invitation was used already" message={`${name} (${email}) chose a password with it: sign in with that email and password.`} />;
+  if (state === "expired") return <InvitationDeadEnd title="This invitation has expired" message={`It expired ${formatDateTime(expiresAt)}. Ask ${invitedBy ?? "an operator"} to send you a new link.`} />;
+  if (state === "disabled") return <InvitationDeadEnd title="This account is disabled" message="Ask an operator to enable it, then to send you a new link." />;
+  return <AcceptInvitationForm token={token} lead={`${invitedBy ?? "An operator"} invited ${name} (${email}) as ${withArticle(role)}. Choose the password you will sign in with; the link works until ${formatDateTime(expiresAt)}.`} />;
+}
+
+/** An invitation that cannot be accepted: what happened, and the way on (sign in, or ask for a new link). */
+function InvitationDeadEnd({ title, message }: { title: string; message: string }) {
+  return (
+    <AuthCard title={title} lead={<p>{message}</p>}>
+      <p>
+        <Link className="button button-secondary" to={paths.home()}>
+          Go to sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function AcceptInvitationForm({ token, lead }: { token: string; lead: string }) {
   const accept = useAcceptInvitation();
   const { fields, field, check } = useAuthForm({ password: "", again: "" });
   const submit = (event: FormEvent) => {
@@ -124,7 +157,7 @@ export function AcceptInvitationPage({ token }: { token: string }) {
     accept.mutate({ token, password: fields.password }, { onSuccess: () => navigate(paths.home(), { replace: true }) });
   };
   return (
-    <AuthCard title="Accept your invitation" lead={<p>Choose the password you will sign in with. Your account's name, email and role were set by the operator who invited you.</p>}>
+    <AuthCard title="Accept your invitation" lead={<p>{lead}</p>}>
       <form className="auth-form" onSubmit={submit} aria-busy={accept.isPending} noValidate>
         <NewPasswordFields field={field} error={accept.error} />
         <Refusal title="The invitation was not accepted" error={accept.error} />

@@ -9,7 +9,7 @@ import { PeoplePage } from "./PeoplePage";
 const me = signedIn("operator", { id: "me", name: "Olga Operator" });
 const api = vi.hoisted(() => {
   const mutation = () => ({ mutate: vi.fn(), reset: vi.fn(), isPending: false, error: null });
-  return { accounts: { isPending: false, isError: false, data: [] as unknown[], error: null }, invite: mutation(), changeRole: mutation(), disable: mutation(), enable: mutation() };
+  return { accounts: { isPending: false, isError: false, data: [] as unknown[], error: null }, invite: mutation(), changeRole: mutation(), disable: mutation(), enable: mutation(), reissue: mutation() };
 });
 vi.mock("../api/accounts", () => ({
   useAccounts: () => api.accounts,
@@ -17,15 +17,17 @@ vi.mock("../api/accounts", () => ({
   useChangeRole: () => api.changeRole,
   useDisableAccount: () => api.disable,
   useEnableAccount: () => api.enable,
+  useReissueInvitation: () => api.reissue,
 }));
 
 beforeEach(() => {
   api.accounts.data = [
     account({ id: "me", name: "Olga Operator", role: "operator" }),
-    account({ id: "a1", name: "Anna Analyst", role: "analyst", active: false }),
+    account({ id: "a1", name: "Anna Analyst", role: "analyst", active: false, invitation_expires_at: new Date(Date.now() + 3 * 86_400_000).toISOString() }),
+    account({ id: "b1", name: "Ben Late", role: "analyst", active: false, invitation_expires_at: "2025-03-02T10:00:00.000Z" }),
     account({ id: "r1", name: "Rita Reviewer", disabled_at: "2025-03-02T10:00:00.000Z" }),
   ];
-  for (const mutation of [api.invite, api.changeRole, api.disable, api.enable]) mutation.mutate.mockReset();
+  for (const mutation of [api.invite, api.changeRole, api.disable, api.enable, api.reissue]) mutation.mutate.mockReset();
 });
 afterEach(cleanup);
 
@@ -63,5 +65,21 @@ describe("PeoplePage", () => {
     expect(api.disable.mutate).toHaveBeenCalledWith({ accountId: "a1" });
     fireEvent.click(within(rows).getByRole("button", { name: "Enable Rita Reviewer" }));
     expect(api.enable.mutate).toHaveBeenCalledWith({ accountId: "r1" });
+  });
+
+  it("says until when an invitation's link works, and sends a new link for a lost or expired one, shown once", () => {
+    api.reissue.mutate.mockImplementation((_input: unknown, options: { onSuccess(answer: Invitation): void }) =>
+      options.onSuccess({ account: account({ id: "b1", name: "Ben Late", email: "ben@example.com", role: "analyst", active: false }), invitationPath: "/app/invite/inv_new", expiresAt: "2099-03-08T10:00:00.000Z" }),
+    );
+    renderPage();
+    const rows = screen.getByRole("region", { name: "Account list" });
+    expect(within(rows).getByRole("row", { name: "Anna Analyst" }).textContent).toContain("link expires");
+    expect(within(rows).getByRole("row", { name: "Ben Late" }).textContent).toContain("link expired");
+    expect(within(rows).queryByRole("button", { name: "Send Rita Reviewer a new invitation link" })).toBeNull();
+    expect(within(rows).queryByRole("button", { name: "Send Olga Operator a new invitation link" })).toBeNull();
+    fireEvent.click(within(rows).getByRole("button", { name: "Send Ben Late a new invitation link" }));
+    expect(api.reissue.mutate).toHaveBeenCalledWith({ accountId: "b1" }, expect.anything());
+    const link = screen.getByRole("textbox", { name: "Invitation link for Ben Late" }) as HTMLInputElement;
+    expect(link.value).toBe(`${window.location.origin}/app/invite/inv_new`);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * People, for operators: "Invite someone" with a name, an email and a role, which answers the invitation's link once
  * (the invited person opens it and chooses a password), and every account with its role (changed in place), whether
- * it is active, invited or disabled, and "Disable" / "Enable".
+ * it is active, invited (until when its link works, and "New link" for a lost or expired one) or disabled, and
+ * "Disable" / "Enable".
  */
 import { type FormEvent, useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
@@ -17,7 +18,7 @@ import { errorMessage, fieldErrorsOf } from "../../../lib/errors";
 import { roleDescriptions, roles, useMe, withArticle } from "../../../lib/session";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { Account, Invitation, Role } from "../../../lib/trpc";
-import { useAccounts, useChangeRole, useDisableAccount, useEnableAccount, useInvite } from "../api/accounts";
+import { useAccounts, useChangeRole, useDisableAccount, useEnableAccount, useInvite, useReissueInvitation } from "../api/accounts";
 import "../people.css";
 
 const roleOptions = roles.map((role) => ({ value: role, label: role }));
@@ -71,13 +72,7 @@ function InviteForm() {
       <h2 id="invite-title" className="section-title">
         Invite someone
       </h2>
-      {sent ? (
-        <ShownOnce title={`Invitation for ${sent.account.name}`} label={`Invitation link for ${sent.account.name}`} value={new URL(sent.invitationPath, window.location.origin).href} onDone={() => setSent(null)}>
-          <p>
-            Send this link to {sent.account.name} ({sent.account.email}): they open it and choose a password, and are then signed in as {withArticle(sent.account.role)}. It works once, until {formatDateTime(sent.expiresAt)}.
-          </p>
-        </ShownOnce>
-      ) : null}
+      {sent ? <InvitationLink invitation={sent} lead="Invitation" onDone={() => setSent(null)} /> : null}
       <form className="invite-fields" onSubmit={submit} aria-busy={invite.isPending} noValidate>
         <Field className="invite-field" label="Name" value={name} autoComplete="off" error={errors.name} announce="alert" onChange={(event) => setName(event.target.value)} />
         <Field className="invite-field" label="Email" type="email" value={email} autoComplete="off" error={errors.email} announce="alert" onChange={(event) => setEmail(event.target.value)} />
@@ -91,8 +86,21 @@ function InviteForm() {
   );
 }
 
+/** The link an invitation's email is sent, for the person it invites: shown once, with until when it works. */
+function InvitationLink({ invitation, lead, onDone }: { invitation: Invitation; lead: string; onDone(): void }) {
+  const { account, invitationPath, expiresAt } = invitation;
+  return (
+    <ShownOnce title={`${lead} for ${account.name}`} label={`Invitation link for ${account.name}`} value={new URL(invitationPath, window.location.origin).href} onDone={onDone}>
+      <p>
+        Send this link to {account.name} ({account.email}): they open it and choose a password, and are then signed in as {withArticle(account.role)}. It works once, until {formatDateTime(expiresAt)}.
+      </p>
+    </ShownOnce>
+  );
+}
+
 function AccountList() {
   const accounts = useAccounts();
+  const [reissued, setReissued] = useState<Invitation | null>(null);
   if (accounts.isPending) {
     return (
       <p className="muted">
@@ -103,28 +111,50 @@ function AccountList() {
   if (accounts.isError && !accounts.data) return <ErrorNotice title="Accounts could not be loaded" error={accounts.error} />;
   if (accounts.data.length === 0) return <EmptyState title="No accounts yet">Invite someone above.</EmptyState>;
   return (
-    <Table label="Account list" className="accounts-table" columns={["Name", "Email", "Role", "Status", "Created", ""]}>
-      {accounts.data.map((account) => (
-        <AccountRow key={account.id} account={account} />
-      ))}
-    </Table>
+    <>
+      {reissued ? <InvitationLink invitation={reissued} lead="A new invitation link" onDone={() => setReissued(null)} /> : null}
+      <Table label="Account list" className="accounts-table" columns={["Name", "Email", "Role", "Status", "Created", ""]}>
+        {accounts.data.map((account) => (
+          <AccountRow key={account.id} account={account} onReissued={setReissued} />
+        ))}
+      </Table>
+    </>
   );
 }
 
 function AccountStatus({ account }: { account: Account }) {
   if (account.disabled_at) return <Pill tone="neutral">Disabled</Pill>;
-  if (!account.active) return <Pill tone="warning">Invited</Pill>;
+  if (!account.active) {
+    const expires = account.invitation_expires_at;
+    const expired = expires === null || Date.parse(expires) <= Date.now();
+    return (
+      <>
+        <Pill tone="warning">Invited</Pill>{" "}
+        <span className="muted small">
+          {expired ? (
+            "link expired"
+          ) : (
+            <>
+              link expires <time dateTime={expires} title={formatDateTime(expires)}>{formatRelative(expires)}</time>
+            </>
+          )}
+        </span>
+      </>
+    );
+  }
   return <Pill tone="success">Active</Pill>;
 }
 
-function AccountRow({ account }: { account: Account }) {
+function AccountRow({ account, onReissued }: { account: Account; onReissued(invitation: Invitation): void }) {
   const me = useMe();
   const changeRole = useChangeRole();
   const disable = useDisableAccount();
   const enable = useEnableAccount();
+  const reissue = useReissueInvitation();
   const toggle = account.disabled_at ? enable : disable;
-  const error = changeRole.error ?? toggle.error;
-  const pending = changeRole.isPending || toggle.isPending;
+  const error = changeRole.error ?? toggle.error ?? reissue.error;
+  const pending = changeRole.isPending || toggle.isPending || reissue.isPending;
+  const invited = !account.active && !account.disabled_at;
   const you = me?.id === account.id;
   return (
     <tr aria-label={account.name}>
@@ -165,7 +195,24 @@ function AccountRow({ account }: { account: Account }) {
           {formatRelative(account.created_at)}
         </time>
       </td>
-      <td className="nowrap">
+      <td className="nowrap account-actions">
+        {invited ? (
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={pending}
+            aria-busy={reissue.isPending}
+            aria-label={`Send ${account.name} a new invitation link`}
+            onClick={() => {
+              changeRole.reset();
+              toggle.reset();
+              reissue.mutate({ accountId: account.id }, { onSuccess: onReissued });
+            }}
+          >
+            {reissue.isPending ? <Spinner /> : null}
+            New link
+          </button>
+        ) : null}
         {you ? null : (
           <button
             type="button"
