@@ -18,7 +18,7 @@ import { trpcEndpoint } from "./paths";
 const roles: Role[] = ["analyst", "reviewer", "operator"];
 const placeholder = "00000000-0000-4000-8000-000000000000";
 /** What each tRPC procedure needs, read from the procedures' own doors by calling them (see below). */
-const openProcedures = new Set(["auth.status", "auth.setup", "auth.signIn", "auth.acceptInvitation", "auth.signOut"]);
+const openProcedures = new Set(["auth.status", "auth.setup", "auth.signIn", "auth.acceptInvitation", "auth.invitation", "auth.signOut"]);
 
 const watchedTables = [
   "stitch_flows",
