@@ -56,7 +56,7 @@ test("a reviewer comments on parts, requests changes, reads each revision's diff
   await trpc(context.request, "auth.acceptInvitation", { token: rita.invitationPath.split("/").pop(), password });
 
   // The bootstrap operator starts the run: Rita reviews what someone else asked for.
-  const started = await request.post("/runs", { data: { domain: "mobility", brief } });
+  const started = await request.post("/runs", { data: { domain: "city-rides", brief } });
   expect(started.ok(), await started.text()).toBe(true);
   const runId = ((await started.json()) as { run_id: string }).run_id;
 
