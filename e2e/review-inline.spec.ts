@@ -77,10 +77,10 @@ test("a reviewer comments on parts, requests changes, reads each revision's diff
   await capButton.click();
   const box = v1.getByRole("textbox", { name: "Comment on CAP-001" });
   await expect(box).toBeFocused();
-  await box.fill("Add a capability to export trip reports as PDF.");
+  await box.fill("A trip must be paid by card before it starts.");
   await v1.getByRole("button", { name: "Add comment" }).click();
   const thread = v1.getByRole("article", { name: "Comment by Rita Ramos on Core capabilities › CAP-001" });
-  await expect(thread).toContainText("Add a capability to export trip reports as PDF.");
+  await expect(thread).toContainText("A trip must be paid by card before it starts.");
   await snapshot(page, testInfo, "01-comment-on-cap-001");
 
   // Changes requested with no other feedback: the open comment goes.
@@ -92,7 +92,11 @@ test("a reviewer comments on parts, requests changes, reads each revision's diff
   await expect(v2).toBeVisible({ timeout: 60_000 });
   const diff = v2.getByRole("region", { name: "What changed since v1" });
   await expect(diff).toBeVisible();
-  await expect(diff.getByRole("list", { name: "Changes from v1 to v2" }).getByRole("listitem").first()).toBeVisible();
+  // The agent changed exactly the commented capability, nothing else.
+  const changes = diff.getByRole("list", { name: "Changes from v1 to v2" }).getByRole("listitem");
+  await expect(changes).toHaveCount(1);
+  await expect(changes.first()).toContainText("CAP-001");
+  await expect(changes.first().locator("ins")).toContainText("paid by card");
   await snapshot(page, testInfo, "02-diff-of-v2");
 
   // Her thread is on v2 too, sent with v1; she resolves it.
@@ -134,7 +138,7 @@ test("a reviewer comments on parts, requests changes, reads each revision's diff
   const stories = page.getByRole("article", { name: "User stories output, version 1" });
   await expect(stories).toBeVisible({ timeout: 60_000 });
   await stories.getByRole("button", { name: "Comment on US-001" }).click();
-  await stories.getByRole("textbox", { name: "Comment on US-001" }).fill("Add a story for riders to rate their driver.");
+  await stories.getByRole("textbox", { name: "Comment on US-001" }).fill("Add a criterion that the fare is shown before booking.");
   await stories.getByRole("button", { name: "Add comment" }).click();
   const storyThread = stories.getByRole("article", { name: /^Comment by Rita Ramos on Epics › .* › US-001$/ });
   await expect(storyThread).toBeVisible();
@@ -147,7 +151,9 @@ test("a reviewer comments on parts, requests changes, reads each revision's diff
   const stories2 = page.getByRole("article", { name: "User stories output, version 2" });
   await expect(stories2).toBeVisible({ timeout: 60_000 });
   const storiesDiff = stories2.getByRole("region", { name: "What changed since v1" });
-  await expect(storiesDiff.getByRole("list", { name: "Changes from v1 to v2" }).getByRole("listitem").first()).toBeVisible();
+  const storyChanges = storiesDiff.getByRole("list", { name: "Changes from v1 to v2" }).getByRole("listitem");
+  await expect(storyChanges).toHaveCount(1);
+  await expect(storyChanges.first()).toContainText("US-001");
   await expectNoSidewaysScroll(page);
   await storiesDiff.screenshot({ path: testInfo.outputPath("05-phone-diff-of-user-stories.png") });
   const storyThread2 = stories2.getByRole("article", { name: /^Comment by Rita Ramos on Epics › .* › US-001$/ });
