@@ -41,6 +41,6 @@ export function useComposer(decisionId: string | undefined): ComposerReview {
     if (timer.current) clearTimeout(timer.current);
   }, []);
 
-  const openComments = useMemo(() => threadsOf(comments.data?.items ?? []).open, [comments.data]);
+  const openComments = useMemo(() => threadsOf(comments.data?.items ?? []).toSend, [comments.data]);
   return { openComments, savedDraft: draft.data?.text ?? null, saveDraft, clearDraft };
 }

@@ -14,8 +14,10 @@ export interface Threads {
   byAnchor: Map<string, Thread[]>;
   /** Threads whose part is gone. */
   outdated: Thread[];
-  /** Open (unresolved) threads: what a request for changes sends. */
+  /** Threads not resolved. */
   open: number;
+  /** Open threads not sent with an earlier request for changes: what the next request for changes sends. */
+  toSend: number;
 }
 
 export function threadsOf(comments: readonly ReviewComment[]): Threads {
@@ -26,14 +28,17 @@ export function threadsOf(comments: readonly ReviewComment[]): Threads {
   const byAnchor = new Map<string, Thread[]>();
   const outdated: Thread[] = [];
   let open = 0;
+  let toSend = 0;
   for (const root of comments) {
     if (root.reply_to) continue;
     const thread = { root, replies: replies.get(root.id) ?? [] };
     if (!root.resolved) open += 1;
+    // A thread sent already waits for its revision: the next request for changes sends it again only once re-opened.
+    if (!root.resolved && root.sent_with_version === null) toSend += 1;
     if (root.outdated || root.current_anchor === null) outdated.push(thread);
     else byAnchor.set(root.current_anchor, [...(byAnchor.get(root.current_anchor) ?? []), thread]);
   }
-  return { byAnchor, outdated, open };
+  return { byAnchor, outdated, open, toSend };
 }
 
 const normalize = (text: string) => text.replace(/\s+/g, " ").trim();
