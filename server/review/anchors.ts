@@ -225,7 +225,7 @@ export function describeAnchor(output: unknown, anchor: string): AnchorInfo | un
  * is there and still holds the text (a line, a paragraph or a position must; an id or a field need not); else the
  * part of that version holding the quoted text (it moved); else null (it is gone: the comment is outdated).
  */
-export function relocate(output: unknown, anchor: string, quote: string): string | null {
+export function relocate(output: unknown, anchor: string, quote: string, listed?: () => AnchorInfo[]): string | null {
   if (anchor === "") return "";
   const parsed = parseAnchor(anchor);
   const value = valueAt(output, anchor);
@@ -233,7 +233,8 @@ export function relocate(output: unknown, anchor: string, quote: string): string
   const wanted = quote.trim();
   if (value !== undefined && (!byPosition || wanted === "" || textOf(value).includes(wanted) || clip(textOf(value)) === wanted)) return anchor;
   if (wanted === "") return null;
-  const anchors = anchorsOf(output);
+  // `listed`: the output's anchors when the caller relocates many comments in one output (computed once).
+  const anchors = listed ? listed() : anchorsOf(output);
   // The same kind of part first (a line stays a line), then any part holding the quoted text.
   const kind = (a: string) => /(?:^|:)L\d+$/.test(a) ? "line" : /(?:^|:)P\d+$/.test(a) ? "paragraph" : "part";
   const wantedKind = parsed.part ? ("line" in parsed.part ? "line" : "paragraph") : "part";

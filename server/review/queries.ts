@@ -11,7 +11,7 @@ import { anchorsOf, relocate, valueAt } from "./anchors";
 import type { ReviewDoor, ReviewedVersions, StoredVersion } from "./doors";
 import { ReviewError } from "./errors";
 import { compareClaim, diffOutputs } from "./diff";
-import type { Draft, ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
+import type { AnchorInfo, Draft, ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
 import * as store from "./store";
 
 /** Whose draft a caller's is: their account, or one shared "anonymous" when the server runs without sign-in. */
@@ -48,10 +48,12 @@ export class ReviewQueries {
     const rows = await this.database.run((db) => store.listComments(db, decision.engine_run_id, decision.node_id));
     const byId = new Map(rows.map((row) => [row.id, row]));
     const outputOf = (version: number) => read.versions.find((v) => v.version === version)?.output;
+    let listed: AnchorInfo[] | undefined;
+    const anchorsNow = () => (listed ??= anchorsOf(current.output));
     return {
       items: rows.map((row): ReviewComment => {
         const thread = row.replyTo ? (byId.get(row.replyTo) ?? row) : row;
-        const currentAnchor = relocate(current.output, row.anchor, row.quote);
+        const currentAnchor = relocate(current.output, row.anchor, row.quote, anchorsNow);
         const changed = currentAnchor !== null && row.version !== current.version && !sameJson(valueAt(outputOf(row.version), row.anchor), valueAt(current.output, currentAnchor));
         return {
           id: row.id, decision_id: row.decisionId, version: row.version, anchor: row.anchor, label: row.label, quote: row.quote, text: row.text,
