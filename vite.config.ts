@@ -28,6 +28,8 @@ export default defineConfig({
           name: "server",
           root: here,
           include: ["server/**/*.test.ts", "db/**/*.test.ts"],
+          // The fault suite is a project of its own (`npm run faults`): long, and on a PostgreSQL it starts itself.
+          exclude: ["server/faults/**", "**/node_modules/**"],
           // One migrated database of each kind per run, which every test database copies.
           globalSetup: ["server/testing/migratedTemplates.ts"],
           environment: "node",
@@ -39,6 +41,18 @@ export default defineConfig({
           // databases and child processes it starts, restore the environment variables and spies it changes (vi.mock
           // would reach into later files: use a parameter or an override instead).
           isolate: false,
+        },
+      },
+      {
+        test: {
+          // Faults injected into real server processes (server/faults): PostgreSQL restarted under them, and so on.
+          name: "faults",
+          root: here,
+          include: ["server/faults/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          pool: "forks",
         },
       },
       {

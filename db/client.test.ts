@@ -51,3 +51,23 @@ describe.skipIf(!canTrySocket)("a PostgreSQL on its Unix socket", () => {
     }
   });
 });
+
+describe.skipIf(!tcpUrl)("a pool of one connection (DATABASE_POOL_SIZE=1)", () => {
+  it("migrates a new database and then runs transactions and statements on that one connection", async () => {
+    const scratch = await createScratchDatabase(tcpUrl!);
+    try {
+      // The migration lock is held on a connection of its own: the pool's only one is free for the migration.
+      const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 1 });
+      try {
+        const inTransaction = await database.transaction((tx) => rows<{ one: number }>(tx, sql`SELECT 1 AS one`));
+        const [applied] = await database.run((db) => rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`));
+        expect(inTransaction).toEqual([{ one: 1 }]);
+        expect(applied!.n).toBeGreaterThan(0);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await scratch.drop();
+    }
+  }, 30_000);
+});

@@ -115,17 +115,30 @@ export function connectPostgres(url: string, options: postgres.Options<Record<st
   return postgres(target.url, { onnotice: () => {}, ...(target.path ? { path: target.path } : {}), ...options });
 }
 
+/**
+ * How long postgres.js waits before it connects again after a connection failed (seconds): 100 ms doubled per failure,
+ * at most 2 s, with jitter. Its default grows to 20 s, and a query waits for that connection: while PostgreSQL
+ * restarts, requests would wait that long for their 503, and the server as long to notice PostgreSQL is back.
+ */
+export const reconnectBackoff = (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** retries, 2);
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const client = connectPostgres(url, { max: poolSize, connection: { application_name: "stitch" } });
+  // The LISTEN connection postgres.js keeps for `listen` takes these options too, and subscribes again when it reconnects.
+  const client = connectPostgres(url, { max: poolSize, backoff: reconnectBackoff, connection: { application_name: "stitch" } });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
-  // Processes starting together must not race to create the schema: one migrates, the others wait for it.
-  const lock = await client.reserve();
+  // Processes starting together must not race to create the schema: one migrates, the others wait for it. The lock is
+  // held on a connection of its own, never one of the pool's: with DATABASE_POOL_SIZE=1 the migration needs that one.
+  const lock = connectPostgres(url, { max: 1, connection: { application_name: "stitch-migrate" } });
   try {
     await lock`SELECT pg_advisory_lock(7355608)`;
     await migratePostgres(db as never, { migrationsFolder });
+  } catch (error) {
+    await client.end({ timeout: 0 });
+    throw error;
   } finally {
+    // Ending the connection ends its session, which releases the lock even if the unlock could not be sent.
     await lock`SELECT pg_advisory_unlock(7355608)`.catch(() => undefined);
-    lock.release();
+    await lock.end({ timeout: 1 });
   }
   return {
     kind: "postgres",

@@ -5,6 +5,7 @@
 import { serve } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,7 @@ import { isHttps } from "./http/sessionCookie";
 import { type People, installPeople } from "./people/people";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
+import { healthRoutes } from "./http/healthRoutes";
 import { errorResponse } from "./http/errors";
 import { appPagePaths, builtinAgentPaths, decisionPaths, pipelinePaths, stitchPaths, trpcEndpoint, workflowPaths } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
@@ -52,6 +54,7 @@ import { pipelineDecisionDoor, pipelineReviewDoor } from "./pipeline/commands";
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import type { AppContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
+import { retryAfter } from "./trpc/trpc";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
 import { type WorkflowDoor, workflowDoor } from "./workflows/door";
 import { STEPS_EXECUTOR, type StepWorkflows, installStepWorkflows } from "./workflows/steps/steps";
@@ -243,6 +246,7 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", peopleRoutes(services.people, services.audit));
   app.route("/", stitchRoutes(services.engine, services.flows, services.flowQueries));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
+  app.route("/", healthRoutes(() => services.database.run((db) => db.execute(sql`SELECT 1`))));
   app.route("/", pipelineRoutes(services.pipeline));
   app.route("/", workflowRoutes(services.workflowDoor));
   app.route("/", decisionRoutes(services.decisions, services.decisionCommands));
@@ -254,6 +258,8 @@ export function createApp(services: Services): Hono<GuardEnv> {
       endpoint: trpcEndpoint,
       req: c.req.raw,
       router: appRouter,
+      // A database that cannot be reached answers 503 (SERVICE_UNAVAILABLE): say when to send the request again.
+      responseMeta: ({ errors }) => ({ headers: retryAfter(errors) }),
       createContext: ({ resHeaders }) =>
         trpcContext(services, {
           identity: c.get("identity"),

@@ -74,12 +74,12 @@ export class Dispatcher {
     private readonly options: DispatcherOptions,
   ) {
     this.pump = new OutboxPump(database, {
+      name: "dispatcher",
       channel: "stitch_dispatch",
       pollMs: options.pollMs,
       concurrency: options.concurrency,
       claim: async (room) =>
-        (await this.claim(room)).map((row) => () => this.deliverAndRecord(row).catch((error) => console.error(`dispatcher: recording delivery ${row.id} failed`, error))),
-      onClaimError: (error) => console.error("dispatcher: claiming failed", error),
+        (await this.claim(room)).map((row) => () => this.deliverAndRecord(row).catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))),
     });
   }
 

@@ -61,6 +61,7 @@ export const accessRules: AccessRule[] = [
 
   // The agent pipeline, at its seed's paths.
   read(pipelinePaths.health, "open"),
+  read(pipelinePaths.ready, "open"),
   read(pipelinePaths.agents),
   change(pipelinePaths.runs, analyst, "pipeline.createRun"),
   read(pipelinePaths.runs),

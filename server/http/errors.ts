@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
+import { unavailableRefusal } from "../lib/databaseErrors";
 import { Refusal } from "../lib/refusal";
 import { describeZodError } from "../lib/zodIssues";
 
@@ -37,9 +38,12 @@ export async function readBody<S extends z.ZodType>(
   return parsed.data;
 }
 
-export function errorResponse(c: Context, error: unknown): Response {
-  if (error instanceof HttpError) return c.json({ error: error.code, message: error.message, detail: error.message }, error.status);
+export function errorResponse(c: Context, thrown: unknown): Response {
+  if (thrown instanceof HttpError) return c.json({ error: thrown.code, message: thrown.message, detail: thrown.message }, thrown.status);
+  // The database cannot be reached: a 503 the caller may send again, not an internal error.
+  const error = unavailableRefusal(thrown) ?? thrown;
   if (error instanceof Refusal) {
+    if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
     return c.json({ error: error.answerCode ?? error.code, message: error.message, detail: error.message, ...error.details }, error.httpStatus);
   }
   // The cause is for the server's log; the caller learns only that it failed, never the stack, SQL or parameters.

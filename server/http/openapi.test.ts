@@ -399,6 +399,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
   it("pipeline routes: a run through callbacks, failure, retry, rejection, approval and artifacts, and their refusals", async () => {
     const [first, second] = slugs as [string, string];
     await call("GET", "/health");
+    await call("GET", "/health/ready");
     expect((await call("GET", "/agents")).body.map((a: Json) => a.slug)).toEqual(slugs);
     expect((await call("POST", "/runs", { body: { domain: "super-app", brief: "too short" } })).status).toBe(422);
     expect((await call("POST", "/runs", { body: "{" })).status).toBe(422);

@@ -51,6 +51,7 @@ export const stitchPaths = {
 /** The agent pipeline, at the paths its existing clients and n8n flows use. */
 export const pipelinePaths = {
   health: route("/health"),
+  ready: route("/health/ready"),
   agents: route("/agents"),
   runs: route("/runs"),
   run: route("/runs/:run_id"),

@@ -19,7 +19,6 @@ const invalid = { invalidStatus: 422 } as const;
 export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
   const app = new Hono();
 
-  app.get(paths.health.pattern, (c) => c.json({ status: "ok" }));
   app.get(paths.agents.pattern, (c) => c.json(queries.listAgents()));
 
   app.post(paths.runs.pattern, async (c) => c.json(await commands.createRun(await readBody(c, CreateRunBody, invalid), starterOf(c))));

@@ -3,20 +3,25 @@
  * NOTIFY on its channel and by a poll, it claims as much work as it has room for (up to `concurrency` in flight) and
  * runs each piece, claiming again as pieces finish; `stop()` stops claiming and waits for the work in flight. What is
  * claimed and how each piece is done are the worker's own (`claim`).
+ *
+ * While the database cannot be reached (a restart, a failover) the pump does not stop: claiming is tried again after
+ * 100 ms, doubled up to 5 s, the outage is said once (not at every tick) and its end too. Notifications sent while
+ * the LISTEN connection was away are lost, but the poll finds their work: nothing waits for a NOTIFY alone.
  */
 import type { Database } from "../../db/client";
+import { OutageLog, isDatabaseUnavailable } from "./databaseErrors";
 
 export interface OutboxPumpOptions {
+  /** Who this pump is in the log: "dispatcher", "notifications". */
+  name: string;
   /** The NOTIFY channel that says new work is due. */
   channel: string;
   /** How often to look for due work when nothing woke the pump. */
   pollMs: number;
   /** Pieces of work in flight at once in this process. */
   concurrency: number;
-  /** Claims up to `room` pieces of due work; each runs once, and MUST catch and record its own failure. */
+  /** Claims up to `room` pieces of due work; each runs once, and MUST catch its own failure (and may tell `failed`). */
   claim(room: number): Promise<(() => Promise<void>)[]>;
-  /** Says that claiming failed (it is tried again at the next wake). */
-  onClaimError(error: unknown): void;
 }
 
 export class OutboxPump {
@@ -25,13 +30,18 @@ export class OutboxPump {
   private again = false;
   private stopped = true;
   private timer: NodeJS.Timeout | undefined;
+  /** Set while the pump waits out a failed claim on an unreachable database: until it fires, wakes change nothing. */
+  private retry: NodeJS.Timeout | undefined;
+  private readonly outage: OutageLog;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly idle = new Set<() => void>();
 
   constructor(
     private readonly database: Database,
     private readonly options: OutboxPumpOptions,
-  ) {}
+  ) {
+    this.outage = new OutageLog(options.name);
+  }
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -45,12 +55,14 @@ export class OutboxPump {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    clearTimeout(this.retry);
+    this.retry = undefined;
     await this.unlisten?.();
     while (this.inFlight > 0 || this.pumping) await new Promise<void>((resolve) => this.idle.add(resolve));
   }
 
   wake(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.retry) return;
     if (this.pumping) {
       this.again = true;
       return;
@@ -60,6 +72,12 @@ export class OutboxPump {
       this.pumping = false;
       this.settle();
     });
+  }
+
+  /** Says that a piece of work failed: once per outage while the database cannot be reached, otherwise every time. */
+  failed(what: string, error: unknown): void {
+    if (isDatabaseUnavailable(error)) this.outage.failed(error);
+    else console.error(`${this.options.name}: ${what} failed`, error);
   }
 
   /** Wakes `stop()` once nothing is in flight; until then its waiters MUST stay registered, or stop() never returns. */
@@ -78,9 +96,10 @@ export class OutboxPump {
       try {
         claimed = await this.options.claim(room);
       } catch (error) {
-        if (!this.stopped) this.options.onClaimError(error);
+        if (!this.stopped) this.claimFailed(error);
         return;
       }
+      this.outage.succeeded();
       for (const work of claimed) {
         this.inFlight++;
         void work().finally(() => {
@@ -91,5 +110,16 @@ export class OutboxPump {
       }
       if (claimed.length === room) this.again = true;
     } while (this.again && !this.stopped);
+  }
+
+  /** An unreachable database: try again after the outage's backoff. Anything else is said, and tried at the next wake. */
+  private claimFailed(error: unknown): void {
+    if (!isDatabaseUnavailable(error)) return console.error(`${this.options.name}: claiming failed`, error);
+    this.outage.failed(error);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.wake();
+    }, this.outage.backoffMs());
+    this.retry.unref();
   }
 }

@@ -14,6 +14,8 @@ export const refusalCodes = {
   unprocessable: { http: 422, trpc: "UNPROCESSABLE_CONTENT" },
   unsupported_media_type: { http: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   rate_limited: { http: 429, trpc: "TOO_MANY_REQUESTS" },
+  /** The database cannot be reached (server/lib/databaseErrors.ts): nothing changed, and the request may be sent again. */
+  unavailable: { http: 503, trpc: "SERVICE_UNAVAILABLE" },
 } as const;
 
 export type RefusalCode = keyof typeof refusalCodes;
@@ -33,6 +35,9 @@ export abstract class Refusal<Code extends RefusalCode = RefusalCode> extends Er
   get details(): Record<string, unknown> | undefined {
     return undefined;
   }
+
+  /** Seconds a client should wait before sending the request again (the `Retry-After` header); most refusals set none. */
+  readonly retryAfterSeconds: number | undefined = undefined;
 
   get httpStatus() {
     return refusalCodes[this.code].http;

@@ -53,11 +53,11 @@ export class Deliverer {
     private readonly options: DelivererOptions,
   ) {
     this.pump = new OutboxPump(database, {
+      name: "notifications",
       channel: "stitch_notify",
       pollMs: options.pollMs,
       concurrency: options.concurrency,
       claim: (room) => this.claim(room),
-      onClaimError: (error) => console.error("notifications: claiming failed", error),
     });
   }
 
@@ -82,7 +82,7 @@ export class Deliverer {
     const mailer = this.options.mailer;
     const emails = mailer && deliveries.length < room ? await this.database.run((db) => store.claimEmails(db, room - deliveries.length, leaseMs)) : [];
     await this.pruneNowAndThen();
-    const recorded = (work: () => Promise<void>) => () => work().catch((error: unknown) => console.error("notifications: recording an attempt failed", error));
+    const recorded = (work: () => Promise<void>) => () => work().catch((error: unknown) => this.pump.failed("recording an attempt", error));
     return [...deliveries.map((row) => recorded(() => this.deliver(row))), ...emails.map((row) => recorded(() => this.mail(mailer!, row)))];
   }
 

@@ -12,6 +12,8 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export interface ServerProcess {
   url: string;
   output(): string;
+  /** How the process ended (`exit 1`, `SIGKILL`), or undefined while it runs. */
+  ended(): string | undefined;
   /** SIGTERM (the server's graceful shutdown), then SIGKILL if it has not exited within `graceMs`. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -48,5 +50,6 @@ export async function startServerProcess(env: Record<string, string>, readyTimeo
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, output: () => output, stop };
+  const ended = () => (child.exitCode !== null ? `exit ${child.exitCode}` : child.signalCode !== null ? child.signalCode : undefined);
+  return { url, output: () => output, ended, stop };
 }

@@ -9,6 +9,7 @@ import { ZodError } from "zod";
 import { withAuditScope } from "../audit/scope";
 import type { TargetKind } from "../audit/schemas";
 import { subjectOf } from "../audit/subject";
+import { unavailableRefusal } from "../lib/databaseErrors";
 import { Refusal } from "../lib/refusal";
 import { requireRole } from "../people/roles";
 import type { Role } from "../people/schemas";
@@ -40,15 +41,23 @@ const t = initTRPC.context<AppContext>().meta<ProcedureMeta>().create({
   },
 });
 
-/** Refusals keep their message and take the tRPC code of their refusal code (NOT_FOUND, CONFLICT, BAD_REQUEST, ...). */
+/**
+ * Refusals keep their message and take the tRPC code of their refusal code (NOT_FOUND, CONFLICT, BAD_REQUEST, ...); a
+ * database that cannot be reached is SERVICE_UNAVAILABLE (503, with Retry-After: see retryAfter).
+ */
 const refusals = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof Refusal) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: cause.trpcCode, message: cause.message, cause });
-  }
+  if (result.ok) return result;
+  const cause = unavailableRefusal(result.error.cause) ?? result.error.cause;
+  if (cause instanceof Refusal) throw new TRPCError({ code: cause.trpcCode, message: cause.message, cause });
   return result;
 });
+
+/** The Retry-After of a tRPC answer whose errors include a refusal that sets one (the database is away). */
+export function retryAfter(errors: readonly TRPCError[]): Record<string, string> {
+  const seconds = errors.map((e) => (e.cause instanceof Refusal ? e.cause.retryAfterSeconds : undefined)).find((s) => s !== undefined);
+  return seconds === undefined ? {} : { "retry-after": String(seconds) };
+}
 
 /** The input fields that name what a mutation acts on, in the order they are looked for. */
 const targetFields: [string, TargetKind][] = [

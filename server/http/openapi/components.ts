@@ -18,6 +18,7 @@ import {
 import { Account, type AuthStatus, Role, SignInBody } from "../../people/schemas";
 import { CreateSubscriptionBody, CreatedSubscription, Delivery, DeliveryList, NotificationPayload, Subscription } from "../../notifications/schemas";
 import { SESSION_COOKIE } from "../guard";
+import { HealthBody } from "../healthRoutes";
 import { Problem, StepWorkflowDefinition } from "../../workflows/steps/definition";
 import * as steps from "../../workflows/steps/schemas";
 import type { StepWorkflowQueries } from "../../workflows/steps/queries";
@@ -35,7 +36,7 @@ const ErrorBody = z
       .string()
       .describe(
         "A code: invalid_json, invalid_body, invalid_query, invalid_path, invalid_header, invalid_cursor, invalid_graph, invalid_workflow, invalid_inputs, " +
-          "bad_request, unauthorized, forbidden, not_found, conflict, body_too_large, unsupported_media_type, rate_limited or internal.",
+          "bad_request, unauthorized, forbidden, not_found, conflict, body_too_large, unsupported_media_type, rate_limited, database_unavailable or internal.",
       ),
     message: z.string().describe("What was wrong, written for a person: it names the field or the state that refused the request."),
     detail: z.string().describe("The same text as `message`, for clients written for the original FastAPI backend, which read `detail`."),
@@ -85,7 +86,6 @@ const EventResultBody = z
   })
   .describe("The outcome of one event (callback, completion, retry or review).");
 
-const Health = z.object({ status: z.literal("ok") });
 
 const BuiltinAgentAccepted = z.object({ accepted: z.literal(true), run_id: z.string(), agent: z.string() });
 
@@ -192,7 +192,7 @@ const requestSchemas = {
  */
 const responseSchemas = {
   StitchFlow, FlowSummary, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
-  Health, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult, ArtifactVersion, ExportPayload,
+  Health: HealthBody, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult, ArtifactVersion, ExportPayload,
   BuiltinAgentAccepted, ErrorBody, LocatedIssue, WorkflowValidation, WorkflowNodeSummary: workflow.NodeSummary,
   RegisteredWorkflow: workflow.RegisteredWorkflow, WorkflowDefinition, WorkflowDetail: workflow.WorkflowDetail,
   WorkflowNodeRun: workflow.NodeRunView, WorkflowRunView: workflow.WorkflowRunView, WorkflowRunSummary: workflow.WorkflowRunSummary,

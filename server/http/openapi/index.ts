@@ -39,7 +39,9 @@ not validate, 404 for an unknown run, flow, workflow or node and 409 for an even
 workflow definition that does not load is refused with \`invalid_workflow\` and its located \`issues\`, and a step workflow's
 inputs that do not fit with \`invalid_inputs\`. The pipeline's
 routes and the built-in agents answer 422 for a body that does not validate, as the original FastAPI backend did. Any
-request with a body larger than the server's MAX_BODY_BYTES is refused with 413 \`body_too_large\`.
+request with a body larger than the server's MAX_BODY_BYTES is refused with 413 \`body_too_large\`. While the
+database cannot be reached (a restart, a failover), any request that needs it answers 503 \`database_unavailable\`
+with \`Retry-After: 2\`: it changed nothing, and may be sent again (\`GET /health/ready\` says when the database is back).
 
 **Idempotency.** Repeating a callback, completion, approval or retry that was already applied changes nothing and
 answers 200 with \`duplicate: true\` (a workflow's repeated approval or cancellation answers the run as it stands), so

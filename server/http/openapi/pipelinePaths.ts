@@ -17,7 +17,21 @@ const unknownRun404 = "No pipeline run with that run_id.";
 function serviceOperations() {
   return {
     [paths.health.openapi]: {
-      get: { operationId: "health", summary: "Liveness", responses: { 200: answer("The server is up.", ref("Health")) } },
+      get: {
+        operationId: "health", summary: "Liveness, and whether the database answers",
+        description: "Answers 200 while the process serves, with `status: degraded` while its database cannot be reached (requests that need it then answer 503).",
+        responses: { 200: answer("The server is up; `database` says whether its database answered.", ref("Health")) },
+      },
+    },
+    [paths.ready.openapi]: {
+      get: {
+        operationId: "ready", summary: "Readiness, for load balancers",
+        description: "200 once the database answers (the server listens only after its migrations are applied); 503 while it cannot be reached.",
+        responses: {
+          200: answer("Ready: the database answers.", ref("Health")),
+          503: answer("`database_unavailable`: the database cannot be reached; `Retry-After` says when to ask again.", ref("ErrorBody")),
+        },
+      },
     },
     [paths.agents.openapi]: {
       get: {
