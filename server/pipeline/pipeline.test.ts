@@ -72,7 +72,8 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       expect(agents.map((a) => a.slug)).toEqual(order);
       expect(agents[0]!.webhook_url).toBe(`${n8n.url}/webhook/brief-to-requirements`);
       expect(agents[2]!.webhook_url).toBe(`${n8n.url}/webhook/HU`);
-      expect((await getJson(`${base}/health`)).body).toEqual({ status: "ok" });
+      // The seed's `{status: "ok"}`, and whether the database answers.
+      expect((await getJson(`${base}/health`)).body).toEqual({ status: "ok", database: "up" });
 
       // Bad input is refused and creates nothing.
       const before = ((await getJson(`${base}/runs`)).body as unknown[]).length;
