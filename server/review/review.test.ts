@@ -2,7 +2,8 @@
  * Inline review over REST and tRPC, on every test database: the output a decision reviews with its anchors; comments
  * on parts (validated, threaded, resolvable, re-located in the next version); drafts per person; a request for changes
  * that carries the open comments to the agent (`comments`, and listed in `feedback`); a reviewer's edit as a new
- * version that she then approves and the export holds; the diff between versions.
+ * version that she then approves and the export holds; the diff between versions. A Stitch review gate's text output
+ * edited the same way, whose approval passes the edit to the node after the gate; a YAML approval's output not edited.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
