@@ -558,6 +558,27 @@ export const reviewDrafts = pgTable(
   (t) => [primaryKey({ columns: [t.decisionId, t.person] })],
 );
 
+/**
+ * A reviewer's edited versions of an output kept with its decisions (a Stitch review gate's): each edit is a version
+ * after the decision's reviewed snapshot, the last one the version under review and what the gate's approval passes on.
+ */
+export const reviewEdits = pgTable(
+  "review_edits",
+  {
+    id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
+    decisionId: uuid("decision_id").notNull().references(() => decisions.id, { onDelete: "cascade" }),
+    engineRunId: uuid("engine_run_id").notNull(),
+    nodeKey: text("node_key").notNull(),
+    output: jsonb("output"),
+    authorId: uuid("author_id"),
+    authorName: text("author_name").notNull(),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("review_edits_decision_idx").on(t.decisionId, t.createdAt)],
+);
+export type ReviewEditRow = typeof reviewEdits.$inferSelect;
+
 // ---- Notifications: webhook subscriptions and email (server/notifications/store.ts is the only writer) ----------------
 
 /**

@@ -214,9 +214,14 @@ export const ExternalEvent = z.discriminatedUnion("type", [
     attempt: z.number().int().optional(), retryable: z.boolean().optional(),
   }),
   z.object({ type: z.literal("complete"), key: z.string(), output: z.unknown() }),
-  /** `comments`: a request for changes' comments on parts of the output (review/schemas.ts `SentComment`), passed on to the work it re-runs. */
+  /**
+   * `comments`: a request for changes' comments on parts of the output (review/schemas.ts `SentComment`), passed on to
+   * the work it re-runs. `output`: with a review gate's approval, the reviewer's edited version of the output under
+   * review; the gate completes with it instead of its input (only review gates take it).
+   */
   z.object({
     type: z.literal("review"), key: z.string(), decision: z.enum(["approve", "reject"]), feedback: z.string().optional(), comments: z.array(ReviewedPartComment).optional(),
+    output: z.unknown().optional(),
   }),
   z.object({ type: z.literal("retry"), key: z.string() }),
   z.object({ type: z.literal("delivery_failed"), key: z.string(), attempt: z.number().int(), error: z.string() }),

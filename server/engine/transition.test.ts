@@ -571,6 +571,26 @@ describe("review gates (UX node with data.gate \"review\" after a Worker)", () =
     expect(run.send({ type: "review", key: "Review", decision: "reject", feedback: "late" }).outcome).toMatchObject({ kind: "rejected", code: "conflict" });
   });
 
+  it("approve with the reviewer's edited output completes the gate with it: the nodes after it read the edit", () => {
+    const run = waiting();
+    expect(run.send({ type: "review", key: "Review", decision: "reject", feedback: "x", output: "draft 1b" }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
+    run.send({ type: "review", key: "Review", decision: "approve", output: "draft 1, edited" });
+    expect(run.row("Review")).toMatchObject({ status: "completed", output: "draft 1, edited" });
+    expect(run.dispatchesOf("Publish")[0]!.payload.input).toBe("draft 1, edited");
+  });
+
+  it("only a review gate takes an edited output: an approval gate or a plain UX node refuses it (bad_request)", () => {
+    const approval = new PureRun(graphOf([workerNode("A", hook), uxNode("G", { gate: "approval" })], chain("A", "G")));
+    approval.start();
+    approval.complete("A", 1);
+    expect(approval.send({ type: "review", key: "G", decision: "approve", output: 2 }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
+    expect(approval.status("G")).toBe("waiting_for_user");
+    const plain = new PureRun(graphOf([workerNode("A", hook), uxNode("U")], chain("A", "U")));
+    plain.start();
+    plain.complete("A", 1);
+    expect(plain.send({ type: "review", key: "U", decision: "approve", output: 2 }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
+  });
+
   it("reject fires the worker again with feedback {text, previousOutput, round}; the new output waits for review again", () => {
     const run = waiting();
     const rejected = run.send({ type: "review", key: "Review", decision: "reject", feedback: "shorter please" });

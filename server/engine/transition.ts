@@ -470,6 +470,11 @@ function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown)
 }
 
 function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "review" }>): StepResult {
+  if (event.output !== undefined) {
+    // An edited output replaces the output under review: only a review gate has one (an approval gate's output is its decision).
+    if (!isReviewGate(ref.node)) return step.result(rejected("bad_request", `node "${row.key}" is not a review gate; only a review gate's approval carries an edited output`));
+    if (event.decision !== "approve") return step.result(rejected("bad_request", "an edited output goes with an approval only; a rejection sends feedback"));
+  }
   if (isApprovalGate(ref.node)) return onApproval(step, ref, row, event);
   if (!isReviewGate(ref.node)) {
     return step.result(rejected("conflict", `node "${row.key}" is not a review gate (a UX node with data.gate "review")`));
@@ -479,7 +484,8 @@ function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<Ext
     return step.result(rejected("conflict", `node "${row.key}" is ${row.status}; there is no output waiting for review`));
   }
   if (event.decision === "approve") {
-    step.put({ ...row, status: "completed", output: row.input });
+    // The reviewer's edited version, when she edited it, is what the nodes after the gate read; else the output she reviewed.
+    step.put({ ...row, status: "completed", output: event.output !== undefined ? event.output : row.input });
     step.next.push({ type: "completed", key: row.key });
     return step.result(applied);
   }

@@ -13,6 +13,7 @@ import type { Decider } from "../decisions/schemas";
 import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 import { takeOpenComments } from "../review/commands";
+import { editedOutput } from "../review/doors";
 import { composeFeedback } from "../review/feedback";
 
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
@@ -66,7 +67,11 @@ export class FlowCommands {
         const node = await run.nodeRow(nodeId);
         return { runId: run.id, nodeId, duplicate: false, message: "approval recorded: the gate waits for another person's approval", ...(node ? { node: toNodeState(node) } : {}), runStatus: run.status };
       }
-      if (feedback === undefined) return run.handle({ type: "review", key: nodeId, decision: "approve" }, by.name);
+      if (feedback === undefined) {
+        // The reviewer's edited version, when she edited the output under review, is what the gate passes on.
+        const edited = await editedOutput(tx, { engine_run_id: run.id, node_id: nodeId });
+        return run.handle({ type: "review", key: nodeId, decision: "approve", ...(edited ? { output: edited.output } : {}) }, by.name);
+      }
       // The open comments on parts of the output under review go with the feedback, to the worker that revises it.
       const comments = await takeOpenComments(tx, { engine_run_id: run.id, node_id: nodeId });
       if (feedback.trim() === "" && comments.length === 0) {

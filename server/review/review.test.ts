@@ -2,9 +2,12 @@
  * Inline review over REST and tRPC, on every test database: the output a decision reviews with its anchors; comments
  * on parts (validated, threaded, resolvable, re-located in the next version); drafts per person; a request for changes
  * that carries the open comments to the agent (`comments`, and listed in `feedback`); a reviewer's edit as a new
- * version that she then approves and the export holds; the diff between versions.
+ * version that she then approves and the export holds; the diff between versions. A Stitch review gate's text output
+ * edited the same way, whose approval passes the edit to the node after the gate; a YAML approval's output not edited.
  */
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stitchNodeStates } from "../../db/schema";
 import { callerContext } from "../testing/callerContext";
 import { type FakeN8n, startFakeN8n } from "../testing/fakeN8n";
 import { createCaller } from "../trpc/router";
@@ -160,8 +163,12 @@ describe.each(testDatabases)("inline review on $name", (testDatabase) => {
 
 describe.each(testDatabases)("inline review of a Stitch review gate on $name", (testDatabase) => {
   let env: ServerOnTestDatabase;
+  let rita: TestPerson;
+  let alan: TestPerson;
   beforeAll(async () => {
     env = await serverOn(testDatabase);
+    rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
+    alan = await createPerson(env.server.people, "Alan Analyst", "analyst");
   });
   afterAll(async () => {
     await env?.close();
@@ -175,7 +182,8 @@ describe.each(testDatabases)("inline review of a Stitch review gate on $name", (
     const openGate = () => eventually(async () => (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${run.id}`)).body.items[0], 10_000, "the gate's decision");
     const first = await openGate();
     const output = (await env.api.get<ReviewOutput>(`/api/decisions/${first.id}/output`)).body;
-    expect(output).toMatchObject({ format: "text", version: 1, editable: false, output: "Courts open at 8.\n\nBook a court for an hour." });
+    // The server runs without sign-in here: the caller may decide, so may edit the gate's output.
+    expect(output).toMatchObject({ format: "text", version: 1, editable: true, output: "Courts open at 8.\n\nBook a court for an hour." });
     expect(output.anchors.map((a) => [a.anchor, a.quote])).toEqual([["P1", "Courts open at 8."], ["P2", "Book a court for an hour."]]);
 
     expect((await env.api.post(`/api/decisions/${first.id}/comments`, { anchor: "P2", quote: "an hour", text: "Two hours at most." })).status).toBe(201);
@@ -197,6 +205,52 @@ describe.each(testDatabases)("inline review of a Stitch review gate on $name", (
     const words = (op: string) => diff.changes[0]!.pieces.filter((p) => p.op === op).map((p) => p.text.trim()).join(" ");
     expect([words("delete"), words("insert")]).toEqual(["an hour", "two hours at most"]);
     expect(words("equal")).toContain("Book a court for");
+  });
+
+  it("a reviewer edits the gate's text output (v2, by her), approves, and the node after the gate receives the edited text", async () => {
+    const hook = "https://worker.example.test/hook";
+    const flow = await env.api.createFlow(graphOf([workerNode("W", hook), reviewGate("check"), workerNode("P", hook)], chain("W", "check", "P")));
+    const run = await env.api.startRun(flow.id);
+    expect((await env.api.post(`/api/stitch/callback/${run.id}/W`, { status: "completed", output: "Courts open at 8.\n\nBook a court for an hour." })).status).toBe(200);
+    const gate = await eventually(async () => (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${run.id}`)).body.items[0], 10_000, "the gate's decision");
+    const path = `/api/decisions/${gate.id}/edit`;
+    expect((await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${gate.id}/output`)).body).toMatchObject({ format: "text", version: 1, editable: true });
+    expect((await env.api.as(alan.token).get<ReviewOutput>(`/api/decisions/${gate.id}/output`)).body.editable).toBe(false);
+
+    const edited = "Courts open at 8.\n\nBook a court for two hours.";
+    expect((await env.api.as(alan.token).post(path, { output: edited })).status).toBe(403);
+    expect((await env.api.as(rita.token).post(path, { output: "  " })).status).toBe(400);
+    expect((await env.api.as(rita.token).post(path, { output: { not: "text" } })).status).toBe(400);
+    expect((await env.api.as(rita.token).post(path, { output: "Courts open at 8.\n\nBook a court for an hour." })).body.message).toContain("changes nothing");
+    const saved = await env.api.as(rita.token).post<ReviewOutput>(path, { output: edited, note: "the limit" });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ version: 2, author: { kind: "person", name: "Rita Ramos" }, output: edited, editable: true });
+    expect(saved.body.versions.map((v) => [v.version, v.revises, v.author.kind])).toEqual([[1, null, "system"], [2, 1, "person"]]);
+    const diff = (await env.api.get<ReviewDiff>(`/api/decisions/${gate.id}/diff`)).body;
+    expect(diff).toMatchObject({ from_version: 1, to_version: 2 });
+    const words = (op: string) => diff.changes[0]!.pieces.filter((p) => p.op === op).map((p) => p.text.trim()).join(" ");
+    expect([words("delete"), words("insert")]).toEqual(["an hour", "two hours"]);
+
+    expect((await env.api.as(rita.token).post(`/api/decisions/${gate.id}/decide`, { outcome: "approve" })).status).toBe(200);
+    const after = await env.api.getRun(run.id);
+    expect(after.node_states.check).toMatchObject({ status: "completed", output: edited });
+    expect(after.node_states.P?.status).not.toBe("pending");
+    const events = (await env.api.get<{ type: string; payload: Record<string, unknown> }[]>(`/api/stitch/runs/${run.id}/events`)).body;
+    expect(events.find((e) => e.type === "review")!.payload).toMatchObject({ decision: "approve", output: edited });
+    const input = await env.database.run(async (db) => (await db.select({ input: stitchNodeStates.input }).from(stitchNodeStates).where(and(eq(stitchNodeStates.runId, run.id), eq(stitchNodeStates.nodeId, "P"))))[0]?.input);
+    expect(input).toBe(edited);
+    expect((await env.api.as(rita.token).post(path, { output: `${edited} More.` })).status).toBe(409);
+  });
+
+  it("a YAML approval's output is not edited here (409)", async () => {
+    const yaml = "name: edit-gate\ndescription: waits for a person\nnodes:\n  - id: gate\n    approval:\n      message: Go on?\n";
+    expect((await env.api.post("/api/workflows", yaml, { "content-type": "application/yaml" })).status).toBe(201);
+    const runId = (await env.api.post("/api/workflows/edit-gate/runs", { inputs: { topic: "courts" } })).body.id as string;
+    const decision = await eventually(async () => (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${runId}`)).body.items[0], 10_000, "the approval");
+    const output = await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`);
+    expect(output).toMatchObject({ status: 200, body: { format: "json", editable: false } });
+    const answer = await env.api.as(rita.token).post(`/api/decisions/${decision.id}/edit`, { output: { topic: "nets" } });
+    expect(answer).toMatchObject({ status: 409, body: { message: expect.stringContaining("request changes instead") } });
   });
 });
 

@@ -19,7 +19,7 @@ export interface Review {
 
 export function installReview(database: Database, engine: Engine, decisions: DecisionQueries): Review {
   const doors = new Map<Decision["front_door"], ReviewDoor>();
-  const snapshots = decisionSnapshotsDoor(database);
+  const snapshots = decisionSnapshotsDoor(engine);
   const queries = new ReviewQueries(database, decisions, (decision) => doors.get(decision.front_door) ?? snapshots);
   return { commands: new ReviewCommands(engine, queries), queries, useDoor: (frontDoor, door) => doors.set(frontDoor, door) };
 }

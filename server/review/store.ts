@@ -1,12 +1,12 @@
 /**
- * Every database statement of inline review, and the only writer of `review_comments` and `review_drafts`. Rows are
+ * Every database statement of inline review, and the only writer of `review_comments`, `review_drafts` and `review_edits`. Rows are
  * typed here; commands call the writes inside the engine run's transaction (its lock first, then these rows).
  */
-import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { type ReviewCommentRow, decisions, reviewComments, reviewDrafts } from "../../db/schema";
+import { type ReviewCommentRow, type ReviewEditRow, decisions, reviewComments, reviewDrafts, reviewEdits } from "../../db/schema";
 
-export type { ReviewCommentRow };
+export type { ReviewCommentRow, ReviewEditRow };
 
 /** A node's comments (all rounds of its output), oldest first. */
 export async function listComments(db: Executor, engineRunId: string, nodeKey: string): Promise<ReviewCommentRow[]> {
@@ -63,6 +63,35 @@ export async function reviewedOutputs(db: Executor, engineRunId: string, nodeKey
     .from(decisions)
     .where(and(eq(decisions.engineRunId, engineRunId), eq(decisions.nodeKey, nodeKey), isNotNull(decisions.reviewed)))
     .orderBy(asc(decisions.waitingSince), asc(decisions.id));
+}
+
+// ---- Edits -------------------------------------------------------------------------------------------------------
+
+/** A person's edited versions of the outputs a node's decisions reviewed, oldest first. */
+export async function editsOfNode(db: Executor, engineRunId: string, nodeKey: string): Promise<ReviewEditRow[]> {
+  return db
+    .select()
+    .from(reviewEdits)
+    .where(and(eq(reviewEdits.engineRunId, engineRunId), eq(reviewEdits.nodeKey, nodeKey)))
+    .orderBy(asc(reviewEdits.createdAt), asc(reviewEdits.id));
+}
+
+/** The latest edit of the node's open decision, if any. */
+export async function latestEditOfOpenDecision(db: Executor, engineRunId: string, nodeKey: string): Promise<ReviewEditRow | undefined> {
+  const [row] = await db
+    .select({ edit: reviewEdits })
+    .from(reviewEdits)
+    .innerJoin(decisions, eq(decisions.id, reviewEdits.decisionId))
+    .where(and(eq(decisions.engineRunId, engineRunId), eq(decisions.nodeKey, nodeKey), eq(decisions.state, "open")))
+    .orderBy(desc(reviewEdits.createdAt), desc(reviewEdits.id))
+    .limit(1);
+  return row?.edit;
+}
+
+export async function insertEdit(tx: Executor, e: Pick<ReviewEditRow, "decisionId" | "engineRunId" | "nodeKey" | "output" | "authorId" | "authorName" | "note">): Promise<ReviewEditRow> {
+  // clock_timestamp: two edits in one transaction (a test's) still keep their order.
+  const [row] = await tx.insert(reviewEdits).values({ ...e, createdAt: sql`clock_timestamp()` }).returning();
+  return row!;
 }
 
 // ---- Drafts -----------------------------------------------------------------------------------------------------

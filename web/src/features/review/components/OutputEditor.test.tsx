@@ -99,4 +99,34 @@ describe("OutputEditor", () => {
     fireEvent.click(screen.getByRole("button", { name: "Discard edits" }));
     expect(onClose).toHaveBeenCalledTimes(2);
   });
+
+  it("edits a text output (a review gate's) in a text box: an emptied text is not saved, the edit is saved as the next version", async () => {
+    edit.mutateAsync.mockResolvedValue({});
+    const onClose = vi.fn();
+    const person = { kind: "system" as const, name: "the run's previous step", account_id: null };
+    const text = { ...output, format: "text", artifact_type: null, output: "Courts open at 8.", version: 1, author: person, versions: [{ version: 1, revises: null, author: person, created_at: "2026-01-01T10:00:00Z" }] } satisfies ReviewOutput;
+    render(<OutputEditor output={text} onClose={onClose} />);
+    expect(screen.queryByRole("button", { name: "Edit as JSON" })).toBeNull();
+    const box = screen.getByRole("textbox", { name: "Edited text" });
+    const save = screen.getByRole("button", { name: "Save as v2" });
+    expect(save.hasAttribute("disabled")).toBe(true);
+    fireEvent.change(box, { target: { value: "  " } });
+    expect(box.getAttribute("aria-invalid")).toBe("true");
+    expect(save.hasAttribute("disabled")).toBe(true);
+    fireEvent.change(box, { target: { value: "Courts open at 9." } });
+    fireEvent.change(screen.getByRole("textbox", { name: "What you changed (optional)" }), { target: { value: "the hour" } });
+    fireEvent.click(save);
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(edit.mutateAsync).toHaveBeenCalledWith({ decisionId: "d-1", body: { output: "Courts open at 9.", note: "the hour" } });
+  });
+
+  it("edits a JSON output as JSON from the start", async () => {
+    edit.mutateAsync.mockResolvedValue({});
+    const json = { ...output, format: "json", artifact_type: null, output: { limit: 1, note: "" } } satisfies ReviewOutput;
+    render(<OutputEditor output={json} onClose={vi.fn()} />);
+    const box = screen.getByRole("textbox", { name: "Output as JSON" });
+    fireEvent.change(box, { target: { value: '{"limit": 2, "note": ""}' } });
+    fireEvent.click(screen.getByRole("button", { name: "Save as v3" }));
+    await vi.waitFor(() => expect(edit.mutateAsync).toHaveBeenCalledWith({ decisionId: "d-1", body: { output: { limit: 2, note: "" } } }));
+  });
 });

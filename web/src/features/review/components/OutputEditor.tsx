@@ -1,6 +1,6 @@
 /**
- * Editing the output under review before approving it (whoever may decide): field by field and item by item, or as
- * JSON. What keeps it from being saved shows as it is typed (an emptied text, JSON that does not parse); the server
+ * Editing the output under review before approving it (whoever may decide): a pipeline artifact field by field and
+ * item by item, or as JSON; a JSON output as JSON (or field by field); a text output (a Stitch review gate's) as text. What keeps it from being saved shows as it is typed (an emptied text, JSON that does not parse); the server
  * checks the rest like an agent's output and its refusal is shown as it says. "Save as vN" makes the edit the version
  * under review; Cancel asks before discarding edits.
  */
@@ -14,18 +14,89 @@ import { type Path, emptyTexts, parseJson, setAt } from "../utils/editing";
 import { ValueEditor } from "./ValueEditor";
 
 export function OutputEditor({ output, onClose }: { output: ReviewOutput; onClose(): void }) {
-  const [value, setValue] = useState<unknown>(output.output);
-  const [mode, setMode] = useState<"form" | "json">("form");
-  const [json, setJson] = useState("");
+  return output.format === "text" ? <TextEditor output={output} onClose={onClose} /> : <StructuredEditor output={output} onClose={onClose} />;
+}
+
+const nextVersionOf = (output: ReviewOutput) => Math.max(...output.versions.map((v) => v.version)) + 1;
+
+/** A text output: one text box; an emptied text is not saved. */
+function TextEditor({ output, onClose }: { output: ReviewOutput; onClose(): void }) {
+  const original = typeof output.output === "string" ? output.output : "";
+  const [text, setText] = useState(original);
   const [note, setNote] = useState("");
-  const [confirming, setConfirming] = useState(false);
   const edit = useEditOutput();
+  const problem = text.trim() === "" ? "The text is empty: write the edited text." : null;
+  const save = async () => {
+    if (problem || edit.isPending) return;
+    try {
+      await edit.mutateAsync({ decisionId: output.decision_id, body: { output: text, ...(note.trim() ? { note: note.trim() } : {}) } });
+      onClose();
+    } catch {
+      // The server's reason is shown below; the edits stay.
+    }
+  };
+  return (
+    <section className="output-editor" aria-label={`Edit version ${output.version}`}>
+      <Field className="edit-field" label="Edited text" multiline rows={14} value={text} error={problem} announce="polite" onChange={(event) => setText(event.target.value)} />
+      <Field className="edit-field" label="What you changed (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
+      <EditorActions output={output} problem={problem} dirty={text !== original} pending={edit.isPending} error={edit.error} onSave={() => void save()} onClose={onClose} />
+    </section>
+  );
+}
+
+/** Save as the next version, or Cancel (which asks before discarding edits); the server's refusal shown as it says. */
+function EditorActions({ output, problem, dirty, pending, error, onSave, onClose }: { output: ReviewOutput; problem: string | null; dirty: boolean; pending: boolean; error: unknown; onSave(): void; onClose(): void }) {
+  const [confirming, setConfirming] = useState(false);
   const discard = useRef<HTMLButtonElement | null>(null);
-  const nextVersion = Math.max(...output.versions.map((v) => v.version)) + 1;
+  const nextVersion = nextVersionOf(output);
+  const cancel = () => {
+    if (!dirty) onClose();
+    else {
+      setConfirming(true);
+      requestAnimationFrame(() => discard.current?.focus());
+    }
+  };
+  return (
+    <>
+      {error ? <ErrorNotice title={`Version ${nextVersion} was not saved`} error={error} /> : null}
+      {confirming ? (
+        <div className="notice notice-warning editor-confirm" role="alertdialog" aria-label="Discard your edits?">
+          <p>Discard your edits to version {output.version}? They are not saved anywhere.</p>
+          <div className="comment-actions">
+            <button type="button" className="button button-secondary button-small" onClick={() => setConfirming(false)}>
+              Keep editing
+            </button>
+            <button ref={discard} type="button" className="button button-danger button-small" onClick={onClose}>
+              Discard edits
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <div className="composer-actions">
+        <button type="button" className="button button-secondary" onClick={cancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-primary" disabled={problem !== null || !dirty || pending} aria-busy={pending} onClick={onSave}>
+          {pending ? <Spinner /> : null}
+          Save as v{nextVersion}
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** A pipeline artifact or a JSON output: field by field, or as JSON (where a JSON output starts). */
+function StructuredEditor({ output, onClose }: { output: ReviewOutput; onClose(): void }) {
+  const [value, setValue] = useState<unknown>(output.output);
+  const [mode, setMode] = useState<"form" | "json">(output.format === "json" ? "json" : "form");
+  const [json, setJson] = useState(output.format === "json" ? JSON.stringify(output.output, null, 2) : "");
+  const [note, setNote] = useState("");
+  const edit = useEditOutput();
 
   const parsed = mode === "json" ? parseJson(json) : { value, error: null };
   const current = parsed.error === null ? parsed.value : undefined;
-  const empty = current === undefined ? [] : emptyTexts(current);
+  // A pipeline artifact is checked like an agent's (no emptied text); a JSON output may hold any JSON value.
+  const empty = current === undefined || output.format !== "artifact" ? [] : emptyTexts(current);
   const problem = parsed.error !== null ? `The JSON does not parse: ${parsed.error}` : empty.length > 0 ? `${empty.length === 1 ? "A text is" : `${empty.length} texts are`} empty: ${empty.slice(0, 3).join(", ")}.` : null;
   const dirty = mode === "json" ? json !== JSON.stringify(output.output, null, 2) : JSON.stringify(value) !== JSON.stringify(output.output);
 
@@ -45,13 +116,6 @@ export function OutputEditor({ output, onClose }: { output: ReviewOutput; onClos
       onClose();
     } catch {
       // The server's reason is shown below; the edits stay.
-    }
-  };
-  const cancel = () => {
-    if (!dirty) onClose();
-    else {
-      setConfirming(true);
-      requestAnimationFrame(() => discard.current?.focus());
     }
   };
 
@@ -86,29 +150,7 @@ export function OutputEditor({ output, onClose }: { output: ReviewOutput; onClos
           {problem}
         </p>
       ) : null}
-      {edit.error ? <ErrorNotice title={`Version ${nextVersion} was not saved`} error={edit.error} /> : null}
-      {confirming ? (
-        <div className="notice notice-warning editor-confirm" role="alertdialog" aria-label="Discard your edits?">
-          <p>Discard your edits to version {output.version}? They are not saved anywhere.</p>
-          <div className="comment-actions">
-            <button type="button" className="button button-secondary button-small" onClick={() => setConfirming(false)}>
-              Keep editing
-            </button>
-            <button ref={discard} type="button" className="button button-danger button-small" onClick={onClose}>
-              Discard edits
-            </button>
-          </div>
-        </div>
-      ) : null}
-      <div className="composer-actions">
-        <button type="button" className="button button-secondary" onClick={cancel}>
-          Cancel
-        </button>
-        <button type="button" className="button button-primary" disabled={problem !== null || !dirty || edit.isPending} aria-busy={edit.isPending} onClick={() => void save()}>
-          {edit.isPending ? <Spinner /> : null}
-          Save as v{nextVersion}
-        </button>
-      </div>
+      <EditorActions output={output} problem={problem} dirty={dirty} pending={edit.isPending} error={edit.error} onSave={() => void save()} onClose={onClose} />
     </section>
   );
 }

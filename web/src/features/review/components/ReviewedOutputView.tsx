@@ -120,7 +120,7 @@ function UnderReview({ output, open, diff, children }: { output: ReviewOutput; o
         <div className="review-toolbar">
           <span className="muted small">{threads.open === 0 ? "No open comments" : threads.open === 1 ? "1 open comment" : `${threads.open} open comments`}</span>
           <SelectionComment root={main} output={output} />
-          {output.editable && output.format === "artifact" && !editing ? (
+          {output.editable && !editing ? (
             <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
               Edit v{output.version}
             </button>
