@@ -7,6 +7,7 @@
 import type { Executor } from "../../db/client";
 import type { Engine } from "../engine/engine";
 import type { Decider, Decision } from "../decisions/schemas";
+import { isUuid } from "../lib/uuid";
 import { roleAllows } from "../people/roles";
 import { AnchorError, describeAnchor, textOf, valueAt } from "./anchors";
 import { ReviewError } from "./errors";
@@ -75,7 +76,8 @@ export class ReviewCommands {
 
   /** Keeps the caller's unsent feedback on the decision, as typed (empty: erased). */
   async saveDraft(decisionId: string, text: string, by: Decider): Promise<Draft> {
-    const decision = await this.queries.reviewed(decisionId).then((r) => r.decision);
+    // Only the decision is needed (saved as she types): not its output's versions.
+    const decision = await this.queries.decision(decisionId);
     const updatedAt = await this.engine.database.transaction((tx) => store.saveDraft(tx, decision.id, draftOwner(by), text));
     return { decision_id: decision.id, text, updated_at: updatedAt };
   }
@@ -90,7 +92,7 @@ export class ReviewCommands {
   }
 
   private async onThread(commentId: string, by: Decider, change: (tx: Executor, threadId: string) => Promise<unknown>): Promise<ReviewComment> {
-    const found = /^[0-9a-f-]{36}$/i.test(commentId) ? await this.engine.database.run((db) => store.commentById(db, commentId)) : undefined;
+    const found = isUuid(commentId) ? await this.engine.database.run((db) => store.commentById(db, commentId)) : undefined;
     if (!found) throw new ReviewError("not_found", `no comment with id "${commentId}"`);
     const threadId = found.replyTo ?? found.id;
     await this.engine.onRun(found.engineRunId, async (_ops, tx) => {

@@ -24,6 +24,11 @@ export class ReviewQueries {
     private readonly doorOf: (decision: Decision) => ReviewDoor,
   ) {}
 
+  /** The decision alone (a draft, or a comment's thread, needs no versions). */
+  decision(decisionId: string): Promise<Decision> {
+    return this.decisions.get(decisionId);
+  }
+
   /** The decision and its output's versions; a decision that reviews no output (a question, a completion) is 404. */
   async reviewed(decisionId: string): Promise<{ decision: Decision; door: ReviewDoor; read: ReviewedVersions; current: StoredVersion }> {
     const decision = await this.decisions.get(decisionId);
@@ -88,7 +93,7 @@ export class ReviewQueries {
   }
 
   async draft(decisionId: string, by: Decider): Promise<Draft> {
-    const decision = await this.decisions.get(decisionId);
+    const decision = await this.decision(decisionId);
     const found = await this.database.run((db) => store.draftOf(db, decision.id, draftOwner(by)));
     return { decision_id: decision.id, text: found?.text ?? "", updated_at: found?.updatedAt ?? null };
   }

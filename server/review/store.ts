@@ -2,7 +2,7 @@
  * Every database statement of inline review, and the only writer of `review_comments`, `review_drafts` and `review_edits`. Rows are
  * typed here; commands call the writes inside the engine run's transaction (its lock first, then these rows).
  */
-import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { type ReviewCommentRow, type ReviewEditRow, decisions, reviewComments, reviewDrafts, reviewEdits } from "../../db/schema";
 
@@ -53,7 +53,7 @@ export async function openThreads(tx: Executor, engineRunId: string, nodeKey: st
 }
 
 export async function markSent(tx: Executor, ids: readonly string[], version: number): Promise<void> {
-  for (const id of ids) await tx.update(reviewComments).set({ sentWithVersion: version }).where(eq(reviewComments.id, id));
+  if (ids.length > 0) await tx.update(reviewComments).set({ sentWithVersion: version }).where(inArray(reviewComments.id, [...ids]));
 }
 
 /** The output each decision of a node held for review (YAML approvals, Stitch review gates), oldest first. */

@@ -83,26 +83,8 @@ export function DiffPanel({ decisionId, output, version, revises, claim, open: o
         </h3>
         {open ? (
           <span className="diff-versions">
-            <label>
-              Compare v
-              <select aria-label="Older version" value={from} onChange={(event) => setFrom(Number(event.target.value))}>
-                {versions.map((v) => (
-                  <option key={v} value={v}>
-                    {v}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              with v
-              <select aria-label="Newer version" value={to} onChange={(event) => setTo(Number(event.target.value))}>
-                {versions.map((v) => (
-                  <option key={v} value={v}>
-                    {v}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <VersionPicker text="Compare v" label="Older version" versions={versions} value={from} onChange={setFrom} />
+            <VersionPicker text="with v" label="Newer version" versions={versions} value={to} onChange={setTo} />
           </span>
         ) : null}
       </header>
@@ -138,5 +120,21 @@ export function DiffPanel({ decisionId, output, version, revises, claim, open: o
         {claim && to === version ? <div className="diff-claim">{claim}</div> : null}
       </div>
     </section>
+  );
+}
+
+/** One end of the comparison: which version, of those the output has. */
+function VersionPicker({ text, label, versions, value, onChange }: { text: string; label: string; versions: readonly number[]; value: number; onChange(version: number): void }) {
+  return (
+    <label>
+      {text}
+      <select aria-label={label} value={value} onChange={(event) => onChange(Number(event.target.value))}>
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
