@@ -10,7 +10,7 @@ import { type PageParams, pageOf, pageRequest } from "../lib/paging";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError } from "./errors";
 import { redactUrl } from "../lib/policedFetch";
-import { type CompiledGraph, GraphError, compileGraph, executorOf } from "./graph";
+import { type CompiledGraph, GraphError, compileGraph, editedSourceOf, executorOf, keyInPath, parseKey } from "./graph";
 import { type RowChange, macrostep, settle, settleSync } from "./macrostep";
 import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
@@ -415,6 +415,22 @@ export class Engine {
   async nodeRow(runId: string, key: string): Promise<NodeRow | undefined> {
     if (!store.isUuid(runId)) return undefined;
     return (await this.database.run((db) => store.loadNodeRows(db, runId, [key])))[0];
+  }
+
+  /**
+   * The node whose output a person's edit replaces when she reviews gate `key` of this run (graph.ts `editedSourceOf`),
+   * as the instance key in the gate's path; undefined when the gate takes no edit (or there is no such run or node).
+   */
+  async editedSource(runId: string, key: string): Promise<string | undefined> {
+    if (!store.isUuid(runId)) return undefined;
+    return this.database.run(async (db) => {
+      const run = await store.readRunFlow(db, runId);
+      if (!run) return undefined;
+      const g = await this.compiled(db, run.flowId, run.flowVersion);
+      const ref = parseKey(g, key);
+      const source = ref ? editedSourceOf(g, ref.node) : undefined;
+      return ref && source !== undefined ? keyInPath(g, source, ref.vector) : undefined;
+    });
   }
 
   /** Rows of the seed's SQL view, for checks that read node_states the way the seed's SQL would. */

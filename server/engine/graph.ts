@@ -53,6 +53,19 @@ export const isReviewGate = (node: GraphNode): boolean => node.spec.gate === "re
  */
 export const isApprovalGate = (node: GraphNode): boolean => node.spec.gate === "approval";
 
+/**
+ * The node whose output a person's edit replaces when she reviews gate `node`: the one node before it. A review gate
+ * reviews its Worker's output (the edit is what an approval passes on, and what the Worker revises after a request for
+ * changes); an approval gate reviews its input, the output of the one step before it (the edit replaces that output,
+ * which the nodes after the gate read). Undefined for any other node, and for an approval gate that reviews several
+ * steps' outputs merged, or the run's input: there is no one output to replace.
+ */
+export function editedSourceOf(g: Pick<CompiledGraph, "upstream">, node: GraphNode): string | undefined {
+  if (!isReviewGate(node) && !isApprovalGate(node)) return undefined;
+  const ups = g.upstream.get(node.id) ?? [];
+  return ups.length === 1 ? ups[0] : undefined;
+}
+
 /** A Worker whose work this server performs itself, through the executor registered under this name, instead of a webhook. */
 export const executorOf = (node: GraphNode): string | undefined => node.spec.executor;
 

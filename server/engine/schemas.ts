@@ -216,8 +216,9 @@ export const ExternalEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("complete"), key: z.string(), output: z.unknown() }),
   /**
    * `comments`: a request for changes' comments on parts of the output (review/schemas.ts `SentComment`), passed on to
-   * the work it re-runs. `output`: with a review gate's approval, the reviewer's edited version of the output under
-   * review; the gate completes with it instead of its input (only review gates take it).
+   * the work it re-runs. `output`: the reviewer's edited version of the output under review (graph.ts
+   * `editedSourceOf`). A review gate approved with it completes with it instead of its input, and rejected with it has
+   * its Worker revise that version; an approval gate approved with it replaces the output of the step before it.
    */
   z.object({
     type: z.literal("review"), key: z.string(), decision: z.enum(["approve", "reject"]), feedback: z.string().optional(), comments: z.array(ReviewedPartComment).optional(),

@@ -112,6 +112,14 @@ export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | 
   };
 }
 
+/** The flow a run executes and the version of its graph it runs, read without a lock. */
+export async function readRunFlow(db: Executor, runId: string): Promise<{ flowId: string; flowVersion: string } | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [row] = await rows<{ flow_id: string; flow_version: string }>(db, sql`
+    SELECT r.flow_id, f.updated_at::text AS flow_version FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id WHERE r.id = ${runId}`);
+  return row ? { flowId: row.flow_id, flowVersion: row.flow_version } : undefined;
+}
+
 export interface RunWithStates {
   id: string;
   flow_id: string;

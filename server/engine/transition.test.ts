@@ -573,18 +573,35 @@ describe("review gates (UX node with data.gate \"review\" after a Worker)", () =
 
   it("approve with the reviewer's edited output completes the gate with it: the nodes after it read the edit", () => {
     const run = waiting();
-    expect(run.send({ type: "review", key: "Review", decision: "reject", feedback: "x", output: "draft 1b" }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
     run.send({ type: "review", key: "Review", decision: "approve", output: "draft 1, edited" });
     expect(run.row("Review")).toMatchObject({ status: "completed", output: "draft 1, edited" });
     expect(run.dispatchesOf("Publish")[0]!.payload.input).toBe("draft 1, edited");
   });
 
-  it("only a review gate takes an edited output: an approval gate or a plain UX node refuses it (bad_request)", () => {
-    const approval = new PureRun(graphOf([workerNode("A", hook), uxNode("G", { gate: "approval" })], chain("A", "G")));
+  it("a request for changes with the reviewer's edited output has the Worker revise her version (previousOutput)", () => {
+    const run = waiting();
+    run.send({ type: "review", key: "Review", decision: "reject", feedback: "shorter", output: "draft 1, edited" });
+    expect(run.dispatchesOf("Writer")[1]!.payload.feedback).toEqual({ text: "shorter", previousOutput: "draft 1, edited", round: 1 });
+  });
+
+  it("an approval gate approved with an edited output replaces the output of the one step before it, which later nodes read", () => {
+    const approval = new PureRun(graphOf([workerNode("A", hook), uxNode("G", { gate: "approval" }), workerNode("B", otherHook)], chain("A", "G", "B")));
     approval.start();
-    approval.complete("A", 1);
-    expect(approval.send({ type: "review", key: "G", decision: "approve", output: 2 }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
-    expect(approval.status("G")).toBe("waiting_for_user");
+    approval.complete("A", "draft");
+    expect(approval.send({ type: "review", key: "G", decision: "reject", feedback: "no", output: "mine" }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
+    const approved = approval.send({ type: "review", key: "G", decision: "approve", output: "draft, edited" });
+    expect(approved.changes.get("A")).toMatchObject({ status: "completed", output: "draft, edited" });
+    expect(approval.row("G")).toMatchObject({ status: "completed", output: "" });
+    expect(approval.status("B")).toBe("running");
+  });
+
+  it("no edited output where there is no one output to replace: an approval gate after two steps, a plain UX node (bad_request)", () => {
+    const two = new PureRun(graphOf([workerNode("A", hook), workerNode("B", otherHook), uxNode("G", { gate: "approval" })], chain("A", "G"), chain("B", "G")));
+    two.start();
+    two.complete("A", 1);
+    two.complete("B", 2);
+    expect(two.send({ type: "review", key: "G", decision: "approve", output: 3 }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
+    expect(two.status("G")).toBe("waiting_for_user");
     const plain = new PureRun(graphOf([workerNode("A", hook), uxNode("U")], chain("A", "U")));
     plain.start();
     plain.complete("A", 1);

@@ -7,7 +7,7 @@
  * the follow-up events (fire, completed, collect, member_failed, member_recovered) are how one event's
  * consequences ripple through the graph inside the same transaction.
  */
-import { type CompiledGraph, type InstanceRef, instanceKey, isApprovalGate, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
+import { type CompiledGraph, type InstanceRef, editedSourceOf, instanceKey, isApprovalGate, isReviewGate, keyInPath, parseKey, readPath } from "./graph";
 import { isPlainObject, sameJson } from "../lib/json";
 import type { ExternalEvent, NodeStatus, ReviewedPartComment, RunStatus, TriggerRule, WorkerPayload } from "./schemas";
 
@@ -471,9 +471,11 @@ function onComplete(step: Step, ref: InstanceRef, row: NodeRow, output: unknown)
 
 function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<ExternalEvent, { type: "review" }>): StepResult {
   if (event.output !== undefined) {
-    // An edited output replaces the output under review: only a review gate has one (an approval gate's output is its decision).
-    if (!isReviewGate(ref.node)) return step.result(rejected("bad_request", `node "${row.key}" is not a review gate; only a review gate's approval carries an edited output`));
-    if (event.decision !== "approve") return step.result(rejected("bad_request", "an edited output goes with an approval only; a rejection sends feedback"));
+    // A person's edited version of the output under review (graph.ts editedSourceOf says whose output that is).
+    if (editedSourceOf(step.g, ref.node) === undefined) {
+      return step.result(rejected("bad_request", `node "${row.key}" takes no edited output: only a review gate, or an approval gate after exactly one step, reviews one output a person can edit`));
+    }
+    if (isApprovalGate(ref.node) && event.decision !== "approve") return step.result(rejected("bad_request", "an approval gate takes an edited output with an approval only; a rejection sends feedback"));
   }
   if (isApprovalGate(ref.node)) return onApproval(step, ref, row, event);
   if (!isReviewGate(ref.node)) {
@@ -495,8 +497,10 @@ function onReview(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<Ext
   const worker = step.get(workerKey)!;
   const workerRef = parseKey(step.g, workerKey)!;
   step.put({ ...row, status: "pending" });
+  // The Worker revises the version the reviewer commented on: her edit, when she edited its output before asking.
   const refired: NodeRow = {
     ...worker, status: "running", attempt: worker.attempt + 1, retryFrom: worker.attempt + 1, error: null, feedback: reviewFeedback(feedback, row.attempt, event.comments),
+    ...(event.output !== undefined ? { output: event.output } : {}),
   };
   step.put(refired);
   step.dispatch(workerRef, refired);
@@ -519,6 +523,14 @@ function onApproval(step: Step, ref: InstanceRef, row: NodeRow, event: Extract<E
     return step.result(rejected("conflict", `node "${row.key}" is ${row.status}; it is not waiting for approval`));
   }
   if (event.decision === "approve") {
+    if (event.output !== undefined) {
+      // The reviewer edited what the gate shows, the output of the one step before it: the nodes after the gate read
+      // that step's output, so the edit replaces it (the original stays in the run's event log and the decision's record).
+      const sourceKey = keyInPath(step.g, editedSourceOf(step.g, ref.node)!, ref.vector);
+      const source = step.get(sourceKey);
+      if (source?.status !== "completed") return step.result(rejected("conflict", `node "${sourceKey}" is ${source?.status ?? "absent"}; only a completed step's output can be replaced by an edit`));
+      step.put({ ...source, output: event.output });
+    }
     step.put({ ...row, status: "completed", output: ref.node.spec.captureResponse ? (event.feedback ?? "") : "", error: null, feedback: null });
     step.next.push({ type: "completed", key: row.key });
     return step.result(applied);

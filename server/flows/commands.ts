@@ -67,17 +67,16 @@ export class FlowCommands {
         const node = await run.nodeRow(nodeId);
         return { runId: run.id, nodeId, duplicate: false, message: "approval recorded: the gate waits for another person's approval", ...(node ? { node: toNodeState(node) } : {}), runStatus: run.status };
       }
-      if (feedback === undefined) {
-        // The reviewer's edited version, when she edited the output under review, is what the gate passes on.
-        const edited = await editedOutput(tx, { engine_run_id: run.id, node_id: nodeId });
-        return run.handle({ type: "review", key: nodeId, decision: "approve", ...(edited ? { output: edited.output } : {}) }, by.name);
-      }
+      // The reviewer's edited version, when she edited the output under review: the gate passes it on, or its Worker revises it.
+      const edited = await editedOutput(tx, { engine_run_id: run.id, node_id: nodeId });
+      const output = edited ? { output: edited.output } : {};
+      if (feedback === undefined) return run.handle({ type: "review", key: nodeId, decision: "approve", ...output }, by.name);
       // The open comments on parts of the output under review go with the feedback, to the worker that revises it.
       const comments = await takeOpenComments(tx, { engine_run_id: run.id, node_id: nodeId });
       if (feedback.trim() === "" && comments.length === 0) {
         throw new EngineError("bad_request", "feedback must not be empty when rejecting: say what should change, or comment on a part of the output");
       }
-      return run.handle({ type: "review", key: nodeId, decision: "reject", feedback: composeFeedback(feedback, comments), ...(comments.length ? { comments } : {}) }, by.name);
+      return run.handle({ type: "review", key: nodeId, decision: "reject", feedback: composeFeedback(feedback, comments), ...(comments.length ? { comments } : {}), ...output }, by.name);
     });
   }
 

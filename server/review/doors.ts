@@ -1,7 +1,7 @@
 /**
  * How inline review reads and edits each front door's outputs. A door registers its `ReviewDoor`: the versions of the
  * output a decision reviews (the pipeline's artifact versions; a YAML approval's or a review gate's output, kept with
- * each of the node's decisions) and, where the door keeps versions of its own, how a person's edit becomes one.
+ * each of the node's decisions) and how a person's edit becomes one.
  */
 import type { Executor } from "../../db/client";
 import { admitDecider } from "../decisions/commands";
@@ -32,15 +32,19 @@ export interface ReviewDoor {
   /** Saves the person's edited version as the one under review, with the door's rules (who may, what fits), in one transaction. */
   edit?(decision: Decision, body: EditBody, by: Decider): Promise<void>;
   /** Whether `edit` takes this decision's output (every decision's when absent). */
-  edits?(decision: Decision): boolean;
+  edits?(decision: Decision): Promise<boolean>;
 }
 
 /**
- * Only a Stitch review gate's output is edited here: its approval passes the reviewer's last edit on to the nodes after
- * it. A YAML approval's output belongs to the step that produced it, and the later steps read it from there: an edit
- * kept here would not reach them, so YAML approvals are not editable (request changes instead).
+ * The node whose output an edit of what `decision` reviews replaces (engine `editedSource`): a Stitch review gate's
+ * Worker (the gate passes the edit on when approved; the Worker revises it after a request for changes), a YAML
+ * approval's one step before it (the approval's edit replaces that step's output, which the later steps read by
+ * `$step.output`). Undefined where there is no one output to replace: an approval after several steps, or none.
  */
-const editsKeptHere = (decision: Pick<Decision, "front_door" | "kind">) => decision.front_door === "flow" && decision.kind === "review";
+async function editedSource(engine: Engine, decision: Pick<Decision, "front_door" | "kind" | "engine_run_id" | "node_id">): Promise<string | undefined> {
+  const reviewsAnOutput = (decision.front_door === "flow" && decision.kind === "review") || (decision.front_door === "yaml" && decision.kind === "approval");
+  return reviewsAnOutput ? engine.editedSource(decision.engine_run_id, decision.node_id) : undefined;
+}
 
 const person = (row: store.ReviewEditRow): StoredVersion["author"] => ({ kind: "person", name: row.authorName, account_id: row.authorId });
 
@@ -65,7 +69,7 @@ async function nodeVersions(db: Executor, engineRunId: string, nodeKey: string):
 
 /**
  * The door for outputs kept with their decisions (YAML approvals, Stitch review gates): each decision of the node is
- * a version, followed by the reviewer's edits of it (a review gate's), each revising the one before.
+ * a version, followed by the reviewer's edits of it, each revising the one before.
  */
 export function decisionSnapshotsDoor(engine: Engine): ReviewDoor {
   return {
@@ -75,12 +79,17 @@ export function decisionSnapshotsDoor(engine: Engine): ReviewDoor {
       const last = versions[versions.length - 1];
       return { format: typeof last?.output === "string" ? "text" : "json", artifactType: null, versions, underReview };
     },
-    edits: editsKeptHere,
+    edits: async (decision) => (await editedSource(engine, decision)) !== undefined,
     async edit(decision, body, by) {
-      if (!editsKeptHere(decision)) throw new ReviewError("conflict", `the output of "${decision.title}" belongs to the step that produced it and is not edited here: request changes instead`);
-      await engine.onRun(decision.engine_run_id, async (_ops, tx) => {
+      const source = await editedSource(engine, decision);
+      if (source === undefined) {
+        throw new ReviewError("conflict", `"${decision.title}" reviews no one step's output (several steps', or the run's input): there is nothing one edit can replace; request changes instead`);
+      }
+      await engine.onRun(decision.engine_run_id, async (run, tx) => {
         const open = await admitDecider(tx, decision.engine_run_id, decision.node_id, by);
         if (!open || open.id !== decision.id) throw new ReviewError("conflict", `"${decision.title}" waits for no decision now; there is nothing to edit`);
+        const produced = await run.nodeRow(source);
+        if (produced?.status !== "completed") throw new ReviewError("conflict", `"${source}", whose output "${decision.title}" reviews, is ${produced?.status ?? "absent"}; there is no output to edit`);
         const { versions, lastOf } = await nodeVersions(tx, decision.engine_run_id, decision.node_id);
         const current = versions.find((v) => v.version === lastOf.get(decision.id));
         if (!current) throw new ReviewError("not_found", `"${decision.title}" has no output to review`);
@@ -100,8 +109,9 @@ export function decisionSnapshotsDoor(engine: Engine): ReviewDoor {
 }
 
 /**
- * The output a review gate's approval passes on: the latest edit of the node's open decision, when the reviewer edited
- * it. Called by the flows front door inside its transaction (after admitDecision), before it hands the engine the approval.
+ * The reviewer's edited version of what the node's open decision reviews: its latest edit, when she edited it. Called by
+ * the flows and YAML front doors inside their transaction (after admitDecision), before they hand the engine the
+ * decision: an approval passes it on (it replaces the reviewed step's output), a request for changes has it revised.
  */
 export async function editedOutput(tx: Executor, decision: Pick<Decision, "engine_run_id" | "node_id">): Promise<{ output: unknown } | undefined> {
   const row = await store.latestEditOfOpenDecision(tx, decision.engine_run_id, decision.node_id);

@@ -44,7 +44,8 @@ export class ReviewQueries {
     return {
       decision_id: decision.id, format: read.format, artifact_type: read.artifactType, output: current.output, version: current.version,
       author: current.author, versions: read.versions.map(({ version, revises, author, created_at }) => ({ version, revises, author, created_at })),
-      claim: current.claim, anchors: anchorsOf(current.output), editable: door.edit !== undefined && (door.edits?.(decision) ?? true) && mayDecide(decision, by),
+      claim: current.claim, anchors: anchorsOf(current.output),
+      editable: door.edit !== undefined && mayDecide(decision, by) && ((await door.edits?.(decision)) ?? true),
     };
   }
 

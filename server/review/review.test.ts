@@ -3,7 +3,8 @@
  * on parts (validated, threaded, resolvable, re-located in the next version); drafts per person; a request for changes
  * that carries the open comments to the agent (`comments`, and listed in `feedback`); a reviewer's edit as a new
  * version that she then approves and the export holds; the diff between versions. A Stitch review gate's text output
- * edited the same way, whose approval passes the edit to the node after the gate; a YAML approval's output not edited.
+ * edited the same way, whose approval passes the edit to the node after the gate (and whose Worker revises it after a
+ * request for changes); a YAML approval's edit replacing the output of the step before it, which later steps read.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -242,15 +243,89 @@ describe.each(testDatabases)("inline review of a Stitch review gate on $name", (
     expect((await env.api.as(rita.token).post(path, { output: `${edited} More.` })).status).toBe(409);
   });
 
-  it("a YAML approval's output is not edited here (409)", async () => {
-    const yaml = "name: edit-gate\ndescription: waits for a person\nnodes:\n  - id: gate\n    approval:\n      message: Go on?\n";
+  it("a reviewer edits the gate's output and then requests changes: the worker revises her version", async () => {
+    const flow = await env.api.createFlow(graphOf([workerNode("W", "https://worker.example.test/hook"), reviewGate("check")], chain("W", "check")));
+    const run = await env.api.startRun(flow.id);
+    expect((await env.api.post(`/api/stitch/callback/${run.id}/W`, { status: "completed", output: "Courts open at 8." })).status).toBe(200);
+    const gate = await eventually(async () => (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${run.id}`)).body.items[0], 10_000, "the gate's decision");
+    expect((await env.api.as(rita.token).post(`/api/decisions/${gate.id}/edit`, { output: "Courts open at 7." })).status).toBe(200);
+    expect((await env.api.as(rita.token).post(`/api/decisions/${gate.id}/decide`, { outcome: "request_changes", comment: "Add the closing time." })).status).toBe(200);
+    const events = (await env.api.get<{ type: string; payload: Record<string, unknown> }[]>(`/api/stitch/runs/${run.id}/events`)).body;
+    expect(events.find((e) => e.type === "review")!.payload).toMatchObject({ decision: "reject", output: "Courts open at 7." });
+    // The Worker runs again from her version: its previousOutput (the row's output) is the edit, not the original.
+    const worker = await env.database.run(async (db) => (await db.select().from(stitchNodeStates).where(and(eq(stitchNodeStates.runId, run.id), eq(stitchNodeStates.nodeId, "W"))))[0]);
+    expect(worker).toMatchObject({ status: "running", output: "Courts open at 7." });
+  });
+});
+
+describe.each(testDatabases)("inline review of a YAML approval on $name", (testDatabase) => {
+  let env: ServerOnTestDatabase;
+  let rita: TestPerson;
+  let alan: TestPerson;
+  beforeAll(async () => {
+    env = await serverOn(testDatabase);
+    rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
+    alan = await createPerson(env.server.people, "Alan Analyst", "analyst");
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  async function waitingApproval(yaml: string, name: string): Promise<{ runId: string; decision: Decision }> {
     expect((await env.api.post("/api/workflows", yaml, { "content-type": "application/yaml" })).status).toBe(201);
-    const runId = (await env.api.post("/api/workflows/edit-gate/runs", { inputs: { topic: "courts" } })).body.id as string;
-    const decision = await eventually(async () => (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${runId}`)).body.items[0], 10_000, "the approval");
-    const output = await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`);
-    expect(output).toMatchObject({ status: 200, body: { format: "json", editable: false } });
-    const answer = await env.api.as(rita.token).post(`/api/decisions/${decision.id}/edit`, { output: { topic: "nets" } });
+    const runId = (await env.api.as(alan.token).post(`/api/workflows/${name}/runs`, { message: "the club's courts" })).body.id as string;
+    const decision = await eventually(async () => (await env.api.get<DecisionPage>(`/api/decisions?view=all&state=open&run_id=${runId}`)).body.items[0], 20_000, "the approval");
+    return { runId, decision };
+  }
+
+  it("a reviewer edits the output of the step before the approval; approving it replaces that output, which the later steps read", async () => {
+    const yaml = [
+      "name: court-rules", "description: drafts the rules, asks a person, publishes them", "nodes:",
+      "  - id: draft", "    prompt: Write the court rules for $ARGUMENTS",
+      "  - id: check", "    depends_on: [draft]", "    approval:", "      message: Publish these rules?",
+      "  - id: publish", "    depends_on: [check]", "    prompt: \"Publish: $draft.output\"", "",
+    ].join("\n");
+    const { runId, decision } = await waitingApproval(yaml, "court-rules");
+    const path = `/api/decisions/${decision.id}`;
+    const original = (await env.api.as(rita.token).get<ReviewOutput>(`${path}/output`)).body;
+    expect(original).toMatchObject({ format: "text", version: 1, editable: true });
+    expect(String(original.output)).toContain("offline responder");
+    expect((await env.api.as(alan.token).get<ReviewOutput>(`${path}/output`)).body.editable).toBe(false);
+    expect((await env.api.as(alan.token).post(`${path}/edit`, { output: "Courts open at 8." })).status).toBe(403);
+    expect((await env.api.as(rita.token).post(`${path}/edit`, { output: original.output })).status).toBe(400);
+
+    const saved = await env.api.as(rita.token).post<ReviewOutput>(`${path}/edit`, { output: "Courts open at 8." });
+    expect(saved).toMatchObject({ status: 200, body: { version: 2, output: "Courts open at 8.", author: { kind: "person", name: "Rita Ramos" } } });
+    expect((await env.api.as(rita.token).post(`${path}/decide`, { outcome: "approve", comment: "Shorter." })).status).toBe(200);
+
+    const run = await eventually(async () => {
+      const found = (await env.api.get<{ status: string; nodes: Record<string, { output: string | null }> }>(`/api/workflows/runs/${runId}`)).body;
+      return found.status === "completed" ? found : undefined;
+    }, 20_000, "the run to complete");
+    expect(run.nodes.draft?.output).toBe("Courts open at 8.");
+    expect(run.nodes.publish?.output).toContain("> Publish: Courts open at 8.");
+    const caller = createCaller(callerContext(env.server, { kind: "token", accountId: rita.accountId, name: rita.name, role: "reviewer", tokenId: rita.accountId }));
+    const turns = (await caller.workflows.conversation({ runId })).turns;
+    expect(turns.find((t) => t.kind === "approved")).toMatchObject({ node_id: "check", actor: "Rita Ramos", text: "Shorter.", data: { edited: true } });
+    // The original stays: the decision's first version, and the step's callback in the engine's event log.
+    const closed = (await env.api.as(rita.token).get<ReviewOutput>(`${path}/output`)).body;
+    expect(closed.versions.map((v) => [v.version, v.author.kind])).toEqual([[1, "system"], [2, "person"]]);
+    expect(closed).toMatchObject({ version: 2, output: "Courts open at 8.", editable: false });
+  });
+
+  it("an approval of two steps' outputs, or of the run's input, takes no edit (409) and says why", async () => {
+    const yaml = [
+      "name: two-drafts", "description: two drafts, one approval", "nodes:",
+      "  - id: one", "    prompt: First draft", "  - id: two", "    prompt: Second draft",
+      "  - id: check", "    depends_on: [one, two]", "    approval:", "      message: Go on?", "",
+    ].join("\n");
+    const { decision } = await waitingApproval(yaml, "two-drafts");
+    expect((await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`)).body.editable).toBe(false);
+    const answer = await env.api.as(rita.token).post(`/api/decisions/${decision.id}/edit`, { output: { one: "x", two: "y" } });
     expect(answer).toMatchObject({ status: 409, body: { message: expect.stringContaining("request changes instead") } });
+
+    const alone = await waitingApproval("name: edit-gate\ndescription: waits for a person\nnodes:\n  - id: gate\n    approval:\n      message: Go on?\n", "edit-gate");
+    expect((await env.api.as(rita.token).post(`/api/decisions/${alone.decision.id}/edit`, { output: "nets" })).status).toBe(409);
   });
 });
 

@@ -13,6 +13,7 @@ import { nameAuditTarget, noteAudit } from "../../audit/scope";
 import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../../decisions/commands";
 import type { Decider } from "../../decisions/schemas";
 import { takeOpenComments } from "../../review/commands";
+import { editedOutput } from "../../review/doors";
 import { composeFeedback } from "../../review/feedback";
 import { hashedUuid, isUuid } from "../../lib/uuid";
 import { killRun } from "../runtime/processes";
@@ -122,7 +123,9 @@ export class WorkflowCommands {
       if (comment?.trim()) noteAudit("comment", comment.trim());
       // Several approvers needed: this approval is recorded, and the gate waits for the next.
       if (!(await admitDecision(tx, runId, nodeId, by, "approve"))) return;
-      await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}) }, by.name);
+      // Her edited version of the output she reviewed, when she edited it, replaces that step's output (later steps read it).
+      const edited = await editedOutput(tx, { engine_run_id: runId, node_id: nodeId });
+      await ops.handle({ type: "review", key: nodeId, decision: "approve", ...(comment ? { feedback: comment } : {}), ...(edited ? { output: edited.output } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
   }

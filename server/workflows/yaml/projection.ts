@@ -39,7 +39,11 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
     if (after.status === "running" && kind !== "approval") turn("started", key, { attempt: after.attempt });
     else if (after.status === "running" && kind === "approval") turn("started", key, { attempt: after.attempt, rejection_work: after.feedback !== null });
     else if (after.status === "completed") {
-      if (kind === "approval") turn("approved", key, { comment: event.type === "review" ? (event.feedback ?? "") : "" }, t.actor);
+      if (kind === "approval") {
+        // Approved with the reviewer's edited version of the step before it (which the later steps now read).
+        const edited = event.type === "review" && event.output !== undefined;
+        turn("approved", key, { comment: event.type === "review" ? (event.feedback ?? "") : "", ...(edited ? { edited: true } : {}) }, t.actor);
+      }
       else turn("output", key, { output: after.output });
     } else if (after.status === "failed") turn("failed", key, { error: after.error });
     else if (after.status === "skipped") turn("skipped", key, { reason: after.error });

@@ -125,7 +125,7 @@ export class WorkflowQueries {
           out.push({ ...base, kind: "failed", text: String(payload.error ?? ""), data: payload });
           break;
         case "approved":
-          out.push({ ...base, kind: "approved", text: String(payload.comment ?? ""), data: null });
+          out.push({ ...base, kind: "approved", text: String(payload.comment ?? ""), data: payload.edited === true ? { edited: true } : null });
           break;
         case "rejected":
           out.push({ ...base, kind: "rejected", text: String(payload.reason ?? ""), data: payload });

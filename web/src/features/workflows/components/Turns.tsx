@@ -75,7 +75,7 @@ export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: 
     case "waiting":
       return <WaitingTurn turn={turn} open={notes.awaiting.has(turn.id)} actions={actions} />;
     case "approved":
-      return <DecisionTurn turn={turn} label={`Approved ${node}`} tone="approved" />;
+      return <DecisionTurn turn={turn} label={turn.data?.edited === true ? `Approved ${node} with the reviewer's edits` : `Approved ${node}`} tone="approved" />;
     case "rejected":
       return <DecisionTurn turn={turn} label={`Requested changes to ${node}`} tone="rejected" />;
     case "input":
