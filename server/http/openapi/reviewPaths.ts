@@ -77,7 +77,9 @@ export function reviewPathItems() {
         operationId: "editReviewedOutput", summary: "Save your edited version of the output under review",
         description:
           "A pipeline artifact, checked against its type's schema: a new version authored by you (never over the agent's), which the decision then " +
-          "reviews; the next agent and the export read it. Only who may take the decision may edit it.",
+          "reviews; the next agent and the export read it. A Stitch review gate's or YAML approval's output (text or JSON): a new version by you, " +
+          "which approving passes on (a YAML approval's replaces the output of the step before it, which the later steps read). Only who may " +
+          "take the decision may edit it.",
         parameters: [decisionId],
         requestBody: body("ReviewEditBody", { output: { problem_statement_refined: "...", core_capabilities: [] }, note: "fixed a typo" }),
         responses: {
@@ -86,7 +88,7 @@ export function reviewPathItems() {
             400: "The output does not fit its schema (the message names each field), or it changes nothing.",
             403: "You may not take this decision (the message says who may).",
             404: unknownDecision,
-            409: "The decision is closed, or this output is not edited here.",
+            409: "The decision is closed, or this output is not edited here (a YAML approval after several steps or none).",
           }),
         },
       },
