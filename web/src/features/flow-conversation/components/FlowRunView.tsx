@@ -8,11 +8,12 @@ import { RunConversation } from "../../../components/Chat";
 import { EmptyState } from "../../../components/EmptyState";
 import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
-import { useRefusedDecision } from "../../../lib/refusedDecision";
+import type { ResendControl } from "../../../components/RefusedDecisionCard";
+import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
 import { type FlowConversation, trpc } from "../../../lib/trpc";
 import { flowDraftKey } from "../../../lib/useDraft";
 import { useCompleteFlowNode, useFlowConversation, useRetryFlowNode, useReviewFlowNode } from "../api/runs";
-import { annotateFlowTurns } from "../utils/turns";
+import { type FlowTurnNotes, annotateFlowTurns } from "../utils/turns";
 import { FlowRunHeader } from "./FlowRunHeader";
 import { type FlowTurnActions, FlowTurnItem } from "./FlowTurns";
 import "../flow-conversation.css";
@@ -26,7 +27,7 @@ export function FlowRunView({ runId }: { runId: string }) {
 }
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
-function useFlowTurnActions({ run, turns }: FlowConversation): FlowTurnActions {
+function useFlowTurnActions({ run, turns }: FlowConversation, notes: FlowTurnNotes): FlowTurnActions {
   const runId = run.id;
   const complete = useCompleteFlowNode();
   const review = useReviewFlowNode();
@@ -47,6 +48,19 @@ function useFlowTurnActions({ run, turns }: FlowConversation): FlowTurnActions {
       // The refusal is on the mutation's `error` and shown by the composer.
       () => false,
     );
+  const decide = (nodeId: string, action: "approve" | "reject", feedback: string, waitId: string) => {
+    forget();
+    const sent = review.mutateAsync(action === "approve" ? { runId, nodeId, decision: "approve" } : { runId, nodeId, decision: "reject", feedback });
+    return kept(sent, nodeId, { action, text: action === "approve" ? "" : feedback, waitId });
+  };
+  /** The refused decision sent again on the gate's new wait (its Worker revised the output); the card goes once accepted. */
+  const resendOf = (found: RefusedDecision, nodeId: string, label: string, newer: string): ResendControl => ({
+    label: "Send against the new version",
+    consequence: found.action === "approve" ? `Approves ${label} as it waits now; read the new version first.` : `Sends this request for changes on ${label} as it waits now.`,
+    pending: review.isPending,
+    error: review.error,
+    onSend: () => void decide(nodeId, found.action, found.text, newer).then((sent) => sent && refusal.forget(found)),
+  });
   const sentFor = (nodeId: string) => [complete, review, retry].find((mutation) => mutation.variables?.nodeId === nodeId && (mutation.isPending || mutation.error));
   return {
     runId,
@@ -62,18 +76,17 @@ function useFlowTurnActions({ run, turns }: FlowConversation): FlowTurnActions {
       forget();
       return accepted(complete.mutateAsync({ runId, nodeId, output }));
     },
-    approve(nodeId, waitId) {
-      forget();
-      return kept(review.mutateAsync({ runId, nodeId, decision: "approve" }), nodeId, { action: "approve", text: "", waitId });
-    },
-    requestChanges(nodeId, feedback, waitId) {
-      forget();
-      return kept(review.mutateAsync({ runId, nodeId, decision: "reject", feedback }), nodeId, { action: "reject", text: feedback, waitId });
-    },
+    approve: (nodeId, waitId) => decide(nodeId, "approve", "", waitId),
+    requestChanges: (nodeId, feedback, waitId) => decide(nodeId, "reject", feedback, waitId),
     refused(waitId) {
       const found = refusal.refused;
       if (found?.target !== waitId) return null;
-      return { refused: found, change: changeAfter(turns, waitId), onDiscard: () => refusal.forget() };
+      // The same gate waiting again (a colleague's request for changes was revised): the text can go to that wait.
+      const wait = turns.find((t) => t.id === waitId);
+      const nodeId = wait && "node_id" in wait ? wait.node_id : "";
+      const newer = turns.find((t) => t.kind === "waiting" && t.node_id === nodeId && t.id !== waitId && notes.awaiting.has(t.id));
+      const label = wait && wait.kind === "waiting" ? wait.label : nodeId;
+      return { refused: found, change: changeAfter(turns, waitId), onDiscard: () => refusal.forget(), resend: newer ? resendOf(found, nodeId, label, newer.id) : null };
     },
     retry(nodeId) {
       forget();
@@ -86,7 +99,7 @@ function useFlowTurnActions({ run, turns }: FlowConversation): FlowTurnActions {
 function FlowRunConversation({ conversation, refreshError }: { conversation: FlowConversation; refreshError: unknown }) {
   const { run, turns } = conversation;
   const notes = useMemo(() => annotateFlowTurns(conversation), [conversation]);
-  const actions = useFlowTurnActions(conversation);
+  const actions = useFlowTurnActions(conversation, notes);
   return (
     <RunConversation className="flow-run" header={<FlowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
       {turns.length === 0 ? <EmptyState title="Nothing here yet">The run's first event is being recorded.</EmptyState> : null}

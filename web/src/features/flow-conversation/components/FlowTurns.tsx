@@ -33,7 +33,7 @@ export interface FlowTurnActions {
   /** The open decision a waiting node's wait is, once read. */
   decision(nodeId: string): Decision | undefined;
   /** The review of the wait `waitId` the server refused because someone decided first, with what changed. */
-  refused(waitId: string): Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard"> | null;
+  refused(waitId: string): Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard" | "resend"> | null;
 }
 
 const glyph: Record<string, string> = { Worker: "W", UX: "U", Splitter: "S", Collector: "C" };
@@ -256,7 +256,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; 
           onRequestChanges={(feedback) => actions.requestChanges(turn.node_id, feedback, turn.id)}
         />
       ) : null}
-      {!open && refused ? <RefusedDecisionCard {...refused} subject={turn.label} resend={null} /> : null}
+      {!open && refused ? <RefusedDecisionCard {...refused} subject={turn.label} /> : null}
       {open && !review ? (
         <CompletionComposer
           runId={actions.runId}

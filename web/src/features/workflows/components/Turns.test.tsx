@@ -150,10 +150,23 @@ describe("workflow turns", () => {
   it("keeps a decision refused because someone decided first on a card under the wait, with the text", () => {
     const waiting = turn("waiting", ["legal", "approval"], { text: "Sign off?" });
     const refused = { action: "reject" as const, text: "Not cleared.", message: 'node "legal" is completed; it is not waiting for approval', target: waiting.id, draftKey: null };
-    renderTurn(waiting, { actions: actions({ refused: (id) => (id === waiting.id ? { refused, change: "Rita Ramos approved legal.", onDiscard: vi.fn() } : null) }) });
+    renderTurn(waiting, { actions: actions({ refused: (id) => (id === waiting.id ? { refused, change: "Rita Ramos approved legal.", onDiscard: vi.fn(), resend: null } : null) }) });
     const card = screen.getByRole("region", { name: "Your request for changes on legal was not sent" });
     expect(card.textContent).toContain("Rita Ramos approved legal.");
     expect((within(card).getByRole("textbox", { name: "Your text, kept" }) as HTMLTextAreaElement).value).toBe("Not cleared.");
+    expect(within(card).queryByRole("button", { name: "Send against the new version" })).toBeNull();
+  });
+
+  it("offers to send a refused decision against the node's new version once it waits again", () => {
+    const waiting = turn("waiting", ["legal", "approval"], { text: "Sign off?" });
+    const refused = { action: "reject" as const, text: "Name the clause.", message: 'node "legal" is running; it is not waiting for approval', target: waiting.id, draftKey: null };
+    const onSend = vi.fn();
+    const resend = { label: "Send against the new version", consequence: "Sends this request for changes on legal as it waits now.", pending: false, error: null, onSend };
+    renderTurn(waiting, { actions: actions({ refused: (id) => (id === waiting.id ? { refused, change: "Rita Ramos rejected legal.", onDiscard: vi.fn(), resend } : null) }) });
+    const card = screen.getByRole("region", { name: "Your request for changes on legal was not sent" });
+    expect(card.textContent).toContain("Sends this request for changes on legal as it waits now.");
+    fireEvent.click(within(card).getByRole("button", { name: "Send against the new version" }));
+    expect(onSend).toHaveBeenCalledOnce();
   });
 
   it("tells an analyst who the approval waits for, in place of the composer, and never \"your review\"", () => {

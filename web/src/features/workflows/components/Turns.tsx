@@ -34,7 +34,7 @@ export interface TurnActions {
   /** The open decision a waiting node's wait is, once read: who may answer it, since when it waits. */
   decision(nodeId: string): Decision | undefined;
   /** The decision on the wait `waitId` the server refused because someone decided first, with what changed. */
-  refused(waitId: string): (Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard">) | null;
+  refused(waitId: string): (Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard" | "resend">) | null;
 }
 
 /** Where a person's text for a wait is kept until it is sent (see useDraft). */
@@ -254,7 +254,7 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
           onReject={(reason) => actions.reject(node, reason, turn.id)}
         />
       ) : null}
-      {!open && refused ? <RefusedDecisionCard {...refused} subject={node} resend={null} /> : null}
+      {!open && refused ? <RefusedDecisionCard {...refused} subject={node} /> : null}
       {open && !approval ? <ReplyComposer nodeId={node} pending={pending === "reply"} error={actions.error(node)} decision={decision} draftKey={workflowDraftKey(turn.id)} onReply={(text) => actions.reply(node, text)} /> : null}
     </>
   );

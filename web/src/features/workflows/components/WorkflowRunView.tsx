@@ -7,10 +7,11 @@ import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
 import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
-import { useRefusedDecision } from "../../../lib/refusedDecision";
+import type { ResendControl } from "../../../components/RefusedDecisionCard";
+import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
 import { trpc, type WorkflowConversation } from "../../../lib/trpc";
 import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
-import { annotateTurns } from "../utils/turns";
+import { type TurnNotes, annotateTurns } from "../utils/turns";
 import { type NodeAction, type TurnActions, TurnItem, workflowDraftKey } from "./Turns";
 import { WorkflowRunHeader } from "./WorkflowRunHeader";
 import "../workflows.css";
@@ -24,7 +25,7 @@ export function WorkflowRunView({ runId }: { runId: string }) {
 }
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
-function useTurnActions({ run, turns }: WorkflowConversation): TurnActions {
+function useTurnActions({ run, turns }: WorkflowConversation, notes: TurnNotes): TurnActions {
   const runId = run.id;
   const decisions = useOpenDecisions(runId, run.status === "waiting_for_user");
   // A decision someone else took first (409) keeps its text on a card under the wait it answered.
@@ -54,6 +55,25 @@ function useTurnActions({ run, turns }: WorkflowConversation): TurnActions {
       forget();
       void utils.workflows.conversation.invalidate({ runId });
     });
+  const approveNode = (nodeId: string, comment: string, waitId: string) => {
+    forget();
+    return kept(approve.mutateAsync({ runId, nodeId, ...(comment ? { comment } : {}) }), { action: "approve", text: comment, waitId });
+  };
+  const rejectNode = (nodeId: string, reason: string, waitId: string) => {
+    forget();
+    return kept(reject.mutateAsync({ runId, nodeId, reason }), { action: "reject", text: reason, waitId });
+  };
+  /** The refused text sent again on the node's new wait (after a colleague's request for changes was revised); the card goes once accepted. */
+  const resendOf = (found: RefusedDecision, nodeId: string, newer: string): ResendControl => ({
+    label: "Send against the new version",
+    consequence:
+      found.action === "approve"
+        ? `Approves ${nodeId} as it waits now, with this comment; read the new version first.`
+        : `Sends this request for changes on ${nodeId} as it waits now.`,
+    pending: approve.isPending || reject.isPending,
+    error: approve.error ?? reject.error,
+    onSend: () => void (found.action === "approve" ? approveNode(nodeId, found.text, newer) : rejectNode(nodeId, found.text, newer)).then((sent) => sent && refusal.forget(found)),
+  });
   const sentFor = (nodeId: string) => mutations.find(([, mutation]) => mutation.variables?.nodeId === nodeId && (mutation.isPending || mutation.error));
   return {
     runId,
@@ -62,18 +82,15 @@ function useTurnActions({ run, turns }: WorkflowConversation): TurnActions {
       return found && found[1].isPending ? (found[0] as NodeAction) : null;
     },
     error: (nodeId) => sentFor(nodeId)?.[1].error ?? null,
-    approve: (nodeId, comment, waitId) => {
-      forget();
-      return kept(approve.mutateAsync({ runId, nodeId, ...(comment ? { comment } : {}) }), { action: "approve", text: comment, waitId });
-    },
-    reject: (nodeId, reason, waitId) => {
-      forget();
-      return kept(reject.mutateAsync({ runId, nodeId, reason }), { action: "reject", text: reason, waitId });
-    },
+    approve: approveNode,
+    reject: rejectNode,
     refused: (waitId) => {
       const found = refusal.refused;
       if (found?.target !== waitId) return null;
-      return { refused: found, change: changeAfter(turns, waitId), onDiscard: () => refusal.forget() };
+      // The same node waiting again (its on_reject revised the work): the text can go to that wait.
+      const nodeId = turns.find((t) => t.id === waitId)?.node_id ?? "";
+      const newer = turns.find((t) => t.kind === "waiting" && t.node_id === nodeId && t.id !== waitId && notes.awaiting.has(t.id));
+      return { refused: found, change: changeAfter(turns, waitId), onDiscard: () => refusal.forget(), resend: newer ? resendOf(found, nodeId, newer.id) : null };
     },
     reply: (nodeId, text) => {
       forget();
@@ -90,7 +107,7 @@ function useTurnActions({ run, turns }: WorkflowConversation): TurnActions {
 function RunConversation({ conversation, refreshError }: { conversation: WorkflowConversation; refreshError: unknown }) {
   const { run, turns } = conversation;
   const notes = useMemo(() => annotateTurns(conversation), [conversation]);
-  const actions = useTurnActions(conversation);
+  const actions = useTurnActions(conversation, notes);
   return (
     <ConversationPage className="workflow-run" header={<WorkflowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
       {turns.map((turn) => (notes.repeated.has(turn.id) ? null : <TurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />))}
