@@ -4,7 +4,8 @@
  * requests changes with no other feedback, reads what each revision changed, resolves her comments, fixes a typo by
  * editing the output and approves her edited version, which the export holds. From the keyboard, every part's comment
  * button is reached in reading order; on a phone's width nothing scrolls sideways. (Named to run after people.spec.ts,
- * which needs a server with no account yet: this spec invites people.)
+ * which needs a server with no account yet: this spec invites people.) A Stitch review gate and a YAML approval are
+ * reviewed the same way: comments on parts and on selected text, and a YAML approval's edit read by the step after it.
  */
 import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
 import { echoWorker, startWorkerServer, type WorkerServer } from "../server/testing/workerServer";
@@ -213,4 +214,48 @@ test("a Stitch flow's review gate: comments on a field and on selected text of t
   await expect(page.getByRole("article", { name: "Requested changes to Check" })).toBeVisible();
   const again = page.getByRole("article", { name: "Check asks for a review" }).last();
   await expect(again.getByRole("article", { name: /^Comment by .* on Summary$/ })).toContainText("Sent with v1");
+});
+
+test("a YAML approval: a reviewer comments on a line of the output before it, edits it, and approves her version, which the next step reads", async ({ page, request }, testInfo) => {
+  const name = `court-rules-${Date.now()}`;
+  const yaml = [
+    `name: ${name}`, "description: drafts the rules, asks a person, publishes them", "nodes:",
+    "  - id: draft", "    prompt: Write the court rules for $ARGUMENTS",
+    "  - id: check", "    depends_on: [draft]", "    approval:", "      message: Publish these rules?",
+    "  - id: publish", "    depends_on: [check]", '    prompt: "Publish: $draft.output"', "",
+  ].join("\n");
+  const registered = await request.post("/api/workflows", { data: yaml, headers: { "content-type": "application/yaml" } });
+  expect(registered.ok(), await registered.text()).toBe(true);
+  const started = await request.post(`/api/workflows/${name}/runs`, { data: { message: "the club's courts" } });
+  expect(started.ok(), await started.text()).toBe(true);
+  const runId = ((await started.json()) as { id: string }).id;
+
+  await page.goto(`/app/workflows/runs/${runId}`);
+  const wait = page.getByRole("article", { name: "check asks for approval" });
+  // The offline responder's draft echoes the prompt; its fourth line quotes it.
+  const lineButton = wait.getByRole("button", { name: "Comment on Line 4" });
+  await expect(lineButton).toBeVisible({ timeout: 60_000 });
+  await lineButton.click();
+  await wait.getByRole("textbox", { name: "Comment on Line 4" }).fill("Say which courts, and until when they are open.");
+  await wait.getByRole("button", { name: "Add comment" }).click();
+  await expect(wait.getByRole("article", { name: /^Comment by .* on Line 4$/ })).toContainText("until when they are open");
+
+  // She writes the rules herself: version 2, hers, with what changed.
+  await wait.getByRole("button", { name: "Edit v1" }).click();
+  const editor = wait.getByRole("region", { name: "Edit version 1" });
+  await editor.getByRole("textbox", { name: "Edited text" }).fill("Courts 1 to 4 open at 8 and close at 22.\nBook a court for two hours at most.");
+  await editor.getByRole("button", { name: "Save as v2" }).click();
+  await expect(wait.getByRole("button", { name: "Edit v2" })).toBeVisible();
+  await expect(wait.getByRole("region", { name: "What changed since v1" })).toBeVisible();
+  await snapshot(page, testInfo, "07-yaml-approval-edited");
+
+  const composer = page.getByRole("region", { name: "Review check" });
+  await composer.getByRole("textbox", { name: "Feedback" }).fill("Rewritten as the club's rules.");
+  await composer.getByRole("button", { name: "Approve", exact: true }).click();
+  await expect(page.getByRole("article", { name: "Approved check with the reviewer's edits" })).toContainText("Rewritten as the club's rules.");
+
+  // The step after the approval read her version of the draft.
+  await expect
+    .poll(async () => ((await (await request.get(`/api/workflows/runs/${runId}`)).json()) as { nodes: { publish?: { output: string | null } } }).nodes.publish?.output ?? "", { timeout: 60_000 })
+    .toContain("> Publish: Courts 1 to 4 open at 8 and close at 22.");
 });

@@ -206,6 +206,15 @@ describe("items added, removed and moved", () => {
 });
 
 describe("changed text", () => {
+  it("a rewrite (little of the old text left) reads as the old text struck through, then the new, not as interleaved words", () => {
+    const before = "[offline responder: no LLM is configured]\nPrompt: 1 line, 43 characters.\nIt begins:\n> Write the court rules";
+    const after = "Courts 1 to 4 open at 8 and close at 22.\nBook a court for two hours at most.";
+    expect(diffOutputs(before, after).changes[0]!.pieces).toEqual([{ op: "delete", text: before }, { op: "insert", text: after }]);
+    // A changed line with most of its words kept still shows the words that changed.
+    const pieces = diffOutputs("Book a court for an hour.", "Book a court for two hours.").changes[0]!.pieces;
+    expect(pieces.filter((p) => p.op === "equal").map((p) => p.text).join("")).toContain("Book a court for");
+  });
+
   it("a one-word edit inside a long paragraph has one delete and one insert piece", () => {
     const edit = editWord(requirements, "problem_statement_refined", "three groups", "four groups");
     const [change] = diffOutputs(requirements, edit.output).changes;

@@ -76,7 +76,19 @@ function mergePieces(pieces: TextPiece[]): TextPiece[] {
   return merged;
 }
 
-const wordPieces = (before: string, after: string): TextPiece[] => diffWordsWithSpace(before, after).map((part) => ({ op: opOf(part), text: part.value }));
+/**
+ * Below this share of the text in common, a change reads as a rewrite: the old text struck through, then the new one,
+ * rather than their words interleaved (which no one can read when little is left of the old).
+ */
+const REWRITE_BELOW = 0.4;
+
+function wordPieces(before: string, after: string): TextPiece[] {
+  const parts = diffWordsWithSpace(before, after);
+  const kept = parts.reduce((sum, part) => sum + (part.added || part.removed ? 0 : part.value.trim().length), 0);
+  const longest = Math.max(before.trim().length, after.trim().length);
+  if (longest > 0 && kept / longest < REWRITE_BELOW) return [{ op: "delete", text: before }, { op: "insert", text: after }];
+  return parts.map((part) => ({ op: opOf(part), text: part.value }));
+}
 
 /** Lines first, then words within each run of removed lines and the added lines that replace it. */
 function linePieces(before: string, after: string): TextPiece[] {

@@ -1,6 +1,7 @@
 /**
  * Editing the output under review before approving it (whoever may decide): a pipeline artifact field by field and
- * item by item, or as JSON; a JSON output as JSON (or field by field); a text output (a Stitch review gate's) as text. What keeps it from being saved shows as it is typed (an emptied text, JSON that does not parse); the server
+ * item by item, or as JSON; a JSON output as JSON (or field by field); a text output (a Stitch review gate's or a YAML
+ * approval's) as text. What keeps it from being saved shows as it is typed (an emptied text, JSON that does not parse); the server
  * checks the rest like an agent's output and its refusal is shown as it says. "Save as vN" makes the edit the version
  * under review; Cancel asks before discarding edits.
  */
