@@ -110,6 +110,16 @@ test("a reviewer comments on parts, requests changes, reads each revision's diff
   // She fixes a word of the problem statement herself and saves it as version 3.
   await v2.getByRole("button", { name: "Edit v2" }).click();
   const editor = v2.getByRole("region", { name: "Edit version 2" });
+  // As JSON, a required field taken out: the artifact type's schema says so as she types, and Save stays off.
+  await editor.getByRole("button", { name: "Edit as JSON" }).click();
+  const jsonBox = editor.getByRole("textbox", { name: "Output as JSON" });
+  const asJson = await jsonBox.inputValue();
+  const { assumptions: _dropped, ...withoutAssumptions } = JSON.parse(asJson) as Record<string, unknown>;
+  await jsonBox.fill(JSON.stringify(withoutAssumptions, null, 2));
+  await expect(editor.getByRole("status")).toContainText("assumptions:");
+  await expect(editor.getByRole("button", { name: "Save as v3" })).toBeDisabled();
+  await jsonBox.fill(asJson);
+  await editor.getByRole("button", { name: "Edit field by field" }).click();
   const statement = editor.getByRole("textbox", { name: "Problem statement refined" });
   const before = await statement.inputValue();
   expect(before).toContain("mid-sized city");

@@ -114,6 +114,8 @@ export const accessRules: AccessRule[] = [
   read(reviewPaths.draft),
   { method: "PUT", path: reviewPaths.draft, door: analyst },
   change(reviewPaths.edit, analyst, "review.edit", { kind: "decision", param: "id" }),
+  // Checks an edit as it is typed and saves nothing: not in the audit trail (the saved edit is).
+  { method: "POST", path: reviewPaths.editCheck, door: analyst },
   read(reviewPaths.diff),
   change(reviewPaths.resolve, analyst, "review.resolve", { kind: "comment", param: "id" }),
   change(reviewPaths.reopen, analyst, "review.reopen", { kind: "comment", param: "id" }),

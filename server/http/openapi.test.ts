@@ -438,6 +438,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("GET", "/api/decisions/{id}/draft", review)).body.text).toBe("Add payments");
     expect((await call("GET", "/api/decisions/{id}/diff", review)).status).toBe(400);
     expect((await call("POST", "/api/decisions/{id}/edit", { ...review, body: { output: { goals: [] } } })).status).toBe(400);
+    expect((await call("POST", "/api/decisions/{id}/edit/check", { ...review, body: { output: { goals: [] } } })).body.problems.length).toBeGreaterThan(0);
     const edited = { problem_statement_refined: "Book courts.", identified_domains: [], core_capabilities: [{ id: "CAP-001", name: "Book a court" }], external_dependencies: [], assumptions: [] };
     expect((await call("POST", "/api/decisions/{id}/edit", { ...review, body: { output: edited } })).body).toMatchObject({ version: 2, author: { kind: "person" } });
     expect((await call("GET", "/api/decisions/{id}/diff", review)).body).toMatchObject({ from_version: 1, to_version: 2 });

@@ -120,6 +120,7 @@ export const reviewPaths = {
   comments: route("/api/decisions/:id/comments"),
   draft: route("/api/decisions/:id/draft"),
   edit: route("/api/decisions/:id/edit"),
+  editCheck: route("/api/decisions/:id/edit/check"),
   diff: route("/api/decisions/:id/diff"),
   resolve: route("/api/comments/:id/resolve"),
   reopen: route("/api/comments/:id/reopen"),

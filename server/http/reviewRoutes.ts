@@ -16,6 +16,7 @@ export function reviewRoutes(review: Review): Hono<GuardEnv> {
   app.get(paths.draft.pattern, async (c) => c.json(await queries.draft(c.req.param("id"), c.get("identity"))));
   app.put(paths.draft.pattern, async (c) => c.json(await commands.saveDraft(c.req.param("id"), (await readBody(c, DraftBody)).text, c.get("identity"))));
   app.post(paths.edit.pattern, async (c) => c.json(await commands.edit(c.req.param("id"), await readBody(c, EditBody), c.get("identity"))));
+  app.post(paths.editCheck.pattern, async (c) => c.json(await queries.checkEdit(c.req.param("id"), (await readBody(c, EditBody)).output)));
   app.get(paths.diff.pattern, async (c) => {
     const query = DiffQuery.safeParse(c.req.query());
     if (!query.success) throw new HttpError(400, "invalid_query", describeZodError(query.error));

@@ -15,6 +15,7 @@ import { isPlainObject, sameJson } from "../lib/json";
 import { takeOpenComments } from "../review/commands";
 import { diffOutputs } from "../review/diff";
 import type { ReviewDoor } from "../review/doors";
+import { type EditProblem, describeEditProblems } from "../review/schemas";
 import { composeFeedback } from "../review/feedback";
 import { artifactSchemas, describeIssues, isArtifactType, parseEnvelope } from "./artifacts";
 import { gateKey, workerKey } from "./definition";
@@ -164,9 +165,8 @@ export class PipelineCommands {
       const latest = await checkWaiting(tx, run, "edit", expected);
       if (!(await admitDecider(tx, ops.id, gateKey(run.currentAgent!), by))) throw new PipelineError("conflict", `run ${runId} has no review waiting to edit`);
       const agent = agentOf(run, run.currentAgent!);
-      const schema = isArtifactType(agent.artifact_type) ? artifactSchemas[agent.artifact_type] : ArtifactContent;
-      const checked = schema.safeParse(output);
-      if (!checked.success) throw new PipelineError("bad_request", `output: not a valid ${agent.artifact_type} artifact: ${describeIssues(checked.error)}`);
+      const problems = artifactEditProblems(agent.artifact_type, output);
+      if (problems.length > 0) throw new PipelineError("bad_request", `output: not a valid ${agent.artifact_type} artifact: ${describeEditProblems(problems)}`);
       const previous = latest?.content ?? {};
       const before = isPlainObject(previous) && "artifact" in previous ? previous.artifact : previous;
       if (sameJson(before, output)) throw new PipelineError("bad_request", `output: it is the same as ${agent.name} v${latest?.version ?? 0}; change something before saving`);
@@ -267,9 +267,17 @@ export function pipelineDecisionDoor(commands: PipelineCommands): DecisionDoor {
 }
 
 /** How inline review reads the versions of a pipeline review's artifact, and saves a reviewer's edit as one. */
+/** What keeps a person's edit from being an artifact of `artifactType` (its type's schema): one problem per field. */
+export function artifactEditProblems(artifactType: string, output: unknown): EditProblem[] {
+  const schema = isArtifactType(artifactType) ? artifactSchemas[artifactType] : ArtifactContent;
+  const checked = schema.safeParse(output);
+  return checked.success ? [] : checked.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+}
+
 export function pipelineReviewDoor(commands: PipelineCommands, queries: PipelineQueries): ReviewDoor {
   return {
     versions: (decision) => queries.reviewVersions(decision),
+    editProblems: (read, output) => artifactEditProblems(read.artifactType ?? "", output),
     async edit(decision, body, by) {
       await commands.editOutput(decision.run_id, body.output, by, body.note);
     },

@@ -9,7 +9,7 @@ import type { Decider, Decision } from "../decisions/schemas";
 import type { Engine } from "../engine/engine";
 import { sameJson } from "../lib/json";
 import { ReviewError } from "./errors";
-import type { EditBody, OutputVersion, ReviewOutput } from "./schemas";
+import type { EditBody, EditProblem, OutputVersion, ReviewOutput } from "./schemas";
 import * as store from "./store";
 
 /** One version of a reviewed output, with the agent's own account of what it changed (its claim), if any. */
@@ -33,6 +33,14 @@ export interface ReviewDoor {
   edit?(decision: Decision, body: EditBody, by: Decider): Promise<void>;
   /** Whether `edit` takes this decision's output (every decision's when absent). */
   edits?(decision: Decision): Promise<boolean>;
+  /** What keeps `output` from being saved as an edit of `read`'s version under review, by the rules `edit` applies (none: it can be). */
+  editProblems?(read: ReviewedVersions, output: unknown): EditProblem[];
+}
+
+/** A snapshot's edit: a text stays a non-empty text; anything else must be some JSON value. */
+function snapshotEditProblems(current: unknown, output: unknown): EditProblem[] {
+  if (typeof current === "string") return typeof output === "string" && output.trim() !== "" ? [] : [{ path: "", message: "write the edited text (a text output cannot be empty)" }];
+  return output === undefined ? [{ path: "", message: "give the edited JSON value" }] : [];
 }
 
 /**
@@ -80,6 +88,7 @@ export function decisionSnapshotsDoor(engine: Engine): ReviewDoor {
       return { format: typeof last?.output === "string" ? "text" : "json", artifactType: null, versions, underReview };
     },
     edits: async (decision) => (await editedSource(engine, decision)) !== undefined,
+    editProblems: (read, output) => snapshotEditProblems(read.versions.find((v) => v.version === read.underReview)?.output, output),
     async edit(decision, body, by) {
       const source = await editedSource(engine, decision);
       if (source === undefined) {
@@ -93,11 +102,8 @@ export function decisionSnapshotsDoor(engine: Engine): ReviewDoor {
         const { versions, lastOf } = await nodeVersions(tx, decision.engine_run_id, decision.node_id);
         const current = versions.find((v) => v.version === lastOf.get(decision.id));
         if (!current) throw new ReviewError("not_found", `"${decision.title}" has no output to review`);
-        if (typeof current.output === "string") {
-          if (typeof body.output !== "string" || body.output.trim() === "") throw new ReviewError("bad_request", "output: write the edited text (a text output cannot be empty)");
-        } else if (body.output === undefined) {
-          throw new ReviewError("bad_request", "output: give the edited JSON value");
-        }
+        const problems = snapshotEditProblems(current.output, body.output);
+        if (problems.length > 0) throw new ReviewError("bad_request", `output: ${problems[0]!.message}`);
         if (sameJson(current.output, body.output)) throw new ReviewError("bad_request", `output: it is the same as v${current.version}; the edit changes nothing`);
         await store.insertEdit(tx, {
           decisionId: decision.id, engineRunId: decision.engine_run_id, nodeKey: decision.node_id, output: body.output,

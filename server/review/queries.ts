@@ -11,7 +11,7 @@ import { anchorsOf, relocate, valueAt } from "./anchors";
 import type { ReviewDoor, ReviewedVersions, StoredVersion } from "./doors";
 import { ReviewError } from "./errors";
 import { compareClaim, diffOutputs } from "./diff";
-import type { AnchorInfo, Draft, ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
+import type { AnchorInfo, Draft, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
 import * as store from "./store";
 
 /** Whose draft a caller's is: their account, or one shared "anonymous" when the server runs without sign-in. */
@@ -37,6 +37,12 @@ export class ReviewQueries {
     const current = read.versions.find((v) => v.version === read.underReview);
     if (!current) throw new ReviewError("not_found", `"${decision.title}" has no output to review (it is ${decision.kind === "answer" ? "a question" : `a ${decision.kind}`})`);
     return { decision, door, read, current };
+  }
+
+  /** An edit checked as she types, by the rules saving it applies (the artifact type's schema; a text not emptied); nothing is saved. */
+  async checkEdit(decisionId: string, output: unknown): Promise<EditCheck> {
+    const { door, read } = await this.reviewed(decisionId);
+    return { problems: door.editProblems?.(read, output) ?? [] };
   }
 
   async output(decisionId: string, by: Decider): Promise<ReviewOutput> {

@@ -139,6 +139,14 @@ describe.each(testDatabases)("inline review on $name", (testDatabase) => {
     expect((await env.api.as(alan.token).post(path, { output: edited })).status).toBe(403);
     const invalid = await env.api.as(rita.token).post(path, { output: { ...artifact, core_capabilities: [] } });
     expect(invalid).toMatchObject({ status: 400, body: { message: expect.stringContaining("core_capabilities") } });
+    // Checked as she types, by the same rule, field by field; nothing saved; REST and tRPC answer alike.
+    const problems = (await env.api.as(rita.token).post(`${path}/check`, { output: { ...artifact, core_capabilities: [] } })).body.problems as { path: string; message: string }[];
+    expect(problems.map((p) => p.path)).toEqual(["core_capabilities"]);
+    expect(invalid.body.message).toContain(problems[0]!.message);
+    const caller = createCaller(callerContext(env.server, { kind: "token", accountId: rita.accountId, name: rita.name, role: "reviewer", tokenId: rita.accountId }));
+    expect((await caller.review.checkEdit({ decisionId: decision.id, body: { output: { ...artifact, core_capabilities: [] } } })).problems).toEqual(problems);
+    expect((await env.api.as(rita.token).post(`${path}/check`, { output: edited })).body).toEqual({ problems: [] });
+    expect((await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`)).body.version).toBe(1);
     expect((await env.api.as(rita.token).post(path, { output: artifact })).status).toBe(400);
 
     const saved = await env.api.as(rita.token).post<ReviewOutput>(path, { output: edited, note: "one rule" });
@@ -221,6 +229,7 @@ describe.each(testDatabases)("inline review of a Stitch review gate on $name", (
     const edited = "Courts open at 8.\n\nBook a court for two hours.";
     expect((await env.api.as(alan.token).post(path, { output: edited })).status).toBe(403);
     expect((await env.api.as(rita.token).post(path, { output: "  " })).status).toBe(400);
+    expect((await env.api.as(rita.token).post(`${path}/check`, { output: "  " })).body.problems).toEqual([{ path: "", message: "write the edited text (a text output cannot be empty)" }]);
     expect((await env.api.as(rita.token).post(path, { output: { not: "text" } })).status).toBe(400);
     expect((await env.api.as(rita.token).post(path, { output: "Courts open at 8.\n\nBook a court for an hour." })).body.message).toContain("changes nothing");
     const saved = await env.api.as(rita.token).post<ReviewOutput>(path, { output: edited, note: "the limit" });

@@ -112,6 +112,17 @@ export type Draft = z.infer<typeof Draft>;
 export const EditBody = z.object({ output: z.unknown(), note: z.string().max(2_000).optional() }).strict();
 export type EditBody = z.infer<typeof EditBody>;
 
+/** What keeps an edit from being saved, by the door's rules: `path` is the field (`core_capabilities.0.description`), "" for the whole output. */
+export const EditProblem = z.object({ path: z.string(), message: z.string() });
+export type EditProblem = z.infer<typeof EditProblem>;
+
+/** The check of an edit before it is saved (as she types): every problem, none when it can be saved. */
+export const EditCheck = z.object({ problems: z.array(EditProblem) });
+export type EditCheck = z.infer<typeof EditCheck>;
+
+/** A problem per line, each naming its field: what a refused edit's 400 says. */
+export const describeEditProblems = (problems: readonly EditProblem[]): string => problems.map((p) => `${p.path || "(root)"}: ${p.message}`).join("; ");
+
 /** `GET /api/decisions/{id}/diff?against=N`. */
 export const DiffQuery = z.object({ against: z.coerce.number().int().positive().optional(), version: z.coerce.number().int().positive().optional() });
 

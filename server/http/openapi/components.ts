@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { AuditEntry, type AuditPage } from "../../audit/schemas";
-import { CommentBody, CommentList, Draft, DraftBody, EditBody, ReviewComment, ReviewDiff, ReviewOutput } from "../../review/schemas";
+import { CommentBody, CommentList, Draft, DraftBody, EditBody, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "../../review/schemas";
 import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
 import { FlowConversation, FlowTurn } from "../../flows/schemas";
 import type { Engine, EventResult } from "../../engine/engine";
@@ -201,7 +201,7 @@ const responseSchemas = {
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
   Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage, DecisionActivityList,
   Subscription, CreatedSubscription, Delivery, DeliveryList, NotificationPayload,
-  FlowConversation, FlowTurn, ReviewOutput, ReviewComment, ReviewCommentList: CommentList, ReviewDraft: Draft, ReviewDiff,
+  FlowConversation, FlowTurn, ReviewOutput, ReviewComment, ReviewCommentList: CommentList, ReviewDraft: Draft, ReviewDiff, ReviewEditCheck: EditCheck,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

@@ -93,6 +93,20 @@ export function reviewPathItems() {
         },
       },
     },
+    [paths.editCheck.openapi]: {
+      post: {
+        operationId: "checkReviewedOutputEdit", summary: "Check an edit as it is typed, by the rules saving it applies; nothing is saved",
+        description:
+          "Every problem that would refuse this edit (a pipeline artifact's schema, field by field; a text emptied), so an editor can say what " +
+          "is wrong while the reviewer types. Not in the audit trail.",
+        parameters: [decisionId],
+        requestBody: body("ReviewEditBody", { output: { problem_statement_refined: "", core_capabilities: [] } }),
+        responses: {
+          200: answer("The problems, none when the edit can be saved.", ref("ReviewEditCheck")),
+          ...refusals({ 400: "The body does not validate.", 404: unknownDecision }),
+        },
+      },
+    },
     [paths.diff.openapi]: {
       get: {
         operationId: "diffReviewedOutput", summary: "What changed between two versions, and where the agent's claim disagrees",

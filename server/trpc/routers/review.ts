@@ -19,5 +19,10 @@ export const reviewRouter = router({
     .input(DecisionRef.extend(DraftBody.shape))
     .mutation(({ ctx, input }) => ctx.review.commands.saveDraft(input.decisionId, input.text, ctx.identity)),
   edit: analystProcedure.input(DecisionRef.extend({ body: EditBody })).mutation(({ ctx, input }) => ctx.review.commands.edit(input.decisionId, input.body, ctx.identity)),
+  /** An edit checked as it is typed (a mutation only to carry a whole artifact in its body): nothing is saved or audited. */
+  checkEdit: analystProcedure
+    .meta({ changes: false })
+    .input(DecisionRef.extend({ body: EditBody }))
+    .mutation(({ ctx, input }) => ctx.review.queries.checkEdit(input.decisionId, input.body.output)),
   diff: analystProcedure.input(DecisionRef.extend(DiffQuery.shape)).query(({ ctx, input }) => ctx.review.queries.diff(input.decisionId, input)),
 });

@@ -3,7 +3,7 @@
  * parts, the comments on them (polled while the decision is open, so everyone sees each other's), the diff between two
  * versions, the person's draft of feedback, and her edit. Each write refreshes what it changed.
  */
-import { useCallback } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { trpc, type Decision } from "../../../lib/trpc";
 import type { ReviewTarget } from "../../../components/review/InlineReview";
 
@@ -72,4 +72,39 @@ export function useServerDraft(decisionId: string | undefined) {
 
 export function useSaveDraft() {
   return trpc.review.saveDraft.useMutation();
+}
+
+/** How long typing pauses before an edit is checked. */
+const checkAfterMs = 400;
+
+export interface EditProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * What the server's rules (the artifact type's schema, a text not emptied) say of `value` as she types: checked once
+ * typing pauses, only while `enabled` (the value parses and differs from the version); an answer for an older value
+ * is dropped. Null while unknown; a failed check says nothing (saving checks again).
+ */
+export function useEditCheck(decisionId: string, value: unknown, enabled: boolean): EditProblem[] | null {
+  const { mutateAsync } = trpc.review.checkEdit.useMutation();
+  const [answer, setAnswer] = useState<{ for: string; problems: EditProblem[] } | null>(null);
+  // The value as text: a value parsed anew on each render (the JSON box's) is still the same value.
+  const key = enabled ? JSON.stringify(value) : "";
+  useEffect(() => {
+    if (!enabled) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      mutateAsync({ decisionId, body: { output: JSON.parse(key) as unknown } }).then(
+        (checked) => current && setAnswer({ for: key, problems: checked.problems }),
+        () => undefined,
+      );
+    }, checkAfterMs);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [decisionId, key, enabled, mutateAsync]);
+  return enabled && answer !== null && answer.for === key ? answer.problems : null;
 }

@@ -7,12 +7,22 @@ import { requirementsArtifact } from "../../../testing/fixtures";
 import { OutputEditor } from "./OutputEditor";
 
 const edit = { mutateAsync: vi.fn(), isPending: false, error: null as unknown };
-vi.mock("../api/review", () => ({ useEditOutput: () => edit }));
+/** What the server's check of the edit as typed answers (null: not known yet). */
+const check = { problems: null as { path: string; message: string }[] | null, enabled: [] as boolean[] };
+vi.mock("../api/review", () => ({
+  useEditOutput: () => edit,
+  useEditCheck: (_decisionId: string, _value: unknown, enabled: boolean) => {
+    check.enabled.push(enabled);
+    return enabled ? check.problems : null;
+  },
+}));
 
 afterEach(cleanup);
 beforeEach(() => {
   edit.mutateAsync.mockReset();
   edit.error = null;
+  check.problems = null;
+  check.enabled = [];
 });
 
 const author = { kind: "agent" as const, name: "Requirements", account_id: null };
@@ -25,6 +35,17 @@ const output = {
 } satisfies ReviewOutput;
 
 describe("OutputEditor", () => {
+  it("shows what the artifact type's schema says of the edit as she types, and keeps Save off until it fits", () => {
+    check.problems = [{ path: "core_capabilities.0.name", message: "Too small: expected string to have >=1 characters" }];
+    render(<OutputEditor output={output} onClose={vi.fn()} />);
+    // Unchanged: nothing to check.
+    expect(check.enabled.at(-1)).toBe(false);
+    fireEvent.change(screen.getByRole("textbox", { name: "Problem statement refined" }), { target: { value: "Riders book trips." } });
+    expect(check.enabled.at(-1)).toBe(true);
+    expect(screen.getByRole("status").textContent).toBe("Not saved like this: core_capabilities.0.name: Too small: expected string to have >=1 characters.");
+    expect(screen.getByRole("button", { name: "Save as v3" }).hasAttribute("disabled")).toBe(true);
+  });
+
   it("edits a field and a list, refuses an emptied text as it is typed, and saves the edit as the next version", async () => {
     edit.mutateAsync.mockResolvedValue({});
     const onClose = vi.fn();

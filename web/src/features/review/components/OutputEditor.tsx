@@ -10,7 +10,7 @@ import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { Spinner } from "../../../components/Spinner";
 import type { ReviewOutput } from "../../../lib/trpc";
-import { useEditOutput } from "../api/review";
+import { type EditProblem, useEditCheck, useEditOutput } from "../api/review";
 import { type Path, emptyTexts, parseJson, setAt } from "../utils/editing";
 import { ValueEditor } from "./ValueEditor";
 
@@ -26,7 +26,8 @@ function TextEditor({ output, onClose }: { output: ReviewOutput; onClose(): void
   const [text, setText] = useState(original);
   const [note, setNote] = useState("");
   const edit = useEditOutput();
-  const problem = text.trim() === "" ? "The text is empty: write the edited text." : null;
+  const checked = useEditCheck(output.decision_id, text, text.trim() !== "" && text !== original);
+  const problem = text.trim() === "" ? "The text is empty: write the edited text." : problemsText(checked);
   const save = async () => {
     if (problem || edit.isPending) return;
     try {
@@ -43,6 +44,13 @@ function TextEditor({ output, onClose }: { output: ReviewOutput; onClose(): void
       <EditorActions output={output} problem={problem} dirty={text !== original} pending={edit.isPending} error={edit.error} onSave={() => void save()} onClose={onClose} />
     </section>
   );
+}
+
+/** The server's problems with the edit, one sentence naming each field ("core_capabilities.0.name: ..."), or null when none. */
+function problemsText(problems: EditProblem[] | null): string | null {
+  if (!problems?.length) return null;
+  const shown = problems.slice(0, 3).map((p) => `${p.path || "The output"}: ${p.message}`);
+  return `Not saved like this: ${shown.join("; ")}${problems.length > 3 ? `; and ${problems.length - 3} more` : ""}.`;
 }
 
 /** Save as the next version, or Cancel (which asks before discarding edits); the server's refusal shown as it says. */
@@ -98,8 +106,15 @@ function StructuredEditor({ output, onClose }: { output: ReviewOutput; onClose()
   const current = parsed.error === null ? parsed.value : undefined;
   // A pipeline artifact is checked like an agent's (no emptied text); a JSON output may hold any JSON value.
   const empty = current === undefined || output.format !== "artifact" ? [] : emptyTexts(current);
-  const problem = parsed.error !== null ? `The JSON does not parse: ${parsed.error}` : empty.length > 0 ? `${empty.length === 1 ? "A text is" : `${empty.length} texts are`} empty: ${empty.slice(0, 3).join(", ")}.` : null;
   const dirty = mode === "json" ? json !== JSON.stringify(output.output, null, 2) : JSON.stringify(value) !== JSON.stringify(output.output);
+  // The artifact type's schema, checked by the server as she types (the rule saving applies).
+  const checked = useEditCheck(output.decision_id, current, current !== undefined && dirty && empty.length === 0);
+  const problem =
+    parsed.error !== null
+      ? `The JSON does not parse: ${parsed.error}`
+      : empty.length > 0
+        ? `${empty.length === 1 ? "A text is" : `${empty.length} texts are`} empty: ${empty.slice(0, 3).join(", ")}.`
+        : problemsText(checked);
 
   const toJson = () => {
     setJson(JSON.stringify(value, null, 2));
@@ -146,7 +161,7 @@ function StructuredEditor({ output, onClose }: { output: ReviewOutput; onClose()
         />
       )}
       <Field className="edit-field" label="What you changed (optional)" value={note} onChange={(event) => setNote(event.target.value)} />
-      {problem && mode === "form" ? (
+      {problem && (mode === "form" || parsed.error === null) ? (
         <p className="hint hint-error" role="status">
           {problem}
         </p>

@@ -24,6 +24,7 @@ vi.mock("../api/review", () => ({
   useReopenComment: () => resolve,
   useDiff: () => ({ data: undefined, isPending: true, error: null }),
   useEditOutput: () => ({ mutateAsync: vi.fn(), isPending: false, error: null }),
+  useEditCheck: () => null,
 }));
 
 afterEach(() => {
