@@ -263,6 +263,11 @@ test("a YAML approval: a reviewer comments on a line of the output before it, ed
   await composer.getByRole("textbox", { name: "Feedback" }).fill("Rewritten as the club's rules.");
   await composer.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(page.getByRole("article", { name: "Approved check with the reviewer's edits" })).toContainText("Rewritten as the club's rules.");
+  // What it passed on stays readable: her version, with what she changed.
+  const passed = page.getByRole("article", { name: "The version check approved" });
+  await expect(passed.getByRole("region", { name: "What changed since v1" })).toBeVisible();
+  await expect(passed).toContainText("Book a court for two hours at most.");
+  await snapshot(page, testInfo, "08-yaml-approved-version");
 
   // The step after the approval read her version of the draft.
   await expect

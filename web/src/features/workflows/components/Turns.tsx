@@ -75,7 +75,13 @@ export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: 
     case "waiting":
       return <WaitingTurn turn={turn} open={notes.awaiting.has(turn.id)} actions={actions} />;
     case "approved":
-      return <DecisionTurn turn={turn} label={turn.data?.edited === true ? `Approved ${node} with the reviewer's edits` : `Approved ${node}`} tone="approved" />;
+      if (turn.data?.edited !== true) return <DecisionTurn turn={turn} label={`Approved ${node}`} tone="approved" />;
+      return (
+        <>
+          <DecisionTurn turn={turn} label={`Approved ${node} with the reviewer's edits`} tone="approved" />
+          {actions.runId ? <ApprovedEditTurn turn={turn} runId={actions.runId} /> : null}
+        </>
+      );
     case "rejected":
       return <DecisionTurn turn={turn} label={`Requested changes to ${node}`} tone="rejected" />;
     case "input":
@@ -261,6 +267,26 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
 }
 
 const decisionClass = { approved: "decision-approved", rejected: "decision-rejected", reply: "decision-reply" } as const;
+
+/** The version an approval passed on when the reviewer edited it (the later steps read it), with what she changed. */
+function ApprovedEditTurn({ turn, runId }: { turn: WorkflowTurn; runId: string }) {
+  const node = turn.node_id ?? "";
+  return (
+    <article className="message message-agent" aria-label={`The version ${node} approved`}>
+      <NodeAvatar kind="approval" />
+      <div className="bubble bubble-agent turn-card">
+        <header className="message-meta turn-head">
+          <h2 className="message-author">{node}</h2>
+          <KindTag kind="approval" />
+          <span className="muted small">passed on the reviewer's version; the steps after it read this</span>
+        </header>
+        <div className="turn-body">
+          <ReviewedOutput target={{ runId, nodeId: node }}>{null}</ReviewedOutput>
+        </div>
+      </div>
+    </article>
+  );
+}
 
 /** A person's approval, request for changes or reply to a loop, with their words quoted. */
 export function DecisionTurn({ turn, label, tone }: { turn: WorkflowTurn; label: string; tone: keyof typeof decisionClass }) {
