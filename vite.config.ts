@@ -62,6 +62,8 @@ export default defineConfig({
           root: here,
           include: ["web/**/*.test.tsx", "web/**/*.test.ts"],
           environment: "jsdom",
+          // A component test that types into many fields takes 2 s alone and more on a busy machine (jsdom is slow).
+          testTimeout: 20_000,
         },
       },
     ],
