@@ -3,7 +3,6 @@
  * `startServer` is what `npm start` runs; tests and the benchmark start the same thing on their own ports.
  */
 import { serve } from "@hono/node-server";
-import { serveStatic } from "@hono/node-server/serve-static";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
@@ -28,6 +27,7 @@ import { AuditTrail } from "./audit/trail";
 import { auditedDatabase } from "./audit/auditedDatabase";
 import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestOrigin } from "./http/guard";
 import { peopleRoutes } from "./http/peopleRoutes";
+import { webAppRoutes } from "./http/webAppRoutes";
 import { isHttps } from "./http/sessionCookie";
 import { type People, installPeople } from "./people/people";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
@@ -271,14 +271,9 @@ export function createApp(services: Services): Hono<GuardEnv> {
     }),
   );
 
-  // The built SPA: its assets, and index.html for the app's own routes (under /app, so no API path is shadowed).
-  if (existsSync(`${webRoot}/index.html`)) {
-    const index = readFileSync(`${webRoot}/index.html`, "utf8");
-    app.use("/assets/*", serveStatic({ root: webRoot }));
-    app.get("/", (c) => c.html(index));
-    app.get("/app", (c) => c.html(index));
-    app.get("/app/*", (c) => c.html(index));
-  }
+  // The built SPA: its assets, and index.html for the app's own routes.
+  const web = webAppRoutes(webRoot);
+  if (web) app.route("/", web);
   assertEveryRouteGuarded(app, notOperations);
   return app;
 }
