@@ -214,6 +214,9 @@ export async function createServices(config: Config, database?: Database, overri
   decisionCommands.useDoor("flow", flowDecisionDoor(flows.commands));
   const review = installReview(db, engine, decisions);
   review.useDoor("pipeline", pipelineReviewDoor(pipeline.commands, pipeline.queries));
+  // A conversation's "anything changed?" marker moves with its decisions' events and its comments too.
+  pipeline.queries.watchAlso((engineRunId) => decisions.activityMarker(engineRunId));
+  pipeline.queries.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));
   return {
     config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
     workflowDoor: workflowDoor(db, workflows, steps), people, audit, notifications, workflowFiles,

@@ -54,7 +54,7 @@ describe("the built app's files", () => {
   });
 
   it("sends the file itself to a client that accepts no encoding, still cached and varying by encoding", async () => {
-    for (const headers of [{}, { "accept-encoding": "identity" }]) {
+    for (const headers of [{}, { "accept-encoding": "identity" }] as Record<string, string>[]) {
       const answer = await get("/assets/index-Ab12.js", headers);
       expect(answer.status).toBe(200);
       expect(answer.headers.get("content-encoding")).toBeNull();
