@@ -6,6 +6,7 @@ import { serve } from "@hono/node-server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
+import { compress } from "hono/compress";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
@@ -256,6 +257,11 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", reviewRoutes(services.review));
   app.route("/", subscriptionRoutes(services.notifications));
   app.route("/", docsRoutes());
+  // The app's reads (tRPC queries, GET) are compressed for a browser that accepts gzip: a conversation's JSON shrinks
+  // about tenfold. Mutations are not, so no answer that shows a secret once (a token, a subscription's) is compressed
+  // beside text a caller chose.
+  const compressQueries = compress({ threshold: 1024 });
+  app.use(`${trpcEndpoint}/*`, (c, next) => (c.req.method === "GET" ? compressQueries(c, next) : next()));
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({
       endpoint: trpcEndpoint,

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerContext, personAs } from "../testing/callerContext";
 import { testDatabases } from "../testing/databases";
+import { testBootstrapToken } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { eventually } from "../testing/workerServer";
 import { createCaller } from "../trpc/router";
@@ -28,9 +29,9 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
   it("moves with every turn, decision event and comment, stays put otherwise, and says when the run is over", async () => {
     const marker = async () => (await trpc().pipeline.changes({ runId })).marker;
     const waiting = await eventually(async () => {
-      const changes = await trpc().pipeline.changes({ runId });
+      // Read once the output waits (nothing moves the run then): read before, the marker may predate the output.
       const run = await trpc().pipeline.getRun({ runId });
-      return run.is_waiting_for_user ? changes : undefined;
+      return run.is_waiting_for_user ? trpc().pipeline.changes({ runId }) : undefined;
     }, 30_000, "the requirements output to wait for review");
     expect(waiting).toMatchObject({ run_id: runId, active: true });
     // Nothing happened: the same marker, read again.
@@ -62,6 +63,18 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
     const over = await trpc().pipeline.changes({ runId });
     expect(over.active).toBe(false);
     expect(over.marker).not.toBe(last);
+  });
+
+  it("is read, like the conversation, gzip-compressed by a browser that accepts it, and as it is by any other client", async () => {
+    const url = `${env.server.url}/trpc/pipeline.conversation?input=${encodeURIComponent(JSON.stringify({ runId }))}`;
+    const headers = { authorization: `Bearer ${testBootstrapToken}` };
+    const zipped = await fetch(url, { headers: { ...headers, "accept-encoding": "gzip, deflate, br" } });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toMatch(/Accept-Encoding/);
+    const plain = await fetch(url, { headers: { ...headers, "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    // fetch decodes gzip: both carry the same conversation.
+    expect(await zipped.json()).toEqual(await plain.json());
   });
 
   it("answers 404 for a run that does not exist", async () => {
