@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { compression } from "vite-plugin-compression2";
 import { defineConfig } from "vitest/config";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -8,7 +9,9 @@ const apiPort = process.env.PORT ?? "3000";
 
 export default defineConfig({
   root: "web",
-  plugins: [react()],
+  // Beside each script and stylesheet, its brotli (.br) and gzip (.gz) copy, which the server sends to a browser that
+  // accepts it (server/http/webAppRoutes.ts). A copy no smaller than the file is not written.
+  plugins: [react(), compression({ include: /\.(js|css|svg)$/, algorithms: ["brotliCompress", "gzip"], logLevel: "silent" })],
   // Mermaid and React Flow are loaded on demand, in large chunks of their own.
   build: { outDir: "../dist/web", emptyOutDir: true, chunkSizeWarningLimit: 2500 },
   server: {

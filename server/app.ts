@@ -3,10 +3,10 @@
  * `startServer` is what `npm start` runs; tests and the benchmark start the same thing on their own ports.
  */
 import { serve } from "@hono/node-server";
-import { serveStatic } from "@hono/node-server/serve-static";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
+import { compress } from "hono/compress";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
@@ -28,6 +28,7 @@ import { AuditTrail } from "./audit/trail";
 import { auditedDatabase } from "./audit/auditedDatabase";
 import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestOrigin } from "./http/guard";
 import { peopleRoutes } from "./http/peopleRoutes";
+import { webAppRoutes } from "./http/webAppRoutes";
 import { isHttps } from "./http/sessionCookie";
 import { type People, installPeople } from "./people/people";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
@@ -214,6 +215,9 @@ export async function createServices(config: Config, database?: Database, overri
   decisionCommands.useDoor("flow", flowDecisionDoor(flows.commands));
   const review = installReview(db, engine, decisions);
   review.useDoor("pipeline", pipelineReviewDoor(pipeline.commands, pipeline.queries));
+  // A conversation's "anything changed?" marker moves with its decisions' events and its comments too.
+  pipeline.queries.watchAlso((engineRunId) => decisions.activityMarker(engineRunId));
+  pipeline.queries.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));
   return {
     config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
     workflowDoor: workflowDoor(db, workflows, steps), people, audit, notifications, workflowFiles,
@@ -253,6 +257,11 @@ export function createApp(services: Services): Hono<GuardEnv> {
   app.route("/", reviewRoutes(services.review));
   app.route("/", subscriptionRoutes(services.notifications));
   app.route("/", docsRoutes());
+  // The app's reads (tRPC queries, GET) are compressed for a browser that accepts gzip: a conversation's JSON shrinks
+  // about tenfold. Mutations are not, so no answer that shows a secret once (a token, a subscription's) is compressed
+  // beside text a caller chose.
+  const compressQueries = compress({ threshold: 1024 });
+  app.use(`${trpcEndpoint}/*`, (c, next) => (c.req.method === "GET" ? compressQueries(c, next) : next()));
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({
       endpoint: trpcEndpoint,
@@ -271,14 +280,9 @@ export function createApp(services: Services): Hono<GuardEnv> {
     }),
   );
 
-  // The built SPA: its assets, and index.html for the app's own routes (under /app, so no API path is shadowed).
-  if (existsSync(`${webRoot}/index.html`)) {
-    const index = readFileSync(`${webRoot}/index.html`, "utf8");
-    app.use("/assets/*", serveStatic({ root: webRoot }));
-    app.get("/", (c) => c.html(index));
-    app.get("/app", (c) => c.html(index));
-    app.get("/app/*", (c) => c.html(index));
-  }
+  // The built SPA: its assets, and index.html for the app's own routes.
+  const web = webAppRoutes(webRoot);
+  if (web) app.route("/", web);
   assertEveryRouteGuarded(app, notOperations);
   return app;
 }

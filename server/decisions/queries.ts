@@ -49,6 +49,11 @@ export class DecisionQueries {
     return { items: await this.database.run((db) => store.listActivity(db, runId)) };
   }
 
+  /** Moves whenever a decision of the engine run opens, is claimed, assigned, approved, reminded, escalated or closed. */
+  async activityMarker(engineRunId: string): Promise<string> {
+    return `d${await this.database.run((db) => store.activityMarker(db, engineRunId))}`;
+  }
+
   async get(id: string): Promise<Decision> {
     const row = isUuid(id) ? await this.database.run((db) => store.decisionById(db, id)) : undefined;
     if (!row) throw new DecisionError("not_found", `no decision with id "${id}"`);

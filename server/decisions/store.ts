@@ -97,6 +97,12 @@ export async function addEvent(
 }
 
 /** Everything that happened to the decisions of a run (the front door's id of it), oldest first, each with its decision's title and node. */
+/** The last thing that happened to any decision of an engine run (its last decision event's id; 0 for none). */
+export async function activityMarker(db: Executor, engineRunId: string): Promise<number> {
+  const [found] = await db.select({ last: sql<number | null>`max(${decisionEvents.id})` }).from(decisionEvents).where(eq(decisionEvents.engineRunId, engineRunId));
+  return Number(found?.last ?? 0);
+}
+
 export async function listActivity(db: Executor, runId: string): Promise<DecisionActivity[]> {
   const found = await db
     .select({ event: decisionEvents, title: decisions.title, nodeKey: decisions.nodeKey })

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
-import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
+import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunChanges, RunPhase, RunSummary } from "./schemas";
 import * as store from "./store";
 import { gateKey } from "./definition";
 import type { Decision } from "../decisions/schemas";
@@ -60,11 +60,33 @@ function approvalsByVersion(agents: readonly PipelineAgent[], turns: readonly st
   return approvals;
 }
 
+/** Reads what else a run's conversation shows, kept elsewhere (its decisions' events, its comments), by engine run id. */
+export type ChangeMarker = (engineRunId: string) => Promise<string>;
+
 export class PipelineQueries {
+  private readonly markers: ChangeMarker[] = [];
+
   constructor(
     private readonly database: Database,
     private readonly agents: readonly PipelineAgent[],
   ) {}
+
+  /** Adds what `changes` watches besides the pipeline's own rows (the app adds the decisions' and the comments'). */
+  watchAlso(marker: ChangeMarker): void {
+    this.markers.push(marker);
+  }
+
+  /**
+   * The one cheap read an open conversation polls: a marker that moves whenever anything the conversation shows
+   * changes, so the conversation, its decisions and its comments are read again only then.
+   */
+  async changes(runId: string): Promise<RunChanges> {
+    const own = await this.database.run((db) => store.changeMarker(db, runId));
+    if (!own) throw runNotFound(runId);
+    const others = await Promise.all(this.markers.map((marker) => marker(own.stitchRunId)));
+    const active = own.phase !== "completed" && own.phase !== "cancelled" && own.phase !== "failed";
+    return { run_id: runId, marker: [own.marker, ...others].join(";"), active };
+  }
 
   listAgents(): PipelineAgent[] {
     return [...this.agents];

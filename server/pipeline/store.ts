@@ -143,6 +143,25 @@ export async function latestContents(db: Executor, runId: string): Promise<Map<s
   return new Map(found.map((r) => [r.artifact_type, r.content]));
 }
 
+/**
+ * What moves whenever the pipeline's side of a run's conversation changes: the run's row (its state), its last turn and
+ * its last artifact version (serial ids, so a newer one is always larger). One row; undefined for no such run.
+ */
+export async function changeMarker(db: Executor, runId: string): Promise<{ marker: string; phase: RunPhase; stitchRunId: string } | undefined> {
+  const [found] = await rows<{ updated_at: unknown; phase: string; current_agent: string | null; waiting: boolean; stitch_run_id: string; turn: unknown; artifact: unknown }>(db, sql`
+    SELECT r.updated_at, r.phase, r.current_agent, r.is_waiting_for_user AS waiting, r.stitch_run_id,
+      (SELECT max(e.id) FROM pipeline_events e WHERE e.run_id = r.id) AS turn,
+      (SELECT max(a.id) FROM pipeline_artifacts a WHERE a.run_id = r.id) AS artifact
+    FROM pipeline_runs r WHERE r.id = ${runId}`);
+  if (!found) return undefined;
+  const updatedAt = found.updated_at instanceof Date ? found.updated_at.toISOString() : String(found.updated_at);
+  return {
+    marker: [updatedAt, found.phase, found.current_agent ?? "", found.waiting, found.turn ?? 0, found.artifact ?? 0].join("/"),
+    phase: RunPhase.parse(found.phase),
+    stitchRunId: found.stitch_run_id,
+  };
+}
+
 export async function insertTurns(tx: Executor, turns: readonly NewTurn[]): Promise<void> {
   if (turns.length > 0) await tx.insert(pipelineEvents).values(turns.map((turn) => ({ ...turn, payload: PipelineTurn.parse(turn).payload })));
 }

@@ -55,6 +55,11 @@ export class ReviewQueries {
     };
   }
 
+  /** Moves whenever a comment of the engine run is written, resolved, re-opened or sent with a request for changes. */
+  async changeMarker(engineRunId: string): Promise<string> {
+    return `r${await this.database.run((db) => store.changeMarker(db, engineRunId))}`;
+  }
+
   async comments(decisionId: string): Promise<{ items: ReviewComment[] }> {
     const { decision, read, current } = await this.reviewed(decisionId);
     const rows = await this.database.run((db) => store.listComments(db, decision.engine_run_id, decision.node_id));

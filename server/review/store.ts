@@ -3,10 +3,23 @@
  * typed here; commands call the writes inside the engine run's transaction (its lock first, then these rows).
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client";
+import { type Executor, rows } from "../../db/client";
 import { type ReviewCommentRow, type ReviewEditRow, decisions, reviewComments, reviewDrafts, reviewEdits } from "../../db/schema";
 
 export type { ReviewCommentRow, ReviewEditRow };
+
+/**
+ * What moves whenever a comment of an engine run is written, resolved, re-opened or sent with a request for changes:
+ * its comments' counts and latest times, as one string (read by the comments' index on the engine run).
+ */
+export async function changeMarker(db: Executor, engineRunId: string): Promise<string> {
+  const [found] = await rows<Record<string, unknown>>(db, sql`
+    SELECT count(*) AS comments, count(resolved_at) AS resolved, count(sent_with_version) AS sent,
+      max(created_at) AS written, max(resolved_at) AS last_resolved
+    FROM review_comments WHERE engine_run_id = ${engineRunId}`);
+  const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value ?? ""));
+  return ["comments", "resolved", "sent", "written", "last_resolved"].map((key) => text(found?.[key])).join("/");
+}
 
 /** A node's comments (all rounds of its output), oldest first. */
 export async function listComments(db: Executor, engineRunId: string, nodeKey: string): Promise<ReviewCommentRow[]> {

@@ -15,6 +15,8 @@ export const pipelineRouter = router({
     .query(({ ctx, input }) => ctx.pipeline.queries.listRuns({ limit: input?.limit, before: input?.before ?? input?.cursor ?? undefined })),
   getRun: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.getRun(input.runId)),
   conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.conversation(input.runId)),
+  /** Whether anything the run's conversation shows has changed: the one read an open conversation polls. */
+  changes: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.changes(input.runId)),
   approve: reviewerProcedure
     .input(RunRef.extend(ApproveBody.shape))
     .mutation(({ ctx, input }) => ctx.pipeline.commands.approve(input.runId, ctx.identity, input.expected, input.comment)),

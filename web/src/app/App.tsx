@@ -81,7 +81,8 @@ function Shell() {
           </svg>
           <span className="visually-hidden">Show runs</span>
         </button>
-        <Link to={paths.home()} className="brand">
+        {/* Named on its own: on a phone the word "Stitch" is hidden and only the mark shows. */}
+        <Link to={paths.home()} className="brand" aria-label="Stitch: start a new run">
           <span className="brand-mark" aria-hidden="true">
             <svg viewBox="0 0 32 32">
               <rect width="32" height="32" rx="8" fill="currentColor" />

@@ -3,6 +3,7 @@
  * and whether the signed-in person may take it. A page shows the decision controls to whoever may take the decision,
  * and to anyone else who it waits for ("Waiting for Rita Ramos since 10:02"), never "your review".
  */
+import { usePollInterval } from "./runChanges";
 import { roleAllows, useSession } from "./session";
 import { type Decision, type Me, type Role, trpc } from "./trpc";
 
@@ -11,13 +12,11 @@ const decisionsPollMs = 3000;
 
 /**
  * The open decisions of a run (the front door's id of it: a pipeline's `RUN_...`, a workflow's or a flow's run id),
- * read while `waiting` and polled; nothing is asked while the run waits for no one.
+ * read while `waiting` and polled (unless the page watches the run's changes); nothing is asked while the run waits for no one.
  */
 export function useOpenDecisions(runId: string, waiting: boolean) {
-  const query = trpc.decisions.list.useQuery(
-    { view: "all", state: "open", run_id: runId, limit: 50 },
-    { enabled: waiting, refetchInterval: waiting ? decisionsPollMs : false },
-  );
+  const interval = usePollInterval(decisionsPollMs);
+  const query = trpc.decisions.list.useQuery({ view: "all", state: "open", run_id: runId, limit: 50 }, { enabled: waiting, refetchInterval: waiting ? interval : false });
   const items = waiting ? query.data?.items : undefined;
   return {
     /** The open decision of one node (of one engine run, when the front door's run has several), or undefined while unknown. */
@@ -33,7 +32,7 @@ export function useOpenDecisions(runId: string, waiting: boolean) {
 
 /** What happened to a run's decisions (claims, assignments, approvals, reminders, escalations), polled like them. */
 export function useDecisionActivity(runId: string) {
-  return trpc.decisions.activity.useQuery({ runId }, { refetchInterval: decisionsPollMs });
+  return trpc.decisions.activity.useQuery({ runId }, { refetchInterval: usePollInterval(decisionsPollMs) });
 }
 
 const ROLES: readonly string[] = ["analyst", "reviewer", "operator"] satisfies Role[];

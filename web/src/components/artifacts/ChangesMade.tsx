@@ -16,11 +16,12 @@ export function readableChange(item: string): string {
   return named ? `${humanizeKey(named[1]!)}${named[2]}${named[3]}` : item;
 }
 
-export function ChangesMade({ changes, justification, title }: { changes: Envelope["changes"]; justification: string | null; title: string }) {
+/** `label`, the region's name when the title alone could be another region's (default: the title). */
+export function ChangesMade({ changes, justification, title, label = title }: { changes: Envelope["changes"]; justification: string | null; title: string; label?: string }) {
   const nonEmpty = changes ? groups.filter((g) => changes[g.key].length > 0) : [];
   if (nonEmpty.length === 0 && !justification) return null;
   return (
-    <section className="changes" aria-label={title}>
+    <section className="changes" aria-label={label}>
       <h3 className="changes-title">{title}</h3>
       {nonEmpty.length > 0 ? (
         <div className="change-groups">

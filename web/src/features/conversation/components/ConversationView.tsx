@@ -11,6 +11,7 @@ import { RefusedDecisionCard } from "../../../components/RefusedDecisionCard";
 import { Spinner } from "../../../components/Spinner";
 import { useMayDecide, useOpenDecisions } from "../../../lib/decisions";
 import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
+import { RunWatched } from "../../../lib/runChanges";
 import { type Conversation, type ConversationMessage, type PipelineAgent, type RouterInputs, trpc } from "../../../lib/trpc";
 import { useConversation } from "../api/get-conversation";
 import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
@@ -29,8 +30,15 @@ type ReviewedOutput = NonNullable<RouterInputs["pipeline"]["approve"]["expected"
 export function ConversationView({ runId, agents }: { runId: string; agents: PipelineAgent[] }) {
   const conversation = useConversation(runId);
 
-  // A failed refresh keeps the last good data on screen and says that updates paused.
-  if (conversation.data) return <ConversationBody conversation={conversation.data} agents={agents} refreshError={conversation.error} />;
+  // A failed refresh keeps the last good data on screen and says that updates paused. The run's decisions and comments
+  // are read again when its change marker moves (useConversation), not polled each on its own.
+  if (conversation.data) {
+    return (
+      <RunWatched.Provider value>
+        <ConversationBody conversation={conversation.data} agents={agents} refreshError={conversation.error} />
+      </RunWatched.Provider>
+    );
+  }
   if (conversation.isError) {
     return (
       <PageLoadError permanent="This run could not be opened" transient="The conversation could not be loaded" error={conversation.error} onRetry={() => void conversation.refetch()} />

@@ -19,7 +19,7 @@ describe("conversation messages", () => {
     expect(within(article).getByText("v2")).toBeTruthy();
     expect(within(article).getByText("Awaiting your review")).toBeTruthy();
     expect(article.querySelector("time")!.getAttribute("datetime")).toBe(revision.at);
-    const changes = within(article).getByRole("region", { name: "What changed in version 2" });
+    const changes = within(article).getByRole("region", { name: /^What changed in version 2, as .+ tells it$/ });
     expect(changes.textContent).toContain("Export trip reports as PDF");
     expect(changes.textContent).toContain("Added the PDF export the reviewer asked for.");
   });

@@ -117,13 +117,13 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
           {runId ? (
             <ReviewedOutput
               target={{ runId, nodeId: `review_${message.agent.slug}`, version: message.version }}
-              claim={note.isRevision && !message.edited_by ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} /> : null}
+              claim={note.isRevision && !message.edited_by ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} label={`What changed in version ${message.version}, as ${message.agent.name} tells it`} /> : null}
             >
               <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
             </ReviewedOutput>
           ) : (
             <>
-              {note.isRevision ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} /> : null}
+              {note.isRevision ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} label={`What changed in version ${message.version}, as ${message.agent.name} tells it`} /> : null}
               <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
             </>
           )}

@@ -1,9 +1,11 @@
 /**
  * Inline review's reads and writes: the decision a run's node waits (or waited) for, the output it reviews with its
  * parts, the comments on them (polled while the decision is open, so everyone sees each other's), the diff between two
- * versions, the person's draft of feedback, and her edit. Each write refreshes what it changed.
+ * versions, the person's draft of feedback, and her edit. Each write refreshes what it changed. In a conversation that
+ * watches its run's changes (lib/runChanges.ts), the comments are read again when the run changes instead.
  */
 import { useCallback, useEffect, useState } from "react";
+import { usePollInterval } from "../../../lib/runChanges";
 import { trpc, type Decision } from "../../../lib/trpc";
 import type { ReviewTarget } from "../../../components/review/InlineReview";
 
@@ -28,7 +30,8 @@ export function useReviewOutput(decisionId: string | undefined) {
 }
 
 export function useComments(decisionId: string | undefined, open: boolean) {
-  return trpc.review.comments.useQuery({ decisionId: decisionId ?? "" }, { enabled: decisionId !== undefined, refetchInterval: open ? pollMs : false });
+  const interval = usePollInterval(pollMs);
+  return trpc.review.comments.useQuery({ decisionId: decisionId ?? "" }, { enabled: decisionId !== undefined, refetchInterval: open ? interval : false });
 }
 
 export function useDiff(decisionId: string | undefined, versions: { against?: number; version?: number }, enabled: boolean) {

@@ -40,7 +40,7 @@ beforeEach(() => {
 describe("DiffPanel", () => {
   it("lists each change by its part with inserted and deleted words, folds unchanged text, and says where the agent's claim is wrong", () => {
     render(<DiffPanel decisionId="d-1" output={output} version={2} revises={1} claim={<p>The agent's account</p>} open />);
-    const panel = screen.getByRole("region", { name: "What changed since v1" });
+    const panel = screen.getByRole("region", { name: /^What changed since v1, compared in / });
     expect(within(panel).getByRole("button", { name: "What changed since v1" }).getAttribute("aria-expanded")).toBe("true");
     expect(useDiff).toHaveBeenLastCalledWith("d-1", { against: 1, version: 2 }, true);
 

@@ -70,7 +70,9 @@ export function DiffPanel({ decisionId, output, version, revises, claim, open: o
   const data = diff.data;
   const versions = output.versions.map((v) => v.version);
   return (
-    <section className="diff-panel" aria-label={`What changed since v${from}`}>
+    // Named apart from the agent's account inside it and from other outputs' panels: "What changed since v1, compared in
+    // requirements v2".
+    <section className="diff-panel" aria-label={`What changed since v${from}, compared in ${output.artifact_type ? `${output.artifact_type} ` : ""}v${to}`}>
       <header className="diff-head">
         <h3 className="diff-title">
           <button type="button" className="diff-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen((value) => !value)}>

@@ -111,6 +111,11 @@ export default function YamlEditor({ value, onChange, readOnly = false, labelled
       }),
     });
     view.current = editor;
+    // The text scrolls inside its box (read-only, or long lines on a phone): the box takes the keyboard focus, where
+    // the arrow keys scroll it, and is a region under the editor's label.
+    editor.scrollDOM.tabIndex = 0;
+    editor.scrollDOM.setAttribute("role", "region");
+    if (labelledBy) editor.scrollDOM.setAttribute("aria-labelledby", labelledBy);
     return () => {
       editor.destroy();
       view.current = null;

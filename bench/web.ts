@@ -1,0 +1,265 @@
+/**
+ * The app over a slow network: `npm run bench:web` (it builds the app first; add `-- --help` for the options).
+ *
+ * It starts the real server (built app + API, built-in agents) on a free port with embedded PGlite in a temporary
+ * directory, drives one pipeline run through all six agents (each output approved over the REST API) and leaves a
+ * second run waiting for its first review. Then, in Debian's Chromium through Playwright, with the network throttled
+ * by the Chrome DevTools Protocol (`Network.emulateNetworkConditions`, DevTools' classic "Fast 3G" profile: 562.5 ms
+ * latency, 1.6 Mbit/s down and 750 kbit/s up, both at 90 %), it loads:
+ *
+ * - the first page (`/app`) and the six-output conversation (`/app/runs/<id>`), each in a fresh browser context
+ *   (cold cache) and again in the same context (warm cache: what a returning person downloads), and reports bytes on
+ *   the wire (CDP `encodedDataLength`, headers included), requests, first-contentful-paint, and for the conversation
+ *   "all outputs visible" (six output articles on screen) and "diagrams drawn" (every Mermaid figure has its SVG);
+ * - the conversation of the waiting run, unthrottled, left open for `--idle` seconds after it has settled, counting
+ *   the requests it makes meanwhile (its polling).
+ *
+ * Each measurement is repeated `--repeats` times; the medians are printed. Timings never fail the run.
+ */
+import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { startServer } from "../server/app";
+import { loadConfig } from "../server/config";
+import { LOOPBACK_ALLOWED } from "../server/testing/harness";
+import { fixed, grouped, median, table } from "./report";
+
+const token = "bench-web-token-0123456789abcdef-not-a-secret";
+const auth = { authorization: `Bearer ${token}` };
+
+/** DevTools' "Fast 3G" preset (front_end/core/sdk/NetworkManager.ts before it was renamed "Slow 4G"). */
+const fast3g = { offline: false, latency: 150 * 3.75, downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9, uploadThroughput: ((750 * 1000) / 8) * 0.9 };
+
+const Options = z.object({
+  repeats: z.coerce.number().int().min(1).default(3),
+  idle: z.coerce.number().int().min(1).default(30),
+});
+type Options = z.infer<typeof Options>;
+const usage = "usage: npm run bench:web -- [--repeats=3] [--idle=30]   (Chromium: CHROMIUM_PATH, default /usr/bin/chromium)";
+
+function parseOptions(argv: readonly string[]): Options {
+  const raw: Record<string, string> = {};
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") {
+      console.log(usage);
+      process.exit(0);
+    }
+    const match = /^--(repeats|idle)=(.*)$/.exec(arg);
+    if (!match) throw new Error(`unknown argument "${arg}"\n${usage}`);
+    raw[match[1]!] = match[2]!;
+  }
+  return Options.parse(raw);
+}
+
+interface Load {
+  bytes: number;
+  requests: number;
+  fcp: number;
+  /** Milliseconds from navigation to the page's own mark (outputs visible, diagrams drawn), when it has one. */
+  marks: Record<string, number>;
+}
+
+/** Counts what the page downloads over CDP: bytes on the wire per finished request, and the requests. */
+async function watchNetwork(context: BrowserContext, page: Page, throttle: boolean) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  if (throttle) await cdp.send("Network.emulateNetworkConditions", fast3g);
+  const totals = { bytes: 0, requests: 0, urls: [] as string[] };
+  const urls = new Map<string, string>();
+  cdp.on("Network.requestWillBeSent", (e) => {
+    urls.set(e.requestId, e.request.url);
+  });
+  cdp.on("Network.loadingFinished", (e) => {
+    totals.bytes += e.encodedDataLength;
+    totals.requests += 1;
+    totals.urls.push(urls.get(e.requestId) ?? "?");
+  });
+  return totals;
+}
+
+async function firstContentfulPaint(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const seen = performance.getEntriesByName("first-contentful-paint")[0];
+        if (seen) return resolve(seen.startTime);
+        new PerformanceObserver((list) => resolve(list.getEntries()[0]!.startTime)).observe({ type: "paint", buffered: true });
+      }),
+  );
+}
+
+async function load(page: Page, context: BrowserContext, url: string, throttle: boolean, ready: (page: Page, start: number) => Promise<Record<string, number>>): Promise<Load> {
+  const totals = await watchNetwork(context, page, throttle);
+  const start = Date.now();
+  await page.goto(url, { waitUntil: "commit" });
+  const marks = await ready(page, start);
+  await page.waitForLoadState("networkidle");
+  const fcp = await firstContentfulPaint(page);
+  return { bytes: totals.bytes, requests: totals.requests, fcp, marks };
+}
+
+const firstPageReady = async (page: Page, start: number) => {
+  await page.getByRole("textbox", { name: "Brief" }).waitFor();
+  return { "form shown": Date.now() - start };
+};
+
+/** Polls the page every 25 ms until the locator matches at least `n` elements. */
+async function atLeast(page: Page, selector: string, n: number, name?: RegExp) {
+  const locator = name ? page.getByRole("article", { name }) : page.locator(selector);
+  for (const deadline = Date.now() + 120_000; (await locator.count()) < n; await page.waitForTimeout(25)) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${n} of ${String(name ?? selector)} after two minutes`);
+  }
+}
+
+const conversationReady = async (page: Page, start: number) => {
+  await atLeast(page, "", 6, /output, version \d+$/);
+  const visible = Date.now() - start;
+  // Every Mermaid figure has its drawing (the sequence diagram and the entity model).
+  await atLeast(page, "[role=img] svg", 2);
+  return { "outputs visible": visible, "diagrams drawn": Date.now() - start };
+};
+
+type Ready = (page: Page, start: number) => Promise<Record<string, number>>;
+
+async function measure(browser: Browser, url: string, ready: Ready, repeats: number) {
+  const cold: Load[] = [];
+  const warm: Load[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const context = await browser.newContext({ extraHTTPHeaders: auth, viewport: { width: 1280, height: 860 } });
+    try {
+      cold.push(await load(await context.newPage(), context, url, true, ready));
+      warm.push(await load(await context.newPage(), context, url, true, ready));
+    } finally {
+      await context.close();
+    }
+  }
+  return { cold, warm };
+}
+
+async function idleRequests(browser: Browser, url: string, seconds: number): Promise<{ requests: number; bytes: number; urls: string[] }> {
+  const context = await browser.newContext({ extraHTTPHeaders: auth });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByRole("article", { name: /output, version 1$/ }).waitFor();
+    await page.waitForLoadState("networkidle");
+    const totals = await watchNetwork(context, page, false);
+    await page.waitForTimeout(seconds * 1000);
+    return { requests: totals.requests, bytes: totals.bytes, urls: totals.urls };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---- The data: one run through all six agents, one waiting for its first review -------------------------------
+
+async function api(base: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+const RunSnapshot = z.object({ run_id: z.string(), status: z.string(), is_waiting_for_user: z.boolean().optional() });
+
+async function waitFor(base: string, runId: string, done: (run: z.infer<typeof RunSnapshot>) => boolean) {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const run = RunSnapshot.parse(await api(base, `/runs/${encodeURIComponent(runId)}`));
+    if (done(run)) return run;
+    if (run.status.startsWith("FAILED") || run.status === "CANCELLED") throw new Error(`run ${runId} ended ${run.status}`);
+  }
+  throw new Error(`run ${runId} made no progress in two minutes`);
+}
+
+const brief =
+  "A ride-hailing app for a mid-sized city: riders book trips and pay by card, drivers accept trips and get paid weekly, and operations staff handle disputes.";
+
+async function seed(base: string): Promise<{ finished: string; waiting: string }> {
+  const finished = RunSnapshot.parse(await api(base, "/runs", { domain: "mobility", brief })).run_id;
+  for (;;) {
+    const run = await waitFor(base, finished, (r) => r.status === "COMPLETED" || r.is_waiting_for_user === true);
+    if (run.status === "COMPLETED") break;
+    await api(base, `/runs/${encodeURIComponent(finished)}/approve`, {});
+    await waitFor(base, finished, (r) => r.status === "COMPLETED" || r.is_waiting_for_user !== true);
+  }
+  const waiting = RunSnapshot.parse(await api(base, "/runs", { domain: "libraries", brief })).run_id;
+  await waitFor(base, waiting, (r) => r.is_waiting_for_user === true);
+  return { finished, waiting };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.once("error", reject);
+  });
+}
+
+// ---- Report -------------------------------------------------------------------------------------------------
+
+function rows(name: string, loads: Load[]): string[][] {
+  const markNames = Object.keys(loads[0]?.marks ?? {});
+  return [
+    [
+      name,
+      `${fixed(median(loads.map((l) => l.bytes)) / 1024, 1)} KB`,
+      grouped(median(loads.map((l) => l.requests))),
+      `${grouped(median(loads.map((l) => l.fcp)))} ms`,
+      markNames.map((m) => `${m} ${grouped(median(loads.map((l) => l.marks[m]!)))} ms`).join(", "),
+    ],
+  ];
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  if (!existsSync(new URL("../dist/web/index.html", import.meta.url))) throw new Error("dist/web is missing: run `npx vite build` (npm run bench:web does)");
+  const dataDir = await mkdtemp(join(tmpdir(), "stitch-bench-web-"));
+  for (const name of Object.keys(process.env)) if (/^(N8N_|AGENT_WEBHOOK_|LLM_|OPENAI_|ANTHROPIC_|DATABASE_URL)/.test(name)) delete process.env[name];
+  const port = await freePort();
+  const server = await startServer(
+    loadConfig({ NEXT_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, DISPATCH_BACKOFF_MS: "100", DISPATCH_POLL_MS: "200", OUTBOUND_ALLOW: LOOPBACK_ALLOWED, STITCH_BOOTSTRAP_TOKEN: token }),
+  );
+  const base = `http://127.0.0.1:${server.port}`;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-quic"] });
+  try {
+    const { finished, waiting } = await seed(base);
+    const first = await measure(browser, `${base}/app`, firstPageReady, options.repeats);
+    const conversation = await measure(browser, `${base}/app/runs/${encodeURIComponent(finished)}`, conversationReady, options.repeats);
+    const idle = await idleRequests(browser, `${base}/app/runs/${encodeURIComponent(waiting)}`, options.idle);
+    console.log(`Fast 3G (${fast3g.latency} ms, ${grouped(fast3g.downloadThroughput)} B/s down), medians of ${options.repeats}:\n`);
+    console.log(
+      table(
+        ["page", "transferred", "requests", "first contentful paint", "marks"],
+        [
+          ...rows("first page, cold", first.cold),
+          ...rows("first page, warm", first.warm),
+          ...rows("six-output conversation, cold", conversation.cold),
+          ...rows("six-output conversation, warm", conversation.warm),
+        ],
+      ),
+    );
+    const perTen = (idle.requests / options.idle) * 10;
+    console.log(`\nA conversation waiting for review, open for ${options.idle} s: ${idle.requests} requests (${fixed(perTen, 1)} per 10 s), ${fixed(idle.bytes / 1024, 1)} KB`);
+    const procedures = new Map<string, number>();
+    for (const url of idle.urls) {
+      const path = new URL(url).pathname;
+      for (const name of path.startsWith("/trpc/") ? path.slice(6).split(",") : [path]) procedures.set(name, (procedures.get(name) ?? 0) + 1);
+    }
+    console.log([...procedures].sort((a, b) => b[1] - a[1]).map(([name, n]) => `  ${n} × ${name}`).join("\n"));
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

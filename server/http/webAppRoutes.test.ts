@@ -1,0 +1,95 @@
+/**
+ * The built app's files (webAppRoutes.ts): hashed assets precompressed by the build, sent in the encoding the client
+ * accepts and cached for a year; index.html for the app's routes, asked for again each time. On a build of its own in
+ * a temporary directory, written the way vite.config.ts's compression plugin writes one.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import type { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assetCacheControl, webAppRoutes } from "./webAppRoutes";
+
+const script = Buffer.from(`export const greeting = ${JSON.stringify("hello, stitch ".repeat(400))};\n`);
+const index = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12.js"></script></head><body><div id="root"></div></body></html>`;
+
+describe("the built app's files", () => {
+  let root: string;
+  let app: Hono;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "stitch-web-"));
+    mkdirSync(join(root, "assets"));
+    writeFileSync(join(root, "index.html"), index);
+    writeFileSync(join(root, "assets/index-Ab12.js"), script);
+    writeFileSync(join(root, "assets/index-Ab12.js.br"), brotliCompressSync(script));
+    writeFileSync(join(root, "assets/index-Ab12.js.gz"), gzipSync(script));
+    // A file the build did not compress (its copies would not have been smaller).
+    writeFileSync(join(root, "assets/tiny-Cd34.css"), "a{}");
+    app = webAppRoutes(root)!;
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
+
+  it("sends brotli to a browser that accepts it, and the bytes decode to the file", async () => {
+    const answer = await get("/assets/index-Ab12.js", { "accept-encoding": "gzip, deflate, br, zstd" });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-encoding")).toBe("br");
+    expect(answer.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(answer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(answer.headers.get("vary")).toBe("Accept-Encoding");
+    const body = Buffer.from(await answer.arrayBuffer());
+    expect(body.length).toBeLessThan(script.length / 10);
+    expect(Number(answer.headers.get("content-length"))).toBe(body.length);
+    expect(brotliDecompressSync(body).equals(script)).toBe(true);
+  });
+
+  it("sends gzip to a client that accepts gzip only", async () => {
+    const answer = await get("/assets/index-Ab12.js", { "accept-encoding": "gzip" });
+    expect(answer.headers.get("content-encoding")).toBe("gzip");
+    expect(answer.headers.get("cache-control")).toBe(assetCacheControl);
+    expect(answer.headers.get("vary")).toBe("Accept-Encoding");
+    expect(gunzipSync(Buffer.from(await answer.arrayBuffer())).equals(script)).toBe(true);
+  });
+
+  it("sends the file itself to a client that accepts no encoding, still cached and varying by encoding", async () => {
+    for (const headers of [{}, { "accept-encoding": "identity" }] as Record<string, string>[]) {
+      const answer = await get("/assets/index-Ab12.js", headers);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-encoding")).toBeNull();
+      expect(answer.headers.get("cache-control")).toBe(assetCacheControl);
+      expect(answer.headers.get("vary")).toBe("Accept-Encoding");
+      expect(Buffer.from(await answer.arrayBuffer()).equals(script)).toBe(true);
+    }
+  });
+
+  it("sends a file without compressed copies as it is, to any client", async () => {
+    const answer = await get("/assets/tiny-Cd34.css", { "accept-encoding": "br, gzip" });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-encoding")).toBeNull();
+    expect(answer.headers.get("content-type")).toMatch(/^text\/css/);
+    expect(answer.headers.get("cache-control")).toBe(assetCacheControl);
+    expect(await answer.text()).toBe("a{}");
+  });
+
+  it("caches no missing asset: it may exist after the next build", async () => {
+    const answer = await get("/assets/index-Zz99.js", { "accept-encoding": "br" });
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get("cache-control")).toBeNull();
+  });
+
+  it("answers index.html for the app's routes, to be asked for again each time", async () => {
+    for (const path of ["/", "/app", "/app/runs/RUN_1", "/app/people"]) {
+      const answer = await get(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(answer.headers.get("cache-control"), path).toBe("no-cache");
+      expect(await answer.text(), path).toBe(index);
+    }
+  });
+
+  it("is absent without a build", () => {
+    expect(webAppRoutes(join(root, "nothing-here"))).toBeNull();
+  });
+});
