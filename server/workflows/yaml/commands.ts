@@ -15,6 +15,7 @@ import type { Decider } from "../../decisions/schemas";
 import { takeOpenComments } from "../../review/commands";
 import { composeFeedback } from "../../review/feedback";
 import { hashedUuid, isUuid } from "../../lib/uuid";
+import { requireRoleOrStarter } from "../../people/roles";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
 import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definition";
@@ -176,11 +177,15 @@ export class WorkflowCommands {
     return this.queries.getRun(runId);
   }
 
-  /** Cancels the run: running nodes' processes are killed and their late results refused. */
-  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
+  /**
+   * Cancels the run: running nodes' processes are killed and their late results refused. An operator may cancel any
+   * run, whoever started it her own.
+   */
+  async cancel(runId: string, reason: string | undefined, by: Decider): Promise<WorkflowRunView> {
     await this.onRun(runId, async (ops, tx) => {
       await this.lock(tx, runId);
-      await ops.cancel(reason, actor);
+      requireRoleOrStarter(by, ops.startedBy, "operator");
+      await ops.cancel(reason, by.name);
     });
     killRun(runId);
     return this.queries.getRun(runId);
@@ -259,7 +264,7 @@ export function workflowDecisionDoor(commands: WorkflowCommands): DecisionDoor {
       else throw unsupportedOutcome(decision, ["approve", "request_changes", "reject"]);
     },
     async cancel(decision, reason, by) {
-      await commands.cancel(decision.run_id, reason, by.name);
+      await commands.cancel(decision.run_id, reason, by);
     },
   };
 }
