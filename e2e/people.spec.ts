@@ -10,7 +10,7 @@
  */
 import { type Browser, type BrowserContext, type Page, expect, test } from "@playwright/test";
 import { readFile } from "node:fs/promises";
-import { snapshot } from "./helpers";
+import { snapshot, submitBrief } from "./helpers";
 
 // Nobody here is the bootstrap operator: every request carries only what a person's browser carries.
 test.use({ extraHTTPHeaders: {} });
@@ -114,7 +114,7 @@ test("the first account invites an analyst and a reviewer; each does what their 
   // The analyst submits a brief: the output waits for a reviewer, and the analyst may not approve it.
   await anna.page.getByRole("textbox", { name: "Domain" }).fill("clinic");
   await anna.page.getByRole("textbox", { name: "Brief" }).fill(brief);
-  await anna.page.getByRole("button", { name: "Submit brief" }).click();
+  await submitBrief(anna.page);
   await expect(anna.page).toHaveURL(/\/app\/runs\/[^/]+$/);
   const runId = decodeURIComponent(new URL(anna.page.url()).pathname.split("/").pop()!);
   await expect(anna.page.getByRole("article", { name: "Requirements output, version 1" })).toBeVisible({ timeout: 60_000 });
