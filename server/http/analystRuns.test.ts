@@ -159,6 +159,13 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
       ["Ann Analyst", "accepted"],
     ]);
     expect((await send(ann, `/runs/${runId}/brief`, { brief: BETTER })).status).toBe(409);
+
+    // The audit trail names the run by its domain, and keeps what she said with each action.
+    const operator = createCaller(callerContext(env.server, { kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" }));
+    const entries = (await operator.audit.list({ target: runId })).entries.filter((e) => e.outcome === "accepted");
+    expect(new Set(entries.map((e) => e.target_title))).toEqual(new Set(["tool-library"]));
+    expect(entries.find((e) => e.action === "pipeline.cancel")?.message).toBe("reason: wrong neighbourhood");
+    expect(entries.find((e) => e.action === "pipeline.editBrief")?.message).toBe(`brief: ${THIRD}`);
   });
 
   it("she cancels her own run through REST while it waits; an operator still cancels anyone's", async () => {

@@ -156,6 +156,7 @@ export class PipelineCommands {
         throw new PipelineError("unprocessable", "feedback: say what should change, or comment on a part of the output before requesting changes");
       }
       const text = composeFeedback(feedback, comments);
+      noteAudit("feedback", text);
       await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback: text, ...(comments.length ? { comments } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
@@ -201,6 +202,7 @@ export class PipelineCommands {
   async cancel(runId: string, reason: string | undefined, by: Decider): Promise<PipelineRunView> {
     await this.onRun(runId, (ops) => {
       requireRoleOrStarter(by, ops.startedBy, "operator");
+      if (reason?.trim()) noteAudit("reason", reason.trim());
       return ops.cancel(reason, by.name);
     });
     return this.queries.getRun(runId);
@@ -223,6 +225,7 @@ export class PipelineCommands {
       if (text === run.brief.trim()) throw new PipelineError("bad_request", "brief: it is the brief the run already has; change something before restarting");
       const first = run.agents[0]!;
       await store.updateBrief(tx, run.id, text);
+      noteAudit("brief", text);
       await store.insertTurns(tx, [{ runId: run.id, kind: "brief_edited", agent: null, actor: by.name, payload: { brief: text, previous: run.brief } }]);
       await ops.handle({ type: "restart", key: workerKey(first.slug) }, by.name);
     });

@@ -59,7 +59,10 @@ const ErrorBody = z
 
 const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
 
-const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, owner: true, status: true, created_at: true, updated_at: true }).extend({ flow_name: z.string() });
+const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, owner: true, status: true, created_at: true, updated_at: true }).extend({
+  flow_name: z.string(),
+  title: z.string().nullable().describe("The run's title from its input: its `title`, `domain` (a pipeline run) or `message` (a YAML workflow run), at most 120 characters; null for none."),
+});
 
 const RunEvent = z
   .object({

@@ -142,6 +142,7 @@ export class WorkflowCommands {
       const row = await ops.nodeRow(nodeId);
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
       await admitDecision(tx, runId, nodeId, by, "reject");
+      if (reason?.trim()) noteAudit("reason", reason.trim());
       const onReject = node.approval.on_reject;
       if (rejectionOutcome(node, await store.listTurns(tx, runId)) === "revise") {
         // The open comments on parts of the output under review go with the reason, to the prompt that revises it.
