@@ -27,7 +27,7 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   await expect(page.getByRole("article", { name: "Requirements output, version 1" })).toContainText("Awaiting your review");
   const runs = page.getByRole("navigation", { name: "Runs" });
   const runLink = runs.getByRole("link", { name: /withdrawn/ });
-  await expect(runLink).toContainText("Waiting for review");
+  await expect(runLink).toContainText("Waiting for a reviewer");
 
   // Backing out changes nothing.
   const cancelRun = page.getByRole("button", { name: "Cancel run", exact: true });

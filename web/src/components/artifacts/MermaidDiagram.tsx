@@ -66,8 +66,8 @@ export function MermaidDiagram({ source, title }: { source: string; title: strin
         <>
           {/* A tap on the diagram (or its button) opens it full screen, to zoom and pan. */}
           <div className="diagram-canvas" role="img" aria-label={title} onClick={() => setFullScreen(true)} dangerouslySetInnerHTML={{ __html: state.svg }} />
-          <button type="button" className="button button-secondary button-small diagram-open" onClick={() => setFullScreen(true)}>
-            Open full screen<span className="visually-hidden">: {title}</span>
+          <button type="button" className="button button-secondary button-small diagram-open" aria-label={`Open full screen: ${title}`} onClick={() => setFullScreen(true)}>
+            Open full screen
           </button>
           {fullScreen ? <DiagramViewer svg={state.svg} title={title} onClose={() => setFullScreen(false)} /> : null}
         </>

@@ -97,7 +97,8 @@ function reviewIsMine(run: RunSummary, me: { id: string | null; role: Role } | n
   if (me === undefined) return true; // outside the sign-in gate nothing is hidden
   if (!assignee || !me) return false;
   if (assignee.kind === "account") return assignee.id === me.id;
-  return roles.includes(assignee.role as Role) && roleAllows(me.role, assignee.role as Role) && run.submitted_by?.id !== me.id;
+  const submittedByMe = me.id !== null && run.submitted_by?.id === me.id;
+  return roles.includes(assignee.role as Role) && roleAllows(me.role, assignee.role as Role) && !submittedByMe;
 }
 
 export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]; activeRunId: string | null; onNavigate?: () => void }) {
