@@ -121,7 +121,9 @@ test("the first account invites an analyst and a reviewer; each does what their 
   await expect(anna.page.getByRole("status", { name: "Waiting for a reviewer on Requirements" })).toBeVisible();
   await expect(anna.page.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(anna.page.getByRole("button", { name: "Request changes" })).toHaveCount(0);
-  await expect(anna.page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
+  // Her own run: she may withdraw it, and edit its brief while nothing is approved.
+  await expect(anna.page.getByRole("button", { name: "Cancel run", exact: true })).toBeVisible();
+  await expect(anna.page.getByRole("button", { name: "Edit brief" })).toBeVisible();
   await snapshot(anna.page, testInfo, "05-analyst-waits-for-a-reviewer");
 
   // An approve forged from the analyst's page, with the session cookie and its CSRF token: refused, naming the role.
