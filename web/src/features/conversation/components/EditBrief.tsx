@@ -85,7 +85,7 @@ export function EditBrief({ runId, brief, firstAgentName }: { runId: string; bri
           onConfirm={() => void send()}
           onCancel={() => setConfirming(false)}
         >
-          {firstAgentName}'s draft in progress (or its output waiting for review) is discarded, and it starts again from this brief.
+          The {firstAgentName} agent's draft in progress (or its output waiting for review) is discarded, and it starts again from this brief.
         </ConfirmDialog>
       ) : (
         <div className="composer-actions">
