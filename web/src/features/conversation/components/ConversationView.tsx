@@ -130,7 +130,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
             notes={notes}
             decidable={decidable}
             retry={message.id === notes.retryableErrorId ? retryControl : null}
-            edit={message.id === latestBrief?.id && mayEditBrief ? <EditBrief runId={run.run_id} brief={latestBrief.brief} firstAgentName={agents[0]?.name ?? "The first agent"} /> : undefined}
+            edit={message.id === latestBrief?.id && mayEditBrief ? <EditBrief runId={run.run_id} brief={latestBrief.brief} firstAgentName={agents[0]?.name ?? "first"} /> : undefined}
           />
         ))}
         {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (

@@ -67,7 +67,7 @@ export function EditBrief({ runId, brief, firstAgentName }: { runId: string; bri
         multiline
         className="field"
         label="New brief"
-        hint={`At least ${briefMinLength} characters. ${firstAgentName} starts again from it; the earlier version stays in the conversation.`}
+        hint={`At least ${briefMinLength} characters. The ${firstAgentName} agent starts again from it; the earlier version stays in the conversation.`}
         error={problem}
         announce="alert"
         rows={6}
