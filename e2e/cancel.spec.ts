@@ -5,7 +5,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { bootstrapName } from "./auth";
-import { snapshot } from "./helpers";
+import { snapshot, submitBrief } from "./helpers";
 
 // Decisions are recorded as the caller: these specs act with the bootstrap token (e2e/auth.ts).
 const reviewer = bootstrapName;
@@ -18,7 +18,7 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   await page.goto("/app");
   await page.getByRole("textbox", { name: "Domain" }).fill("withdrawn");
   await page.getByRole("textbox", { name: "Brief" }).fill("A booking tool for a client who may still change their mind about the whole project.");
-  await page.getByRole("button", { name: "Submit brief" }).click();
+  await submitBrief(page);
   await expect(page).toHaveURL(/\/app\/runs\/[^/]+$/);
 
   // The requirements output waits for review.
@@ -27,7 +27,7 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   await expect(page.getByRole("article", { name: "Requirements output, version 1" })).toContainText("Awaiting your review");
   const runs = page.getByRole("navigation", { name: "Runs" });
   const runLink = runs.getByRole("link", { name: /withdrawn/ });
-  await expect(runLink).toContainText("Waiting for review");
+  await expect(runLink).toContainText("Waiting for a reviewer");
 
   // Backing out changes nothing.
   const cancelRun = page.getByRole("button", { name: "Cancel run", exact: true });

@@ -1,6 +1,6 @@
 /** Errors from the server reach the person as messages they can act on, never swallowed. */
 import { expect, test } from "@playwright/test";
-import { snapshot } from "./helpers";
+import { snapshot, submitBrief } from "./helpers";
 
 test("a run that does not exist says so", async ({ page }) => {
   await page.goto("/app/runs/RUN_does_not_exist");
@@ -13,7 +13,7 @@ test("a lost connection pauses updates and refuses decisions visibly, and the co
   await page.goto("/app");
   await page.getByRole("textbox", { name: "Domain" }).fill("flaky network");
   await page.getByRole("textbox", { name: "Brief" }).fill("A reviewer on a train loses the connection while deciding on an output.");
-  await page.getByRole("button", { name: "Submit brief" }).click();
+  await submitBrief(page);
   const composer = page.getByRole("region", { name: /^Review / });
   await expect(composer).toBeVisible({ timeout: 60_000 });
   const output = page.getByRole("article", { name: /output, version 1$/ });

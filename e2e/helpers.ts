@@ -11,3 +11,19 @@ export async function snapshot(page: Page, testInfo: TestInfo, name: string): Pr
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Sends the brief composer's brief: "Submit brief", and when the composer checks a thin brief first (it says what the
+ * brief lacks), "Start anyway". Resolves once the run's conversation opens.
+ */
+export async function submitBrief(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Submit brief" }).click();
+  await page.waitForFunction(
+    () => /^\/app\/runs\/[^/]+$/.test(location.pathname) || [...document.querySelectorAll("button")].some((b) => b.textContent?.includes("Start anyway")),
+    undefined,
+    { timeout: 15_000 },
+  );
+  const anyway = page.getByRole("button", { name: "Start anyway" });
+  if (await anyway.isVisible()) await anyway.click();
+  await page.waitForURL(/\/app\/runs\/[^/]+$/);
+}

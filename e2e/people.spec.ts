@@ -10,7 +10,7 @@
  */
 import { type Browser, type BrowserContext, type Page, expect, test } from "@playwright/test";
 import { readFile } from "node:fs/promises";
-import { snapshot } from "./helpers";
+import { snapshot, submitBrief } from "./helpers";
 
 // Nobody here is the bootstrap operator: every request carries only what a person's browser carries.
 test.use({ extraHTTPHeaders: {} });
@@ -114,14 +114,16 @@ test("the first account invites an analyst and a reviewer; each does what their 
   // The analyst submits a brief: the output waits for a reviewer, and the analyst may not approve it.
   await anna.page.getByRole("textbox", { name: "Domain" }).fill("clinic");
   await anna.page.getByRole("textbox", { name: "Brief" }).fill(brief);
-  await anna.page.getByRole("button", { name: "Submit brief" }).click();
+  await submitBrief(anna.page);
   await expect(anna.page).toHaveURL(/\/app\/runs\/[^/]+$/);
   const runId = decodeURIComponent(new URL(anna.page.url()).pathname.split("/").pop()!);
   await expect(anna.page.getByRole("article", { name: "Requirements output, version 1" })).toBeVisible({ timeout: 60_000 });
   await expect(anna.page.getByRole("status", { name: "Waiting for a reviewer on Requirements" })).toBeVisible();
   await expect(anna.page.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(anna.page.getByRole("button", { name: "Request changes" })).toHaveCount(0);
-  await expect(anna.page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
+  // Her own run: she may withdraw it, and edit its brief while nothing is approved.
+  await expect(anna.page.getByRole("button", { name: "Cancel run", exact: true })).toBeVisible();
+  await expect(anna.page.getByRole("button", { name: "Edit brief" })).toBeVisible();
   await snapshot(anna.page, testInfo, "05-analyst-waits-for-a-reviewer");
 
   // An approve forged from the analyst's page, with the session cookie and its CSRF token: refused, naming the role.

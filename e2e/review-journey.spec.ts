@@ -7,7 +7,7 @@
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { bootstrapName } from "./auth";
-import { snapshot } from "./helpers";
+import { snapshot, submitBrief } from "./helpers";
 
 interface Agent {
   slug: string;
@@ -37,7 +37,7 @@ test("an analyst's brief goes through six reviewed agents to a downloadable bund
   // The brief.
   await page.getByRole("textbox", { name: "Domain" }).fill("mobility");
   await page.getByRole("textbox", { name: "Brief" }).fill(brief);
-  await page.getByRole("button", { name: "Submit brief" }).click();
+  await submitBrief(page);
   await expect(page).toHaveURL(/\/app\/runs\/[^/]+$/);
   const runId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
   await expect(page.getByRole("article", { name: "Brief" })).toContainText(brief);

@@ -6,7 +6,7 @@
  * the first and passes with the second. An operator reassigns an overdue decision to a reviewer by name.
  */
 import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
-import { snapshot } from "./helpers";
+import { snapshot, submitBrief } from "./helpers";
 
 const BRIEF = "A tool library where neighbours lend drills, ladders and saws to each other.";
 let serial = 0;
@@ -51,7 +51,7 @@ test("an analyst submits; the reviewer sees one more, claims it in the inbox and
   await anna.page.goto("/app");
   await anna.page.getByRole("textbox", { name: "Domain" }).fill(domain);
   await anna.page.getByRole("textbox", { name: "Brief" }).fill(BRIEF);
-  await anna.page.getByRole("button", { name: "Submit brief" }).click();
+  await submitBrief(anna.page);
   await expect(anna.page).toHaveURL(/\/app\/runs\/[^/]+$/);
 
   // The reviewer's navigation and tab title count it, within a refresh.
@@ -75,7 +75,7 @@ test("an analyst submits; the reviewer sees one more, claims it in the inbox and
   await rex.page.goto("/app");
   await rex.page.getByRole("textbox", { name: "Domain" }).fill(own);
   await rex.page.getByRole("textbox", { name: "Brief" }).fill(BRIEF);
-  await rex.page.getByRole("button", { name: "Submit brief" }).click();
+  await submitBrief(rex.page);
   await expect(rex.page).toHaveURL(/\/app\/runs\/[^/]+$/);
   await reviewsLink(rex.page).click();
   await rex.page.getByRole("button", { name: "All" }).click();

@@ -55,7 +55,7 @@ const broken = {
 test("a step workflow is pasted, checked, registered, started from its form and reads as a conversation", async ({ page }, testInfo) => {
   await page.goto("/app/steps");
   await expect(page.getByRole("heading", { name: "Step workflows", level: 1 })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Playbooks" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Step workflows", exact: true })).toHaveAttribute("aria-current", "page");
   await snapshot(page, testInfo, "01-step-workflows");
 
   // Pasted with an unknown tool and a template naming an undeclared input: every problem at its JSON path.

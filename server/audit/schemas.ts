@@ -50,6 +50,8 @@ export const AuditEntry = z.object({
   action: z.string(),
   target_kind: z.string().nullable(),
   target_id: z.string().nullable(),
+  /** What the target is called now (a run's domain or workflow and message, a decision's title, an account's name); null when unknown. */
+  target_title: z.string().nullable(),
   outcome: z.enum(["accepted", "refused"]),
   status: z.number().nullable(),
   message: z.string().nullable(),

@@ -6,9 +6,9 @@ import type { Database } from "../../db/client";
 import type { AuditRow } from "../../db/schema";
 import type { AuditScope } from "./scope";
 import type { AuditEntry, AuditFilter, AuditOutcome, AuditPage, AuditSubject } from "./schemas";
-import { appendEntry, listEntries } from "./store";
+import { appendEntry, listEntries, targetTitles } from "./store";
 
-function entryOf(row: AuditRow): AuditEntry {
+function entryOf(row: AuditRow, titles: ReadonlyMap<string, string>): AuditEntry {
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),
@@ -19,6 +19,7 @@ function entryOf(row: AuditRow): AuditEntry {
     action: row.action,
     target_kind: row.targetKind,
     target_id: row.targetId,
+    target_title: row.targetId === null ? null : (titles.get(row.targetId) ?? null),
     outcome: row.outcome as AuditEntry["outcome"],
     status: row.status,
     message: row.message,
@@ -45,7 +46,9 @@ export class AuditTrail {
   /** Newest first, one page at a time. */
   async list(filter: AuditFilter): Promise<AuditPage> {
     const rows = await this.database.run((db) => listEntries(db, filter));
-    const page = rows.slice(0, filter.limit).map(entryOf);
+    const kept = rows.slice(0, filter.limit);
+    const titles = await this.database.run((db) => targetTitles(db, kept.flatMap((row) => (row.targetId === null ? [] : [row.targetId]))));
+    const page = kept.map((row) => entryOf(row, titles));
     return { entries: page, next_before: rows.length > filter.limit ? page[page.length - 1]!.id : null };
   }
 }

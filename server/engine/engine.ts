@@ -14,7 +14,7 @@ import { type CompiledGraph, GraphError, compileGraph, editedSourceOf, executorO
 import { type RowChange, macrostep, settle, settleSync } from "./macrostep";
 import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
-import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, runStatusAfter } from "./transition";
+import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
 
 export { EngineError, type EngineErrorCode } from "./errors";
 
@@ -57,6 +57,8 @@ export interface RunOps {
   readonly owner: RunOwner | null;
   /** The run's status as of the last event this transaction applied (or as locked). */
   readonly status: RunStatus;
+  /** Who started the run, when known: the analyst who may withdraw her own run. */
+  readonly startedBy: StartedBy | null;
   handle(event: KeyedEvent, actor?: string | null): Promise<EventResult>;
   /** Cancels the run: every unfinished node stops and nothing more is sent. */
   cancel(reason?: string, actor?: string | null): Promise<EventResult>;
@@ -266,6 +268,7 @@ export class Engine {
       const ops: RunOps = {
         id: locked.id,
         owner: locked.owner,
+        startedBy: locked.startedBy,
         get status() {
           return locked.status;
         },
@@ -299,8 +302,8 @@ export class Engine {
     refuseUnstorable({ ...carried, actor }, "");
     const runId = locked.id;
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
-    // A cancellation or resumption reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
-    const seed = type === "cancel" || type === "resume" ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : undefined;
+    // A cancellation, resumption or restart reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
+    const seed = readsEveryRow(event) ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : undefined;
     const { key: _key, ...payload } = carried as typeof carried & { key?: string };
     const applied = await this.apply(tx, locked, g, event, { nodeId: key, type, payload, actor }, seed);
     const result: EventResult = {
@@ -484,7 +487,7 @@ function replay(g: CompiledGraph, runId: string, runInput: unknown, events: read
   const steps: HistoryStep[] = [];
   for (const { id, at, actor, event } of events) {
     const created = event.type === "start" ? new Set(g.nodes.keys()) : undefined;
-    const seed = created ? new Map([...created].map((key) => [key, newRow(key)])) : event.type === "cancel" || event.type === "resume" ? rows : undefined;
+    const seed = created ? new Map([...created].map((key) => [key, newRow(key)])) : readsEveryRow(event) ? rows : undefined;
     const step = settleSync(macrostep(g, event, ctx, seed, created), (keys) => keys.flatMap((key) => rows.get(key) ?? []));
     if (step.outcome.kind !== "applied") continue;
     const changes = step.changes.map(({ key, after }) => ({ key, before: rows.get(key), after }));

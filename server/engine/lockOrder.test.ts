@@ -24,6 +24,7 @@ const ROUNDS = Number(process.env.RACE_ROUNDS ?? 30);
 const onPostgres = testDatabases.filter((d) => d.name === "postgres");
 
 const rita = reviewerNamed("rita");
+const OLGA = { accountId: null, name: "olga", role: "operator" } as const;
 
 const BRIEF = { domain: "tools", brief: "A tool library where neighbours lend drills, ladders and saws to each other." };
 
@@ -111,7 +112,7 @@ describe.skipIf(onPostgres.length === 0).each(targets)("one lock order under rac
         const [retried, cancelled] = await race(
           "retry vs cancel",
           () => pipeline.commands.retry(run.run_id, "olga"),
-          () => pipeline.commands.cancel(run.run_id, "racing", "olga"),
+          () => pipeline.commands.cancel(run.run_id, "racing", OLGA),
         );
         expect(cancelled).toBe(true);
         void retried;
@@ -119,7 +120,7 @@ describe.skipIf(onPostgres.length === 0).each(targets)("one lock order under rac
         const [approved, cancelled] = await race(
           "approve vs cancel",
           () => pipeline.commands.approve(run.run_id, rita),
-          () => pipeline.commands.cancel(run.run_id, "racing", "olga"),
+          () => pipeline.commands.cancel(run.run_id, "racing", OLGA),
         );
         expect(approved || cancelled).toBe(true);
         const gate = (await engine.getRun(engineRunId)).node_states[gateKey("requirements")]!;
@@ -137,7 +138,7 @@ describe.skipIf(onPostgres.length === 0).each(targets)("one lock order under rac
       const [approved, cancelled] = await race(
         "approve vs cancel",
         () => workflows.commands.approve(gated.id, "gate", "yes", rita),
-        () => workflows.commands.cancel(gated.id, "racing", "olga"),
+        () => workflows.commands.cancel(gated.id, "racing", OLGA),
       );
       expect(approved || cancelled).toBe(true);
       const settled = await workflows.queries.getRun(gated.id);
@@ -168,7 +169,7 @@ describe.skipIf(onPostgres.length === 0).each(targets)("one lock order under rac
       expect(retried || resumed).toBe(true);
       const [cancelled] = await race(
         "cancel vs the executor's report",
-        () => steps.commands.cancel(run.id, "racing", "olga"),
+        () => steps.commands.cancel(run.id, "racing", OLGA),
         () => eventually(async () => ((await engine.getRun(run.id)).status !== "running" ? true : undefined)),
       );
       expect(cancelled || (await engine.getRun(run.id)).status === "failed").toBe(true);

@@ -240,6 +240,12 @@ export const ExternalEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("input"), key: z.string(), text: z.string() }),
   /** A failed or cancelled run goes on: failed, cancelled and skipped nodes return to pending and fire again, as do completed `data.alwaysRun` ones. Reads every row. */
   z.object({ type: z.literal("resume") }),
+  /**
+   * A Worker's work is set aside and it fires again from its input, as a new attempt (a late answer to the old one is
+   * refused by its attempt): its running call is withdrawn, and the nodes after it that wait or have not run return
+   * to pending. Refused once a node after it has finished. Reads every row.
+   */
+  z.object({ type: z.literal("restart"), key: z.string() }),
 ]);
 export type ExternalEvent = z.infer<typeof ExternalEvent>;
 

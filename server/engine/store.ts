@@ -154,10 +154,17 @@ export async function readRunWithStates(db: Executor, runId: string): Promise<Ru
 }
 
 /** Up to `limit` runs (of one flow, or of all) after the cursor, newest first, each with its cursor key. */
+/**
+ * A run's title as lists show it, read from its input alone: its `title`, `domain` or `message` (the first of them that
+ * is a non-empty text; a pipeline run's domain, a workflow run's message), at most 120 characters; null for none.
+ */
+const runTitle = sql<string | null>`left(coalesce(nullif(btrim(${stitchRuns.input}->>'title'), ''), nullif(btrim(${stitchRuns.input}->>'domain'), ''), nullif(btrim(${stitchRuns.input}->>'message'), '')), 120)`;
+
 export async function listRuns(db: Executor, options: { flowId?: string; limit: number; before?: CursorKey }) {
   const found = await db
     .select({
       id: stitchRuns.id, flowId: stitchRuns.flowId, owner: stitchRuns.owner, ownerRunId: stitchRuns.ownerRunId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name,
+      title: runTitle,
       cursorAt: cursorAt(stitchRuns.createdAt),
     })
     .from(stitchRuns)
@@ -166,7 +173,10 @@ export async function listRuns(db: Executor, options: { flowId?: string; limit: 
     .orderBy(desc(stitchRuns.createdAt), desc(stitchRuns.id))
     .limit(options.limit);
   return keyedRows(found).map(
-    mapItem((r) => ({ id: r.id, flow_id: r.flowId, flow_name: r.flowName, owner: ownerOf(r.owner, r.ownerRunId), status: r.status as RunStatus, created_at: iso(r.createdAt), updated_at: iso(r.updatedAt) })),
+    mapItem((r) => ({
+      id: r.id, flow_id: r.flowId, flow_name: r.flowName, title: r.title, owner: ownerOf(r.owner, r.ownerRunId), status: r.status as RunStatus, created_at: iso(r.createdAt),
+      updated_at: iso(r.updatedAt),
+    })),
   );
 }
 

@@ -851,3 +851,35 @@ describe("run status bookkeeping", () => {
     expect(runStatusOf({ running: 0, waiting: 0, failed: 0 })).toBe("completed");
   });
 });
+
+describe("restart: a Worker starts over from its input (an edited brief)", () => {
+  const gated = () => graphOf([workerNode("A", hook), reviewGate("R"), workerNode("B", otherHook)], chain("A", "R", "B"));
+
+  it("a running Worker is called anew as its next attempt, its old call's dispatches withdrawn", () => {
+    const run = new PureRun(gated(), { brief: "v1" });
+    run.start();
+    const restarted = run.send({ type: "restart", key: "A" });
+    expect(restarted.outcome).toEqual({ kind: "applied" });
+    expect(restarted.effects).toEqual(expect.arrayContaining([{ type: "cancel_dispatches", key: "A" }, expect.objectContaining({ type: "dispatch", key: "A", attempt: 2 })]));
+    expect(run.row("A")).toMatchObject({ status: "running", attempt: 2 });
+    // The answer to the first call is refused by its attempt; the second call's is taken.
+    expect(run.send({ type: "callback", key: "A", status: "completed", output: "old", attempt: 1 }).outcome.kind).not.toBe("applied");
+    expect(run.send({ type: "callback", key: "A", status: "completed", output: "new", attempt: 2 }).outcome).toEqual({ kind: "applied" });
+    expect(run.status("R")).toBe("waiting_for_user");
+  });
+
+  it("an output waiting at the gate after it is set aside (the gate pending again); once the gate is decided, it is refused", () => {
+    const run = new PureRun(gated(), { brief: "v1" });
+    run.start();
+    run.complete("A", "draft");
+    expect(run.status("R")).toBe("waiting_for_user");
+    expect(run.send({ type: "restart", key: "A" }).outcome).toEqual({ kind: "applied" });
+    expect(run.status("R")).toBe("pending");
+    expect(run.row("A")).toMatchObject({ status: "running", attempt: 2, feedback: null });
+    run.complete("A", "second draft");
+    run.send({ type: "review", key: "R", decision: "approve" });
+    const refused = run.send({ type: "restart", key: "A" });
+    expect(refused.outcome).toMatchObject({ kind: "rejected", code: "conflict" });
+    expect(run.send({ type: "restart", key: "R" }).outcome).toMatchObject({ kind: "rejected", code: "bad_request" });
+  });
+});

@@ -84,11 +84,15 @@ const applied: Outcome = { kind: "applied" };
 const duplicate = (message: string): Outcome => ({ kind: "duplicate", message });
 const rejected = (code: RejectionCode, message: string): Outcome => ({ kind: "rejected", code, message });
 
+/** The events the shell hands every row of the run (cancel, resume, restart). */
+export const readsEveryRow = (event: EngineEvent): event is Extract<EngineEvent, { type: "cancel" | "resume" | "restart" }> =>
+  event.type === "cancel" || event.type === "resume" || event.type === "restart";
+
 /** The rows `transition` reads for an event; the store loads them (and keeps what earlier steps changed). */
 export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
   if (event.type === "start") return [...g.entries];
-  // A cancellation or resumption reads every row of the run, which no graph can list (splitter paths): the shell seeds them all.
-  if (event.type === "cancel" || event.type === "resume") return [];
+  // A cancellation, resumption or restart reads every row of the run, which no graph can list (splitter paths): the shell seeds them all.
+  if (readsEveryRow(event)) return [];
   const ref = parseKey(g, event.key);
   if (!ref) return [];
   switch (event.type) {
@@ -303,6 +307,7 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
   }
   if (event.type === "cancel") return onCancel(step, rows, event.reason);
   if (event.type === "resume") return onResume(step, rows);
+  if (event.type === "restart") return onRestart(step, rows, event.key);
   const ref = parseKey(g, event.key);
   const row = ref && step.get(event.key);
   if (!ref || !row) return step.result(rejected("not_found", `run ${ctx.runId} has no node "${event.key}"`));
@@ -603,6 +608,34 @@ function onResume(step: Step, rows: ReadonlyMap<string, NodeRow>): StepResult {
   }
   if (again.length === 0) return step.result(rejected("conflict", "the run has nothing to resume: no node failed, was cancelled or skipped"));
   for (const key of again) step.next.push({ type: "fire", key });
+  return step.result(applied);
+}
+
+/**
+ * A Worker starts over from its input: a new attempt, so a late answer to the running one is refused. Every node
+ * after it must still be waiting or not yet run; those waiting (a review gate holding its output) return to pending.
+ */
+function onRestart(step: Step, rows: ReadonlyMap<string, NodeRow>, key: string): StepResult {
+  const ref = parseKey(step.g, key);
+  const row = rows.get(key);
+  if (!ref || !row) return step.result(rejected("not_found", `run ${step.ctx.runId} has no node "${key}"`));
+  if (ref.node.type !== "Worker" || ref.vector.length > 0 || ref.template) return step.result(rejected("bad_request", `node "${key}" is not a Worker outside any splitter path; only those restart`));
+  if (row.status !== "running" && row.status !== "failed" && row.status !== "completed") {
+    return step.result(rejected("conflict", `node "${key}" is ${row.status}; only a running, failed or completed Worker restarts`));
+  }
+  const after = new Set<string>();
+  const visit = (id: string) => {
+    for (const next of step.g.downstream.get(id)!) if (!after.has(next)) (after.add(next), visit(next));
+  };
+  visit(ref.nodeId);
+  for (const descendant of [...rows.values()].filter((r) => after.has(parseKey(step.g, r.key)?.nodeId ?? ""))) {
+    if (descendant.status === "pending") continue;
+    if (descendant.status !== "waiting_for_user") return step.result(rejected("conflict", `node "${descendant.key}" after "${key}" is ${descendant.status}; the run has moved past it`));
+    step.put({ ...descendant, status: "pending", error: null, feedback: null });
+  }
+  if (row.status === "running") step.effects.push({ type: "cancel_dispatches", key: row.key });
+  step.put({ ...row, status: "pending", error: null, feedback: null });
+  step.next.push({ type: "fire", key: row.key });
   return step.result(applied);
 }
 

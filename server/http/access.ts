@@ -70,7 +70,9 @@ export const accessRules: AccessRule[] = [
   change(pipelinePaths.approve, reviewer, "pipeline.approve", run("run_id")),
   change(pipelinePaths.reject, reviewer, "pipeline.reject", run("run_id")),
   change(pipelinePaths.retry, operator, "pipeline.retry", run("run_id")),
-  change(pipelinePaths.cancel, operator, "pipeline.cancel", run("run_id")),
+  // An operator cancels any run; an analyst the runs she submitted, and edits their brief (the pipeline's commands decide).
+  change(pipelinePaths.cancel, analyst, "pipeline.cancel", run("run_id")),
+  change(pipelinePaths.brief, analyst, "pipeline.editBrief", run("run_id")),
   change(pipelinePaths.artifacts, operator, "pipeline.storeArtifact", run("run_id")),
   read(pipelinePaths.artifacts),
   read(pipelinePaths.latestArtifact),
@@ -87,7 +89,8 @@ export const accessRules: AccessRule[] = [
   read(workflowPaths.tools),
   read(workflowPaths.runs),
   read(workflowPaths.run),
-  change(workflowPaths.runCancel, operator, "workflows.cancel", run("runId")),
+  // An operator cancels any run; an analyst the runs she started (the front doors' commands decide).
+  change(workflowPaths.runCancel, analyst, "workflows.cancel", run("runId")),
   change(workflowPaths.runResume, operator, "workflows.resume", run("runId")),
   change(workflowPaths.approve, reviewer, "workflows.approve", run("runId")),
   change(workflowPaths.reject, reviewer, "workflows.reject", run("runId")),

@@ -473,6 +473,16 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await call("POST", "/runs/{run_id}/cancel", { ...runParams, body: { reason: [] } })).status).toBe(422);
     expect((await call("POST", "/runs/{run_id}/cancel", { params: { run_id: "RUN_nope" } })).status).toBe(404);
     expect((await call("POST", "/runs/{run_id}/cancel", { ...runParams, body: { reason: "done here" } })).body.status).toBe("CANCELLED");
+
+    // POST /runs/{run_id}/brief: refused once the run is over, taken on a run whose first agent is still at work.
+    expect((await call("POST", "/runs/{run_id}/brief", { ...runParams, body: { brief: "A super app for booking local sports courts, paying in one tap." } })).status).toBe(409);
+    const fresh = (await call("POST", "/runs", { body: { domain: "super-app", brief: "A super app for booking local sports courts and paying in one tap." } })).body;
+    const freshParams = { params: { run_id: fresh.run_id } };
+    expect((await call("POST", "/runs/{run_id}/brief", { ...freshParams, body: { brief: "short" } })).status).toBe(422);
+    expect((await call("POST", "/runs/{run_id}/brief", { params: { run_id: "RUN_nope" }, body: { brief: "A super app for booking courts, in one tap." } })).status).toBe(404);
+    const rewritten = await call("POST", "/runs/{run_id}/brief", { ...freshParams, body: { brief: "A super app for booking local sports courts, with club memberships." } });
+    expect(rewritten.body.brief).toBe("A super app for booking local sports courts, with club memberships.");
+    await call("POST", "/runs/{run_id}/cancel", freshParams);
   });
 
   it("built-in agents: a call is accepted with 202 and its result POSTed to this server's callback for the agent; the documented body and the route agree", async () => {

@@ -60,6 +60,8 @@ export const pipelinePaths = {
   reject: route("/runs/:run_id/reject"),
   retry: route("/runs/:run_id/retry"),
   cancel: route("/runs/:run_id/cancel"),
+  /** The submitter's new brief: the first agent starts over with it. */
+  brief: route("/runs/:run_id/brief"),
   artifacts: route("/runs/:run_id/artifacts"),
   latestArtifact: route("/runs/:run_id/artifacts/latest"),
   exportArtifacts: route("/runs/:run_id/artifacts/export"),

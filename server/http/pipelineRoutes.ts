@@ -8,7 +8,7 @@ import { presentedToken } from "../engine/callbackToken";
 import { CancelBody } from "../engine/schemas";
 import type { Pipeline } from "../pipeline/pipeline";
 import { AgentCallbackBody } from "../pipeline/protocol";
-import { ApproveBody, CreateRunBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
+import { ApproveBody, CreateRunBody, EditBriefBody, RejectBody, StoreArtifactBody } from "../pipeline/schemas";
 import { actorOf, callerOf, starterOf } from "./actor";
 import { HttpError, readBody } from "./errors";
 import { pageAnswer, pageQuery } from "./paging";
@@ -30,7 +30,9 @@ export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
     const token = presentedToken(c.req.query("token"), c.req.header("authorization"));
     commands.requireCallbackToken(token);
     const callback = await readBody(c, AgentCallbackBody, invalid);
-    return c.json(await commands.receiveCallback(c.req.param("agent_slug"), callback, token));
+    const call = c.req.query("call");
+    if (call !== undefined && !/^[1-9]\d{0,8}$/.test(call)) throw new HttpError(422, "invalid_query", "call: the call's number from the callback_url (a positive integer)");
+    return c.json(await commands.receiveCallback(c.req.param("agent_slug"), callback, token, call === undefined ? undefined : Number(call)));
   });
 
   app.post(paths.approve.pattern, async (c) => {
@@ -44,7 +46,11 @@ export function pipelineRoutes({ commands, queries }: Pipeline): Hono {
   app.post(paths.retry.pattern, async (c) => c.json(await commands.retry(c.req.param("run_id"), actorOf(c))));
   app.post(paths.cancel.pattern, async (c) => {
     const body = await readBody(c, CancelBody, invalid);
-    return c.json(await commands.cancel(c.req.param("run_id"), body.reason, actorOf(c)));
+    return c.json(await commands.cancel(c.req.param("run_id"), body.reason, callerOf(c)));
+  });
+  app.post(paths.brief.pattern, async (c) => {
+    const body = await readBody(c, EditBriefBody, invalid);
+    return c.json(await commands.editBrief(c.req.param("run_id"), body.brief, callerOf(c)));
   });
 
   app.post(paths.artifacts.pattern, async (c) => {

@@ -50,7 +50,7 @@ export function workflowRoutes({ commands, queries }: WorkflowDoor): Hono {
 
   app.get(paths.runs.pattern, async (c) => pageAnswer(c, await queries.runsPage({ workflow: c.req.query("workflow"), ...pageQuery(c) })));
   app.get(paths.run.pattern, async (c) => c.json(await queries.getRun(c.req.param("runId"))));
-  app.post(paths.runCancel.pattern, async (c) => c.json(await commands.cancel(c.req.param("runId"), (await readBody(c, CancelBody)).reason, actorOf(c))));
+  app.post(paths.runCancel.pattern, async (c) => c.json(await commands.cancel(c.req.param("runId"), (await readBody(c, CancelBody)).reason, callerOf(c))));
   app.post(paths.runResume.pattern, async (c) => c.json(await commands.resume(c.req.param("runId"), actorOf(c))));
   app.post(paths.approve.pattern, async (c) => {
     const body = await readBody(c, ApproveBody);

@@ -1,5 +1,5 @@
 /** What each role may do: each role may do everything the one before it may (analyst < reviewer < operator). */
-import { roleRequired, signInRequired } from "./errors";
+import { PeopleError, roleRequired, signInRequired } from "./errors";
 import type { Identity, Role } from "./schemas";
 
 const rank: Record<Role, number> = { analyst: 1, reviewer: 2, operator: 3 };
@@ -19,4 +19,18 @@ export const roleDescriptions: Record<Role, string> = {
 export function requireRole(identity: Identity, needed: Role): void {
   if (identity.role === null) throw signInRequired(needed, identity.kind === "anonymous" ? identity.problem : undefined);
   if (!roleAllows(identity.role, needed)) throw roleRequired(needed, identity.role);
+}
+
+/**
+ * Refuses a caller who neither has the role `needed` nor started the run herself: the analyst who submitted a run may
+ * withdraw or restart it, as an operator may any run. `startedBy` is null for a run whose starter is not known.
+ */
+export function requireRoleOrStarter(caller: { accountId: string | null; role: Role | null }, startedBy: { id: string | null } | null, needed: Role): void {
+  if (caller.role === null) throw signInRequired(needed);
+  if (roleAllows(caller.role, needed)) return;
+  if (caller.accountId !== null && startedBy?.id === caller.accountId) return;
+  throw new PeopleError("forbidden", `this needs the ${needed} role, or to be the one who started this run; you are signed in as ${caller.role === "analyst" ? "an" : "a"} ${caller.role} and did not start it`, {
+    required_role: needed,
+    role: caller.role,
+  });
 }

@@ -50,7 +50,7 @@ describe.each(testDatabases)("agent callback tokens on $name", (testDatabase) =>
       const created = await env.api.post("/runs", { domain: "fintech", brief });
       const runId = created.body.run_id as string;
       const call = (await n8n.waitForCalls(1)).find((c) => c.body.run_id === runId)!;
-      expect(call.body.callback_url).toBe(`${base}/callbacks/agent/requirements?token=${agentCallbackToken(SECRET, runId, "requirements", 1)}`);
+      expect(call.body.callback_url).toBe(`${base}/callbacks/agent/requirements?call=1&token=${agentCallbackToken(SECRET, runId, "requirements", 1)}`);
       await waitForStatus(env.api, runId, "WAITING_APPROVAL_REQUIREMENTS");
     });
 
@@ -96,7 +96,7 @@ describe.each(testDatabases)("agent callback tokens on $name", (testDatabase) =>
       const again = (await n8n.waitForCalls(calls + 2)).at(-1)!;
       n8n.style.requirements = "preferred";
       expect(again.body).toMatchObject({ run_id: runId, is_feedback: true });
-      expect(again.body.callback_url).toBe(`${base}/callbacks/agent/requirements?token=${agentCallbackToken(SECRET, runId, "requirements", 2)}`);
+      expect(again.body.callback_url).toBe(`${base}/callbacks/agent/requirements?call=2&token=${agentCallbackToken(SECRET, runId, "requirements", 2)}`);
 
       const stale = await callback("requirements", agentCallbackToken(SECRET, runId, "requirements", 1), { run_id: runId, content: output("late") });
       expect(stale).toMatchObject({ status: 409, body: { message: expect.stringContaining("earlier call") } });

@@ -8,6 +8,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget, noteAudit } from "../audit/scope";
+import { requireRoleOrStarter } from "../people/roles";
 import { type DecisionDoor, admitDecider, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import type { Engine, RunOps, StartedBy } from "../engine/engine";
@@ -63,9 +64,10 @@ export class PipelineCommands {
    * An agent's output (or failure) arrives. Only the agent the run is waiting for may deliver; a repeat of the
    * stored output is answered as a duplicate and stores nothing. With a callback secret, only with the token of the
    * call it answers: another run's or agent's token, or a forged one, is refused (401) before anything is read, and
-   * the token of an earlier call of the agent is refused as stale (409).
+   * the token of an earlier call of the agent is refused as stale (409). The callback_url's `call` (every call has
+   * one) refuses an answer to an earlier call the same way, with or without a secret.
    */
-  receiveCallback(slug: string, callback: AgentCallback, token?: string): Promise<CallbackResult> {
+  receiveCallback(slug: string, callback: AgentCallback, token?: string, call?: number): Promise<CallbackResult> {
     this.requireCallbackToken(token);
     return this.onRunIfAny(callback.runId, async (ops, tx, found) => {
       if (this.callbackSecret) await this.authorizeCallback(ops, found, callback.runId, slug, token);
@@ -74,6 +76,11 @@ export class PipelineCommands {
       const agent = agentOf(run, slug);
       if (run.currentAgent !== slug) {
         throw new PipelineError("conflict", `run ${run.id} is ${run.status}; it is not waiting for agent "${slug}"${run.currentAgent ? ` but for "${run.currentAgent}"` : ""}`);
+      }
+      // The callback_url's `call`: an answer to a call since replaced (the brief was edited) is refused, not taken as the new call's.
+      const calls = (await ops!.nodeRow(workerKey(slug)))?.attempt ?? 0;
+      if (call !== undefined && call !== calls) {
+        throw new PipelineError("conflict", `this callback answers an earlier call of agent "${slug}" (call ${call}); run ${run.id} now waits for the answer to call ${calls}`);
       }
       if ("failed" in callback) {
         await ops!.handle({ type: "callback", key: workerKey(slug), status: "failed", error: callback.failed });
@@ -150,6 +157,7 @@ export class PipelineCommands {
         throw new PipelineError("unprocessable", "feedback: say what should change, or comment on a part of the output before requesting changes");
       }
       const text = composeFeedback(feedback, comments);
+      noteAudit("feedback", text);
       await ops.handle({ type: "review", key: gateKey(run.currentAgent!), decision: "reject", feedback: text, ...(comments.length ? { comments } : {}) }, by.name);
     });
     return this.queries.getRun(runId);
@@ -187,11 +195,40 @@ export class PipelineCommands {
 
   /**
    * Stops the run for good: the agent at work or the output waiting for review is cancelled, nothing more is sent,
-   * and a late callback from the agent is refused. The engine decides: a finished run has nothing to cancel (409),
-   * and cancelling a cancelled run again is a duplicate that changes nothing.
+   * and a late callback from the agent is refused. An operator may cancel any run, the analyst who submitted it her
+   * own (recorded as hers). The engine decides: a finished run has nothing to cancel (409), and cancelling a cancelled
+   * run again is a duplicate that changes nothing.
    */
-  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<PipelineRunView> {
-    await this.onRun(runId, (ops) => ops.cancel(reason, actor));
+  async cancel(runId: string, reason: string | undefined, by: Decider): Promise<PipelineRunView> {
+    await this.onRun(runId, (ops) => {
+      requireRoleOrStarter(by, ops.startedBy, "operator");
+      if (reason?.trim()) noteAudit("reason", reason.trim());
+      return ops.cancel(reason, by.name);
+    });
+    return this.queries.getRun(runId);
+  }
+
+  /**
+   * The submitter's new brief, while no output of the run has been approved: kept as a new version of the brief (the
+   * conversation keeps the one it replaces), and the first agent starts over with it. Its call in flight is
+   * withdrawn (a new call: a late answer to the old one is refused by its call number), and an output of it waiting
+   * for review is set aside (its decision is cancelled). Whoever may cancel the run may do this.
+   */
+  async editBrief(runId: string, brief: string, by: Decider): Promise<PipelineRunView> {
+    const text = brief.trim();
+    await this.onRun(runId, async (ops, tx, run) => {
+      requireRoleOrStarter(by, ops.startedBy, "operator");
+      if (run.phase === "completed" || run.phase === "cancelled") throw new PipelineError("conflict", `run ${runId} is ${run.status}; its brief can no longer change`);
+      if (await store.hasApproval(tx, run.id)) {
+        throw new PipelineError("conflict", `an output of run ${runId} has been approved; its brief can no longer change (cancel the run and submit a new brief)`);
+      }
+      if (text === run.brief.trim()) throw new PipelineError("bad_request", "brief: it is the brief the run already has; change something before restarting");
+      const first = run.agents[0]!;
+      await store.updateBrief(tx, run.id, text);
+      noteAudit("brief", text);
+      await store.insertTurns(tx, [{ runId: run.id, kind: "brief_edited", agent: null, actor: by.name, payload: { brief: text, previous: run.brief } }]);
+      await ops.handle({ type: "restart", key: workerKey(first.slug) }, by.name);
+    });
     return this.queries.getRun(runId);
   }
 
@@ -261,7 +298,7 @@ export function pipelineDecisionDoor(commands: PipelineCommands): DecisionDoor {
       else throw unsupportedOutcome(decision, ["approve", "request_changes"]);
     },
     async cancel(decision, reason, by) {
-      await commands.cancel(decision.run_id, reason, by.name);
+      await commands.cancel(decision.run_id, reason, by);
     },
   };
 }

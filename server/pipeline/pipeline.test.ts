@@ -93,7 +93,7 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       const [first] = await n8n.waitForCalls(1);
       expect(first!.path).toBe("/webhook/brief-to-requirements");
       expect(first!.body).toMatchObject({ run_id: runId, context: { domain: "fintech", brief }, is_feedback: false, feedback: "" });
-      expect(first!.body.callback_url).toBe(`${base}/callbacks/agent/requirements`);
+      expect(first!.body.callback_url).toBe(`${base}/callbacks/agent/requirements?call=1`);
 
       let run = await waitForStatus(base, runId, "WAITING_APPROVAL_REQUIREMENTS");
       expect(run.is_waiting_for_user).toBe(true);

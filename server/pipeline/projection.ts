@@ -36,7 +36,8 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
     const { before } = change;
     const after = change.after.status;
     if (node.type === "Worker") {
-      if (after === "running" && before !== "running") {
+      // A restart (an edited brief) calls the agent anew even when it was at work: a fresh start, not a revision.
+      if (after === "running" && (before !== "running" || t.event.type === "restart")) {
         const rerun = t.event.type === "review" && t.event.decision === "reject";
         state = { state: { phase: rerun ? "retrying" : "in_progress", agent: slug }, failure: null };
         turn({ kind: "started", payload: { is_feedback: rerun, attempt: change.after.attempt } }, slug);

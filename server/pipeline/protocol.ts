@@ -67,8 +67,10 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
         else context[key] = latest.get(key) ?? null;
       }
     }
+    // The call's number travels in its callback_url, so a late answer to a call since replaced (an edited brief
+    // restarts the agent) is refused even without a secret; with one, the token binds it too.
     const secret = options.callbackSecret;
-    const callbackUrl = options.callbackUrl(slug) + (secret ? `?token=${agentCallbackToken(secret, run.id, slug, payload.attempt)}` : "");
+    const callbackUrl = `${options.callbackUrl(slug)}?call=${payload.attempt}${secret ? `&token=${agentCallbackToken(secret, run.id, slug, payload.attempt)}` : ""}`;
     const body: AgentCall = {
       run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", comments: feedback?.comments ?? [], callback_url: callbackUrl,
     };

@@ -15,11 +15,11 @@ const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : n
 const agentRef = (agent: PipelineAgent): AgentRef => ({ slug: agent.slug, name: agent.name, order: agent.order, artifact_type: agent.artifact_type });
 
 /** A run as lists show it: everything but the brief. */
-function summary(run: store.PipelineRunListRow): RunSummary {
+function summary(run: Omit<store.PipelineRunListRow, "waitingFor">): Omit<RunSummary, "waiting_for"> {
   const agent = run.currentAgent ? run.agents.find((a) => a.slug === run.currentAgent) : undefined;
   return {
     run_id: run.id, domain: run.domain, status: run.status, state: { phase: run.phase, agent: run.currentAgent },
-    current_agent: agent ? agentRef(agent) : null, is_waiting_for_user: run.isWaitingForUser, failure: run.failure,
+    current_agent: agent ? agentRef(agent) : null, is_waiting_for_user: run.isWaitingForUser, failure: run.failure, submitted_by: run.submittedBy,
     created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }
@@ -106,7 +106,7 @@ export class PipelineQueries {
   async listRuns(params?: PageParams): Promise<Page<RunSummary>> {
     const { limit, before } = pageRequest(params, "text");
     const found = await this.database.run((db) => store.listRuns(db, { limit: limit + 1, before }));
-    return pageOf([found.map(mapItem(summary))], limit);
+    return pageOf([found.map(mapItem((run) => ({ ...summary(run), waiting_for: run.waitingFor })))], limit);
   }
 
   async listArtifacts(runId: string, artifactType?: string): Promise<ArtifactVersion[]> {
@@ -164,7 +164,10 @@ export class PipelineQueries {
       const agent = agents.find((a) => a.slug === slug);
       return agent ? agentRef(agent) : null;
     };
-    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: run.brief }];
+    // The brief as submitted is the one the first edit replaced; each edit is a version of its own, by whoever made it.
+    const edits = turns.flatMap((e) => (e.kind === "brief_edited" ? [e] : []));
+    const submitted = edits[0]?.payload.previous ?? run.brief;
+    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: submitted, version: 1, by: run.submittedBy?.name ?? null }];
     for (const e of turns) {
       const id = `e${e.id}`;
       const at = iso(e.createdAt);
@@ -187,6 +190,7 @@ export class PipelineQueries {
         messages.push({ kind: "error", id, at, agent, error: e.payload.error || "the agent failed", retryable: latestFailure });
       } else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
       else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
+      else if (e.kind === "brief_edited") messages.push({ kind: "brief", id, at, domain: run.domain, brief: e.payload.brief, version: edits.indexOf(e) + 2, by: e.actor });
     }
     return { run: view(run), stitch_run_id: run.stitchRunId, messages };
   }

@@ -33,6 +33,14 @@ export const CreateRunBody = z.object({
 });
 export type CreateRunBody = z.infer<typeof CreateRunBody>;
 
+/** POST /runs/{run_id}/brief: the analyst's new brief; the first agent starts over with it. */
+export const EditBriefBody = z.object({ brief: CreateRunBody.shape.brief });
+export type EditBriefBody = z.infer<typeof EditBriefBody>;
+
+/** Who submitted a run (its engine run's starter): the account's id and name, null when not known. */
+export const SubmittedBy = z.object({ id: z.string().uuid().nullable(), name: z.string().nullable() });
+export type SubmittedBy = z.infer<typeof SubmittedBy>;
+
 /**
  * Which output a reviewer decided on. Optional (the seed's clients send nothing); when given, a decision that
  * no longer fits the waiting output (another reviewer moved the run on) is refused with 409 instead of landing
@@ -103,13 +111,20 @@ export const PipelineRunView = z.object({
   current_agent: AgentRef.nullable(),
   is_waiting_for_user: z.boolean(),
   failure: z.string().nullable(),
+  submitted_by: SubmittedBy.nullable().describe("Who submitted the brief; she may cancel the run and edit its brief while the first agent is not approved."),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type PipelineRunView = z.infer<typeof PipelineRunView>;
 
+/** Who an output waiting for review waits for: the open decision's assignee, an account or a role. */
+export const WaitingFor = z.object({ kind: z.enum(["account", "role"]), id: z.string().uuid().nullable(), name: z.string().nullable(), role: z.string() });
+export type WaitingFor = z.infer<typeof WaitingFor>;
+
 export const RunSummary = PipelineRunView.pick({
-  run_id: true, domain: true, status: true, state: true, is_waiting_for_user: true, current_agent: true, failure: true, created_at: true, updated_at: true,
+  run_id: true, domain: true, status: true, state: true, is_waiting_for_user: true, current_agent: true, failure: true, submitted_by: true, created_at: true, updated_at: true,
+}).extend({
+  waiting_for: WaitingFor.nullable().describe("While an output waits for review, who its decision waits for (its assignee); null otherwise."),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -135,6 +150,8 @@ export const PipelineTurn = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("failed"), payload: z.object({ error: z.string() }) }),
   z.object({ kind: z.literal("completed"), payload: z.null() }),
   z.object({ kind: z.literal("cancelled"), payload: z.object({ reason: z.string().nullable() }) }),
+  // The submitter's new brief, with the one it replaces (the conversation keeps both).
+  z.object({ kind: z.literal("brief_edited"), payload: z.object({ brief: z.string(), previous: z.string() }) }),
 ]);
 export type PipelineTurn = z.infer<typeof PipelineTurn>;
 
@@ -152,7 +169,13 @@ export type ArtifactVersion = z.infer<typeof ArtifactVersion>;
 
 /** What the conversation view shows, in order. */
 export const ConversationMessage = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("brief"), id: z.string(), at: z.string(), domain: z.string(), brief: z.string() }),
+  z.object({
+    kind: z.literal("brief"), id: z.string(), at: z.string(), domain: z.string(), brief: z.string(),
+    /** 1 for the brief submitted, 2 and on for each edit; the latest is the one the agents read. */
+    version: z.number().int().positive(),
+    /** Who wrote this version of the brief. */
+    by: z.string().nullable(),
+  }),
   z.object({ kind: z.literal("agent_working"), id: z.string(), at: z.string(), agent: AgentRef, is_feedback: z.boolean() }),
   z.object({
     kind: z.literal("artifact"), id: z.string(), at: z.string(), agent: AgentRef, artifact_type: z.string(), version: z.number().int(),

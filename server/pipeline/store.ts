@@ -7,8 +7,8 @@ import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../lib/paging";
 import { z } from "zod";
-import { pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns } from "../../db/schema";
-import { ArtifactContent, ArtifactMetadata, PipelineAgent, PipelineTurn, RunPhase, type RunState } from "./schemas";
+import { pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns, stitchRuns } from "../../db/schema";
+import { ArtifactContent, ArtifactMetadata, PipelineAgent, PipelineTurn, RunPhase, type RunState, type SubmittedBy, WaitingFor } from "./schemas";
 import { statusText } from "./status";
 
 /**
@@ -17,16 +17,25 @@ import { statusText } from "./status";
  */
 const StoredAgents = z.array(PipelineAgent);
 type RunColumns = typeof pipelineRuns.$inferSelect;
-export type PipelineRunRow = Omit<RunColumns, "agents" | "phase"> & { agents: PipelineAgent[]; phase: RunPhase };
+export type PipelineRunRow = Omit<RunColumns, "agents" | "phase"> & { agents: PipelineAgent[]; phase: RunPhase; submittedBy: SubmittedBy | null };
 /** A turn to write: who it is about and who acted, and what it says. */
 export type TurnOf = { agent: string | null; actor?: string | null } & PipelineTurn;
 export type NewTurn = TurnOf & { runId: string };
 export type ArtifactRow = Omit<typeof pipelineArtifacts.$inferSelect, "content" | "metadata"> & { content: z.infer<typeof ArtifactContent>; metadata: z.infer<typeof ArtifactMetadata> };
 export type TurnRow = Omit<typeof pipelineEvents.$inferSelect, "kind" | "payload"> & PipelineTurn;
 
-function typedRun<R extends Pick<RunColumns, "agents" | "phase">>(row: R): Omit<R, "agents" | "phase"> & { agents: PipelineAgent[]; phase: RunPhase } {
-  return { ...row, agents: StoredAgents.parse(row.agents), phase: RunPhase.parse(row.phase) };
+type StarterColumns = { startedById: string | null; startedByName: string | null };
+
+function typedRun<R extends Pick<RunColumns, "agents" | "phase"> & StarterColumns>(
+  row: R,
+): Omit<R, "agents" | "phase" | keyof StarterColumns> & { agents: PipelineAgent[]; phase: RunPhase; submittedBy: SubmittedBy | null } {
+  const { startedById, startedByName, agents, phase, ...rest } = row;
+  const submittedBy = startedById === null && startedByName === null ? null : { id: startedById, name: startedByName };
+  return { ...rest, agents: StoredAgents.parse(agents), phase: RunPhase.parse(phase), submittedBy };
 }
+
+/** Who submitted a run is its engine run's starter (read, never written, here: the engine's store writes it). */
+const starter = { startedById: stitchRuns.startedById, startedByName: stitchRuns.startedByName };
 
 const typedArtifact = (row: typeof pipelineArtifacts.$inferSelect): ArtifactRow => ({ ...row, content: ArtifactContent.parse(row.content), metadata: ArtifactMetadata.parse(row.metadata) });
 
@@ -69,33 +78,59 @@ export async function stitchRunIdOf(db: Executor, runId: string): Promise<string
  * `onRun`): the product's one lock order is the engine's run first, then a front door's rows.
  */
 export async function lockRun(tx: Executor, runId: string): Promise<PipelineRunRow | undefined> {
-  const [run] = await tx.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId)).for("update");
+  const [run] = await tx
+    .select({ ...getTableColumns(pipelineRuns), ...starter })
+    .from(pipelineRuns)
+    .innerJoin(stitchRuns, eq(stitchRuns.id, pipelineRuns.stitchRunId))
+    .where(eq(pipelineRuns.id, runId))
+    .for("update", { of: pipelineRuns });
   return run && typedRun(run);
 }
 
 export async function findRun(db: Executor, runId: string): Promise<PipelineRunRow | undefined> {
-  const [run] = await db.select().from(pipelineRuns).where(eq(pipelineRuns.id, runId));
+  const [run] = await db.select({ ...getTableColumns(pipelineRuns), ...starter }).from(pipelineRuns).innerJoin(stitchRuns, eq(stitchRuns.id, pipelineRuns.stitchRunId)).where(eq(pipelineRuns.id, runId));
   return run && typedRun(run);
 }
 
 export async function findRunByStitchRun(db: Executor, stitchRunId: string): Promise<PipelineRunRow | undefined> {
-  const [run] = await db.select().from(pipelineRuns).where(eq(pipelineRuns.stitchRunId, stitchRunId));
+  const [run] = await db
+    .select({ ...getTableColumns(pipelineRuns), ...starter })
+    .from(pipelineRuns)
+    .innerJoin(stitchRuns, eq(stitchRuns.id, pipelineRuns.stitchRunId))
+    .where(eq(pipelineRuns.stitchRunId, stitchRunId));
   return run && typedRun(run);
 }
 
-/** A run as lists show it: every column but the brief (which may be megabytes long). */
-export type PipelineRunListRow = Omit<PipelineRunRow, "brief">;
+/** The submitter's new brief, which the agents read from here on (the one it replaces is kept in its turn). */
+export async function updateBrief(tx: Executor, runId: string, brief: string): Promise<void> {
+  await tx.update(pipelineRuns).set({ brief, updatedAt: sql`now()` }).where(eq(pipelineRuns.id, runId));
+}
+
+/** Whether a person has approved any output of the run yet. */
+export async function hasApproval(db: Executor, runId: string): Promise<boolean> {
+  const [found] = await db.select({ id: pipelineEvents.id }).from(pipelineEvents).where(and(eq(pipelineEvents.runId, runId), eq(pipelineEvents.kind, "approved"))).limit(1);
+  return found !== undefined;
+}
+
+/** A run as lists show it: every column but the brief (which may be megabytes long), and who its open review waits for. */
+export type PipelineRunListRow = Omit<PipelineRunRow, "brief"> & { waitingFor: WaitingFor | null };
+
+/** The assignee of the run's open decision, read (never written) from the decisions' table. */
+const waitingForColumn = sql<unknown>`(
+  SELECT json_build_object('kind', CASE WHEN d.assignee_account_id IS NULL THEN 'role' ELSE 'account' END, 'id', d.assignee_account_id, 'name', d.assignee_name, 'role', d.assignee_role)
+  FROM decisions d WHERE d.run_id = ${pipelineRuns.id} AND d.front_door = 'pipeline' AND d.state = 'open' ORDER BY d.waiting_since DESC LIMIT 1)`;
 
 /** Up to `limit` runs after the cursor, newest first, each with its cursor key. */
 export async function listRuns(db: Executor, page: { limit: number; before?: CursorKey }): Promise<Keyed<PipelineRunListRow>[]> {
   const { brief: _brief, ...columns } = getTableColumns(pipelineRuns);
   const found = await db
-    .select({ ...columns, cursorAt: cursorAt(pipelineRuns.createdAt) })
+    .select({ ...columns, ...starter, waitingFor: waitingForColumn, cursorAt: cursorAt(pipelineRuns.createdAt) })
     .from(pipelineRuns)
+    .innerJoin(stitchRuns, eq(stitchRuns.id, pipelineRuns.stitchRunId))
     .where(afterCursor(pipelineRuns.createdAt, pipelineRuns.id, page.before))
     .orderBy(desc(pipelineRuns.createdAt), desc(pipelineRuns.id))
     .limit(page.limit);
-  return keyedRows(found.map(typedRun));
+  return keyedRows(found.map(({ waitingFor, ...row }) => ({ ...typedRun(row), waitingFor: waitingFor === null ? null : WaitingFor.parse(waitingFor) })));
 }
 
 /** What the projection writes when an engine event moves the run: its typed state (and the status string from it) and why it failed. */

@@ -7,7 +7,7 @@
 import { type CompiledGraph, compileGraph } from "../engine/graph";
 import { macrostep, settleSync } from "../engine/macrostep";
 import type { NodeState, StitchGraph } from "../engine/schemas";
-import { type Effect, type ExternalEvent, type InternalEvent, type NodeRow, type Outcome, type RunContext, newRow } from "../engine/transition";
+import { type Effect, type ExternalEvent, type InternalEvent, type NodeRow, type Outcome, type RunContext, newRow, readsEveryRow } from "../engine/transition";
 import { stitchPaths } from "../http/paths";
 
 export const pureBaseUrl = "https://stitch.example.test";
@@ -42,8 +42,8 @@ export class PureRun {
 
   /** Applies one event and its follow-ups; a refused or duplicate event changes nothing (as the engine rolls back). */
   send(event: ExternalEvent): SettledEvent {
-    // A cancellation or resumption reads every row of the run; the engine seeds them all for it, and so does this.
-    const seed = event.type === "cancel" || event.type === "resume" ? this.rows : undefined;
+    // A cancellation, resumption or restart reads every row of the run; the engine seeds them all for it, and so does this.
+    const seed = readsEveryRow(event) ? this.rows : undefined;
     const step = settleSync(macrostep(this.graph, event, this.ctx, seed), (keys) => keys.flatMap((key) => this.rows.get(key) ?? []));
     if (step.outcome.kind !== "applied") return { outcome: step.outcome, changes: new Map(), effects: [], followUps: [] };
     const changes = new Map(step.changes.map((change) => [change.key, change.after]));

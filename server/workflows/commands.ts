@@ -34,7 +34,7 @@ export class WorkflowDoorCommands {
 
   /** Starts a run of the latest version of the workflow `name`. */
   async startRun(name: string, body: StartAnyRunBody, by: Decider): Promise<AnyWorkflowRun> {
-    if ((await this.queries.formatOfWorkflow(name)) === "steps") return this.steps.commands.startRun(name, body.inputs, by.name);
+    if ((await this.queries.formatOfWorkflow(name)) === "steps") return this.steps.commands.startRun(name, body.inputs, by);
     return this.yaml.commands.startRun(name, body, by);
   }
 
@@ -43,8 +43,9 @@ export class WorkflowDoorCommands {
     return this.steps.commands.execute(workflow, inputs, caller);
   }
 
-  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<AnyWorkflowRun> {
-    return (await this.queries.formatOfRun(runId)) === "steps" ? this.steps.commands.cancel(runId, reason, actor) : this.yaml.commands.cancel(runId, reason, actor);
+  /** An operator cancels any run; whoever started a run (an analyst) her own: each front door's commands decide. */
+  async cancel(runId: string, reason: string | undefined, by: Decider): Promise<AnyWorkflowRun> {
+    return (await this.queries.formatOfRun(runId)) === "steps" ? this.steps.commands.cancel(runId, reason, by) : this.yaml.commands.cancel(runId, reason, by);
   }
 
   async resume(runId: string, actor: string | null): Promise<AnyWorkflowRun> {

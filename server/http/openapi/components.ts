@@ -13,7 +13,7 @@ import {
   CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
 } from "../../engine/schemas";
 import {
-  AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
+  AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, EditBriefBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../../pipeline/schemas";
 import { Account, type AuthStatus, Role, SignInBody } from "../../people/schemas";
 import { CreateSubscriptionBody, CreatedSubscription, Delivery, DeliveryList, NotificationPayload, Subscription } from "../../notifications/schemas";
@@ -59,7 +59,10 @@ const ErrorBody = z
 
 const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
 
-const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, owner: true, status: true, created_at: true, updated_at: true }).extend({ flow_name: z.string() });
+const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, owner: true, status: true, created_at: true, updated_at: true }).extend({
+  flow_name: z.string(),
+  title: z.string().nullable().describe("The run's title from its input: its `title`, `domain` (a pipeline run) or `message` (a YAML workflow run), at most 120 characters; null for none."),
+});
 
 const RunEvent = z
   .object({
@@ -179,7 +182,7 @@ void answerSchemasMatchTheirTypes;
 /** Request bodies, converted as zod parses them (`io: "input"`). The YAML workflows' are named for their surface. */
 const requestSchemas = {
   CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody, CancelBody,
-  CreateRunBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
+  CreateRunBody, EditBriefBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: StartAnyRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
   RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody, DecideDecisionBody: DecideBody,

@@ -144,12 +144,37 @@ function decisionOperations() {
         description:
           "Stops the run for good (status `CANCELLED`): the agent at work or the output waiting for review is cancelled, nothing more is " +
           "sent, and a late callback, an approval, a rejection or a retry is refused with 409. The conversation records who cancelled and why. " +
-          "Cancelling a cancelled run again changes nothing.",
+          "Cancelling a cancelled run again changes nothing. An operator may cancel any run; the analyst who submitted it (`submitted_by`) her own.",
         parameters: [runIdParam],
         requestBody: optionalCancelBody,
         responses: {
           200: answer("The run, now CANCELLED.", ref("PipelineRunView")),
-          ...refusals({ 404: unknownRun404, 409: "The run is COMPLETED; there is nothing to cancel.", 422: "The reason is not a string." }),
+          ...refusals({
+            403: "The caller is neither an operator nor the one who submitted the run.",
+            404: unknownRun404, 409: "The run is COMPLETED; there is nothing to cancel.", 422: "The reason is not a string.",
+          }),
+        },
+      },
+    },
+    [paths.brief.openapi]: {
+      post: {
+        operationId: "editPipelineBrief", summary: "Edit the brief and restart the first agent",
+        description:
+          "While no output of the run has been approved, the analyst who submitted it (or an operator) replaces its brief: the new brief is kept as " +
+          "the next version (the conversation keeps the earlier ones, each with who wrote it), and the first agent starts over with it. Its call in " +
+          "flight is withdrawn: every call's callback_url carries `?call=N`, and a late answer to the replaced call is refused with 409. An output " +
+          "of it waiting for review is set aside and its decision cancelled.",
+        parameters: [runIdParam],
+        requestBody: body("EditBriefBody", { brief: "A tool library for neighbours: members lend drills and ladders, book them for a day, and get reminders." }),
+        responses: {
+          200: answer("The run, its first agent at work on the new brief.", ref("PipelineRunView")),
+          ...refusals({
+            403: "The caller is neither an operator nor the one who submitted the run.",
+            404: unknownRun404,
+            409: "An output of the run has been approved, or the run is completed or cancelled: its brief can no longer change.",
+            400: "The brief is the one the run already has.",
+            422: "The brief is shorter than 30 characters, or the body does not validate.",
+          }),
         },
       },
     },

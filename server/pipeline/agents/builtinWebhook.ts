@@ -29,7 +29,7 @@ export class BuiltinAgents {
     if (!this.options.slugs.includes(slug)) throw new PipelineError("not_found", `no built-in agent "${slug}"`);
     const expected = this.options.callbackUrl(slug);
     if (!isCallbackUrl(call.callback_url, expected)) {
-      throw new PipelineError("bad_request", `callback_url: the built-in agents call back only to this server, and agent "${slug}" only to ${expected} (with its ?token= when it has one)`);
+      throw new PipelineError("bad_request", `callback_url: the built-in agents call back only to this server, and agent "${slug}" only to ${expected} (with its ?call= and ?token=)`);
     }
     void this.answer(slug, call);
     return { accepted: true, run_id: call.run_id, agent: slug };
@@ -48,7 +48,7 @@ export class BuiltinAgents {
   }
 }
 
-/** `url` is `expected` with, at most, a `token` query parameter (the pipeline's callback token). */
+/** `url` is `expected` with, at most, a `call` and a `token` query parameter (the call's number and the pipeline's callback token). */
 function isCallbackUrl(url: string, expected: string): boolean {
   let given: URL;
   try {
@@ -57,7 +57,7 @@ function isCallbackUrl(url: string, expected: string): boolean {
     return false;
   }
   const wanted = new URL(expected);
-  const onlyToken = [...given.searchParams.keys()].every((key) => key === "token") && given.searchParams.getAll("token").length <= 1;
+  const onlyToken = [...given.searchParams.keys()].every((key) => key === "token" || key === "call") && given.searchParams.getAll("token").length <= 1 && given.searchParams.getAll("call").length <= 1;
   return given.origin === wanted.origin && given.pathname === wanted.pathname && given.hash === "" && given.username === "" && given.password === "" && onlyToken;
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CancelBody } from "../../engine/schemas";
 import { PageParams } from "../../lib/paging";
-import { ApproveBody, CreateRunBody, RejectBody } from "../../pipeline/schemas";
+import { ApproveBody, CreateRunBody, EditBriefBody, RejectBody } from "../../pipeline/schemas";
 import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
 const RunRef = z.object({ runId: z.string().min(1) });
@@ -24,6 +24,8 @@ export const pipelineRouter = router({
     .input(RunRef.extend(RejectBody.shape))
     .mutation(({ ctx, input }) => ctx.pipeline.commands.reject(input.runId, input.feedback, ctx.identity, input.expected)),
   retry: operatorProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.pipeline.commands.retry(input.runId, ctx.actor)),
-  cancel: operatorProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.commands.cancel(input.runId, input.reason, ctx.actor)),
+  /** An operator cancels any run, an analyst the runs she submitted (the commands decide). */
+  cancel: analystProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.commands.cancel(input.runId, input.reason, ctx.identity)),
+  editBrief: analystProcedure.input(RunRef.extend(EditBriefBody.shape)).mutation(({ ctx, input }) => ctx.pipeline.commands.editBrief(input.runId, input.brief, ctx.identity)),
   export: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.exportRun(input.runId)),
 });

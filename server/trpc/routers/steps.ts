@@ -14,7 +14,7 @@ export const stepsRouter = router({
   validate: analystProcedure.meta({ changes: false }).input(Definition).mutation(({ ctx, input }) => ctx.steps.commands.validate(input.definition)),
   register: operatorProcedure.input(Definition).mutation(({ ctx, input }) => ctx.steps.commands.register(input.definition)),
   /** Starts a run of the latest version of a stored step workflow (an analyst's form built from its `inputs`). */
-  start: analystProcedure.input(StartStepRunBody.extend(Name.shape)).mutation(({ ctx, input }) => ctx.steps.commands.startRun(input.name, input.inputs, ctx.actor)),
+  start: analystProcedure.input(StartStepRunBody.extend(Name.shape)).mutation(({ ctx, input }) => ctx.steps.commands.startRun(input.name, input.inputs, ctx.identity)),
   /** POST /api/workflows/execute without waiting: a stored workflow by id, or a definition given inline (an operator's). */
   execute: analystProcedure
     .input(ExecuteBody.pick({ workflow: true, inputs: true }))
@@ -24,7 +24,7 @@ export const stepsRouter = router({
     .query(({ ctx, input }) => ctx.steps.queries.listRuns({ workflow: input?.workflow })),
   run: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.steps.queries.getRun(input.runId)),
   conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.steps.queries.conversation(input.runId)),
-  cancel: operatorProcedure.input(RunRef.extend(StepCancelBody.shape)).mutation(({ ctx, input }) => ctx.steps.commands.cancel(input.runId, input.reason, ctx.actor)),
+  cancel: analystProcedure.input(RunRef.extend(StepCancelBody.shape)).mutation(({ ctx, input }) => ctx.steps.commands.cancel(input.runId, input.reason, ctx.identity)),
   resume: operatorProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.steps.commands.resume(input.runId, ctx.actor)),
   retry: operatorProcedure.input(RunRef.extend({ stepId: z.string().min(1) })).mutation(({ ctx, input }) => ctx.steps.commands.retryStep(input.runId, input.stepId, ctx.actor)),
 });

@@ -26,6 +26,7 @@ export const workflowsRouter = router({
   reject: reviewerProcedure.input(NodeRef.extend(RejectBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.reject(input.runId, input.nodeId, input.reason, ctx.identity)),
   input: reviewerProcedure.input(NodeRef.extend(InputBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.input(input.runId, input.nodeId, input.text, ctx.identity)),
   retry: operatorProcedure.input(NodeRef).mutation(({ ctx, input }) => ctx.workflowDoor.commands.retry(input.runId, input.nodeId, ctx.actor)),
-  cancel: operatorProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.cancel(input.runId, input.reason, ctx.actor)),
+  /** An operator cancels any run, an analyst the runs she started (the commands decide). */
+  cancel: analystProcedure.input(RunRef.extend(CancelBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.cancel(input.runId, input.reason, ctx.identity)),
   resume: operatorProcedure.input(RunRef).mutation(({ ctx, input }) => ctx.workflowDoor.commands.resume(input.runId, ctx.actor)),
 });

@@ -10,8 +10,12 @@ import { type Engine, EngineError, type EngineOps, type RunOps } from "../../eng
 import { nameAuditTarget } from "../../audit/scope";
 import { hashedUuid, isUuid } from "../../lib/uuid";
 import { isPlainObject, stableJson } from "../../lib/json";
-import { requireRole } from "../../people/roles";
+import type { Decider } from "../../decisions/schemas";
+import { requireRole, requireRoleOrStarter } from "../../people/roles";
 import type { Identity } from "../../people/schemas";
+
+/** Who starts a run: the account (its id, when it has one) the run is recorded as started by. */
+type Starter = Pick<Decider, "accountId" | "name">;
 import type { Problem, StepWorkflowDefinition } from "./definition";
 import { InvalidInputs, InvalidStepWorkflow, StepWorkflowError, stepDefinition } from "./errors";
 import { abortRun } from "./executor";
@@ -64,9 +68,9 @@ export class StepWorkflowCommands {
   }
 
   /** Starts a run of the latest version of `name` with `inputs`, checked against its `inputs` first. */
-  async startRun(name: string, inputs: Record<string, unknown> = {}, actor: string | null = null): Promise<StepRunView> {
+  async startRun(name: string, inputs: Record<string, unknown> = {}, by: Starter | null = null): Promise<StepRunView> {
     const runId = await this.engine.transaction(async (ops, tx) => {
-      return this.startWithin(ops, tx, stepDefinition(await store.latestDefinition(tx, name), name), inputs, actor);
+      return this.startWithin(ops, tx, stepDefinition(await store.latestDefinition(tx, name), name), inputs, by);
     });
     return this.queries.getRun(runId);
   }
@@ -79,22 +83,27 @@ export class StepWorkflowCommands {
    * definition, and the run started, in one transaction.
    */
   async execute(workflow: string | Record<string, unknown>, inputs: Record<string, unknown> = {}, caller: Identity): Promise<StepRunView> {
-    const actor = caller.name;
-    if (typeof workflow === "string") return this.startRun(workflow, inputs, actor);
+    if (typeof workflow === "string") return this.startRun(workflow, inputs, caller);
     requireRole(caller, "operator");
     const checked = this.check(workflow);
     const problems = checkInputs(checked, inputs);
     if (problems.length > 0) throw new InvalidInputs(checked.id, problems);
     const runId = await this.engine.transaction(async (ops, tx) => {
       const row = await this.registerWithin(ops, tx, checked, workflow, { reuseUnchanged: true });
-      return this.startWithin(ops, tx, row, inputs, actor);
+      return this.startWithin(ops, tx, row, inputs, caller);
     });
     return this.queries.getRun(runId);
   }
 
-  /** Cancels the run: its steps stop (a running tool is aborted) and their late results are refused. */
-  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<StepRunView> {
-    await this.onStepRun(runId, (ops) => ops.cancel(reason, actor));
+  /**
+   * Cancels the run: its steps stop (a running tool is aborted) and their late results are refused. An operator may
+   * cancel any run, whoever started it her own.
+   */
+  async cancel(runId: string, reason: string | undefined, by: Decider): Promise<StepRunView> {
+    await this.onStepRun(runId, (ops) => {
+      requireRoleOrStarter(by, ops.startedBy, "operator");
+      return ops.cancel(reason, by.name);
+    });
     abortRun(runId);
     return this.queries.getRun(runId);
   }
@@ -148,14 +157,15 @@ export class StepWorkflowCommands {
     return stepDefinition(row, definition.id);
   }
 
-  private async startWithin(ops: EngineOps, tx: Executor, row: store.StepDefinitionRow, inputs: Record<string, unknown>, actor: string | null): Promise<string> {
+  private async startWithin(ops: EngineOps, tx: Executor, row: store.StepDefinitionRow, inputs: Record<string, unknown>, by: Starter | null): Promise<string> {
+    const actor = by?.name ?? null;
     const problems = checkInputs(row.definition, inputs);
     if (problems.length > 0) throw new InvalidInputs(row.name, problems);
     const runId = randomUUID();
     await store.insertRun(tx, { id: runId, definitionId: row.id, workflow: row.name, version: row.version, format: "steps", message: "", inputs });
     nameAuditTarget("run", runId);
     await store.insertTurns(tx, [{ runId, kind: TURN.inputs, nodeId: null, payload: { inputs }, actor }]);
-    await ops.startRun(row.flowId, { inputs }, { runId, owner: { kind: "steps" } });
+    await ops.startRun(row.flowId, { inputs }, { runId, owner: { kind: "steps" }, startedBy: actor === null ? null : { id: by!.accountId, name: actor } });
     return runId;
   }
 }

@@ -16,6 +16,7 @@ import { takeOpenComments } from "../../review/commands";
 import { editedOutput } from "../../review/doors";
 import { composeFeedback } from "../../review/feedback";
 import { hashedUuid, isUuid } from "../../lib/uuid";
+import { requireRoleOrStarter } from "../../people/roles";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
 import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definition";
@@ -144,6 +145,7 @@ export class WorkflowCommands {
       const row = await ops.nodeRow(nodeId);
       if (row?.status !== "waiting_for_user") throw new WorkflowError("conflict", `node "${nodeId}" is ${row?.status ?? "unknown"}; it is not waiting for approval`);
       await admitDecision(tx, runId, nodeId, by, "reject");
+      if (reason?.trim()) noteAudit("reason", reason.trim());
       const onReject = node.approval.on_reject;
       if (rejectionOutcome(node, await store.listTurns(tx, runId)) === "revise") {
         // The open comments on parts of the output under review go with the reason, to the prompt that revises it.
@@ -179,11 +181,15 @@ export class WorkflowCommands {
     return this.queries.getRun(runId);
   }
 
-  /** Cancels the run: running nodes' processes are killed and their late results refused. */
-  async cancel(runId: string, reason: string | undefined, actor: string | null): Promise<WorkflowRunView> {
+  /**
+   * Cancels the run: running nodes' processes are killed and their late results refused. An operator may cancel any
+   * run, whoever started it her own.
+   */
+  async cancel(runId: string, reason: string | undefined, by: Decider): Promise<WorkflowRunView> {
     await this.onRun(runId, async (ops, tx) => {
       await this.lock(tx, runId);
-      await ops.cancel(reason, actor);
+      requireRoleOrStarter(by, ops.startedBy, "operator");
+      await ops.cancel(reason, by.name);
     });
     killRun(runId);
     return this.queries.getRun(runId);
@@ -262,7 +268,7 @@ export function workflowDecisionDoor(commands: WorkflowCommands): DecisionDoor {
       else throw unsupportedOutcome(decision, ["approve", "request_changes", "reject"]);
     },
     async cancel(decision, reason, by) {
-      await commands.cancel(decision.run_id, reason, by.name);
+      await commands.cancel(decision.run_id, reason, by);
     },
   };
 }

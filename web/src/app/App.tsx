@@ -21,8 +21,12 @@ function Shell() {
   const pathname = usePathname();
   const route = resolveRoute(pathname);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // On a phone the sections are a menu behind one button (every destination one tap away); on wider screens, a row.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
   const mainRef = useRef<HTMLElement>(null);
   const closeDrawer = () => setDrawerOpen(false);
+  const closeMenu = () => setMenuOpen(false);
 
   // Decisions waiting for me: counted in the navigation and in front of the tab title, so a reviewer sees them from any tab.
   const reviewer = useCan("reviewer");
@@ -52,6 +56,26 @@ function Shell() {
     return () => window.removeEventListener("keydown", onKey);
   }, [drawerOpen]);
 
+  // The sections menu closes on Escape (focus back on its button) and on a click anywhere outside it.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      menuButtonRef.current?.focus();
+    };
+    const onClick = (event: MouseEvent) => {
+      const target = event.target as Node;
+      if (!document.getElementById("sections")?.contains(target) && !menuButtonRef.current?.contains(target)) setMenuOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    window.addEventListener("click", onClick);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.removeEventListener("click", onClick);
+    };
+  }, [menuOpen]);
+
   const section = pathname.startsWith("/app/reviews")
     ? "inbox"
     : pathname.startsWith("/app/engine") || pathname.startsWith("/app/flows")
@@ -74,7 +98,10 @@ function Shell() {
           className="icon-button drawer-toggle"
           aria-expanded={drawerOpen}
           aria-controls="sidebar"
-          onClick={() => setDrawerOpen((open) => !open)}
+          onClick={() => {
+            setMenuOpen(false);
+            setDrawerOpen((open) => !open);
+          }}
         >
           <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
             <path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
@@ -82,7 +109,7 @@ function Shell() {
           <span className="visually-hidden">Show runs</span>
         </button>
         {/* Named on its own: on a phone the word "Stitch" is hidden and only the mark shows. */}
-        <Link to={paths.home()} className="brand" aria-label="Stitch: start a new run">
+        <Link to={paths.home()} className="brand" aria-label="Stitch: start a new brief">
           <span className="brand-mark" aria-hidden="true">
             <svg viewBox="0 0 32 32">
               <rect width="32" height="32" rx="8" fill="currentColor" />
@@ -91,8 +118,25 @@ function Shell() {
           </span>
           <span className="brand-name">Stitch</span>
         </Link>
-        <nav className="topnav" aria-label="Sections">
-          <Link to={paths.reviews()} className="topnav-link" aria-current={section === "inbox" ? "page" : undefined}>
+        <button
+          ref={menuButtonRef}
+          type="button"
+          className="button button-secondary button-small sections-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="sections"
+          onClick={() => {
+            setDrawerOpen(false);
+            setMenuOpen((open) => !open);
+          }}
+        >
+          <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+            <path d="M4 6l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+          Menu
+          {reviewer && waiting ? <span className="nav-count">{waiting}<span className="visually-hidden"> waiting for you</span></span> : null}
+        </button>
+        <nav id="sections" className={`topnav${menuOpen ? " is-open" : ""}`} aria-label="Sections">
+          <Link to={paths.reviews()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "inbox" ? "page" : undefined}>
             Reviews
             {reviewer && waiting ? (
               <span className="nav-count">
@@ -101,16 +145,16 @@ function Shell() {
               </span>
             ) : null}
           </Link>
-          <Link to={paths.home()} className="topnav-link" aria-current={section === "briefs" ? "page" : undefined}>
+          <Link to={paths.home()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "briefs" ? "page" : undefined}>
             Briefs
           </Link>
-          <Link to={paths.workflows.list()} className="topnav-link" aria-current={section === "workflows" ? "page" : undefined}>
+          <Link to={paths.workflows.list()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "workflows" ? "page" : undefined}>
             Workflows
           </Link>
-          <Link to={paths.steps.list()} className="topnav-link" aria-current={section === "steps" ? "page" : undefined}>
-            Playbooks
+          <Link to={paths.steps.list()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "steps" ? "page" : undefined}>
+            Step workflows
           </Link>
-          <Link to={paths.engineRuns()} className="topnav-link" aria-current={section === "engine" ? "page" : undefined}>
+          <Link to={paths.engineRuns()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "engine" ? "page" : undefined}>
             Engine runs
           </Link>
         </nav>

@@ -2,12 +2,12 @@
  * "Cancel run" and its inline confirmation: an optional reason, "Cancel this run" to confirm and
  * "Keep running" (or Escape) to back out. It holds no server state; the container passes what is
  * pending and what failed, so every state (closed, confirming, sending, refused) renders from props.
- * Only operators may cancel a run: for anyone else there is nothing to show.
+ * Operators may cancel any run, whoever started it (`startedById`) her own: for anyone else there is nothing to show.
  */
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from "react";
 import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
-import { useCan } from "../lib/session";
+import { useOwnsRun } from "../lib/session";
 import { StopIcon } from "./icons";
 import { Spinner } from "./Spinner";
 import "./CancelRun.css";
@@ -26,10 +26,12 @@ export interface CancelRunProps {
   onDismiss?(): void;
   /** Called once the run is cancelled: this control is usually gone by then, so focus is the caller's to place. */
   onCancelled?(): void;
+  /** The account that started the run, which may cancel it as an operator may (unknown: operators only). */
+  startedById?: string | null;
 }
 
 export function CancelRun(props: CancelRunProps) {
-  return useCan("operator") ? <CancelRunControl {...props} /> : null;
+  return useOwnsRun(props.startedById) ? <CancelRunControl {...props} /> : null;
 }
 
 function CancelRunControl({ consequence, pending, error, onConfirm, onDismiss, onCancelled }: CancelRunProps) {

@@ -66,7 +66,7 @@ export const paths = {
   flowRunGraph: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}/graph`,
   /** The YAML workflows. */
   workflows: workflowPaths("/app/workflows"),
-  /** The JSON step workflows (Playbooks). */
+  /** The JSON step workflows. */
   steps: workflowPaths("/app/steps"),
   people: () => "/app/people",
   tokens: () => "/app/tokens",

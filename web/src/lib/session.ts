@@ -83,3 +83,12 @@ export function useCan(needed: Role): boolean {
   const me = useContext(SessionContext);
   return me === undefined || roleAllows(me?.role, needed);
 }
+
+/**
+ * Whether the signed-in person may withdraw or restart a run: an operator any run, whoever started it her own (the
+ * server's rule; outside the sign-in gate nothing is hidden).
+ */
+export function useOwnsRun(startedById: string | null | undefined): boolean {
+  const me = useContext(SessionContext);
+  return me === undefined || roleAllows(me?.role, "operator") || (!!me?.id && me.id === startedById);
+}

@@ -38,6 +38,8 @@ export type FlowGraph = Engine["flows"]["get"]["graph"];
 export type FlowNode = FlowGraph["nodes"][number];
 export type EngineRun = Engine["runs"]["get"];
 export type EngineRunStatus = EngineRun["status"];
+/** One engine run as the list shows it. */
+export type EngineRunSummary = Engine["runs"]["list"][number];
 export type NodeState = EngineRun["node_states"][string];
 export type NodeStatus = NodeState["status"];
 /** A plain flow run (no front door owns it) told as a conversation: its input, its nodes' turns, its gates' decisions. */

@@ -3,7 +3,7 @@
  * `justification`), and runs and conversations typed as the server's router answers them, for the app's
  * component tests.
  */
-import type { AgentRef, Conversation, ConversationMessage, PipelineRun, RunState } from "../lib/trpc";
+import type { AgentRef, Conversation, ConversationMessage, PipelineRun, RunState, RunSummary } from "../lib/trpc";
 
 export const agents: AgentRef[] = [
   { slug: "requirements", name: "Requirements", order: 1, artifact_type: "requirements" },
@@ -120,14 +120,24 @@ export function runView(overrides: Partial<PipelineRun> = {}): PipelineRun {
     current_agent: agents[0]!,
     is_waiting_for_user: true,
     failure: null,
+    submitted_by: { id: "00000000-0000-4000-8000-00000000000a", name: "Ana Analyst" },
     created_at: at(0),
     updated_at: at(1),
     ...overrides,
   };
 }
 
+/** A run as the sidebar's list has it: a run waiting for review waits for the reviewers unless `waiting_for` says whom. */
+export function runSummary(overrides: Partial<RunSummary> = {}): RunSummary {
+  const { brief: _brief, ...run } = runView(overrides);
+  const waiting = run.state.phase === "waiting_approval";
+  return { ...run, waiting_for: waiting ? { kind: "role", id: null, name: null, role: "reviewer" } : null, ...overrides };
+}
+
 export const messages = {
-  brief: (): ConversationMessage => ({ kind: "brief", id: "brief", at: at(0), domain: "mobility", brief: "A ride-hailing app for a mid-sized city with card payments." }),
+  brief: (): ConversationMessage => ({
+    kind: "brief", id: "brief", at: at(0), domain: "mobility", brief: "A ride-hailing app for a mid-sized city with card payments.", version: 1, by: "Ana Analyst",
+  }),
   working: (id: string, agent: AgentRef, isFeedback = false): ConversationMessage => ({ kind: "agent_working", id, at: at(1), agent, is_feedback: isFeedback }),
   artifact: (id: string, agent: AgentRef, version: number, content: Record<string, unknown>): ConversationMessage => ({
     kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null, edited_by: null,

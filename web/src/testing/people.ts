@@ -30,6 +30,7 @@ export function auditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
     action: "pipeline.approve",
     target_kind: "run",
     target_id: "RUN_1",
+    target_title: "mobility",
     outcome: "accepted",
     status: 200,
     message: null,

@@ -10,6 +10,7 @@
  * (server/http/securityHeaders.ts) limits images and connections to this server besides.
  */
 import { useEffect, useId, useState } from "react";
+import { DiagramViewer } from "./DiagramViewer";
 import { Notice } from "../Notice";
 import { Spinner } from "../Spinner";
 import { unfence } from "./shape";
@@ -41,6 +42,7 @@ export function MermaidDiagram({ source, title }: { source: string; title: strin
   const reactId = useId();
   const elementId = `mermaid-${reactId.replace(/[^a-zA-Z0-9_-]/g, "")}`;
   const [state, setState] = useState<DrawState>({ status: "drawing" });
+  const [fullScreen, setFullScreen] = useState(false);
 
   useEffect(() => {
     let current = true;
@@ -61,7 +63,14 @@ export function MermaidDiagram({ source, title }: { source: string; title: strin
           <Spinner label="Drawing diagram" /> <span className="muted">Drawing diagram…</span>
         </div>
       ) : state.status === "drawn" ? (
-        <div className="diagram-canvas" role="img" aria-label={title} dangerouslySetInnerHTML={{ __html: state.svg }} />
+        <>
+          {/* A tap on the diagram (or its button) opens it full screen, to zoom and pan. */}
+          <div className="diagram-canvas" role="img" aria-label={title} onClick={() => setFullScreen(true)} dangerouslySetInnerHTML={{ __html: state.svg }} />
+          <button type="button" className="button button-secondary button-small diagram-open" aria-label={`Open full screen: ${title}`} onClick={() => setFullScreen(true)}>
+            Open full screen
+          </button>
+          {fullScreen ? <DiagramViewer svg={state.svg} title={title} onClose={() => setFullScreen(false)} /> : null}
+        </>
       ) : (
         <Notice tone="warning" title="The diagram could not be drawn" alert>
           {state.message.split("\n")[0]}

@@ -48,7 +48,7 @@ export function Pseudocode({ value, anchor }: { value: unknown; anchor?: string 
             {block.title ? <span>{block.title}</span> : null}
             <PartButton anchor={block.key !== undefined ? fieldAnchor(anchor, block.key) : items[i]} name={block.storyId} />
           </figcaption>
-          <pre className="code-block" tabIndex={0} aria-label={`Pseudocode for ${block.storyId}`}>
+          <pre className="code-block code-wrap" tabIndex={0} aria-label={`Pseudocode for ${block.storyId}`}>
             <code>{block.code.replace(/\s+$/, "")}</code>
           </pre>
           <PartThreads anchor={block.key !== undefined ? fieldAnchor(anchor, block.key) : items[i]} />

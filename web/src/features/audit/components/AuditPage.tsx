@@ -164,6 +164,21 @@ export function runLink(entry: Pick<AuditEntry, "action" | "target_kind" | "targ
   return null;
 }
 
+/**
+ * What an entry's message says: a refusal's reason, or what the person said with an accepted action, which the server
+ * records as "comment: ...", "feedback: ...", "reason: ..." or "brief: ...", shown under that label.
+ */
+function AuditMessage({ entry }: { entry: AuditEntry }) {
+  const said = entry.outcome === "accepted" ? /^(comment|feedback|reason|brief): ([\s\S]*)$/.exec(entry.message ?? "") : null;
+  if (!said) return <p className="audit-message small">{entry.message}</p>;
+  const label = { comment: "Comment", feedback: "Feedback", reason: "Reason", brief: "New brief" }[said[1] as "comment" | "feedback" | "reason" | "brief"];
+  return (
+    <blockquote className="audit-message audit-said small">
+      <span className="muted">{label}:</span> {said[2]}
+    </blockquote>
+  );
+}
+
 function AuditRow({ entry }: { entry: AuditEntry }) {
   const kind = actorKindLabel[entry.actor_kind];
   const link = runLink(entry);
@@ -186,6 +201,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       <td>
         {entry.target_id ? (
           <>
+            {entry.target_title ? <div className="audit-target-title">{entry.target_title}</div> : null}
             {entry.target_kind ? <span className="muted small">{entry.target_kind} </span> : null}
             {link ? (
               <Link to={link}>
@@ -204,7 +220,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
           {entry.outcome === "accepted" ? "Accepted" : "Refused"}
           {entry.status ? ` · ${entry.status}` : ""}
         </Pill>
-        {entry.message ? <p className="audit-message small">{entry.message}</p> : null}
+        {entry.message ? <AuditMessage entry={entry} /> : null}
       </td>
       <td>
         {entry.address ?? <span className="muted">—</span>}

@@ -35,3 +35,10 @@ export function useCancelRun() {
   const utils = trpc.useUtils();
   return trpc.pipeline.cancel.useMutation({ onSuccess: (run) => Promise.all([refresh(run), utils.engine.runs.get.invalidate(), utils.engine.runs.list.invalidate()]) });
 }
+
+/** The submitter's new brief: the first agent starts over with it. */
+export function useEditBrief() {
+  const refresh = useRefreshRun();
+  const utils = trpc.useUtils();
+  return trpc.pipeline.editBrief.useMutation({ onSuccess: (run) => Promise.all([refresh(run), utils.engine.runs.get.invalidate()]) });
+}

@@ -1,8 +1,8 @@
-/** "Cancel run" for a pipeline run (operators only), recorded as the signed-in account like every decision. */
+/** "Cancel run" for a pipeline run (operators, and the analyst who submitted it), recorded as the signed-in account like every decision. */
 import { CancelRun } from "../../../components/CancelRun";
 import { useCancelRun } from "../api/review-run";
 
-export function CancelPipelineRun({ runId, onCancelled }: { runId: string; onCancelled?(): void }) {
+export function CancelPipelineRun({ runId, submittedById, onCancelled }: { runId: string; submittedById?: string | null; onCancelled?(): void }) {
   const cancel = useCancelRun();
   return (
     <CancelRun
@@ -12,6 +12,7 @@ export function CancelPipelineRun({ runId, onCancelled }: { runId: string; onCan
       onConfirm={(reason) => cancel.mutateAsync({ runId, reason })}
       onDismiss={cancel.reset}
       onCancelled={onCancelled}
+      startedById={submittedById}
     />
   );
 }

@@ -4,7 +4,7 @@
  * reviewer's composer inline when it is their turn. The pipeline's agents (empty while they load)
  * come from the page, which has them from the agents feature.
  */
-import { useEffect, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice, PageLoadError } from "../../../components/ErrorNotice";
 import { RefusedDecisionCard } from "../../../components/RefusedDecisionCard";
@@ -18,6 +18,9 @@ import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
 import { annotateConversation, type ConversationNotes } from "../utils/annotate";
 import { outputTarget, refusalContext } from "../utils/refusal";
 import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
+import { isRunCancellable } from "../../../lib/runStatus";
+import { useOwnsRun } from "../../../lib/session";
+import { EditBrief } from "./EditBrief";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
 import { ApprovalMessage, ArtifactMessage, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
@@ -108,6 +111,11 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
     else setResendError(error);
   };
 
+  // The brief may change, and the first agent start over, until an output is approved (the server's rule too).
+  const latestBrief = messages.findLast((m) => m.kind === "brief");
+  const ownsRun = useOwnsRun(run.submitted_by?.id);
+  const mayEditBrief = ownsRun && isRunCancellable(run.state) && !messages.some((m) => m.kind === "approval");
+
   const retryControl: RetryControl = {
     pending: retry.isPending,
     error: retry.error,
@@ -123,7 +131,15 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
       <div className="messages" ref={messagesRef} role="log" aria-label="Conversation" aria-live="polite">
         {messages.length === 0 ? <EmptyState title="Nothing here yet">The brief is being recorded.</EmptyState> : null}
         {messages.map((message) => (
-          <MessageItem key={message.id} runId={run.run_id} message={message} notes={notes} decidable={decidable} retry={message.id === notes.retryableErrorId ? retryControl : null} />
+          <MessageItem
+            key={message.id}
+            runId={run.run_id}
+            message={message}
+            notes={notes}
+            decidable={decidable}
+            retry={message.id === notes.retryableErrorId ? retryControl : null}
+            edit={message.id === latestBrief?.id && mayEditBrief ? <EditBrief runId={run.run_id} brief={latestBrief.brief} firstAgentName={agents[0]?.name ?? "first"} /> : undefined}
+          />
         ))}
         {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (
           <ErrorMessage
@@ -176,10 +192,12 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   );
 }
 
-function MessageItem({ runId, message, notes, decidable, retry }: { runId: string; message: ConversationMessage; notes: ConversationNotes; decidable: boolean; retry: RetryControl | null }) {
+function MessageItem({ runId, message, notes, decidable, retry, edit }: {
+  runId: string; message: ConversationMessage; notes: ConversationNotes; decidable: boolean; retry: RetryControl | null; edit?: ReactNode;
+}) {
   switch (message.kind) {
     case "brief":
-      return <BriefMessage message={message} />;
+      return <BriefMessage message={message} edit={edit} />;
     case "agent_working":
       return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} />;
     case "artifact":

@@ -1,6 +1,6 @@
 /** One component per kind of conversation message; each renders only what its message holds. */
-import { memo, useState } from "react";
-import { AgentAvatar, PersonAvatar, personInitial } from "../../../components/AgentAvatar";
+import { memo, type ReactNode, useState } from "react";
+import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
 import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
@@ -13,18 +13,23 @@ export type { RetryControl };
 
 type MessageOf<K extends ConversationMessage["kind"]> = Extract<ConversationMessage, { kind: K }>;
 
-export const BriefMessage = memo(function BriefMessage({ message }: { message: MessageOf<"brief"> }) {
+/** A version of the brief, by whoever wrote it; `edit`: the "Edit brief" control on the latest one, when she may. */
+export const BriefMessage = memo(function BriefMessage({ message, edit }: { message: MessageOf<"brief">; edit?: ReactNode }) {
+  const label = message.version > 1 ? `Brief, version ${message.version}` : "Brief";
   return (
-    <article className="message message-human" aria-label="Brief">
+    <article className="message message-human" aria-label={label}>
       <div className="bubble bubble-human">
         <header className="message-meta">
-          <span className="message-author">Brief</span>
+          <span className="message-author">{message.version > 1 ? "Edited brief" : "Brief"}</span>
+          {message.version > 1 ? <span className="version-badge">v{message.version}</span> : null}
           <span className="tag tag-light">{message.domain}</span>
+          {message.by ? <span className="muted">by {message.by}</span> : null}
           <Time at={message.at} />
         </header>
         <p className="brief-text">{message.brief}</p>
+        {edit}
       </div>
-      <PersonAvatar initial="A" />
+      <PersonAvatar name={message.by} />
     </article>
   );
 });
@@ -160,7 +165,7 @@ export const ApprovalMessage = memo(function ApprovalMessage({ message }: { mess
         </header>
         {message.comment ? <blockquote className="feedback-quote">{message.comment}</blockquote> : null}
       </div>
-      <PersonAvatar initial={personInitial(message.actor, "R")} />
+      <PersonAvatar name={message.actor} />
     </article>
   );
 });
@@ -176,7 +181,7 @@ export const RejectionMessage = memo(function RejectionMessage({ message }: { me
         </header>
         <blockquote className="feedback-quote">{message.feedback}</blockquote>
       </div>
-      <PersonAvatar initial={personInitial(message.actor, "R")} />
+      <PersonAvatar name={message.actor} />
     </article>
   );
 });

@@ -15,10 +15,11 @@ export function RunHeader({ run, view }: { run: PipelineRun; view: "conversation
     <header className="run-header">
       <RunTitleRow title={run.domain} titleRef={titleRef}>
         <RunStatusPill state={run.state} agentName={run.current_agent?.name} />
-        {isRunCancellable(run.state) ? <CancelPipelineRun runId={run.run_id} onCancelled={() => titleRef.current?.focus()} /> : null}
+        {isRunCancellable(run.state) ? <CancelPipelineRun runId={run.run_id} submittedById={run.submitted_by?.id} onCancelled={() => titleRef.current?.focus()} /> : null}
       </RunTitleRow>
       <p className="run-sub muted small">
-        <code>{run.run_id}</code> · started {formatDateTime(run.created_at)}
+        <code>{run.run_id}</code> · {run.submitted_by?.name ? `submitted by ${run.submitted_by.name}, ` : "started "}
+        {formatDateTime(run.created_at)}
       </p>
       <RunTabs conversation={paths.run(run.run_id)} graph={paths.runGraph(run.run_id)} view={view} />
     </header>

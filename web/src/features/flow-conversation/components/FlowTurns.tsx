@@ -6,7 +6,7 @@
  * only what its turn holds; what a person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { PersonAvatar, personInitial } from "../../../components/AgentAvatar";
+import { PersonAvatar } from "../../../components/AgentAvatar";
 import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots, cutLongText } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
@@ -122,7 +122,7 @@ export const InputTurn = memo(function InputTurn({ turn }: { turn: TurnOf<"input
         </header>
         {turn.input === null ? <p className="turn-text muted">The run was started without an input.</p> : <Value value={turn.input} label="The run's input" />}
       </div>
-      <PersonAvatar initial={personInitial(turn.started_by, "I")} />
+      <PersonAvatar name={turn.started_by} />
     </article>
   );
 });
@@ -293,7 +293,7 @@ export function DecidedTurn({ turn }: { turn: TurnOf<"decided"> }) {
         {words ? <blockquote className="feedback-quote">{words}</blockquote> : null}
         {hasOutput ? <Value value={turn.output} label={`Input given to ${turn.label}`} /> : null}
       </div>
-      <PersonAvatar initial={personInitial(turn.actor, "Y")} />
+      <PersonAvatar name={turn.actor} />
     </article>
   );
 }

@@ -6,7 +6,19 @@ import { EngineRunPill } from "../../../components/StatusPill";
 import { Table } from "../../../components/Table";
 import { Link, paths } from "../../../lib/router";
 import { formatDateTime, formatRelative } from "../../../lib/time";
+import type { EngineRunSummary } from "../../../lib/trpc";
 import { useEngineRunList } from "../api/engine-runs";
+
+/**
+ * A run as the list names it: what it is (the agent pipeline, a workflow or step workflow by name, a flow) and its
+ * title (the pipeline's domain, a workflow run's message), never an id alone.
+ */
+export function engineRunTitle(run: Pick<EngineRunSummary, "flow_name" | "title" | "owner">): string {
+  const door = run.owner?.front_door;
+  const what =
+    door === "pipeline" ? "Agent pipeline" : door === "yaml" ? `Workflow ${run.flow_name.replace(/^workflow /, "")}` : door === "steps" ? `Step workflow ${run.flow_name.replace(/^steps /, "")}` : run.flow_name;
+  return run.title ? `${what}: ${run.title}` : what;
+}
 
 export function EngineRunList() {
   const runs = useEngineRunList();
@@ -25,12 +37,12 @@ export function EngineRunList() {
       ) : runs.data.length === 0 ? (
         <EmptyState title="No engine runs yet">Start a flow through the API, or submit a brief: each pipeline run is an engine run too.</EmptyState>
       ) : (
-        <Table label="Engine runs" columns={["Flow", "Status", "Started", "Updated"]}>
+        <Table label="Engine runs" columns={["Run", "Status", "Started", "Updated"]}>
           {runs.data.map((run) => (
             <tr key={run.id}>
               <td>
                 <Link to={paths.engineRun(run.id)} className="table-link">
-                  {run.flow_name}
+                  {engineRunTitle(run)}
                 </Link>
                 <div className="muted small">
                   <code>{run.id.slice(0, 8)}</code>
@@ -38,7 +50,7 @@ export function EngineRunList() {
                     <>
                       {" · "}
                       <Link to={paths.flowRun(run.id)}>
-                        Conversation<span className="visually-hidden"> of {run.flow_name} run {run.id.slice(0, 8)}</span>
+                        Conversation<span className="visually-hidden"> of {engineRunTitle(run)} run {run.id.slice(0, 8)}</span>
                       </Link>
                     </>
                   )}

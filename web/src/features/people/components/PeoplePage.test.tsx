@@ -59,8 +59,18 @@ describe("PeoplePage", () => {
     expect(within(rows).queryByRole("button", { name: "Disable Olga Operator" })).toBeNull();
     expect(within(rows).getByRole("row", { name: "Anna Analyst" }).textContent).toContain("Invited");
     expect(within(rows).getByRole("row", { name: "Rita Reviewer" }).textContent).toContain("Disabled");
-    fireEvent.change(within(rows).getByRole("combobox", { name: "Role of Anna Analyst" }), { target: { value: "reviewer" } });
-    expect(api.changeRole.mutate).toHaveBeenCalledWith({ accountId: "a1", role: "reviewer" });
+    // A role chosen is only proposed: nothing is sent until confirmed, and "Keep" puts the select back.
+    const select = within(rows).getByRole("combobox", { name: "Role of Anna Analyst" }) as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: "operator" } });
+    expect(api.changeRole.mutate).not.toHaveBeenCalled();
+    const confirm = within(rows).getByRole("group", { name: "Confirm the role of Anna Analyst" });
+    expect(confirm.textContent).toContain("Make Anna Analyst an operator?");
+    fireEvent.click(within(confirm).getByRole("button", { name: "Keep analyst" }));
+    expect(select.value).toBe("analyst");
+    expect(within(rows).queryByRole("group", { name: "Confirm the role of Anna Analyst" })).toBeNull();
+    fireEvent.change(select, { target: { value: "reviewer" } });
+    fireEvent.click(within(rows).getByRole("button", { name: "Change to reviewer" }));
+    expect(api.changeRole.mutate).toHaveBeenCalledWith({ accountId: "a1", role: "reviewer" }, expect.anything());
     fireEvent.click(within(rows).getByRole("button", { name: "Disable Anna Analyst" }));
     expect(api.disable.mutate).toHaveBeenCalledWith({ accountId: "a1" });
     fireEvent.click(within(rows).getByRole("button", { name: "Enable Rita Reviewer" }));

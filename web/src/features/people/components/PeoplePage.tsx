@@ -4,7 +4,7 @@
  * it is active, invited (until when its link works, and "New link" for a lost or expired one) or disabled, and
  * "Disable" / "Enable".
  */
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
@@ -156,6 +156,14 @@ function AccountRow({ account, onReissued }: { account: Account; onReissued(invi
   const pending = changeRole.isPending || toggle.isPending || reissue.isPending;
   const invited = !account.active && !account.disabled_at;
   const you = me?.id === account.id;
+  // A role chosen in the select is only proposed: it applies once confirmed, and "Keep" (or Escape) puts the select back.
+  const [proposed, setProposed] = useState<Role | null>(null);
+  const selectRef = useRef<HTMLSelectElement>(null);
+  const keep = () => {
+    setProposed(null);
+    changeRole.reset();
+    selectRef.current?.focus();
+  };
   return (
     <tr aria-label={account.name}>
       <td>
@@ -170,14 +178,14 @@ function AccountRow({ account, onReissued }: { account: Account; onReissued(invi
       <td>{account.email}</td>
       <td className="nowrap">
         <select
+          ref={selectRef}
           className="input role-select"
           aria-label={`Role of ${account.name}`}
-          value={account.role}
+          value={proposed ?? account.role}
           disabled={pending}
           onChange={(event) => {
-            disable.reset();
-            enable.reset();
-            changeRole.mutate({ accountId: account.id, role: event.target.value as Role });
+            const role = event.target.value as Role;
+            setProposed(role === account.role ? null : role);
           }}
         >
           {roleOptions.map((option) => (
@@ -186,6 +194,42 @@ function AccountRow({ account, onReissued }: { account: Account; onReissued(invi
             </option>
           ))}
         </select>
+        {proposed ? (
+          <div
+            role="group"
+            aria-label={`Confirm the role of ${account.name}`}
+            className="role-confirm"
+            onKeyDown={(event) => {
+              if (event.key === "Escape") {
+                event.stopPropagation();
+                keep();
+              }
+            }}
+          >
+            <p className="small">
+              Make {you ? "yourself" : account.name} {withArticle(proposed)}? {withArticle(proposed).replace(/^./, (c) => c.toUpperCase())} {roleDescriptions[proposed]}.
+            </p>
+            <div className="composer-actions">
+              <button type="button" className="button button-secondary button-small" onClick={keep} disabled={pending}>
+                Keep {account.role}
+              </button>
+              <button
+                type="button"
+                className="button button-primary button-small"
+                disabled={pending}
+                aria-busy={changeRole.isPending}
+                onClick={() => {
+                  disable.reset();
+                  enable.reset();
+                  changeRole.mutate({ accountId: account.id, role: proposed }, { onSuccess: () => setProposed(null) });
+                }}
+              >
+                {changeRole.isPending ? <Spinner /> : null}
+                Change to {proposed}
+              </button>
+            </div>
+          </div>
+        ) : null}
       </td>
       <td className="nowrap">
         <AccountStatus account={account} />

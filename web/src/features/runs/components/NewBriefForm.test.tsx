@@ -10,15 +10,35 @@ const domain = () => screen.getByRole("textbox", { name: "Domain" });
 const brief = () => screen.getByRole("textbox", { name: "Brief" });
 const submit = () => screen.getByRole("button", { name: "Submit brief" });
 const longBrief = "A ride-hailing app for a mid-sized city with card payments.";
+const fullBrief =
+  "A tool library for neighbours in one building: members lend drills and ladders, book them for a day and get a reminder to return them. " +
+  "One item per person at a time, and a deposit is required. Card payments by Stripe and email reminders.";
 
 describe("NewBriefForm", () => {
-  it("submits the trimmed domain and brief", () => {
+  it("submits the trimmed domain and a brief that says enough at once", () => {
     const onSubmit = vi.fn();
     render(<NewBriefForm pending={false} error={null} onSubmit={onSubmit} />);
-    fireEvent.change(domain(), { target: { value: " mobility " } });
-    fireEvent.change(brief(), { target: { value: `  ${longBrief}  ` } });
+    fireEvent.change(domain(), { target: { value: " tools " } });
+    fireEvent.change(brief(), { target: { value: `  ${fullBrief}  ` } });
     fireEvent.click(submit());
-    expect(onSubmit).toHaveBeenCalledWith({ domain: "mobility", brief: longBrief });
+    expect(onSubmit).toHaveBeenCalledWith({ domain: "tools", brief: fullBrief });
+  });
+
+  it("prompts beside the box, marking what the brief says; a thin brief is checked once, then starts anyway", () => {
+    const onSubmit = vi.fn();
+    render(<NewBriefForm pending={false} error={null} onSubmit={onSubmit} />);
+    const prompts = screen.getByRole("complementary", { name: "A brief the agents can work from says" });
+    expect(prompts.textContent).toContain("Who is it for?");
+    fireEvent.change(domain(), { target: { value: "tools" } });
+    fireEvent.change(brief(), { target: { value: "Tool library app for neighbours" } });
+    expect(prompts.textContent).toContain("Who is it for? (your brief says this)");
+    expect(prompts.textContent).toContain("Rules and constraints (not yet in your brief)");
+    fireEvent.click(submit());
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toContain("does not say what people do with it, its rules and constraints or the systems it connects to");
+    // Changing the brief checks it again; the same brief a second time goes ahead.
+    fireEvent.click(screen.getByRole("button", { name: "Start anyway" }));
+    expect(onSubmit).toHaveBeenCalledWith({ domain: "tools", brief: "Tool library app for neighbours" });
   });
 
   it("explains a missing domain and a short brief instead of sending", () => {

@@ -1,13 +1,13 @@
 /** The sidebar's runs a page at a time: older runs on request, the count marked while more exist, a failed page retried. */
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runView } from "../../../testing/fixtures";
+import { runSummary } from "../../../testing/fixtures";
 import { RunList } from "./RunList";
 
 const list = {
   isPending: false,
   error: null,
-  runs: [runView({ run_id: "RUN_2", domain: "payments" }), runView({ run_id: "RUN_1", domain: "logistics" })],
+  runs: [runSummary({ run_id: "RUN_2", domain: "payments" }), runSummary({ run_id: "RUN_1", domain: "logistics" })],
   hasNextPage: true,
   isFetchingNextPage: false,
   isFetchNextPageError: false,

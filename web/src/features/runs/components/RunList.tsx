@@ -1,9 +1,10 @@
-/** The sidebar's runs: newest first, a page at a time, with domain, status and a badge on runs waiting for review. */
+/** The sidebar's runs: newest first, a page at a time, with domain, what each waits for, and a badge on runs waiting for my review. */
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Link, paths } from "../../../lib/router";
 import { describeRunState } from "../../../lib/runStatus";
 import { formatRelative } from "../../../lib/time";
-import type { RunPhase, RunSummary } from "../../../lib/trpc";
+import { roleAllows, roles, useSession } from "../../../lib/session";
+import type { Role, RunPhase, RunSummary } from "../../../lib/trpc";
 import { useRunList } from "../api/list-runs";
 import "../runs.css";
 
@@ -68,11 +69,45 @@ export function LoadMore({ pending, failed, onClick }: { pending: boolean; faile
   );
 }
 
+/** Whom a review waits for, as the sidebar names them: "you", the assigned person, or the role ("a reviewer"). */
+function waitingForWhom(run: RunSummary, meId: string | null | undefined): string {
+  const assignee = run.waiting_for;
+  if (!assignee) return "a reviewer";
+  if (assignee.kind === "account") return meId && assignee.id === meId ? "you" : (assignee.name ?? "someone");
+  return `${/^[aeiou]/.test(assignee.role) ? "an" : "a"} ${assignee.role}`;
+}
+
+/**
+ * What the run waits for, in words: "Waiting for Rita Ramos · Requirements", "Requirements agent drafting", ... Never
+ * "your review" unless the review is the signed-in person's to take.
+ */
+export function runStatusLine(run: RunSummary, meId: string | null | undefined): string {
+  const agent = run.current_agent?.name ?? null;
+  const { phase } = run.state;
+  if (phase === "waiting_approval") return `Waiting for ${waitingForWhom(run, meId)}${agent ? ` · ${agent}` : ""}`;
+  if (agent && phase === "in_progress") return `${agent} agent drafting`;
+  if (agent && phase === "retrying") return `${agent} agent revising`;
+  return describeRunState(run.state, agent);
+}
+
+/** Whether the review a run waits for is the signed-in person's to take: assigned to her, or to her role on a run she did not submit. */
+function reviewIsMine(run: RunSummary, me: { id: string | null; role: Role } | null | undefined): boolean {
+  const assignee = run.waiting_for;
+  if (!run.is_waiting_for_user) return false;
+  if (me === undefined) return true; // outside the sign-in gate nothing is hidden
+  if (!assignee || !me) return false;
+  if (assignee.kind === "account") return assignee.id === me.id;
+  const submittedByMe = me.id !== null && run.submitted_by?.id === me.id;
+  return roles.includes(assignee.role as Role) && roleAllows(me.role, assignee.role as Role) && !submittedByMe;
+}
+
 export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]; activeRunId: string | null; onNavigate?: () => void }) {
+  const me = useSession();
   return (
     <ul className="run-list">
       {runs.map((run) => {
         const phase = phaseClass[run.state.phase];
+        const mine = reviewIsMine(run, me);
         return (
           <li key={run.run_id}>
             <Link
@@ -83,8 +118,8 @@ export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]
             >
               <span className="run-item-top">
                 <span className="run-domain">{run.domain}</span>
-                {run.is_waiting_for_user ? (
-                  <span className="badge" title="Waiting for a review">
+                {mine ? (
+                  <span className="badge" title="Waiting for your review">
                     Review
                   </span>
                 ) : null}
@@ -94,7 +129,7 @@ export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]
               </span>
               <span className={`run-status status-${phase}`}>
                 <span className="status-dot" aria-hidden="true" />
-                {describeRunState(run.state, run.current_agent?.name)}
+                {runStatusLine(run, me?.id)}
               </span>
             </Link>
           </li>

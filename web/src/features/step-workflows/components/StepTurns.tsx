@@ -4,7 +4,7 @@
  * while its failure can be retried), a step skipped or cancelled before it started, a person's retry and resume,
  * the run's cancellation, and its outcome with the outputs. Everything a tool answered is shown as text.
  */
-import { PersonAvatar, personInitial } from "../../../components/AgentAvatar";
+import { PersonAvatar } from "../../../components/AgentAvatar";
 import { CancelledNote, OutcomeLine, type RetryControl, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
 import type { RunStepStatus, StepTurn } from "../../../lib/trpc";
 import { describeResult } from "../utils/result";
@@ -12,7 +12,6 @@ import { type StepEpisode, type StepItem, attemptsOf } from "../utils/turns";
 import { StepStatus, Value, ValueList } from "./StepParts";
 
 const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
-const initialOf = (actor: string | null) => personInitial(actor, "Y");
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 /** What a person can do on a step: retry its failure (pending and refused per step). */
@@ -52,7 +51,7 @@ export function InputsTurn({ turn }: { turn: StepTurn }) {
         </header>
         {Object.keys(inputs).length === 0 ? <p className="muted small">The run was started without inputs.</p> : <ValueList values={inputs} label="Inputs" />}
       </div>
-      <PersonAvatar initial={initialOf(turn.actor)} />
+      <PersonAvatar name={turn.actor} />
     </article>
   );
 }

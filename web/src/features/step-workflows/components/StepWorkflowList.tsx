@@ -32,7 +32,7 @@ function WorkflowRows({ workflows }: { workflows: StepWorkflowSummary[] }) {
 }
 
 const intro =
-  "Playbooks written in JSON, each step a call of one tool: open one to read its definition and start a run from a form made of its inputs; each step then takes its turn in the run's conversation.";
+  "Step workflows are written in JSON, each step a call of one tool: open one to read its definition and start a run from a form made of its inputs; each step then takes its turn in the run's conversation.";
 
 export function StepWorkflowList() {
   const empty = (

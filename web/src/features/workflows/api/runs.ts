@@ -21,7 +21,7 @@ export function useWorkflowConversation(runId: string) {
 
 /** A step workflow's run is the step workflows' pages' to show: here it is an error. */
 function yamlRun(run: AnyWorkflowRun): WorkflowRun {
-  if ("format" in run) throw new Error(`run ${run.id} is a step workflow's; open it under Playbooks`);
+  if ("format" in run) throw new Error(`run ${run.id} is a step workflow's; open it under Step workflows`);
   return run;
 }
 

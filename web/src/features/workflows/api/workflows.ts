@@ -8,7 +8,7 @@ export function useWorkflowList() {
 
 /** A step workflow of that name is the step workflows' pages' to show: here it is an error. */
 function yamlWorkflow(workflow: RouterOutputs["workflows"]["get"]): WorkflowDetail {
-  if (workflow.format !== "yaml") throw new Error(`"${workflow.name}" is a step workflow; open it under Playbooks`);
+  if (workflow.format !== "yaml") throw new Error(`"${workflow.name}" is a step workflow; open it under Step workflows`);
   return workflow;
 }
 

@@ -6,7 +6,7 @@
  * person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { AgentAvatar, PersonAvatar, personInitial } from "../../../components/AgentAvatar";
+import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
 import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
@@ -54,7 +54,6 @@ function KindTag({ kind }: { kind: string | null }) {
   return kind ? <span className="tag node-kind">{kind}</span> : null;
 }
 
-const initialOf = (actor: string | null) => personInitial(actor, "Y");
 
 export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
   const node = turn.node_id ?? "";
@@ -103,11 +102,12 @@ export const MessageTurn = memo(function MessageTurn({ turn }: { turn: WorkflowT
       <div className="bubble bubble-human">
         <header className="message-meta">
           <span className="message-author">Message</span>
+          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
           <Time at={turn.at} />
         </header>
         {turn.text ? <p className="turn-text">{turn.text}</p> : <p className="turn-text muted">The run was started without a message.</p>}
       </div>
-      <PersonAvatar initial={initialOf(turn.actor)} />
+      <PersonAvatar name={turn.actor} />
     </article>
   );
 });
@@ -303,7 +303,7 @@ export function DecisionTurn({ turn, label, tone }: { turn: WorkflowTurn; label:
         </header>
         {turn.text ? <blockquote className="feedback-quote">{turn.text}</blockquote> : null}
       </div>
-      <PersonAvatar initial={initialOf(turn.actor)} />
+      <PersonAvatar name={turn.actor} />
     </article>
   );
 }
