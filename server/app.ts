@@ -297,6 +297,12 @@ export async function startServer(config: Config, database?: Database, overrides
   const services = await createServices(config, database, overrides);
   const app = createApp(services);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  // Idle keep-alive connections are closed by the client (or its proxy), not by the server after Node's 5 s: a client
+  // sending on a socket at the moment the server closed it gets a reset ("socket hang up") for a request never read.
+  // Longer than the usual proxies' 60 s, as load balancers' documentation asks; headers still have to arrive in time.
+  const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", () => resolve());
     server.once("error", reject);
