@@ -42,7 +42,7 @@ export async function installPipeline(database: Database, engine: Engine, option
   const graph = pipelineGraph(agents, options.agentTimeoutMs);
   const flowId = flowIdFor(graph);
   await engine.ensureFlow(flowId, "agent pipeline", graph);
-  await database.transaction((tx) => store.replaceAgents(tx, agents));
+  await database.transaction((tx) => store.storeAgents(tx, agents));
   engine.observe(pipelineProjection(options.recordDecisions));
   const queries = new PipelineQueries(database, agents);
   return {
