@@ -5,6 +5,7 @@ import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
 import * as store from "./store";
+import { retryRefusal } from "./status";
 import { gateKey } from "./definition";
 import type { Decision } from "../decisions/schemas";
 import type { ReviewedVersions, StoredVersion } from "../review/doors";
@@ -24,7 +25,7 @@ function summary(run: store.PipelineRunListRow): RunSummary {
   };
 }
 
-const view = (run: store.PipelineRunRow): PipelineRunView => ({ ...summary(run), brief: run.brief });
+const view = (run: store.PipelineRunRow, retryAllowed: boolean): PipelineRunView => ({ ...summary(run), brief: run.brief, retry_allowed: retryAllowed });
 
 const toArtifact = (a: store.ArtifactRow): ArtifactVersion => ({
   id: a.id, run_id: a.runId, artifact_type: a.artifactType, version: a.version, content: a.content,
@@ -61,10 +62,22 @@ function approvalsByVersion(agents: readonly PipelineAgent[], turns: readonly st
 }
 
 export class PipelineQueries {
+  /** AGENT_STUCK_AFTER_MS: how long an agent may be in progress before it may be retried (status.ts `retryRefusal`). */
+  readonly stuckAfterMs: number;
+
   constructor(
     private readonly database: Database,
     private readonly agents: readonly PipelineAgent[],
-  ) {}
+    options: { stuckAfterMs: number },
+  ) {
+    this.stuckAfterMs = options.stuckAfterMs;
+  }
+
+  /** The run as the API shows it, with whether the retry command would be accepted now. */
+  private async view(run: store.PipelineRunRow): Promise<PipelineRunView> {
+    const calledAt = run.currentAgent && !run.failure ? await this.database.run((db) => store.agentCalledAt(db, run.id, run.currentAgent!)) : undefined;
+    return view(run, retryRefusal(run, calledAt, this.stuckAfterMs) === undefined);
+  }
 
   listAgents(): PipelineAgent[] {
     return [...this.agents];
@@ -77,7 +90,7 @@ export class PipelineQueries {
   }
 
   async getRun(runId: string): Promise<PipelineRunView> {
-    return view(await this.findRun(runId));
+    return this.view(await this.findRun(runId));
   }
 
   /** A page of runs, newest first, without their briefs. */
@@ -166,7 +179,7 @@ export class PipelineQueries {
       } else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
       else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
     }
-    return { run: view(run), stitch_run_id: run.stitchRunId, messages };
+    return { run: await this.view(run), stitch_run_id: run.stitchRunId, messages };
   }
 
   /**

@@ -105,6 +105,7 @@ export const PipelineRunView = z.object({
   failure: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  retry_allowed: z.boolean().describe("Whether `POST .../retry` would be accepted now: the agent failed, or has been in progress for longer than AGENT_STUCK_AFTER_MS."),
 });
 export type PipelineRunView = z.infer<typeof PipelineRunView>;
 

@@ -159,6 +159,14 @@ export async function insertTurns(tx: Executor, turns: readonly NewTurn[]): Prom
   if (turns.length > 0) await tx.insert(pipelineEvents).values(turns.map((turn) => ({ ...turn, payload: PipelineTurn.parse(turn).payload })));
 }
 
+/** When the agent was last called on the run (its latest `started` turn); undefined when never. */
+export async function agentCalledAt(db: Executor, runId: string, slug: string): Promise<Date | undefined> {
+  const [turn] = await db.select({ at: pipelineEvents.createdAt }).from(pipelineEvents)
+    .where(and(eq(pipelineEvents.runId, runId), eq(pipelineEvents.agent, slug), eq(pipelineEvents.kind, "started")))
+    .orderBy(desc(pipelineEvents.id)).limit(1);
+  return turn ? new Date(turn.at) : undefined;
+}
+
 export async function listTurns(db: Executor, runId: string): Promise<TurnRow[]> {
   const found = await db.select().from(pipelineEvents).where(eq(pipelineEvents.runId, runId)).orderBy(asc(pipelineEvents.id));
   return found.map(typedTurn);

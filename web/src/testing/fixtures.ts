@@ -122,6 +122,7 @@ export function runView(overrides: Partial<PipelineRun> = {}): PipelineRun {
     failure: null,
     created_at: at(0),
     updated_at: at(1),
+    retry_allowed: overrides.failure != null,
     ...overrides,
   };
 }

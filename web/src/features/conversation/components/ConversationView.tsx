@@ -100,6 +100,8 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
     else setResendError(error);
   };
 
+  /** An agent in progress for longer than AGENT_STUCK_AFTER_MS: the server accepts a retry without a failure. */
+  const stuck = run.retry_allowed && !run.failure;
   const retryControl: RetryControl = {
     pending: retry.isPending,
     error: retry.error,
@@ -115,7 +117,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
       <div className="messages" ref={messagesRef} role="log" aria-label="Conversation" aria-live="polite">
         {messages.length === 0 ? <EmptyState title="Nothing here yet">The brief is being recorded.</EmptyState> : null}
         {messages.map((message) => (
-          <MessageItem key={message.id} runId={run.run_id} message={message} notes={notes} decidable={decidable} retry={message.id === notes.retryableErrorId ? retryControl : null} />
+          <MessageItem key={message.id} runId={run.run_id} message={message} notes={notes} decidable={decidable} retry={message.id === notes.retryableErrorId || (stuck && message.id === notes.liveWorkingId) ? retryControl : null} />
         ))}
         {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (
           <ErrorMessage
@@ -173,7 +175,7 @@ function MessageItem({ runId, message, notes, decidable, retry }: { runId: strin
     case "brief":
       return <BriefMessage message={message} />;
     case "agent_working":
-      return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} />;
+      return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} retry={retry} />;
     case "artifact":
       return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} runId={runId} />;
     case "approval":
