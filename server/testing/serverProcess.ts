@@ -11,6 +11,8 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface ServerProcess {
   url: string;
+  /** The operating system's process id. */
+  pid: number;
   output(): string;
   /** How the process ended (`exit 1`, `SIGKILL`), or undefined while it runs. */
   ended(): string | undefined;
@@ -58,5 +60,5 @@ export async function startServerProcess(env: Record<string, string>, readyTimeo
     child.kill("SIGKILL");
     await exited;
   };
-  return { url, output: () => output, ended, stop, kill };
+  return { url, pid: child.pid!, output: () => output, ended, stop, kill };
 }
