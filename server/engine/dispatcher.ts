@@ -145,7 +145,8 @@ export class Dispatcher {
     const now = Date.now();
     const held = [...this.held].filter(([, h]) => h.renewUntil > now).map(([id, h]) => ({ id, deliveries: h.deliveries }));
     try {
-      await this.database.run((db) => renewDispatches(db, held, this.leaseMs));
+      // On a connection of its own: behind a busy pool's queue the leases would lapse while their work goes on.
+      await this.database.runApart((db) => renewDispatches(db, held, this.leaseMs));
     } catch (error) {
       this.pump.failed("renewing leases", error);
     } finally {
