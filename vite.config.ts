@@ -52,6 +52,9 @@ export default defineConfig({
           name: "faults",
           root: here,
           include: ["server/faults/**/*.test.ts"],
+          // One scenario at a time: each starts several server processes, and two at once on two cores starve each
+          // other's start-up (and measure the machine, not the product).
+          fileParallelism: false,
           environment: "node",
           testTimeout: 600_000,
           hookTimeout: 120_000,

@@ -302,6 +302,7 @@ function explainingDatabase(database: Database, explain: string, sink: string[][
   return {
     kind: database.kind,
     run: (fn) => database.run((db) => fn(explainingExecutor(db, explain, sink))),
+    runApart: (fn) => database.runApart((db) => fn(explainingExecutor(db, explain, sink))),
     transaction: () => Promise.reject(new Error("the inbox only reads")),
     listen: database.listen,
     close: async () => {},

@@ -27,6 +27,11 @@ export interface Database {
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /** Runs `fn` outside a transaction (reads, single statements). */
   run<T>(fn: (db: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` on a connection of its own, outside the pool: a short statement that must not wait behind the pool's
+   * queue when every pooled connection is busy (the dispatcher's lease heartbeat). PGlite: as `run`.
+   */
+  runApart<T>(fn: (db: Executor) => Promise<T>): Promise<T>;
   /** Wake-up hints between processes (PostgreSQL LISTEN/NOTIFY); a no-op on PGlite, which has one process. */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -91,6 +96,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined): Promi
     kind: "pglite",
     transaction: (fn) => mutex.lock(() => db.transaction((tx) => fn(tx as unknown as Executor))),
     run: (fn) => mutex.lock(() => fn(db)),
+    runApart: (fn) => mutex.lock(() => fn(db)),
     listen: async () => async () => {},
     close: once(() => mutex.lock(() => client.close())),
   };
@@ -140,14 +146,20 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await lock`SELECT pg_advisory_unlock(7355608)`.catch(() => undefined);
     await lock.end({ timeout: 1 });
   }
+  // One connection besides the pool, for statements that must not queue behind it; connected on first use.
+  const apart = connectPostgres(url, { max: 1, backoff: reconnectBackoff, connection: { application_name: "stitch-apart" } });
+  const apartDb = drizzlePostgres(apart, { schema }) as unknown as Db;
   return {
     kind: "postgres",
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Executor)),
     run: (fn) => fn(db),
+    runApart: (fn) => fn(apartDb),
     listen: async (channel, onNotify) => {
       const sub = await client.listen(channel, () => onNotify());
       return () => sub.unlisten();
     },
-    close: once(() => client.end({ timeout: 5 })),
+    close: once(async () => {
+      await Promise.all([client.end({ timeout: 5 }), apart.end({ timeout: 5 })]);
+    }),
   };
 }

@@ -155,6 +155,7 @@ export async function createServices(config: Config, database?: Database, overri
     maxAttempts: config.DISPATCH_MAX_ATTEMPTS,
     backoffMs: config.DISPATCH_BACKOFF_MS,
     timeoutMs: config.DISPATCH_TIMEOUT_MS,
+    leaseMs: config.DISPATCH_LEASE_MS,
     concurrency: config.DISPATCH_CONCURRENCY,
     pollMs: config.DISPATCH_POLL_MS,
     signingSecret: config.STITCH_WEBHOOK_SECRET,
@@ -183,10 +184,16 @@ export async function createServices(config: Config, database?: Database, overri
   });
   const recordDecisions = decisionsInstalled.record;
   const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, (slug) => builtinAgentPaths.webhookUrl(baseUrl, slug));
+  const llm = llmConfigFromEnv(config.env);
+  const builtinAgents = new BuiltinAgents({
+    slugs: agents.map((a) => a.slug), llm, callbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug), delayMs: config.BUILTIN_AGENT_DELAY_MS,
+  });
   const pipeline = await installPipeline(db, engine, {
     agents,
     recordDecisions,
+    builtinAgents,
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
+    agentStuckAfterMs: config.AGENT_STUCK_AFTER_MS,
     agentCallbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug),
     callbackSecret: config.PIPELINE_CALLBACK_SECRET,
   }).catch((error: unknown) => {
@@ -195,8 +202,6 @@ export async function createServices(config: Config, database?: Database, overri
     throw error;
   });
   dispatcher.useAdapter("agent", pipeline.dispatchAdapter);
-  const llm = llmConfigFromEnv(config.env);
-  const builtinAgents = new BuiltinAgents({ slugs: agents.map((a) => a.slug), llm, callbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug) });
   const workflows = installYamlWorkflows(db, engine, {
     recordDecisions,
     workflowsDir: config.WORKFLOWS_DIR,

@@ -24,6 +24,8 @@ const Env = z.object({
   DISPATCH_TIMEOUT_MS: positiveInt(30_000),
   DISPATCH_CONCURRENCY: positiveInt(64),
   DISPATCH_POLL_MS: positiveInt(1000),
+  /** A claimed dispatch's lease, renewed every third of it while its process works on it: a killed process's dispatches are taken over this long after its last renewal. */
+  DISPATCH_LEASE_MS: z.coerce.number().int().min(300).default(5000),
   /** The largest request body the server reads (bytes); a larger one is answered 413 before it is read. */
   MAX_BODY_BYTES: positiveInt(1024 * 1024),
   STITCH_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -46,6 +48,10 @@ const Env = z.object({
   DECISION_REMINDER_PERCENT: z.coerce.number({ error: "DECISION_REMINDER_PERCENT must be a whole number from 0 to 99" }).int().min(0).max(99).default(80),
   /** How long an agent may take to call back before its run fails with the reason (and can be retried). */
   AGENT_TIMEOUT_MS: positiveInt(30 * 60_000),
+  /** An agent in progress for longer than this may be retried by an operator at once, without waiting for AGENT_TIMEOUT_MS. */
+  AGENT_STUCK_AFTER_MS: positiveInt(5 * 60_000),
+  /** The least time each built-in agent takes to draft (0: none): a draft in progress to watch in a demo, or to kill in the fault suite. */
+  BUILTIN_AGENT_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** YAML workflows: `*.yaml` loaded at start-up, `commands/<name>.md` for command nodes, `scripts/` for named scripts. */
   WORKFLOWS_DIR: z.string().min(1).default("./workflows"),
   /** `on`: workflows with bash and script nodes (code run on this server) may be registered and run. */

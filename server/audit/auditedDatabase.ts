@@ -12,6 +12,7 @@ export function auditedDatabase(database: Database): Database {
   return {
     kind: database.kind,
     run: (fn) => database.run(fn),
+    runApart: (fn) => database.runApart(fn),
     listen: (channel, onNotify) => database.listen(channel, onNotify),
     close: () => database.close(),
     async transaction(fn) {

@@ -1,6 +1,10 @@
 /**
- * Delivers the outbox. Rows are claimed with FOR UPDATE SKIP LOCKED under a lease, so any number of processes
- * share the work and a row claimed by a process that died is claimed again when its lease runs out.
+ * Delivers the outbox. Rows are claimed with FOR UPDATE SKIP LOCKED under a short lease (`leaseMs`, 5 s by default),
+ * so any number of processes share the work. While this process works on a row (a delivery waiting for its worker's
+ * answer up to `timeoutMs`, an executor performing a node) a heartbeat renews the row's lease every third of it; a
+ * process that died renews nothing, and its rows are claimed again `leaseMs` after its last heartbeat. A row is
+ * renewed for at most its hold (`config.leaseMs` of the node, else `timeoutMs` + 10 s): work that hangs in a live
+ * process is taken over too.
  * A row MUST be deleted once delivered, rescheduled with backoff after a failed attempt, or turned into a
  * `delivery_failed` event after the last one: never left claimed.
  */
@@ -11,7 +15,7 @@ import { OutboxPump } from "../lib/outboxPump";
 import { OutboundRefusal, type ResolveHost, policedFetch } from "../lib/policedFetch";
 import type { Engine } from "./engine";
 import type { WorkerPayload } from "./schemas";
-import { type ClaimedDispatch, claimDispatches, deleteDispatch, releaseDispatch, rescheduleDispatch } from "./store";
+import { type ClaimedDispatch, claimDispatches, deleteDispatch, releaseDispatch, renewDispatches, rescheduleDispatch } from "./store";
 
 export interface DispatcherOptions {
   /** Delivery attempts per dispatch before the node fails. */
@@ -20,6 +24,8 @@ export interface DispatcherOptions {
   backoffMs: number;
   /** How long one delivery may wait for the worker's answer. */
   timeoutMs: number;
+  /** A claimed row's lease, renewed every third of it while this process holds the row; default 5 s. */
+  leaseMs?: number;
   /** Deliveries in flight at once in this process. */
   concurrency: number;
   /** How often to look for due rows when nothing woke the dispatcher. */
@@ -39,13 +45,21 @@ export interface DispatcherOptions {
  * its agents' own protocol). Without one, the engine's worker payload goes to `data.webhookUrl`.
  * An adapter that throws fails the delivery with its message, permanently.
  */
-export type DispatchAdapter = (dispatch: { runId: string; nodeId: string; url: string; payload: WorkerPayload }) => Promise<{ url: string; body: unknown }>;
+export type DispatchAdapter = (dispatch: { runId: string; nodeId: string; url: string; payload: WorkerPayload }) => Promise<AdaptedDispatch>;
+
+/**
+ * Where and what to POST; or `perform`: work this server does itself instead (the built-in agents), run like an
+ * executor's (see NodeExecutor): under the dispatch's lease, renewed while it runs; a throw is a failed delivery; when
+ * this process stops, `signal` aborts, the work MUST throw without reporting, and the dispatch goes to another process.
+ */
+export type AdaptedDispatch = { url: string; body: unknown } | { perform(signal: AbortSignal): Promise<void> };
 
 /**
  * Performs the work of a node this server runs itself (a Worker with `data.executor`), instead of POSTing it to a
  * webhook. It reports the outcome through engine events (callback, skip, iterate, ...) itself; when it resolves, the
  * dispatch is done. A throw counts as a failed delivery: the dispatch is tried again with backoff, then the node fails.
- * The dispatch's lease is `config.leaseMs` when the node sets it (work that may take longer than a webhook call).
+ * The dispatch's lease is renewed while the executor runs, for at most `config.leaseMs` when the node sets it (work
+ * that may take longer than a webhook call).
  * `signal` aborts when this process stops: the executor MUST then stop its work and throw without reporting, so the
  * dispatch is released and another process performs the node again.
  */
@@ -58,7 +72,8 @@ export type NodeExecutor = (job: { runId: string; nodeId: string; attempt: numbe
  */
 export type TimerHandler = (timer: { runId: string; subject: string; payload: unknown }) => Promise<void>;
 
-type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string };
+/** `performedHere`: work this process did itself (an executor's, an adapter's `perform`), which a stop gives up rather than fails. */
+type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string; performedHere?: true };
 
 export class Dispatcher {
   /** Aborted when the dispatcher stops, so executors performing work in this process give it up. */
@@ -67,6 +82,10 @@ export class Dispatcher {
   private readonly adapters = new Map<string, DispatchAdapter>();
   private readonly executors = new Map<string, NodeExecutor>();
   private readonly timers = new Map<string, TimerHandler>();
+  /** The rows this process holds (by id): the delivery count its claim set, and until when the heartbeat renews it. */
+  private readonly held = new Map<string, { deliveries: number; renewUntil: number }>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private renewing = false;
 
   constructor(
     private readonly database: Database,
@@ -79,7 +98,10 @@ export class Dispatcher {
       pollMs: options.pollMs,
       concurrency: options.concurrency,
       claim: async (room) =>
-        (await this.claim(room)).map((row) => () => this.deliverAndRecord(row).catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))),
+        (await this.claim(room)).map((row) => () =>
+          this.deliverAndRecord(row)
+            .catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))
+            .finally(() => this.held.delete(row.id))),
     });
   }
 
@@ -100,21 +122,51 @@ export class Dispatcher {
 
   async start(): Promise<void> {
     this.stopping = new AbortController();
+    this.heartbeat = setInterval(() => void this.renew(), this.leaseMs / 3);
+    this.heartbeat.unref();
     await this.pump.start();
   }
 
-  /** Stops claiming and waits for the deliveries in flight to settle. */
+  /** Stops claiming and waits for the deliveries in flight to settle (renewing their leases meanwhile). */
   async stop(): Promise<void> {
     this.stopping.abort();
     await this.pump.stop();
+    clearInterval(this.heartbeat);
+  }
+
+  private get leaseMs(): number {
+    return this.options.leaseMs ?? 5000;
+  }
+
+  /** The heartbeat: renews the lease of every row held and still within its hold. A failure (the database away) waits for the next beat. */
+  private async renew(): Promise<void> {
+    if (this.renewing || this.held.size === 0) return;
+    this.renewing = true;
+    const now = Date.now();
+    const held = [...this.held].filter(([, h]) => h.renewUntil > now).map(([id, h]) => ({ id, deliveries: h.deliveries }));
+    try {
+      // On a connection of its own: behind a busy pool's queue the leases would lapse while their work goes on.
+      await this.database.runApart((db) => renewDispatches(db, held, this.leaseMs));
+    } catch (error) {
+      this.pump.failed("renewing leases", error);
+    } finally {
+      this.renewing = false;
+    }
   }
 
   wake(): void {
     this.pump.wake();
   }
 
-  private claim(limit: number): Promise<ClaimedDispatch[]> {
-    return this.database.run((db) => claimDispatches(db, limit, this.options.timeoutMs + 10_000));
+  private async claim(limit: number): Promise<ClaimedDispatch[]> {
+    const claimed = await this.database.run((db) => claimDispatches(db, limit, this.leaseMs));
+    const now = Date.now();
+    for (const row of claimed) {
+      const leaseMs = (row.payload as { config?: { leaseMs?: unknown } } | null)?.config?.leaseMs;
+      const holdMs = typeof leaseMs === "number" ? leaseMs : this.options.timeoutMs + 10_000;
+      this.held.set(row.id, { deliveries: row.deliveries, renewUntil: now + holdMs });
+    }
+    return claimed;
   }
 
   private forget(row: ClaimedDispatch): Promise<void> {
@@ -151,7 +203,7 @@ export class Dispatcher {
       await this.forget(row);
       return;
     }
-    if (this.stopping.signal.aborted && row.url.startsWith("executor:")) {
+    if (this.stopping.signal.aborted && result.performedHere) {
       // Work given up because this process is stopping: not an attempt that failed. Another process takes it now.
       await this.database.run((db) => releaseDispatch(db, row.id));
       return;
@@ -182,11 +234,14 @@ export class Dispatcher {
     if (typeof protocol === "string") {
       const adapter = this.adapters.get(protocol);
       if (!adapter) return { ok: false, error: `no dispatch adapter for protocol "${protocol}"`, permanent: true };
+      let adapted: AdaptedDispatch;
       try {
-        ({ url, body: payload } = await adapter({ runId: row.run_id, nodeId: row.node_id, url: row.url, payload: workerPayload }));
+        adapted = await adapter({ runId: row.run_id, nodeId: row.node_id, url: row.url, payload: workerPayload });
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error), permanent: true };
       }
+      if ("perform" in adapted) return performHere(`protocol "${protocol}"`, () => adapted.perform(this.stopping.signal));
+      ({ url, body: payload } = adapted);
     }
     const body = JSON.stringify(payload);
     const timestamp = Math.floor(Date.now() / 1000).toString();
@@ -221,13 +276,17 @@ export class Dispatcher {
 }
 
 /** Work this server performs itself; its failures are told to the engine by the executor, so only a throw is a failed delivery. */
-async function executeWith(executor: NodeExecutor | undefined, name: string, row: ClaimedDispatch, signal: AbortSignal): Promise<Delivery> {
-  if (!executor) return { ok: false, error: `no executor "${name}" in this server`, permanent: true };
+function executeWith(executor: NodeExecutor | undefined, name: string, row: ClaimedDispatch, signal: AbortSignal): Promise<Delivery> {
+  if (!executor) return Promise.resolve({ ok: false, error: `no executor "${name}" in this server`, permanent: true });
+  return performHere(`executor "${name}"`, () => executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: row.payload as WorkerPayload, signal }));
+}
+
+async function performHere(what: string, work: () => Promise<void>): Promise<Delivery> {
   try {
-    await executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: row.payload as WorkerPayload, signal });
+    await work();
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: `executor "${name}" failed: ${error instanceof Error ? error.message : String(error)}`, permanent: false };
+    return { ok: false, error: `${what} failed: ${error instanceof Error ? error.message : String(error)}`, permanent: false, performedHere: true };
   }
 }
 

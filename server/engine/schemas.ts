@@ -120,8 +120,9 @@ export const NodeSpec = z.object({
   /** A dispatched attempt that has not called back within this time fails (or is retried). */
   timeoutMs: milliseconds,
   /**
-   * How long one dispatch of the node's work may hold its lease before another process may take it over. The outbox's
-   * claim reads it from the dispatch's `config` as a number, so a bad value must never reach it.
+   * How long one dispatch of the node's work may hold its lease, renewed by its process's heartbeat, before another
+   * process may take it over (a process that died loses it sooner: DISPATCH_LEASE_MS after its last heartbeat). The
+   * dispatcher reads it from the dispatch's `config` as a number, so a bad value must never reach it.
    */
   leaseMs: milliseconds,
   /** Worker: automatic retries of a failed attempt. */

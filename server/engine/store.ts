@@ -342,20 +342,33 @@ export async function insertTimer(tx: Executor, timer: { runId: string; name: st
 }
 
 /**
- * Claims up to `limit` due rows under a lease (`leaseMs`, or the node's own `config.leaseMs` for work that takes
- * longer) and counts the delivery: SKIP LOCKED lets every process share the work.
+ * Claims up to `limit` due rows under a short lease (`leaseMs`), which the claiming process renews while it works on
+ * them (`renewDispatches`), and counts the delivery: SKIP LOCKED lets every process share the work. A row whose
+ * lease was not renewed (its process died) is due again `leaseMs` after the last renewal.
  */
 export function claimDispatches(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDispatch[]> {
   return rows<ClaimedDispatch>(db, sql`
     UPDATE stitch_dispatches d
-    SET locked_until = now() + make_interval(secs => COALESCE((d.payload->'config'->>'leaseMs')::numeric, ${leaseMs}) / 1000.0),
-      deliveries = d.deliveries + 1
+    SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), deliveries = d.deliveries + 1
     WHERE d.id IN (
       SELECT id FROM stitch_dispatches
       WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
       ORDER BY run_at LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
     RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries`);
+}
+
+/**
+ * The heartbeat: extends the lease of rows this process still holds by `leaseMs` from now. A row is named with the
+ * delivery count its claim set, so a row another process claimed since (its count went up) is left alone, and so is
+ * one released or rescheduled meanwhile (no lease).
+ */
+export async function renewDispatches(db: Executor, held: readonly { id: string; deliveries: number }[], leaseMs: number): Promise<void> {
+  if (held.length === 0) return;
+  await db.execute(sql`
+    UPDATE stitch_dispatches d SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0)
+    FROM jsonb_to_recordset(${json(held)}::jsonb) AS h(id uuid, deliveries int)
+    WHERE d.id = h.id AND d.deliveries = h.deliveries AND d.locked_until IS NOT NULL`);
 }
 
 export async function deleteDispatch(db: Executor, id: string): Promise<void> {

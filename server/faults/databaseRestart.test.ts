@@ -76,8 +76,8 @@ describe.skipIf(!binaries)(title, () => {
       void callBack(dispatch.payload);
     });
     const env = { DATABASE_URL: databaseUrl(cluster.url, "stitch"), DISPATCH_POLL_MS: "200", DISPATCH_BACKOFF_MS: "100", DISPATCH_TIMEOUT_MS: "5000" };
-    processes = await Promise.all(Array.from({ length: PROCESSES }, () => startServerProcess(env)));
-  }, 120_000);
+    processes = await Promise.all(Array.from({ length: PROCESSES }, () => startServerProcess(env, 120_000)));
+  }, 180_000);
 
   afterAll(async () => {
     stopping = true;

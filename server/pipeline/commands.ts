@@ -25,6 +25,7 @@ import { type AgentCallback, type AgentOutput, callOfToken } from "./protocol";
 import type { PipelineQueries } from "./queries";
 import { ArtifactContent, type CallbackResult, type CreateRunBody, EditedBy, type PipelineAgent, type PipelineRunView, type ReviewedOutput } from "./schemas";
 import * as store from "./store";
+import { retryRefusal } from "./status";
 
 export const newRunId = () => `RUN_${Date.now()}${randomBytes(3).toString("hex")}`;
 
@@ -69,8 +70,40 @@ export class PipelineCommands {
    */
   receiveCallback(slug: string, callback: AgentCallback, token?: string, call?: number): Promise<CallbackResult> {
     this.requireCallbackToken(token);
+    return this.receive(
+      slug,
+      callback,
+      async (ops, found) => {
+        if (this.callbackSecret) await this.authorizeCallback(ops, found, callback.runId, slug, token);
+      },
+      call,
+    );
+  }
+
+  /**
+   * A built-in agent's answer to call `call` (its Worker's attempt), performed in this server (protocol.ts
+   * `performBuiltin`): no token, since it never left the server, but an answer to an earlier call, or one that comes
+   * when the run no longer waits for the agent (another process answered the call first, the run was cancelled or
+   * the agent retried), is dropped. Undefined when dropped.
+   */
+  async receiveBuiltinAnswer(slug: string, callback: AgentCallback, call: number): Promise<CallbackResult | undefined> {
+    try {
+      return await this.receive(slug, callback, async (ops) => {
+        const calls = (await ops?.nodeRow(workerKey(slug)))?.attempt;
+        if (calls !== call) throw new PipelineError("conflict", `this answers call ${call} of agent "${slug}"; the run is at call ${calls ?? 0}`);
+      });
+    } catch (error) {
+      if (error instanceof PipelineError && (error.code === "conflict" || error.code === "not_found")) return undefined;
+      throw error;
+    }
+  }
+
+  /** `call`: the callback_url's call number, when the answer came over HTTP (the built-in agents' own answers say theirs in `authorize`). */
+  private receive(
+    slug: string, callback: AgentCallback, authorize: (ops: RunOps | undefined, run: store.PipelineRunRow | undefined) => Promise<void>, call?: number,
+  ): Promise<CallbackResult> {
     return this.onRunIfAny(callback.runId, async (ops, tx, found) => {
-      if (this.callbackSecret) await this.authorizeCallback(ops, found, callback.runId, slug, token);
+      await authorize(ops, found);
       if (!found) throw runNotFound(callback.runId);
       const run = found;
       const agent = agentOf(run, slug);
@@ -232,11 +265,25 @@ export class PipelineCommands {
     return this.queries.getRun(runId);
   }
 
-  /** Calls a failed agent again (its webhook was unreachable, it timed out or it reported a failure). */
+  /**
+   * Calls a failed agent again (its webhook was unreachable, it timed out or it reported a failure), or one in
+   * progress for longer than AGENT_STUCK_AFTER_MS (status.ts `retryRefusal`): its call is failed first ("given up"),
+   * so an answer to it that comes later is refused as an earlier call's, and the agent is called anew.
+   */
   async retry(runId: string, actor: string | null): Promise<PipelineRunView> {
-    await this.onRun(runId, async (ops, _tx, run) => {
-      if (!run.failure || !run.currentAgent) throw new PipelineError("conflict", `run ${runId} is ${run.status}; only a failed agent can be retried`);
-      await ops.handle({ type: "retry", key: workerKey(run.currentAgent) }, actor);
+    await this.onRun(runId, async (ops, tx, run) => {
+      const calledAt = run.currentAgent ? await store.agentCalledAt(tx, run.id, run.currentAgent) : undefined;
+      const refusal = retryRefusal(run, calledAt, this.queries.stuckAfterMs);
+      if (refusal) throw new PipelineError("conflict", refusal);
+      const key = workerKey(run.currentAgent!);
+      if (!run.failure) {
+        const node = await ops.nodeRow(key);
+        const minutes = Math.round((Date.now() - (calledAt?.getTime() ?? Date.now())) / 60_000);
+        const error = `given up after ${minutes} min in progress and retried${actor ? ` by ${actor}` : ""}`;
+        const given = await ops.handle({ type: "delivery_failed", key, attempt: node?.attempt ?? 0, error }, actor);
+        if (given.duplicate) throw new PipelineError("conflict", `run ${runId}: agent "${run.currentAgent}" is between attempts; try again in a moment`);
+      }
+      await ops.handle({ type: "retry", key }, actor);
     });
     return this.queries.getRun(runId);
   }

@@ -97,11 +97,17 @@ export const gateKey = (slug: string) => `review_${slug}`;
 /** The agent's decision rules, as its review gate's data carries them. */
 const rulesOf = (agent: DecisionRules): DecisionRules => Object.fromEntries(DECISION_RULE_KEYS.filter((key) => agent[key] !== undefined).map((key) => [key, agent[key]]));
 
+/**
+ * A built-in agent drafts in the process that claimed its call, under the dispatch's lease, renewed while it drafts:
+ * for as long as the agent may take (`timeoutMs`), not a webhook call's time.
+ */
+const builtinLease = (agent: PipelineAgent, timeoutMs: number) => (agent.builtin ? { leaseMs: timeoutMs } : {});
+
 export function pipelineGraph(agents: readonly PipelineAgent[], timeoutMs: number): StitchGraph {
   const nodes: StitchGraph["nodes"] = [];
   const edges: StitchGraph["edges"] = [];
   agents.forEach((agent, i) => {
-    nodes.push({ id: workerKey(agent.slug), type: "Worker", position: { x: i * 260, y: 0 }, data: { label: agent.name, protocol: "agent", agent: agent.slug, webhookUrl: agent.webhook_url, timeoutMs } });
+    nodes.push({ id: workerKey(agent.slug), type: "Worker", position: { x: i * 260, y: 0 }, data: { label: agent.name, protocol: "agent", agent: agent.slug, webhookUrl: agent.webhook_url, timeoutMs, ...builtinLease(agent, timeoutMs) } });
     nodes.push({ id: gateKey(agent.slug), type: "UX", position: { x: i * 260, y: 140 }, data: { label: `Review ${agent.name}`, gate: "review", agent: agent.slug, ...rulesOf(agent) } });
     edges.push({ id: `e_${agent.slug}_review`, source: workerKey(agent.slug), target: gateKey(agent.slug) });
     const next = agents[i + 1];

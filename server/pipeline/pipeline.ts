@@ -10,7 +10,9 @@ import type { Engine } from "../engine/engine";
 import { PipelineCommands } from "./commands";
 import { flowIdFor, pipelineGraph } from "./definition";
 import { pipelineProjection } from "./projection";
-import { agentDispatchAdapter } from "./protocol";
+import { AgentCallbackBody, agentDispatchAdapter } from "./protocol";
+import type { BuiltinAgents } from "./agents/builtinWebhook";
+import type { AgentCall } from "./schemas";
 import { PipelineQueries } from "./queries";
 import type { PipelineAgent } from "./schemas";
 import * as store from "./store";
@@ -21,10 +23,14 @@ export interface PipelineOptions {
   recordDecisions: RecordDecisions;
   /** How long an agent may take to call back before its run fails with that reason (AGENT_TIMEOUT_MS). */
   agentTimeoutMs: number;
+  /** How long an agent may be in progress before an operator may retry it without waiting for the timeout (AGENT_STUCK_AFTER_MS). */
+  agentStuckAfterMs: number;
   /** Where an agent posts its output (the callback route under NEXT_PUBLIC_BASE_URL). */
   agentCallbackUrl: (slug: string) => string;
   /** PIPELINE_CALLBACK_SECRET: agents' callback URLs carry a token, and callbacks must present it. */
   callbackSecret?: string;
+  /** The built-in agents, whose calls this server performs itself as leased jobs (protocol.ts `performBuiltin`). */
+  builtinAgents?: BuiltinAgents;
 }
 
 export interface Pipeline {
@@ -42,14 +48,21 @@ export async function installPipeline(database: Database, engine: Engine, option
   const graph = pipelineGraph(agents, options.agentTimeoutMs);
   const flowId = flowIdFor(graph);
   await engine.ensureFlow(flowId, "agent pipeline", graph);
-  await database.transaction((tx) => store.replaceAgents(tx, agents));
+  await database.transaction((tx) => store.storeAgents(tx, agents));
   engine.observe(pipelineProjection(options.recordDecisions));
-  const queries = new PipelineQueries(database, agents);
+  const queries = new PipelineQueries(database, agents, { stuckAfterMs: options.agentStuckAfterMs });
+  const commands = new PipelineCommands(engine, flowId, agents, queries, options.callbackSecret);
+  const builtin = options.builtinAgents;
+  const performBuiltin = builtin && (async (slug: string, body: AgentCall, call: number, signal: AbortSignal) => {
+    const answer = AgentCallbackBody.parse(await builtin.draft(slug, body, signal));
+    signal.throwIfAborted();
+    await commands.receiveBuiltinAnswer(slug, answer, call);
+  });
   return {
     agents,
     flowId,
-    commands: new PipelineCommands(engine, flowId, agents, queries, options.callbackSecret),
+    commands,
     queries,
-    dispatchAdapter: agentDispatchAdapter(database, { agents, callbackUrl: options.agentCallbackUrl, callbackSecret: options.callbackSecret }),
+    dispatchAdapter: agentDispatchAdapter(database, { agents, callbackUrl: options.agentCallbackUrl, callbackSecret: options.callbackSecret, ...(performBuiltin ? { performBuiltin } : {}) }),
   };
 }

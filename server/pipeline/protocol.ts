@@ -22,6 +22,12 @@ export interface AgentProtocolOptions {
   callbackUrl: (slug: string) => string;
   /** PIPELINE_CALLBACK_SECRET: each call's callback_url carries `?token=`, bound to the run, the agent and the call. */
   callbackSecret?: string;
+  /**
+   * Performs a call to a built-in agent in this process (its draft, then its answer to the run), instead of POSTing
+   * it: the dispatcher runs it under the dispatch's lease, so a process killed mid-draft leaves the call to another.
+   * `call` is the agent's Worker's attempt the call belongs to.
+   */
+  performBuiltin?: (slug: string, body: AgentCall, call: number, signal: AbortSignal) => Promise<void>;
 }
 
 // ---- Callback tokens ---------------------------------------------------------------------------------------------
@@ -44,7 +50,7 @@ export function callOfToken(secret: string, runId: string, slug: string, calls: 
 
 /**
  * The `agent` dispatch protocol: the engine hands the adapter a Worker's dispatch, and the adapter answers where
- * to POST and what. On a review rejection the context is the agent's latest stored output (or the output the
+ * to POST and what (or, for a built-in agent, the work of performing the call here). On a review rejection the context is the agent's latest stored output (or the output the
  * engine kept, when none was stored) and `feedback` the reviewer's text.
  */
 export function agentDispatchAdapter(database: Database, options: AgentProtocolOptions): DispatchAdapter {
@@ -75,6 +81,8 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
       run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", comments: feedback?.comments ?? [], callback_url: callbackUrl,
     };
     const current = options.agents.find((a) => a.slug === slug);
+    const performBuiltin = options.performBuiltin;
+    if (current?.builtin && performBuiltin) return { perform: (signal) => performBuiltin(slug, body, payload.attempt, signal) };
     return { url: current?.webhook_url ?? agent.webhook_url, body };
   };
 }

@@ -5,6 +5,7 @@ import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunChanges, RunPhase, RunSummary } from "./schemas";
 import * as store from "./store";
+import { retryRefusal } from "./status";
 import { gateKey } from "./definition";
 import type { Decision } from "../decisions/schemas";
 import type { ReviewedVersions, StoredVersion } from "../review/doors";
@@ -24,7 +25,7 @@ function summary(run: Omit<store.PipelineRunListRow, "waitingFor">): Omit<RunSum
   };
 }
 
-const view = (run: store.PipelineRunRow): PipelineRunView => ({ ...summary(run), brief: run.brief });
+const view = (run: store.PipelineRunRow, retryAllowed: boolean): PipelineRunView => ({ ...summary(run), brief: run.brief, retry_allowed: retryAllowed });
 
 const toArtifact = (a: store.ArtifactRow): ArtifactVersion => ({
   id: a.id, run_id: a.runId, artifact_type: a.artifactType, version: a.version, content: a.content,
@@ -65,11 +66,22 @@ export type ChangeMarker = (engineRunId: string) => Promise<string>;
 
 export class PipelineQueries {
   private readonly markers: ChangeMarker[] = [];
+  /** AGENT_STUCK_AFTER_MS: how long an agent may be in progress before it may be retried (status.ts `retryRefusal`). */
+  readonly stuckAfterMs: number;
 
   constructor(
     private readonly database: Database,
     private readonly agents: readonly PipelineAgent[],
-  ) {}
+    options: { stuckAfterMs: number },
+  ) {
+    this.stuckAfterMs = options.stuckAfterMs;
+  }
+
+  /** The run as the API shows it, with whether the retry command would be accepted now. */
+  private async view(run: store.PipelineRunRow): Promise<PipelineRunView> {
+    const calledAt = run.currentAgent && !run.failure ? await this.database.run((db) => store.agentCalledAt(db, run.id, run.currentAgent!)) : undefined;
+    return view(run, retryRefusal(run, calledAt, this.stuckAfterMs) === undefined);
+  }
 
   /** Adds what `changes` watches besides the pipeline's own rows (the app adds the decisions' and the comments'). */
   watchAlso(marker: ChangeMarker): void {
@@ -99,7 +111,7 @@ export class PipelineQueries {
   }
 
   async getRun(runId: string): Promise<PipelineRunView> {
-    return view(await this.findRun(runId));
+    return this.view(await this.findRun(runId));
   }
 
   /** A page of runs, newest first, without their briefs. */
@@ -192,7 +204,7 @@ export class PipelineQueries {
       else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
       else if (e.kind === "brief_edited") messages.push({ kind: "brief", id, at, domain: run.domain, brief: e.payload.brief, version: edits.indexOf(e) + 2, by: e.actor });
     }
-    return { run: view(run), stitch_run_id: run.stitchRunId, messages };
+    return { run: await this.view(run), stitch_run_id: run.stitchRunId, messages };
   }
 
   /**

@@ -114,6 +114,7 @@ export const PipelineRunView = z.object({
   submitted_by: SubmittedBy.nullable().describe("Who submitted the brief; she may cancel the run and edit its brief while the first agent is not approved."),
   created_at: z.string(),
   updated_at: z.string(),
+  retry_allowed: z.boolean().describe("Whether `POST .../retry` would be accepted now: the agent failed, or has been in progress for longer than AGENT_STUCK_AFTER_MS."),
 });
 export type PipelineRunView = z.infer<typeof PipelineRunView>;
 

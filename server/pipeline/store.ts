@@ -3,7 +3,7 @@
  * transaction (so their writes commit with the events they cause), the projection inside the event's transaction,
  * and queries outside any transaction.
  */
-import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, notInArray, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../lib/paging";
 import { z } from "zod";
@@ -44,18 +44,30 @@ function typedTurn(row: typeof pipelineEvents.$inferSelect): TurnRow {
   return { ...rest, ...PipelineTurn.parse({ kind, payload }) };
 }
 
-/** The definition in force, replacing the one stored before. */
-export async function replaceAgents(tx: Executor, agents: readonly PipelineAgent[]): Promise<void> {
-  // Processes starting together each replace the list: one at a time (a transaction-scoped advisory lock), or two
-  // deletes would both find nothing and the second insert would collide with the first.
+/**
+ * The definition in force, in place of the one stored before: each agent's row is inserted or updated in place, and
+ * only the rows of agents the definition no longer has are deleted, so a row that stays is never deleted and inserted
+ * again. Processes starting together each store the list one at a time (a transaction-scoped advisory lock): they
+ * store the same rows, and the second finds them stored.
+ */
+export async function storeAgents(tx: Executor, agents: readonly PipelineAgent[]): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('stitch.pipeline_agents'))`);
-  await tx.delete(pipelineAgents);
-  await tx.insert(pipelineAgents).values(
-    agents.map((a) => ({
-      slug: a.slug, name: a.name, order: a.order, artifactType: a.artifact_type, webhookUrl: a.webhook_url,
-      webhookPath: a.webhook_path ?? null, context: a.context, builtin: a.builtin,
-    })),
-  );
+  const slugs = agents.map((a) => a.slug);
+  await tx.delete(pipelineAgents).where(slugs.length > 0 ? notInArray(pipelineAgents.slug, slugs) : sql`true`);
+  if (agents.length === 0) return;
+  const values = agents.map((a) => ({
+    slug: a.slug, name: a.name, order: a.order, artifactType: a.artifact_type, webhookUrl: a.webhook_url,
+    webhookPath: a.webhook_path ?? null, context: a.context, builtin: a.builtin,
+  }));
+  // Updated only where something differs, so a start with the same definition writes nothing.
+  const keys = ["name", "order", "artifactType", "webhookUrl", "webhookPath", "context", "builtin"] as const;
+  const columns = keys.map((key) => `"${pipelineAgents[key].name}"`);
+  const set = Object.fromEntries(keys.map((key, i) => [key, sql.raw(`excluded.${columns[i]}`)]));
+  await tx.insert(pipelineAgents).values(values).onConflictDoUpdate({
+    target: pipelineAgents.slug,
+    set: { ...set, updatedAt: sql`now()` },
+    setWhere: sql.raw(`(${columns.map((c) => `pipeline_agents.${c}`).join(", ")}) IS DISTINCT FROM (${columns.map((c) => `excluded.${c}`).join(", ")})`),
+  });
 }
 
 export async function insertRun(
@@ -199,6 +211,14 @@ export async function changeMarker(db: Executor, runId: string): Promise<{ marke
 
 export async function insertTurns(tx: Executor, turns: readonly NewTurn[]): Promise<void> {
   if (turns.length > 0) await tx.insert(pipelineEvents).values(turns.map((turn) => ({ ...turn, payload: PipelineTurn.parse(turn).payload })));
+}
+
+/** When the agent was last called on the run (its latest `started` turn); undefined when never. */
+export async function agentCalledAt(db: Executor, runId: string, slug: string): Promise<Date | undefined> {
+  const [turn] = await db.select({ at: pipelineEvents.createdAt }).from(pipelineEvents)
+    .where(and(eq(pipelineEvents.runId, runId), eq(pipelineEvents.agent, slug), eq(pipelineEvents.kind, "started")))
+    .orderBy(desc(pipelineEvents.id)).limit(1);
+  return turn ? new Date(turn.at) : undefined;
 }
 
 export async function listTurns(db: Executor, runId: string): Promise<TurnRow[]> {

@@ -11,11 +11,15 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface ServerProcess {
   url: string;
+  /** The operating system's process id. */
+  pid: number;
   output(): string;
   /** How the process ended (`exit 1`, `SIGKILL`), or undefined while it runs. */
   ended(): string | undefined;
   /** SIGTERM (the server's graceful shutdown), then SIGKILL if it has not exited within `graceMs`. */
   stop(graceMs?: number): Promise<void>;
+  /** `kill -9`: SIGKILL at once, as a crash; resolves once the process is gone. */
+  kill(): Promise<void>;
 }
 
 export async function startServerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
@@ -51,5 +55,10 @@ export async function startServerProcess(env: Record<string, string>, readyTimeo
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const ended = () => (child.exitCode !== null ? `exit ${child.exitCode}` : child.signalCode !== null ? child.signalCode : undefined);
-  return { url, output: () => output, ended, stop };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGKILL");
+    await exited;
+  };
+  return { url, pid: child.pid!, output: () => output, ended, stop, kill };
 }

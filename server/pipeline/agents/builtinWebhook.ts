@@ -1,8 +1,14 @@
 /**
- * The built-in agents behind their webhook, speaking the same webhook-and-callback protocol as n8n agents: a call
- * is accepted at once, the artifact is produced in the background, and the result (or the failure) is POSTed to the
- * call's callback_url with a few retries, so the pipeline cannot tell them from external agents.
+ * The built-in agents. The pipeline's own calls to them are durable jobs: the dispatcher performs the call in the
+ * process that claimed its dispatch (`draft`, through the pipeline's dispatch adapter, protocol.ts), renewing the
+ * dispatch's lease while the agent drafts, so a process killed mid-draft leaves the dispatch to another process (or to
+ * itself after a restart) once the lease lapses, and the draft is made again there.
+ *
+ * Behind their webhook (`accept`) they also speak the same webhook-and-callback protocol as n8n agents, for a caller
+ * that posts a call to them: the call is accepted at once, the artifact is produced in the background, and the result
+ * (or the failure) is POSTed to the call's callback_url with a few retries.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { LlmConfig } from "../../llm/chat";
 import { PipelineError } from "../errors";
 import type { AgentCall } from "../schemas";
@@ -19,7 +25,12 @@ export interface BuiltinAgentsOptions {
   llm: LlmConfig | undefined;
   /** Attempts to deliver a result before giving up (the pipeline's timeout then fails the run visibly). */
   deliveryAttempts?: number;
+  /** BUILTIN_AGENT_DELAY_MS: the least time each draft takes. */
+  delayMs?: number;
 }
+
+/** What a built-in agent answers a call with: its output, or why it could not draft (an agent's callback body). */
+export type BuiltinAnswer = { run_id: string; content: Record<string, unknown>; metadata: Record<string, unknown> } | { run_id: string; status: "failed"; error: string };
 
 export class BuiltinAgents {
   constructor(private readonly options: BuiltinAgentsOptions) {}
@@ -35,16 +46,30 @@ export class BuiltinAgents {
     return { accepted: true, run_id: call.run_id, agent: slug };
   }
 
-  private async answer(slug: string, call: AgentCall): Promise<void> {
-    let result: unknown;
+  /**
+   * Drafts the agent's answer to a call. `signal` aborts it (this process is stopping): it then throws, and the
+   * answer is left to whoever performs the call again.
+   */
+  async draft(slug: string, call: AgentCall, signal?: AbortSignal): Promise<BuiltinAnswer> {
+    if (this.options.delayMs) await sleep(this.options.delayMs, undefined, signal ? { signal } : {});
+    signal?.throwIfAborted();
     try {
       // Read as an agent's request, so the reviewer's comments (when the call carries them) reach the agent.
       const { content, metadata } = await produceArtifact(slug as never, AgentRequest.parse(call), { llm: this.options.llm });
-      result = { run_id: call.run_id, content, metadata };
+      return { run_id: call.run_id, content, metadata };
     } catch (error) {
-      result = { run_id: call.run_id, status: "failed", error: `built-in ${slug} agent: ${error instanceof Error ? error.message : String(error)}` };
+      signal?.throwIfAborted();
+      return { run_id: call.run_id, status: "failed", error: `built-in ${slug} agent: ${error instanceof Error ? error.message : String(error)}` };
     }
-    await postWithRetries(call.callback_url, result, this.options.deliveryAttempts ?? 4);
+  }
+
+  private async answer(slug: string, call: AgentCall): Promise<void> {
+    await postWithRetries(call.callback_url, await this.draft(slug, call), this.options.deliveryAttempts ?? 4);
+  }
+
+  /** Whether `slug` is one of the built-in agents. */
+  has(slug: string): boolean {
+    return this.options.slugs.includes(slug);
   }
 }
 

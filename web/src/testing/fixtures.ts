@@ -123,6 +123,7 @@ export function runView(overrides: Partial<PipelineRun> = {}): PipelineRun {
     submitted_by: { id: "00000000-0000-4000-8000-00000000000a", name: "Ana Analyst" },
     created_at: at(0),
     updated_at: at(1),
+    retry_allowed: overrides.failure != null,
     ...overrides,
   };
 }

@@ -116,6 +116,8 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   const ownsRun = useOwnsRun(run.submitted_by?.id);
   const mayEditBrief = ownsRun && isRunCancellable(run.state) && !messages.some((m) => m.kind === "approval");
 
+  /** An agent in progress for longer than AGENT_STUCK_AFTER_MS: the server accepts a retry without a failure. */
+  const stuck = run.retry_allowed && !run.failure;
   const retryControl: RetryControl = {
     pending: retry.isPending,
     error: retry.error,
@@ -137,7 +139,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
             message={message}
             notes={notes}
             decidable={decidable}
-            retry={message.id === notes.retryableErrorId ? retryControl : null}
+            retry={message.id === notes.retryableErrorId || (stuck && message.id === notes.liveWorkingId) ? retryControl : null}
             edit={message.id === latestBrief?.id && mayEditBrief ? <EditBrief runId={run.run_id} brief={latestBrief.brief} firstAgentName={agents[0]?.name ?? "first"} /> : undefined}
           />
         ))}
@@ -199,7 +201,7 @@ function MessageItem({ runId, message, notes, decidable, retry, edit }: {
     case "brief":
       return <BriefMessage message={message} edit={edit} />;
     case "agent_working":
-      return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} />;
+      return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} retry={retry} />;
     case "artifact":
       return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} runId={runId} />;
     case "approval":

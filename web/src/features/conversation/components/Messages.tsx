@@ -34,7 +34,8 @@ export const BriefMessage = memo(function BriefMessage({ message, edit }: { mess
   );
 });
 
-export const WorkingMessage = memo(function WorkingMessage({ message, live }: { message: MessageOf<"agent_working">; live: boolean }) {
+/** `retry`: the agent has been working longer than the server allows before an operator may retry it (the run's `retry_allowed`). */
+export const WorkingMessage = memo(function WorkingMessage({ message, live, retry = null }: { message: MessageOf<"agent_working">; live: boolean; retry?: RetryControl | null }) {
   const text = message.is_feedback ? `revising after your feedback` : `working on the ${message.agent.artifact_type} output`;
   if (!live) {
     return (
@@ -53,6 +54,12 @@ export const WorkingMessage = memo(function WorkingMessage({ message, live }: { 
         <span>
           <strong>{message.agent.name}</strong> is {text}…
         </span>
+        {retry ? (
+          <>
+            <p className="muted small">This is taking longer than expected. Retrying gives up this call and calls the agent again.</p>
+            <RetryAction retry={retry} />
+          </>
+        ) : null}
       </div>
     </article>
   );
