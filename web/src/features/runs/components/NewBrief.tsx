@@ -1,6 +1,7 @@
 import { navigate, paths } from "../../../lib/router";
 import { useCreateRun } from "../api/create-run";
-import { NewBriefForm } from "./NewBriefForm";
+import { forgetDraft } from "../../../lib/useDraft";
+import { NewBriefForm, newBriefDraftKeys } from "./NewBriefForm";
 
 /** Starts a run from a brief and opens its conversation. */
 export function NewBrief() {
@@ -10,7 +11,16 @@ export function NewBrief() {
       autoFocus
       pending={createRun.isPending}
       error={createRun.error}
-      onSubmit={(brief) => createRun.mutate(brief, { onSuccess: (run) => navigate(paths.run(run.run_id)) })}
+      onSubmit={(brief) =>
+        createRun.mutate(brief, {
+          onSuccess: (run) => {
+            // Sent: the brief is the run's now.
+            forgetDraft(newBriefDraftKeys.domain);
+            forgetDraft(newBriefDraftKeys.brief);
+            navigate(paths.run(run.run_id));
+          },
+        })
+      }
     />
   );
 }

@@ -4,7 +4,10 @@ import { TRPCClientError } from "@trpc/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NewBriefForm } from "./NewBriefForm";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  window.sessionStorage.clear();
+});
 
 const domain = () => screen.getByRole("textbox", { name: "Domain" });
 const brief = () => screen.getByRole("textbox", { name: "Brief" });
@@ -78,5 +81,15 @@ describe("NewBriefForm", () => {
     const otherError = TRPCClientError.from({ error: { code: -32603, message: "the database is not reachable", data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 500 } } });
     rerender(<NewBriefForm pending={false} error={otherError} onSubmit={vi.fn()} />);
     expect(screen.getByRole("alert").textContent).toContain("The run was not startedthe database is not reachable");
+  });
+
+  it("keeps what is typed across a remount (a reload, another page) until a run is started with it", () => {
+    const first = render(<NewBriefForm pending={false} error={null} onSubmit={vi.fn()} />);
+    fireEvent.change(screen.getByRole("textbox", { name: "Domain" }), { target: { value: "tool-library" } });
+    fireEvent.change(screen.getByRole("textbox", { name: /^Brief/ }), { target: { value: "Neighbours lend each other tools." } });
+    first.unmount();
+    render(<NewBriefForm pending={false} error={null} onSubmit={vi.fn()} />);
+    expect((screen.getByRole("textbox", { name: "Domain" }) as HTMLInputElement).value).toBe("tool-library");
+    expect((screen.getByRole("textbox", { name: /^Brief/ }) as HTMLTextAreaElement).value).toBe("Neighbours lend each other tools.");
   });
 });

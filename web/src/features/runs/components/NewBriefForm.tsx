@@ -6,6 +6,7 @@
  * said, and she may add it or start anyway.
  */
 import { type FormEvent, useId, useState } from "react";
+import { useDraft } from "../../../lib/useDraft";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { SendIcon } from "../../../components/icons";
@@ -24,9 +25,12 @@ export interface NewBriefFormProps {
   autoFocus?: boolean;
 }
 
+/** Where the brief being written is kept until a run is started with it (a reload or another page loses nothing). */
+export const newBriefDraftKeys = { domain: "new-brief:domain", brief: "new-brief:brief" } as const;
+
 export function NewBriefForm({ pending, error, onSubmit, autoFocus = false }: NewBriefFormProps) {
-  const [domain, setDomain] = useState("");
-  const [brief, setBrief] = useState("");
+  const [domain, setDomain] = useDraft(newBriefDraftKeys.domain);
+  const [brief, setBrief] = useDraft(newBriefDraftKeys.brief);
   const [touched, setTouched] = useState(false);
   // The brief the thin-brief check was shown for: starting again with the same text goes ahead.
   const [checked, setChecked] = useState<string | null>(null);
