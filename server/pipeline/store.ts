@@ -138,7 +138,8 @@ export async function listRuns(db: Executor, page: { limit: number; before?: Cur
   const found = await db
     .select({ ...columns, ...starter, waitingFor: waitingForColumn, cursorAt: cursorAt(pipelineRuns.createdAt) })
     .from(pipelineRuns)
-    .innerJoin(stitchRuns, eq(stitchRuns.id, pipelineRuns.stitchRunId))
+    // A list never drops a run: one whose engine run cannot be read is listed with no starter.
+    .leftJoin(stitchRuns, eq(stitchRuns.id, pipelineRuns.stitchRunId))
     .where(afterCursor(pipelineRuns.createdAt, pipelineRuns.id, page.before))
     .orderBy(desc(pipelineRuns.createdAt), desc(pipelineRuns.id))
     .limit(page.limit);
