@@ -12,8 +12,9 @@ const reviewer = bootstrapName;
 const reason = "The client withdrew the brief.";
 
 test("a run waiting for review is cancelled with a reason, and nothing can be decided on it afterwards", async ({ page }, testInfo) => {
+  // The conversation's reads: its change marker (polled) and the conversation (read again when the marker moves).
   const conversationPolls: string[] = [];
-  page.on("request", (r) => r.url().includes("pipeline.conversation") && conversationPolls.push(r.url()));
+  page.on("request", (r) => /pipeline\.(changes|conversation)/.test(r.url()) && conversationPolls.push(r.url()));
 
   await page.goto("/app");
   await page.getByRole("textbox", { name: "Domain" }).fill("withdrawn");
@@ -56,7 +57,9 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   await expect(runLink).not.toContainText("Review");
   await snapshot(page, testInfo, "02-cancelled");
 
-  // Polling stops once the run is CANCELLED.
+  // Polling stops once the run is CANCELLED: after the marker's last read (which says the run is over, and has the
+  // conversation read once more), nothing is read again.
+  await page.waitForTimeout(2500);
   const pollsAtCancellation = conversationPolls.length;
   await page.waitForTimeout(4000);
   expect(conversationPolls.length).toBe(pollsAtCancellation);

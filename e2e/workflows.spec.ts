@@ -50,7 +50,7 @@ test("a workflow is written in the editor, registered, run, reviewed, and shows 
 
   await page.goto("/app/workflows");
   await expect(page.getByRole("heading", { name: "Workflows", level: 1 })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Workflows" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: "Workflows", exact: true })).toHaveAttribute("aria-current", "page");
   await snapshot(page, testInfo, "01-workflows");
 
   // The editor, with a definition whose legal node depends on a node that does not exist.

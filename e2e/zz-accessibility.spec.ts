@@ -46,7 +46,8 @@ async function makeData(request: APIRequestContext): Promise<Data> {
     const run = await waitForRun(request, finishedRun, (r) => r.status === "COMPLETED" || r.is_waiting_for_user);
     if (run.status === "COMPLETED") break;
     await ok(await request.post(`/runs/${finishedRun}/approve`, { data: {} }));
-    await waitForRun(request, finishedRun, (r) => r.status === "COMPLETED" || !r.is_waiting_for_user);
+    // Moved on from the output approved (the next agent may answer before the first look, so not "no longer waiting").
+    await waitForRun(request, finishedRun, (r) => r.status !== run.status);
   }
   // One waiting for its first review, with a comment on its output.
   const waitingRun = (await ok<PipelineRun>(await request.post("/runs", { data: { domain: "a11y-libraries", brief } }))).run_id;

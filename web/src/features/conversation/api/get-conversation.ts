@@ -13,8 +13,11 @@ const changesPollMs = 1500;
  * so memoised messages do not re-render (and diagrams are not redrawn).
  */
 export function useConversation(runId: string) {
-  useRunChanges(runId);
-  return trpc.pipeline.conversation.useQuery({ runId });
+  const changesError = useRunChanges(runId);
+  const conversation = trpc.pipeline.conversation.useQuery({ runId });
+  /** Why the page is not up to date: its last read failed, or the change marker could not be read (updates paused). */
+  const refreshError: unknown = conversation.error ?? changesError;
+  return { ...conversation, refreshError };
 }
 
 function useRunChanges(runId: string) {
@@ -48,4 +51,5 @@ function useRunChanges(runId: string) {
       utils.review.diff.invalidate(),
     ]);
   }, [data, runId, utils]);
+  return changes.error;
 }

@@ -38,7 +38,7 @@ export function ConversationView({ runId, agents }: { runId: string; agents: Pip
   if (conversation.data) {
     return (
       <RunWatched.Provider value>
-        <ConversationBody conversation={conversation.data} agents={agents} refreshError={conversation.error} />
+        <ConversationBody conversation={conversation.data} agents={agents} refreshError={conversation.refreshError} />
       </RunWatched.Provider>
     );
   }
