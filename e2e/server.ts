@@ -31,6 +31,9 @@ const server = await startServer(
     ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),
     DISPATCH_BACKOFF_MS: "100",
     DISPATCH_POLL_MS: "200",
+    // The built-in agents draft in the server itself; a third of a second, as a real agent takes some time, leaves a
+    // spec room to store an output of its own first (security.spec.ts) without racing an instant answer.
+    BUILTIN_AGENT_DELAY_MS: "300",
     // As the committed .env: loopback is reachable from workers' webhooks and steps' utils.http.
     OUTBOUND_ALLOW: LOOPBACK_ALLOWED,
     // An operator token for automation, which every spec but people.spec.ts sends (playwright.config.ts).
