@@ -25,7 +25,7 @@ import type { StitchGraph, StitchRun } from "../server/engine/schemas";
 import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { freePort } from "../server/testing/harness";
 import { fixed, grouped, median, percentile, table } from "./report";
-import { type BenchWorker, startBenchWorker } from "./worker";
+import { type AnswerMode, type BenchWorker, startBenchWorker } from "./worker";
 
 // ---- Options ----------------------------------------------------------------------------------------
 
@@ -48,22 +48,25 @@ const Options = z.object({
   stallMs: wholeNumber.min(1, "must be at least 1 (milliseconds)").default(120_000),
   runs: wholeNumber.min(0, "must be 0 (skip) or more").default(1000),
   inFlight: wholeNumber.min(1, "must be at least 1").default(50),
+  answer: z.enum(["callback", "response"], { error: 'must be "callback" or "response"' }).default("callback"),
 });
 type Options = z.infer<typeof Options>;
 
-const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50]
-  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT (flags win).
+const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50] [--answer=callback]
+  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT, BENCH_ANSWER (flags win).
   --runs: short runs (3-node chains) started with --in-flight of them running at once; 0 skips them.
+  --answer: how the worker reports a node's result: "callback" (the seed's protocol: it answers the dispatch, then calls
+    back) or "response" (the nodes have data.answer "response" and the worker puts the result in its answer).
   The database is DATABASE_URL's server (a scratch database is created and dropped) or, without it, a temporary PGlite.
   DISPATCH_CONCURRENCY, DATABASE_POOL_SIZE and DISPATCH_POLL_MS are read as the server reads them.`;
 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
   const raw: Record<string, string | undefined> = {
     sizes: env.BENCH_SIZES, repeats: env.BENCH_REPEATS, chain: env.BENCH_CHAIN, stallMs: env.BENCH_STALL_MS,
-    runs: env.BENCH_RUNS, inFlight: env.BENCH_IN_FLIGHT,
+    runs: env.BENCH_RUNS, inFlight: env.BENCH_IN_FLIGHT, answer: env.BENCH_ANSWER,
   };
   const flagNames: Record<string, keyof Options> = {
-    sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs", runs: "runs", "in-flight": "inFlight",
+    sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs", runs: "runs", "in-flight": "inFlight", answer: "answer",
   };
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") {
@@ -100,7 +103,7 @@ interface Harness {
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-async function startHarness(): Promise<Harness> {
+async function startHarness(answer: AnswerMode): Promise<Harness> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The environment's settings apply as `npm start` would read them; only where the server listens is ours.
@@ -147,7 +150,11 @@ async function startHarness(): Promise<Harness> {
   };
   try {
     server = await startServer(config, database);
-    worker = await startBenchWorker();
+    worker = await startBenchWorker(answer);
+    const traced = worker;
+    // Answers in responses are applied by the dispatcher: the engine says when each one's transaction has committed,
+    // as a callback's answer does in the other mode.
+    if (answer === "response") server.engine.afterCommit((applied) => applied.nodeId !== null && traced.trace(applied.runId).noteAnswered(applied.nodeId, performance.now()));
   } catch (error) {
     await close();
     throw error;
@@ -174,12 +181,15 @@ async function api<T>(baseUrl: string, method: "GET" | "POST", path: string, bod
 
 const at = (i: number) => ({ x: i * 200, y: 0 });
 
-function fanOutGraph(workerUrl: string): StitchGraph {
+/** A Worker node's data: the benchmark worker's URL, the role it plays, and how it answers. */
+const workerData = (worker: BenchWorker, role: string) => ({ webhookUrl: worker.url, role, ...(worker.answer === "response" ? { answer: "response" } : {}) });
+
+function fanOutGraph(worker: BenchWorker): StitchGraph {
   return {
     nodes: [
-      { id: "produce", type: "Worker", position: at(0), data: { webhookUrl: workerUrl, role: "produce" } },
+      { id: "produce", type: "Worker", position: at(0), data: workerData(worker, "produce") },
       { id: "split", type: "Splitter", position: at(1), data: { arrayPath: "items" } },
-      { id: "work", type: "Worker", position: at(2), data: { webhookUrl: workerUrl, role: "double" } },
+      { id: "work", type: "Worker", position: at(2), data: workerData(worker, "double") },
       { id: "collect", type: "Collector", position: at(3), data: {} },
     ],
     edges: [
@@ -192,9 +202,9 @@ function fanOutGraph(workerUrl: string): StitchGraph {
 
 const chainNodeId = (i: number) => `s${String(i).padStart(5, "0")}`;
 
-function chainGraph(workerUrl: string, length: number): StitchGraph {
+function chainGraph(worker: BenchWorker, length: number): StitchGraph {
   const nodes = Array.from({ length }, (_, i) => ({
-    id: chainNodeId(i), type: "Worker" as const, position: at(i), data: { webhookUrl: workerUrl, role: "step" },
+    id: chainNodeId(i), type: "Worker" as const, position: at(i), data: workerData(worker, "step"),
   }));
   const edges = nodes.slice(1).map((node, i) => ({ id: `e${i}`, source: nodes[i]!.id, target: node.id }));
   return { nodes, edges };
@@ -321,7 +331,7 @@ function describeLoad(when: "start" | "end"): string {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), process.env);
-  const h = await startHarness();
+  const h = await startHarness(options.answer);
   let closing: Promise<void> | undefined;
   const closeOnce = () => (closing ??= h.close());
   const interrupted = () => {
@@ -353,15 +363,15 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
   console.log(`Stitch engine benchmark: Node ${process.version}, ${h.describeDatabase}`);
   console.log(`DISPATCH_CONCURRENCY=${config.DISPATCH_CONCURRENCY} DATABASE_POOL_SIZE=${config.DATABASE_POOL_SIZE} DISPATCH_POLL_MS=${config.DISPATCH_POLL_MS}`);
   console.log(
-    `fan-out sizes ${options.sizes.join(", ")}; chain of ${options.chain}; ` +
+    `the worker answers by ${options.answer === "response" ? "response (data.answer: response)" : "callback"}; fan-out sizes ${options.sizes.join(", ")}; chain of ${options.chain}; ` +
       `${options.runs > 0 ? `${options.runs} short runs, ${options.inFlight} in flight; ` : ""}${options.repeats} repeat(s), medians reported`,
   );
   console.log(`${describeLoad("start")}\n`);
 
-  const fanOut = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: fan-out", graph: fanOutGraph(h.worker.url) });
-  const chain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: `bench: chain of ${options.chain}`, graph: chainGraph(h.worker.url, options.chain) });
-  const warmChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: warm-up chain", graph: chainGraph(h.worker.url, 20) });
-  const shortChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: short runs", graph: chainGraph(h.worker.url, SHORT_CHAIN) });
+  const fanOut = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: fan-out", graph: fanOutGraph(h.worker) });
+  const chain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: `bench: chain of ${options.chain}`, graph: chainGraph(h.worker, options.chain) });
+  const warmChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: warm-up chain", graph: chainGraph(h.worker, 20) });
+  const shortChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: short runs", graph: chainGraph(h.worker, SHORT_CHAIN) });
 
   // Warm-up (not reported): JIT, connection pools and the compiled-graph cache.
   await measureFanOut(h, fanOut.id, Math.min(...options.sizes), options.stallMs);

@@ -1,6 +1,8 @@
 /**
  * The benchmark's worker: a real HTTP server that answers every dispatch with 200 at once and then calls back
- * over kept-alive connections, so what the benchmark measures is the engine, not connection set-up.
+ * over kept-alive connections, so what the benchmark measures is the engine, not connection set-up. With
+ * `answer: "response"` it puts the result in its answer instead (the nodes have `data.answer: "response"`) and
+ * sends no callback; the benchmark then learns from the engine when each answer's transaction committed.
  *
  * What a node does is named by its `data.role` (the engine passes `data` to the worker as `config`):
  * - `produce`: outputs `{ items: [0, 1, ..., input.count - 1] }`, the array a Splitter fans out;
@@ -70,6 +72,7 @@ export class RunTrace {
 
 export interface BenchWorker {
   url: string;
+  answer: AnswerMode;
   /** The trace of a run; created when its first dispatch arrives, which may be before `startRun` has answered. */
   trace(runId: string): RunTrace;
   /** Forgets a run's trace once its figures have been taken. */
@@ -110,7 +113,10 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startBenchWorker(): Promise<BenchWorker> {
+/** How the worker reports a node's result: by callback (the seed's protocol) or in its answer to the dispatch. */
+export type AnswerMode = "callback" | "response";
+
+export async function startBenchWorker(answer: AnswerMode = "callback"): Promise<BenchWorker> {
   const traces = new Map<string, RunTrace>();
   const traceOf = (runId: string) => {
     let trace = traces.get(runId);
@@ -171,8 +177,13 @@ export async function startBenchWorker(): Promise<BenchWorker> {
       trace.fail(error instanceof Error ? error.message : String(error));
       return;
     }
-    res.writeHead(200, { "content-type": "application/json" }).end("{}");
     const body = JSON.stringify({ status: "completed", output, attempt: payload.attempt });
+    if (answer === "response") {
+      trace.callbackSentAt.set(payload.nodeId, performance.now());
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" }).end("{}");
     trace.callbackSentAt.set(payload.nodeId, performance.now());
     try {
       const answer = await postCallback(payload.callbackUrl, body);
@@ -194,6 +205,7 @@ export async function startBenchWorker(): Promise<BenchWorker> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    answer,
     trace: traceOf,
     forget: (runId) => void traces.delete(runId),
     resets: () => resets,

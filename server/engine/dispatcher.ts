@@ -13,9 +13,11 @@ import type { Database } from "../../db/client";
 import type { OutboundPolicy } from "../lib/outboundPolicy";
 import { OutboxPump } from "../lib/outboxPump";
 import { OutboundRefusal, type ResolveHost, policedFetch } from "../lib/policedFetch";
-import type { Engine } from "./engine";
-import type { WorkerPayload } from "./schemas";
-import { type ClaimedDispatch, claimDispatches, deleteDispatch, releaseDispatch, renewDispatches, rescheduleDispatch } from "./store";
+import type { Engine, EventResult, KeyedEvent } from "./engine";
+import { Coalescer } from "../lib/coalesce";
+import { EngineError } from "./errors";
+import { CallbackBody, type WorkerPayload } from "./schemas";
+import { type ClaimedDispatch, claimDispatches, deleteDispatches, releaseDispatch, renewDispatches, rescheduleDispatch } from "./store";
 
 export interface DispatcherOptions {
   /** Delivery attempts per dispatch before the node fails. */
@@ -72,8 +74,11 @@ export type NodeExecutor = (job: { runId: string; nodeId: string; attempt: numbe
  */
 export type TimerHandler = (timer: { runId: string; subject: string; payload: unknown }) => Promise<void>;
 
-/** `performedHere`: work this process did itself (an executor's, an adapter's `perform`), which a stop gives up rather than fails. */
-type Delivery = { ok: true } | { ok: false; error: string; permanent: boolean; url?: string; performedHere?: true };
+/**
+ * `reported`: the result a Worker with `data.answer: "response"` put in its answer, to be applied as its callback.
+ * `performedHere`: work this process did itself (an executor's, an adapter's `perform`), which a stop gives up rather than fails.
+ */
+type Delivery = { ok: true; reported?: CallbackBody } | { ok: false; error: string; permanent: boolean; url?: string; performedHere?: true };
 
 export class Dispatcher {
   /** Aborted when the dispatcher stops, so executors performing work in this process give it up. */
@@ -86,6 +91,13 @@ export class Dispatcher {
   private readonly held = new Map<string, { deliveries: number; renewUntil: number }>();
   private heartbeat: NodeJS.Timeout | undefined;
   private renewing = false;
+  /** Delivered rows are deleted together: one statement for the deliveries that finish while the last one runs. */
+  private readonly delivered = new Coalescer<string, undefined>(async (ids) => {
+    await this.database.run((db) => deleteDispatches(db, ids));
+    return ids.map(() => undefined);
+  });
+  /** Workers' answers that carry their result are applied together: one transaction for those that arrive together. */
+  private readonly answers = new Coalescer<{ runId: string; event: KeyedEvent }, EventResult | EngineError>((events) => this.engine.handleAll(events));
 
   constructor(
     private readonly database: Database,
@@ -170,7 +182,19 @@ export class Dispatcher {
   }
 
   private forget(row: ClaimedDispatch): Promise<void> {
-    return this.database.run((db) => deleteDispatch(db, row.id));
+    return this.delivered.add(row.id);
+  }
+
+  /**
+   * A Worker answered its dispatch with its result: applied as its callback for the attempt dispatched, whose
+   * transaction also deletes the node's outbox rows, this one among them. An answer the node no longer takes (it moved
+   * on, the run was cancelled) changes nothing, and the row goes; a failure to apply it (the database away) leaves the
+   * row claimed, to be delivered again when its lease runs out, as a callback that never arrived would be.
+   */
+  private async applyAnswer(row: ClaimedDispatch, reported: CallbackBody): Promise<void> {
+    const { attempt: _echoed, ...result } = reported;
+    const applied = await this.answers.add({ runId: row.run_id, event: { type: "callback", key: row.node_id, ...result, attempt: row.node_attempt } });
+    if (applied instanceof EngineError || applied.duplicate) await this.forget(row);
   }
 
   private async deliverAndRecord(row: ClaimedDispatch): Promise<void> {
@@ -200,7 +224,7 @@ export class Dispatcher {
     }
     const result = await this.deliver(row);
     if (result.ok) {
-      await this.forget(row);
+      await (result.reported ? this.applyAnswer(row, result.reported) : this.forget(row));
       return;
     }
     if (this.stopping.signal.aborted && result.performedHere) {
@@ -257,7 +281,7 @@ export class Dispatcher {
       const request = { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) };
       const response = await policedFetch(url, request, { policy, ...(lookup ? { lookup } : {}) });
       const answer = await response.text().catch(() => "");
-      if (response.ok) return { ok: true };
+      if (response.ok) return workerPayload.config?.answer === "response" ? reportedIn(response.status, answer, url) : { ok: true };
       const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
       const detail = answer.trim().slice(0, 200);
       const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
@@ -288,6 +312,27 @@ async function performHere(what: string, work: () => Promise<void>): Promise<Del
   } catch (error) {
     return { ok: false, error: `${what} failed: ${error instanceof Error ? error.message : String(error)}`, permanent: false, performedHere: true };
   }
+}
+
+/**
+ * The answer of a Worker with `data.answer: "response"`: a callback's body completes or fails the node at once; 202 or
+ * an empty body means the worker will call back as usual. Any other body is a broken promise of the worker's, which no
+ * attempt would change.
+ */
+function reportedIn(status: number, answer: string, url: string): Delivery {
+  if (status === 202 || answer.trim() === "") return { ok: true };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer);
+  } catch {
+    parsed = undefined;
+  }
+  const reported = CallbackBody.safeParse(parsed);
+  if (reported.success) return { ok: true, reported: reported.data };
+  return {
+    ok: false, permanent: true, url,
+    error: `HTTP ${status}: the node has data.answer "response", but the answer is not a callback body ({"status": "completed" or "failed", "output"?, "error"?}): ${answer.trim().slice(0, 200)}`,
+  };
 }
 
 export function backoff(baseMs: number, deliveries: number): number {

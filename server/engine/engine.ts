@@ -11,10 +11,10 @@ import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError } from "./errors";
 import { redactUrl } from "../lib/policedFetch";
 import { type CompiledGraph, GraphError, compileGraph, editedSourceOf, executorOf, keyInPath, parseKey } from "./graph";
-import { type RowChange, macrostep, settle, settleSync } from "./macrostep";
+import { type MacrostepResult, type RowChange, anticipating, macrostep, settle, settleSync } from "./macrostep";
 import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
-import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
+import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, anticipatedKeys, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
 
 export { EngineError, type EngineErrorCode } from "./errors";
 
@@ -110,6 +110,13 @@ export function toNodeState(row: Pick<NodeRow, "status" | "output" | "error">): 
   return { status: row.status, output: row.output ?? null, ...(row.error ? { error: row.error } : {}) };
 }
 
+/** An event whose every value can be stored, as is; refused as a bad request otherwise (see refuseUnstorable). */
+function refusingUnstorable<E extends ExternalEvent>(event: E, actor: string | null): E {
+  const { type: _type, ...carried } = event;
+  refuseUnstorable({ ...carried, actor }, "");
+  return event;
+}
+
 /** Refuses, as a bad request, a value that would otherwise fail deep in the database as an internal error. */
 function refuseUnstorable(value: unknown, name: string): void {
   const where = nulPath(value, name);
@@ -142,6 +149,7 @@ function compileOrRefuse(graph: StitchGraph, refuseWebhookUrl: EngineOptions["re
 export class Engine {
   private readonly graphs = new Map<string, CompiledGraph>();
   private readonly observers: TransitionObserver[] = [];
+  private readonly committedListeners: ((applied: EventResult) => void)[] = [];
 
   constructor(
     readonly database: Database,
@@ -151,6 +159,15 @@ export class Engine {
   /** Registers a projection that runs inside every event's transaction, after the engine's own writes. */
   observe(observer: TransitionObserver): void {
     this.observers.push(observer);
+  }
+
+  /**
+   * Registers a listener told of every event applied to a run (not of a duplicate or a refusal), once its transaction
+   * has committed: what a process watching runs finish can rely on (the benchmark does). It runs outside any
+   * transaction and must not throw.
+   */
+  afterCommit(listener: (applied: EventResult) => void): void {
+    this.committedListeners.push(listener);
   }
 
   // ---- Flows ----------------------------------------------------------------------------------
@@ -257,12 +274,15 @@ export class Engine {
    */
   async onRun<T>(runId: string, fn: (run: RunOps, tx: Executor) => Promise<T>): Promise<T> {
     let dispatched = 0;
+    let committed: EventResult[] = [];
     const result = await this.database.transaction(async (tx) => {
+      committed = [];
       const locked = await store.lockRun(tx, runId);
       if (!locked) throw runNotFound(runId);
       const apply = async (event: ApplicableEvent, actor: string | null) => {
         const applied = await this.applyEvent(tx, locked, event, actor);
         dispatched += applied.dispatched;
+        if (!applied.result.duplicate) committed.push(applied.result);
         return applied.result;
       };
       const ops: RunOps = {
@@ -280,7 +300,77 @@ export class Engine {
       return fn(ops, tx);
     });
     if (dispatched > 0) this.options.onDispatch?.();
+    for (const listener of this.committedListeners) for (const applied of committed) listener(applied);
     return result;
+  }
+
+  /**
+   * Events on many runs in one transaction: what the dispatcher does with the answers its deliveries brought back
+   * together. The runs' rows are locked first, all in one statement and in the order of their ids (so two batches
+   * cannot wait for each other in a cycle; a front door's rows are locked after, as everywhere), the rows the events
+   * need are read in one statement, and each event is applied in turn, as `handle` would apply it. An event refused
+   * (or addressed to no run) is answered with its refusal and changes nothing; the others are applied. A failure to
+   * write (the database away, an observer failing) rolls the whole batch back: then each event is applied alone,
+   * so one event's fault never costs the others theirs. Answers come in the order of `events`.
+   */
+  async handleAll(events: readonly { runId: string; event: KeyedEvent }[]): Promise<(EventResult | EngineError)[]> {
+    if (events.length <= 1) return Promise.all(events.map(({ runId, event }) => this.handle(runId, event).catch(refusalOnly)));
+    try {
+      return await this.handleTogether(events);
+    } catch (error) {
+      if (error instanceof BatchFault) return Promise.all(events.map(({ runId, event }) => this.handle(runId, event).catch(refusalOnly)));
+      throw error;
+    }
+  }
+
+  private async handleTogether(events: readonly { runId: string; event: KeyedEvent }[]): Promise<(EventResult | EngineError)[]> {
+    let dispatched = 0;
+    let committed: EventResult[] = [];
+    const answers = await this.database.transaction(async (tx) => {
+      dispatched = 0;
+      committed = [];
+      const runIds = [...new Set(events.map((e) => e.runId).filter(store.isUuid))].sort();
+      const locked = new Map((await store.lockRuns(tx, runIds)).map((run) => [run.id, run]));
+      const graphs = new Map<string, CompiledGraph>();
+      for (const run of locked.values()) graphs.set(run.id, await this.compiled(tx, run.flowId, run.flowVersion));
+      // The first event of each run reads what it needs from one statement for the whole batch; a later one on the
+      // same run reads the rows as the events before it left them.
+      const firsts = new Map<string, KeyedEvent>();
+      for (const { runId, event } of events) if (locked.has(runId) && !firsts.has(runId)) firsts.set(runId, event);
+      const wanted = [...firsts].map(([runId, event]) => ({ runId, keys: anticipatedKeys(graphs.get(runId)!, event) }));
+      const preloaded = await store.loadNodeRowsOfRuns(tx, wanted);
+      const answers: (EventResult | EngineError)[] = [];
+      for (const { runId, event } of events) {
+        const run = locked.get(runId);
+        if (!run) {
+          answers.push(runNotFound(runId));
+          continue;
+        }
+        const g = graphs.get(runId)!;
+        const first = firsts.get(runId) === event;
+        if (first) firsts.delete(runId);
+        let step: MacrostepResult;
+        try {
+          const read = first ? { keys: wanted.find((w) => w.runId === runId)!.keys, rows: preloaded.get(runId) ?? [] } : undefined;
+          const load = read && anticipating([], (keys) => store.loadNodeRows(tx, runId, keys), read);
+          step = await this.decide(tx, run, g, refusingUnstorable(event, null), undefined, undefined, load);
+        } catch (error) {
+          if (!(error instanceof EngineError)) throw new BatchFault(error);
+          answers.push(error);
+          continue;
+        }
+        const applied = await this.recordEvent(tx, run, g, event, null, step).catch((error: unknown) => {
+          throw new BatchFault(error);
+        });
+        dispatched += applied.dispatched;
+        if (!applied.result.duplicate) committed.push(applied.result);
+        answers.push(applied.result);
+      }
+      return answers;
+    });
+    if (dispatched > 0) this.options.onDispatch?.();
+    for (const listener of this.committedListeners) for (const applied of committed) listener(applied);
+    return answers;
   }
 
   private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions) {
@@ -297,15 +387,20 @@ export class Engine {
   }
 
   private async applyEvent(tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null) {
-    const { type, ...carried } = event;
-    const key = "key" in event ? event.key : null;
-    refuseUnstorable({ ...carried, actor }, "");
-    const runId = locked.id;
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
     // A cancellation, resumption or restart reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
-    const seed = readsEveryRow(event) ? new Map((await store.loadAllNodeRows(tx, runId)).map((row) => [row.key, row])) : undefined;
+    const seed = readsEveryRow(event) ? new Map((await store.loadAllNodeRows(tx, locked.id)).map((row) => [row.key, row])) : undefined;
+    const step = await this.decide(tx, locked, g, refusingUnstorable(event, actor), seed);
+    return this.recordEvent(tx, locked, g, event, actor, step);
+  }
+
+  /** Writes a decided external event (see `record`) and says what became of it. */
+  private async recordEvent(tx: Executor, locked: store.LockedRun, g: CompiledGraph, event: ApplicableEvent, actor: string | null, step: MacrostepResult) {
+    const { type, ...carried } = event;
+    const key = "key" in event ? event.key : null;
+    const runId = locked.id;
     const { key: _key, ...payload } = carried as typeof carried & { key?: string };
-    const applied = await this.apply(tx, locked, g, event, { nodeId: key, type, payload, actor }, seed);
+    const applied = await this.record(tx, locked, g, event, { nodeId: key, type, payload, actor }, step);
     const result: EventResult = {
       runId,
       nodeId: key,
@@ -325,12 +420,29 @@ export class Engine {
    */
   private async apply(
     tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"],
-    seed?: ReadonlyMap<string, NodeRow>, created?: ReadonlySet<string>,
+    seed?: ReadonlyMap<string, NodeRow>, created?: ReadonlySet<string>, load?: RowLoader,
+  ) {
+    return this.record(tx, run, g, event, log, await this.decide(tx, run, g, event, seed, created, load));
+  }
+
+  /**
+   * Runs the event's macrostep, reading rows (through `load`, or the store) and writing nothing: a refusal throws here,
+   * before anything was written, so a batch can refuse one event and go on with the others.
+   */
+  private async decide(
+    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent,
+    seed?: ReadonlyMap<string, NodeRow>, created?: ReadonlySet<string>, load?: RowLoader,
   ) {
     const ctx: RunContext = { runId: run.id, runInput: run.input, callbackUrl: (key) => this.callbackUrl(run.id, key) };
-    const step = await settle(macrostep(g, event, ctx, seed, created), (keys) => store.loadNodeRows(tx, run.id, keys));
-    const node = step.addressed;
+    const loader = load ?? anticipating(seed ? [] : anticipatedKeys(g, event), (keys) => store.loadNodeRows(tx, run.id, keys));
+    const step = await settle(macrostep(g, event, ctx, seed, created), loader);
     if (step.outcome.kind === "rejected") throw new EngineError(step.outcome.code, step.outcome.message);
+    return step;
+  }
+
+  /** Writes what a decided macrostep changed, in one statement, and lets the observers project it. */
+  private async record(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"], step: MacrostepResult) {
+    const node = step.addressed;
     if (step.outcome.kind === "duplicate") return { duplicate: true, message: step.outcome.message, node, dispatched: 0, runStatus: run.status };
 
     const counts: RunCounts = { ...run.counts };
@@ -443,6 +555,23 @@ export class Engine {
 }
 
 type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
+
+type RowLoader = (keys: string[]) => Promise<NodeRow[]>;
+
+/** A batch's write failed: the batch is rolled back and its events are applied one by one. */
+class BatchFault extends Error {
+  constructor(readonly fault: unknown) {
+    super("a batch of events could not be applied together", { cause: fault });
+  }
+}
+
+/** An event's refusal is its answer; any other failure is thrown. */
+function refusalOnly(error: unknown): EngineError {
+  if (error instanceof EngineError) return error;
+  throw error;
+}
+
+
 
 /** How many times `history` reads a run while events keep committing under the read. */
 const MAX_HISTORY_READS = 5;

@@ -84,6 +84,7 @@ const APPLIES: { [K in keyof NodeSpec]?: { to: (node: StitchNode, spec: NodeSpec
   gate: { to: (node) => node.type === "UX", only: "only UX nodes are gates" },
   executor: { to: (node, spec) => isWorker(node) || spec.gate === "approval", only: "only Worker nodes and approval gates run work" },
   protocol: { to: (node, spec) => isWorker(node) && spec.executor === undefined, only: "only Worker nodes without data.executor are sent over a dispatch protocol" },
+  answer: { to: (node, spec) => isWorker(node) && spec.executor === undefined && spec.protocol === undefined, only: "only Worker nodes POSTed to data.webhookUrl answer their dispatch with a result" },
   retry: { to: isWorker, only: "only Worker nodes are retried automatically" },
   loop: { to: isWorker, only: "only Worker nodes loop" },
   triggerRule: { to: (node) => isWorker(node) || node.type === "UX", only: "only Worker and UX nodes fire by trigger rule" },

@@ -78,6 +78,29 @@ export async function settle(run: Generator<string[], MacrostepResult, NodeRow[]
   return next.value;
 }
 
+/**
+ * A loader that, asked for the first time, loads `anticipated` rows along with those asked for, and answers later
+ * asks from them: a macrostep asks for rows one step at a time, and each ask would otherwise be a round trip. Every
+ * row it hands out was read inside the same transaction, and the macrostep never asks twice for a row it holds.
+ */
+export function anticipating(
+  anticipated: readonly string[], load: (keys: string[]) => Promise<NodeRow[]>, read?: { keys: readonly string[]; rows: readonly NodeRow[] },
+): (keys: string[]) => Promise<NodeRow[]> {
+  // `read`: the anticipated rows, read already (with other runs' in one statement): the rows of `keys` that exist.
+  const loaded = new Map<string, NodeRow | undefined>(read?.keys.map((key) => [key, undefined]));
+  for (const row of read?.rows ?? []) loaded.set(row.key, row);
+  let first = read === undefined;
+  return async (keys) => {
+    const wanted = first ? [...new Set([...keys, ...anticipated])] : keys.filter((key) => !loaded.has(key));
+    first = false;
+    if (wanted.length > 0) {
+      const found = new Map((await load(wanted)).map((row) => [row.key, row]));
+      for (const key of wanted) loaded.set(key, found.get(key));
+    }
+    return keys.flatMap((key) => loaded.get(key) ?? []);
+  };
+}
+
 /** Runs a macrostep with a synchronous loader (the pure harness's Map). */
 export function settleSync(run: Generator<string[], MacrostepResult, NodeRow[]>, load: (keys: string[]) => NodeRow[]): MacrostepResult {
   let next = run.next();

@@ -117,6 +117,14 @@ export const NodeSpec = z.object({
   executor: name("an executor of this server"),
   /** Worker: its dispatches are put on the wire by the dispatch adapter registered under this name. */
   protocol: name("a dispatch adapter"),
+  /**
+   * Worker: how it reports its result. `callback` (the default, the seed's protocol): it answers the dispatch at once and
+   * POSTs the result to its callback URL later. `response`: it may put the result in its answer to the dispatch, as
+   * a callback's body (`{status, output}`, n8n's "Respond to Webhook"), and the node completes or fails in the
+   * delivery's own transaction, saving a request and a transaction per node; an answer of 202 still means "I will call
+   * back".
+   */
+  answer: z.enum(["callback", "response"]).optional().describe('"callback" or "response"'),
   /** A dispatched attempt that has not called back within this time fails (or is retried). */
   timeoutMs: milliseconds,
   /**

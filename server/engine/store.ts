@@ -96,21 +96,42 @@ export { isUuid } from "../lib/uuid";
  */
 export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | undefined> {
   if (!isUuid(runId)) return undefined;
-  const [row] = await rows<{
-    id: string; flow_id: string; flow_version: string; input: unknown; owner: string | null; owner_run_id: string | null; status: RunStatus;
-    started_by_id: string | null; started_by_name: string | null; running_count: number; waiting_count: number; failed_count: number;
-  }>(tx, sql`
-    SELECT r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status,
-      r.started_by_id, r.started_by_name, r.running_count, r.waiting_count, r.failed_count
+  const [row] = await rows<LockedRunRow>(tx, sql`
+    SELECT ${LOCKED_RUN_COLUMNS}
     FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
     WHERE r.id = ${runId} FOR UPDATE OF r`);
-  if (!row) return undefined;
-  return {
-    id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, owner: ownerOf(row.owner, row.owner_run_id),
-    startedBy: row.started_by_name === null && row.started_by_id === null ? null : { id: row.started_by_id, name: row.started_by_name },
-    status: RunStatus.parse(row.status), counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
-  };
+  return row && toLockedRun(row);
 }
+
+/**
+ * Locks many runs' rows at once, in the order of their ids: two transactions that lock several runs this way lock the
+ * ones they share in the same order, so neither can hold one the other waits for while waiting for one it holds. As
+ * `lockRun`, before any other row lock of the transaction. Ids of no run are left out of the answer.
+ */
+export async function lockRuns(tx: Executor, runIds: readonly string[]): Promise<LockedRun[]> {
+  const ids = runIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  const found = await rows<LockedRunRow>(tx, sql`
+    SELECT ${LOCKED_RUN_COLUMNS}
+    FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
+    WHERE r.id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(ids)}::jsonb)::uuid))
+    ORDER BY r.id FOR UPDATE OF r`);
+  return found.map(toLockedRun);
+}
+
+interface LockedRunRow {
+  id: string; flow_id: string; flow_version: string; input: unknown; owner: string | null; owner_run_id: string | null; status: RunStatus;
+  started_by_id: string | null; started_by_name: string | null; running_count: number; waiting_count: number; failed_count: number;
+}
+
+const LOCKED_RUN_COLUMNS = sql.raw(`r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status,
+      r.started_by_id, r.started_by_name, r.running_count, r.waiting_count, r.failed_count`);
+
+const toLockedRun = (row: LockedRunRow): LockedRun => ({
+  id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, owner: ownerOf(row.owner, row.owner_run_id),
+  startedBy: row.started_by_name === null && row.started_by_id === null ? null : { id: row.started_by_id, name: row.started_by_name },
+  status: RunStatus.parse(row.status), counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
+});
 
 /** The flow a run executes and the version of its graph it runs, read without a lock. */
 export async function readRunFlow(db: Executor, runId: string): Promise<{ flowId: string; flowVersion: string } | undefined> {
@@ -225,7 +246,8 @@ interface StoredNodeRow {
   retry_from: number;
 }
 
-const NODE_COLUMNS = sql.raw("node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from");
+const NODE_COLUMN_LIST = "node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from";
+const NODE_COLUMNS = sql.raw(NODE_COLUMN_LIST);
 
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   key: r.node_id, status: r.status, output: r.output, error: r.error, input: r.input, attempt: r.attempt,
@@ -245,6 +267,24 @@ export async function loadNodeRows(tx: Executor, runId: string, keys: readonly s
     FROM stitch_node_states
     WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(keys)}::jsonb)))`);
   return found.map(toNodeRow);
+}
+
+/**
+ * The rows of several runs in one statement (a batch of events): for each run, the rows of `keys` that exist, read per
+ * run through the primary key as `loadNodeRows` reads them.
+ */
+export async function loadNodeRowsOfRuns(tx: Executor, wanted: readonly { runId: string; keys: readonly string[] }[]): Promise<Map<string, NodeRow[]>> {
+  const byRun = new Map<string, NodeRow[]>(wanted.map((w) => [w.runId, []]));
+  if (wanted.every((w) => w.keys.length === 0)) return byRun;
+  const found = await rows<StoredNodeRow & { run_id: string }>(tx, sql`
+    SELECT s.run_id, ${sql.raw(NODE_COLUMN_LIST.split(", ").map((c) => `s.${c}`).join(", "))}
+    FROM jsonb_to_recordset(${json(wanted)}::jsonb) AS w("runId" uuid, keys jsonb)
+    CROSS JOIN LATERAL (
+      SELECT * FROM stitch_node_states
+      WHERE run_id = w."runId" AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(w.keys)))
+    ) s`);
+  for (const row of found) byRun.get(row.run_id)?.push(toNodeRow(row));
+  return byRun;
 }
 
 /** Every row of a run: only a cancellation needs them all. */
@@ -371,8 +411,10 @@ export async function renewDispatches(db: Executor, held: readonly { id: string;
     WHERE d.id = h.id AND d.deliveries = h.deliveries AND d.locked_until IS NOT NULL`);
 }
 
-export async function deleteDispatch(db: Executor, id: string): Promise<void> {
-  await db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ${id}`);
+/** Deletes delivered rows, many at once (the dispatcher coalesces its deliveries' deletions). */
+export async function deleteDispatches(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`DELETE FROM stitch_dispatches WHERE id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(ids)}::jsonb)::uuid))`);
 }
 
 /** Hands a claimed row back at once, uncounted: the process that claimed it is stopping and gave the work up. */

@@ -142,6 +142,18 @@ export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
   }
 }
 
+/**
+ * The rows an event most likely needs, its follow-ups' included, so the shell can load them in one statement instead
+ * of one per step: a Worker's completion is followed by its `completed`, which reads the nodes after it. Only a
+ * guess: a row the macrostep asks for later is loaded then, and one loaded in vain costs nothing but its bytes.
+ */
+export function anticipatedKeys(g: CompiledGraph, event: EngineEvent): string[] {
+  const keys = requiredKeys(g, event);
+  const completes = (event.type === "callback" && event.status === "completed") || event.type === "complete";
+  if (!completes || !parseKey(g, event.key)) return keys;
+  return [...new Set([...keys, ...requiredKeys(g, { type: "completed", key: event.key })])];
+}
+
 /** Every node after `nodeId` that fires by trigger rule, transitively (workflow graphs have no splitter paths). */
 function ruledDescendants(g: CompiledGraph, nodeId: string): string[] {
   const found = new Set<string>();

@@ -1,0 +1,104 @@
+/**
+ * Engine.handleAll: events on many runs in one transaction (what the dispatcher does with workers' answers that
+ * came back together). Each event is applied as `handle` would apply it alone; a refused one is answered with its
+ * refusal and changes nothing while the others are applied; a fault while writing rolls the batch back and each event
+ * is applied alone; and batches that lock the same runs in any order never deadlock (PostgreSQL, where transactions
+ * really run side by side).
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../../db/client";
+import { testDatabases } from "../testing/databases";
+import { chain, graphOf, uxNode, workerNode } from "../testing/flows";
+import { holdWorker } from "../testing/stitchClient";
+import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
+import { type WorkerServer, startWorkerServer } from "../testing/workerServer";
+import { EngineError } from "./errors";
+
+describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
+  let env: ServerOnTestDatabase;
+  let worker: WorkerServer;
+
+  beforeAll(async () => {
+    worker = await startWorkerServer(holdWorker);
+    env = await serverOn(testDatabase);
+  });
+  afterAll(async () => {
+    await env?.close();
+    await worker?.close();
+  });
+
+  const flow = () => graphOf([workerNode("A", worker.url), workerNode("B", worker.url), uxNode("U")], chain("A", "B"));
+  const startRuns = (n: number) => Promise.all(Array.from({ length: n }, () => env.api.run(flow())));
+  const done = (runId: string, key: string, output: unknown) => ({ runId, event: { type: "callback" as const, key, status: "completed" as const, output, attempt: 1 } });
+  const eventsOf = (runId: string) =>
+    env.database.run((db) => rows<{ type: string; node_id: string | null }>(db, sql`SELECT type, node_id FROM stitch_run_events WHERE run_id = ${runId} ORDER BY id`));
+
+  it("applies each event as alone, answers a refusal in its place, and leaves the refused event's run untouched", async () => {
+    const [r1, r2, r3] = await startRuns(3);
+    const answers = await env.server.engine.handleAll([
+      done(r1!.id, "A", "one"),
+      { runId: r2!.id, event: { type: "callback", key: "U", status: "completed", output: "not a worker" } },
+      done(r3!.id, "A", "three"),
+      done("00000000-0000-4000-8000-000000000000", "A", "nobody"),
+      done(r1!.id, "A", "one again"),
+    ]);
+    expect(answers[0]).toMatchObject({ runId: r1!.id, nodeId: "A", duplicate: false, node: { status: "completed", output: "one" } });
+    expect(answers[1]).toBeInstanceOf(EngineError);
+    expect((answers[1] as EngineError).code).toBe("conflict");
+    expect(answers[2]).toMatchObject({ runId: r3!.id, duplicate: false, node: { status: "completed", output: "three" } });
+    expect(answers[3]).toBeInstanceOf(EngineError);
+    expect((answers[3] as EngineError).code).toBe("not_found");
+    // A second event on a run in the same batch sees what the first one did.
+    expect(answers[4]).toMatchObject({ runId: r1!.id, duplicate: true });
+    expect((await env.api.getRun(r1!.id)).node_states).toMatchObject({ A: { status: "completed", output: "one" }, B: { status: "running" } });
+    expect((await env.api.getRun(r2!.id)).node_states.A!.status).toBe("running");
+    expect(await eventsOf(r2!.id)).toEqual([{ type: "start", node_id: null }]);
+    expect(await eventsOf(r1!.id)).toEqual([{ type: "start", node_id: null }, { type: "callback", node_id: "A" }]);
+  });
+
+  it("a value that cannot be stored is refused as a bad request, alone", async () => {
+    const [r1, r2] = await startRuns(2);
+    const answers = await env.server.engine.handleAll([done(r1!.id, "A", "bad \u0000 text"), done(r2!.id, "A", "fine")]);
+    expect((answers[0] as EngineError).code).toBe("bad_request");
+    expect(answers[1]).toMatchObject({ duplicate: false });
+    expect((await env.api.getRun(r1!.id)).node_states.A!.status).toBe("running");
+  });
+
+  it("a fault while writing rolls the batch back, and each event is then applied alone: the faulty one fails, the others hold", async () => {
+    const [r1, r2] = await startRuns(2);
+    let faults = 0;
+    // An observer that fails for one run only, as a broken projection would: its event cannot commit, with or without the others.
+    env.server.engine.observe(async (_tx, transition) => {
+      if (transition.runId === r2!.id) {
+        faults++;
+        throw new Error("projection broke");
+      }
+    });
+    const settled = await env.server.engine.handleAll([done(r1!.id, "A", "kept"), done(r2!.id, "A", "lost")]).then(
+      (answers) => ({ answers }),
+      (error: unknown) => ({ error }),
+    );
+    // Alone, the faulty event's error is thrown (it is no refusal); the batch was tried first, then each event alone.
+    expect("error" in settled && String(settled.error)).toContain("projection broke");
+    expect(faults).toBe(2);
+    expect((await env.api.getRun(r1!.id)).node_states.A).toEqual({ status: "completed", output: "kept" });
+    expect((await env.api.getRun(r2!.id)).node_states.A!.status).toBe("running");
+  });
+
+  it.runIf(testDatabase.name === "postgres")("batches that lock the same runs in opposite orders, side by side, all commit (no deadlock)", async () => {
+    const runs = await startRuns(12);
+    const ids = runs.map((r) => r.id);
+    const rounds = await Promise.all(
+      Array.from({ length: 8 }, (_, b) => {
+        const order = b % 2 === 0 ? ids : [...ids].reverse();
+        return env.server.engine.handleAll(order.map((id) => done(id, "A", `from batch ${b}`)));
+      }),
+    );
+    for (const answers of rounds) for (const answer of answers) expect(answer).not.toBeInstanceOf(Error);
+    // Each run's callback was applied exactly once; the other batches found it done (duplicates).
+    const applied = rounds.flat().filter((a) => !(a instanceof Error) && !a.duplicate);
+    expect(applied).toHaveLength(12);
+    for (const id of ids) expect((await env.api.getRun(id)).node_states.B!.status).toBe("running");
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Coalesces single-item calls into batch calls: every `add` made while a batch is being written, or in the same turn
+ * of the event loop as the first, goes into the next batch (at most `maxBatch` items), and each `add` settles with its
+ * item's answer once its batch has been written (or rejects with the batch's error). The dispatcher deletes delivered
+ * outbox rows and applies its workers' answers this way: under load, dozens of deliveries finish while the previous
+ * statement is on its way, and one statement (one transaction) for all of them costs about what one costs.
+ */
+export class Coalescer<T, R = void> {
+  private pending: { item: T; resolve: (answer: R) => void; reject: (error: unknown) => void }[] = [];
+  private scheduled = false;
+
+  /** `write` answers each item, in the order given. */
+  constructor(
+    private readonly write: (items: T[]) => Promise<R[]>,
+    private readonly maxBatch = 100,
+  ) {}
+
+  add(item: T): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      // setImmediate, not a microtask: the answers that arrive in this turn of the event loop join the same batch.
+      setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, this.maxBatch);
+      try {
+        const answers = await this.write(batch.map((entry) => entry.item));
+        batch.forEach((entry, i) => entry.resolve(answers[i]!));
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.scheduled = false;
+  }
+}
