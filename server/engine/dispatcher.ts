@@ -97,7 +97,7 @@ export class Dispatcher {
     return ids.map(() => undefined);
   });
   /** Workers' answers that carry their result are applied together: one transaction for those that arrive together. */
-  private readonly answers = new Coalescer<{ runId: string; event: KeyedEvent }, EventResult | EngineError>((events) => this.engine.handleAll(events));
+  private readonly answers = new Coalescer<{ runId: string; event: KeyedEvent }, EventResult | Error>((events) => this.engine.handleAll(events));
 
   constructor(
     private readonly database: Database,
@@ -194,7 +194,8 @@ export class Dispatcher {
   private async applyAnswer(row: ClaimedDispatch, reported: CallbackBody): Promise<void> {
     const { attempt: _echoed, ...result } = reported;
     const applied = await this.answers.add({ runId: row.run_id, event: { type: "callback", key: row.node_id, ...result, attempt: row.node_attempt } });
-    if (applied instanceof EngineError || applied.duplicate) await this.forget(row);
+    if (applied instanceof EngineError || (!(applied instanceof Error) && applied.duplicate)) await this.forget(row);
+    else if (applied instanceof Error) throw applied;
   }
 
   private async deliverAndRecord(row: ClaimedDispatch): Promise<void> {

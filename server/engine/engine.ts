@@ -311,19 +311,22 @@ export class Engine {
    * need are read in one statement, and each event is applied in turn, as `handle` would apply it. An event refused
    * (or addressed to no run) is answered with its refusal and changes nothing; the others are applied. A failure to
    * write (the database away, an observer failing) rolls the whole batch back: then each event is applied alone,
-   * so one event's fault never costs the others theirs. Answers come in the order of `events`.
+   * so one event's fault never costs the others theirs. Answers come in the order of `events`: the event's result,
+   * its refusal (an EngineError), or the error that kept it from being applied.
    */
-  async handleAll(events: readonly { runId: string; event: KeyedEvent }[]): Promise<(EventResult | EngineError)[]> {
-    if (events.length <= 1) return Promise.all(events.map(({ runId, event }) => this.handle(runId, event).catch(refusalOnly)));
+  async handleAll(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
+    // Alone, each event's outcome is its own: one that fails does not make the others' answers errors.
+    const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.onRun(runId, (run) => (admit?.(run), run.handle(event))).catch(asError)));
+    if (events.length <= 1) return alone();
     try {
       return await this.handleTogether(events);
     } catch (error) {
-      if (error instanceof BatchFault) return Promise.all(events.map(({ runId, event }) => this.handle(runId, event).catch(refusalOnly)));
+      if (error instanceof BatchFault) return alone();
       throw error;
     }
   }
 
-  private async handleTogether(events: readonly { runId: string; event: KeyedEvent }[]): Promise<(EventResult | EngineError)[]> {
+  private async handleTogether(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
     let dispatched = 0;
     let committed: EventResult[] = [];
     const answers = await this.database.transaction(async (tx) => {
@@ -339,8 +342,8 @@ export class Engine {
       for (const { runId, event } of events) if (locked.has(runId) && !firsts.has(runId)) firsts.set(runId, event);
       const wanted = [...firsts].map(([runId, event]) => ({ runId, keys: anticipatedKeys(graphs.get(runId)!, event) }));
       const preloaded = await store.loadNodeRowsOfRuns(tx, wanted);
-      const answers: (EventResult | EngineError)[] = [];
-      for (const { runId, event } of events) {
+      const answers: (EventResult | Error)[] = [];
+      for (const { runId, event, admit } of events) {
         const run = locked.get(runId);
         if (!run) {
           answers.push(runNotFound(runId));
@@ -351,6 +354,7 @@ export class Engine {
         if (first) firsts.delete(runId);
         let step: MacrostepResult;
         try {
+          admit?.({ id: run.id, owner: run.owner, status: run.status, startedBy: run.startedBy });
           const read = first ? { keys: wanted.find((w) => w.runId === runId)!.keys, rows: preloaded.get(runId) ?? [] } : undefined;
           const load = read && anticipating([], (keys) => store.loadNodeRows(tx, runId, keys), read);
           step = await this.decide(tx, run, g, refusingUnstorable(event, null), undefined, undefined, load);
@@ -375,10 +379,10 @@ export class Engine {
 
   private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions) {
     refuseUnstorable(input, "input");
-    const id = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
-    if (!id) throw flowNotFound(flowId);
-    // A run created in this very transaction: no other transaction can see it yet, so this lock waits for nobody.
-    const locked = (await store.lockRun(tx, id))!;
+    // A run created in this very transaction is locked by it: no other transaction can see it yet.
+    const locked = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
+    if (!locked) throw flowNotFound(flowId);
+    const id = locked.id;
     const g = await this.compiled(tx, flowId, locked.flowVersion);
     const initial = new Map([...g.nodes.keys()].map((key) => [key, newRow(key)]));
     const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
@@ -558,6 +562,16 @@ type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
 
 type RowLoader = (keys: string[]) => Promise<NodeRow[]>;
 
+/**
+ * One event of a batch (Engine.handleAll). `admit` is the front door's check of the locked run before its event is
+ * applied (the run is the front door's to change, say): it throws an EngineError to refuse the event.
+ */
+export interface BatchedEvent {
+  runId: string;
+  event: KeyedEvent;
+  admit?: (run: Pick<RunOps, "id" | "owner" | "status" | "startedBy">) => void;
+}
+
 /** A batch's write failed: the batch is rolled back and its events are applied one by one. */
 class BatchFault extends Error {
   constructor(readonly fault: unknown) {
@@ -565,11 +579,7 @@ class BatchFault extends Error {
   }
 }
 
-/** An event's refusal is its answer; any other failure is thrown. */
-function refusalOnly(error: unknown): EngineError {
-  if (error instanceof EngineError) return error;
-  throw error;
-}
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 
 

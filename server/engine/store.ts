@@ -61,16 +61,24 @@ export interface NewRunOptions {
   startedBy?: StartedBy | null;
 }
 
-export async function insertRun(tx: Executor, flowId: string, input: unknown, options: NewRunOptions = {}): Promise<string | undefined> {
+/**
+ * Creates a run of an existing flow and answers it as `lockRun` would: a row created by this transaction is locked by
+ * it already, and no other transaction can see it before it commits. Undefined when there is no such flow (nothing
+ * is written then).
+ */
+export async function insertRun(tx: Executor, flowId: string, input: unknown, options: NewRunOptions = {}): Promise<LockedRun | undefined> {
   const owner = options.owner;
-  const [row] = await rows<{ id: string }>(tx, sql`
-    INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
-    SELECT x.id, f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb, ${owner?.kind ?? null}::text,
-      CASE WHEN ${owner?.kind ?? null}::text IS NULL THEN NULL ELSE COALESCE(${owner?.runId ?? null}::text, x.id::text) END,
-      ${options.startedBy?.id ?? null}::uuid, ${options.startedBy?.name ?? null}::text
-    FROM stitch_flows f, (SELECT COALESCE(${options.runId ?? null}::uuid, gen_random_uuid()) AS id) x WHERE f.id = ${flowId}
-    RETURNING id`);
-  return row?.id;
+  const [row] = await rows<LockedRunRow>(tx, sql`
+    WITH r AS (
+      INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
+      SELECT x.id, f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb, ${owner?.kind ?? null}::text,
+        CASE WHEN ${owner?.kind ?? null}::text IS NULL THEN NULL ELSE COALESCE(${owner?.runId ?? null}::text, x.id::text) END,
+        ${options.startedBy?.id ?? null}::uuid, ${options.startedBy?.name ?? null}::text
+      FROM stitch_flows f, (SELECT COALESCE(${options.runId ?? null}::uuid, gen_random_uuid()) AS id) x WHERE f.id = ${flowId}
+      RETURNING *
+    )
+    SELECT ${LOCKED_RUN_COLUMNS} FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
+  return row && toLockedRun(row);
 }
 
 /** The owner columns as the API shows them. */

@@ -10,7 +10,8 @@ import type { Executor } from "../../db/client";
 import { nameAuditTarget } from "../audit/scope";
 import { type DecisionDoor, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
-import { type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
+import { type BatchedEvent, type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
+import { Coalescer } from "../lib/coalesce";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 import { takeOpenComments } from "../review/commands";
 import { editedOutput } from "../review/doors";
@@ -23,6 +24,12 @@ export type OwnerDoor = (owner: RunOwner) => string;
 export const OWNER_NAMES: Record<RunOwner["front_door"], string> = { pipeline: "the agent pipeline", yaml: "a YAML workflow", steps: "a step workflow" };
 
 export class FlowCommands {
+  /**
+   * Workers' callbacks are applied in batches: those that arrive while the last batch is written go into one
+   * transaction (Engine.handleAll), each still checked, applied or refused as alone.
+   */
+  private readonly callbacks = new Coalescer<BatchedEvent, EventResult | Error>((events) => this.engine.handleAll(events));
+
   constructor(
     private readonly engine: Engine,
     private readonly ownerDoor: OwnerDoor,
@@ -45,9 +52,11 @@ export class FlowCommands {
   }
 
   /** A worker's callback (authenticated by its URL's token when callbacks are). */
-  callback(runId: string, nodeId: string, token: string | undefined, body: Omit<Extract<KeyedEvent, { type: "callback" }>, "type" | "key">): Promise<EventResult> {
+  async callback(runId: string, nodeId: string, token: string | undefined, body: Omit<Extract<KeyedEvent, { type: "callback" }>, "type" | "key">): Promise<EventResult> {
     this.engine.authorizeCallback(runId, nodeId, token);
-    return this.onPlainRun(runId, "report a callback on", (run) => run.handle({ type: "callback", key: nodeId, ...body }));
+    const answer = await this.callbacks.add({ runId, event: { type: "callback", key: nodeId, ...body }, admit: (run) => this.refuseOwned(run, "report a callback on") });
+    if (answer instanceof Error) throw answer;
+    return answer;
   }
 
   /** A person completes a UX node with their input as its output. */
@@ -93,14 +102,18 @@ export class FlowCommands {
   /** The run's row is locked first (engine.onRun); an owned run is refused before any event is applied. */
   private onPlainRun<T>(runId: string, action: string, fn: (run: RunOps, tx: Executor) => Promise<T>): Promise<T> {
     return this.engine.onRun(runId, (run, tx) => {
-      if (run.owner) {
-        throw new EngineError(
-          "conflict",
-          `run ${runId} belongs to ${OWNER_NAMES[run.owner.front_door]} (${run.owner.run_id}); the engine's generic doors cannot ${action} it: use ${this.ownerDoor(run.owner)}`,
-        );
-      }
+      this.refuseOwned(run, action);
       return fn(run, tx);
     });
+  }
+
+  /** Refuses to change a run another front door owns, naming that front door's own door for it. */
+  private refuseOwned(run: Pick<RunOps, "id" | "owner">, action: string): void {
+    if (!run.owner) return;
+    throw new EngineError(
+      "conflict",
+      `run ${run.id} belongs to ${OWNER_NAMES[run.owner.front_door]} (${run.owner.run_id}); the engine's generic doors cannot ${action} it: use ${this.ownerDoor(run.owner)}`,
+    );
   }
 }
 

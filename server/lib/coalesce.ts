@@ -5,9 +5,16 @@
  * outbox rows and applies its workers' answers this way: under load, dozens of deliveries finish while the previous
  * statement is on its way, and one statement (one transaction) for all of them costs about what one costs.
  */
+import { AsyncResource } from "node:async_hooks";
+
 export class Coalescer<T, R = void> {
   private pending: { item: T; resolve: (answer: R) => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
+  /**
+   * Batches are written in the async context the coalescer was made in (start-up), not in that of the call that
+   * happened to come first: a batch belongs to no one request (its audit scope, say).
+   */
+  private readonly schedule = AsyncResource.bind((drain: () => void) => void setImmediate(drain));
 
   /** `write` answers each item, in the order given. */
   constructor(
@@ -21,7 +28,7 @@ export class Coalescer<T, R = void> {
       if (this.scheduled) return;
       this.scheduled = true;
       // setImmediate, not a microtask: the answers that arrive in this turn of the event loop join the same batch.
-      setImmediate(() => void this.drain());
+      this.schedule(() => void this.drain());
     });
   }
 

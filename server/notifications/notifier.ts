@@ -54,8 +54,7 @@ export class Notifier {
    */
   async emit(tx: Executor, event: NotificationEvent): Promise<void> {
     const payload = this.payloadOf(NotificationEvent.parse(event));
-    await store.insertEvent(tx, payload);
-    const deliveries = await store.fanOutDeliveries(tx, payload.id, payload.type);
+    const deliveries = await store.insertEvent(tx, payload);
     const emails = this.options.email && isEmailed(payload) ? await this.emailsFor(tx, payload) : [];
     await store.insertEmails(tx, payload.id, emails);
     if (deliveries + emails.length === 0) return;

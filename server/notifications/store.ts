@@ -48,17 +48,18 @@ export async function deleteSubscription(tx: Executor, id: string): Promise<Noti
 
 // ---- Events, and their fan-out ---------------------------------------------------------------------------------
 
-/** Records an event with the payload its subscribers receive. */
-export async function insertEvent(tx: Executor, payload: NotificationPayload): Promise<void> {
-  await tx.insert(notificationEvents).values({ id: payload.id, type: payload.type, payload });
-}
-
-/** One delivery per subscription that wants this event's type, each due at once; answers how many. */
-export async function fanOutDeliveries(tx: Executor, eventId: string, type: NotificationEventType): Promise<number> {
+/**
+ * Records an event with the payload its subscribers receive, and one delivery per subscription that wants its type,
+ * each due at once, in one statement; answers how many deliveries.
+ */
+export async function insertEvent(tx: Executor, payload: NotificationPayload): Promise<number> {
   const inserted = await rows<{ id: string }>(tx, sql`
+    WITH event AS (
+      INSERT INTO notification_events (id, type, payload) VALUES (${payload.id}::uuid, ${payload.type}, ${JSON.stringify(payload)}::jsonb)
+      RETURNING id, type
+    )
     INSERT INTO webhook_deliveries (subscription_id, event_id, event_type)
-    SELECT s.id, ${eventId}::uuid, ${type} FROM notification_subscriptions s
-    WHERE s.events @> jsonb_build_array(${type}::text)
+    SELECT s.id, event.id, event.type FROM event JOIN notification_subscriptions s ON s.events @> jsonb_build_array(event.type)
     RETURNING id`);
   return inserted.length;
 }
