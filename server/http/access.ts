@@ -5,7 +5,9 @@
  *
  * - `role`: a signed-in session or a token with at least this role; 401 without one, 403 with a lesser role.
  * - `caller: "worker" | "agent"`: a machine the engine gave a callback URL to; authenticated by what that URL carries
- *   (the callback secrets), never by a person's session, and recorded as "worker" or "agent".
+ *   (the callback secrets), never by a person's session, and recorded as "worker" or "agent". A worker's callback that
+ *   is accepted is recorded in the run's event log (GET /api/stitch/runs/{id}/events) and not a second time here: one
+ *   record per fact, on the engine's busiest path; a refused one is recorded here.
  * - `open`: the health check, the API's documentation and the built-in agents' webhook (which only answers to this
  *   server's own callback paths).
  * `action` names the entry in the audit trail; state changes (every POST but `validate`, and DELETE) are recorded, accepted or refused.

@@ -3,7 +3,9 @@
  * refuses (401, nothing changed) a callback without it, with another node's token, or with a forged one. The
  * original Stitch accepted a callback for any run from anyone who could guess the ids.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../../db/client";
 import { callbackToken, isValidCallbackToken } from "../engine/callbackToken";
 import { testDatabases } from "../testing/databases";
 import { chain, graphOf, workerNode } from "../testing/flows";
@@ -39,6 +41,12 @@ describe.each(testDatabases)("authenticated callbacks on $name", (testDatabase) 
     await worker?.close();
   });
 
+  const auditedCallbacks = (runId: string) =>
+    env.database.run((db) =>
+      rows<{ actor_kind: string; outcome: string; status: number }>(db, sql`
+        SELECT actor_kind, outcome, status FROM audit_log WHERE action = 'engine.runs.callback' AND target_id = ${runId} ORDER BY id`),
+    );
+
   it("the callback URL a worker receives carries the token, and a callback to it completes the node; a repeat is still a duplicate", async () => {
     const run = await env.api.run(graphOf([workerNode("A", worker.url), workerNode("B", worker.url)], chain("A", "B")));
     const delivery = await eventually(async () => worker.received.find((d) => d.payload.runId === run.id), 30_000, "the dispatch of A");
@@ -51,6 +59,9 @@ describe.each(testDatabases)("authenticated callbacks on $name", (testDatabase) 
     const again = await postJson(callbackUrl, { status: "completed", output: { ok: 1 } });
     expect(again).toMatchObject({ status: 200, body: { duplicate: true } });
     expect((await env.api.getRun(run.id)).node_states.A).toMatchObject({ status: "completed", output: { ok: 1 } });
+    // Recorded once, in the run's event log; the audit trail keeps the refusals of callbacks, not a second record of each one taken.
+    expect((await env.api.get(`/api/stitch/runs/${run.id}/events`)).body.filter((e: { type: string }) => e.type === "callback")).toHaveLength(1);
+    expect(await auditedCallbacks(run.id)).toEqual([]);
   });
 
   it("a callback without the token, with another node's token or with a forged one is refused with 401 and changes nothing", async () => {
@@ -71,6 +82,7 @@ describe.each(testDatabases)("authenticated callbacks on $name", (testDatabase) 
     // Refused before the body is read: a malformed body without a token is a 401, not a 400.
     expect((await env.api.post(path, "{not json")).status).toBe(401);
 
+    expect(await auditedCallbacks(run.id)).toEqual(Array(5).fill({ actor_kind: "worker", outcome: "refused", status: 401 }));
     const after = await env.api.getRun(run.id);
     expect(after.node_states.A).toMatchObject({ status: "running" });
     expect(after.node_states.B).toMatchObject({ status: "pending" });

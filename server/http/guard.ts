@@ -132,7 +132,10 @@ function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<
         throw error;
       }
       await next();
-      await trail.finish(scope, outcomeOf(c.res.status, c.error));
+      const outcome = outcomeOf(c.res.status, c.error);
+      // A worker's accepted callback is recorded once, where it counts: the run's event log. Refusals are recorded here.
+      if (outcome.outcome === "accepted" && caller === "worker") return;
+      await trail.finish(scope, outcome);
     });
   };
 }
