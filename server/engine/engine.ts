@@ -342,6 +342,9 @@ export class Engine {
       for (const { runId, event } of events) if (locked.has(runId) && !firsts.has(runId)) firsts.set(runId, event);
       const wanted = [...firsts].map(([runId, event]) => ({ runId, keys: anticipatedKeys(graphs.get(runId)!, event) }));
       const preloaded = await store.loadNodeRowsOfRuns(tx, wanted);
+      // Events on runs of their own (the usual batch) write together, in one statement, and are projected after it, in
+      // their order; a run with several events in the batch has each written before the next is decided.
+      const deferred: DeferredWrites | undefined = firsts.size === events.length ? { writes: [], transitions: [] } : undefined;
       const answers: (EventResult | Error)[] = [];
       for (const { runId, event, admit } of events) {
         const run = locked.get(runId);
@@ -363,12 +366,20 @@ export class Engine {
           answers.push(error);
           continue;
         }
-        const applied = await this.recordEvent(tx, run, g, event, null, step).catch((error: unknown) => {
+        const applied = await this.recordEvent(tx, run, g, event, null, step, deferred).catch((error: unknown) => {
           throw new BatchFault(error);
         });
         dispatched += applied.dispatched;
         if (!applied.result.duplicate) committed.push(applied.result);
         answers.push(applied.result);
+      }
+      if (deferred && deferred.writes.length > 0) {
+        try {
+          await store.writeEvents(tx, deferred.writes);
+          for (const transition of deferred.transitions) await this.project(tx, transition);
+        } catch (error) {
+          throw new BatchFault(error);
+        }
       }
       return answers;
     });
@@ -399,12 +410,14 @@ export class Engine {
   }
 
   /** Writes a decided external event (see `record`) and says what became of it. */
-  private async recordEvent(tx: Executor, locked: store.LockedRun, g: CompiledGraph, event: ApplicableEvent, actor: string | null, step: MacrostepResult) {
+  private async recordEvent(
+    tx: Executor, locked: store.LockedRun, g: CompiledGraph, event: ApplicableEvent, actor: string | null, step: MacrostepResult, deferred?: DeferredWrites,
+  ) {
     const { type, ...carried } = event;
     const key = "key" in event ? event.key : null;
     const runId = locked.id;
     const { key: _key, ...payload } = carried as typeof carried & { key?: string };
-    const applied = await this.record(tx, locked, g, event, { nodeId: key, type, payload, actor }, step);
+    const applied = await this.record(tx, locked, g, event, { nodeId: key, type, payload, actor }, step, deferred);
     const result: EventResult = {
       runId,
       nodeId: key,
@@ -445,7 +458,9 @@ export class Engine {
   }
 
   /** Writes what a decided macrostep changed, in one statement, and lets the observers project it. */
-  private async record(tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"], step: MacrostepResult) {
+  private async record(
+    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"], step: MacrostepResult, deferred?: DeferredWrites,
+  ) {
     const node = step.addressed;
     if (step.outcome.kind === "duplicate") return { duplicate: true, message: step.outcome.message, node, dispatched: 0, runStatus: run.status };
 
@@ -459,15 +474,25 @@ export class Engine {
     const runStatusBefore = run.status;
     const runStatus = runStatusAfter(runStatusBefore, event, counts);
     const { dispatches, cancelled } = outboxOf(step.effects);
-    await store.writeEvent(tx, run.id, {
+    const writes: store.EventWrites = {
       changed: step.changes.map((c) => c.after), cancelled, dispatches, counts, status: runStatus, log,
       notify: dispatches.length > 0 && this.database.kind === "postgres",
-    });
+    };
     run.counts = counts;
     run.status = runStatus;
     const transition: RunTransition = { runId: run.id, startedBy: run.startedBy, owner: run.owner, graph: g, event, actor: log.actor, changes: step.changes, runStatus, runStatusBefore };
-    for (const observer of this.observers) await observer(tx, transition);
+    if (deferred) {
+      deferred.writes.push({ runId: run.id, ...writes });
+      deferred.transitions.push(transition);
+    } else {
+      await store.writeEvent(tx, run.id, writes);
+      await this.project(tx, transition);
+    }
     return { duplicate: false, message: undefined, node, dispatched: dispatches.length, runStatus };
+  }
+
+  private async project(tx: Executor, transition: RunTransition): Promise<void> {
+    for (const observer of this.observers) await observer(tx, transition);
   }
 
   /** The callback URL of a Worker instance, with its token when callbacks are authenticated. */
@@ -561,6 +586,12 @@ export class Engine {
 type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
 
 type RowLoader = (keys: string[]) => Promise<NodeRow[]>;
+
+/** A batch's writes and projections, held until every event of it has been decided (Engine.handleTogether). */
+interface DeferredWrites {
+  writes: ({ runId: string } & store.EventWrites)[];
+  transitions: RunTransition[];
+}
 
 /**
  * One event of a batch (Engine.handleAll). `admit` is the front door's check of the locked run before its event is

@@ -328,36 +328,55 @@ export interface EventWrites {
 
 /**
  * Everything an accepted event writes, in one statement (one round trip while the run's lock is held): node rows,
- * outbox deletions and insertions, the run's counters and status, the event log and the wake-up. Data-modifying
- * CTEs all see the snapshot from before the statement, so the deletion cannot touch the rows inserted beside it.
+ * outbox deletions and insertions, the run's counters and status, the event log and the wake-up.
  */
-export async function writeEvent(tx: Executor, runId: string, w: EventWrites): Promise<void> {
+export function writeEvent(tx: Executor, runId: string, w: EventWrites): Promise<void> {
+  return writeEvents(tx, [{ runId, ...w }]);
+}
+
+/**
+ * What several accepted events wrote, each on its own run (a batch: no run twice), in one statement. Data-modifying
+ * CTEs all see the snapshot from before the statement, so a deletion cannot remove the dispatches inserted beside it.
+ * Rows are found through the primary keys and the outbox's (run, node) index, one run at a time (LATERAL and
+ * `= ANY(ARRAY(...))`), never by a join the planner could turn into a scan of a whole table.
+ */
+export async function writeEvents(tx: Executor, writes: readonly ({ runId: string } & EventWrites)[]): Promise<void> {
+  const changed = writes.flatMap((w) => w.changed.map((row) => ({ runId: w.runId, ...row })));
+  const cancelled = writes.flatMap((w) => w.cancelled.map((key) => ({ runId: w.runId, key })));
+  const dispatches = writes.flatMap((w) => w.dispatches.map((d) => ({ runId: w.runId, ...d })));
+  const runs = writes.map((w) => ({ id: w.runId, ...w.counts, status: w.status }));
+  const logs = writes.map((w, seq) => ({ seq, runId: w.runId, ...w.log, payload: w.log.payload ?? null }));
+  const notify = writes.some((w) => w.notify);
   await tx.execute(sql`
     WITH saved AS (
       INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from, updated_at)
-      SELECT ${runId}::uuid, x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
-      FROM jsonb_to_recordset(${json(w.changed)}::jsonb)
-        AS x(key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
+      SELECT x."runId", x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
+      FROM jsonb_to_recordset(${json(changed)}::jsonb)
+        AS x("runId" uuid, key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
       ON CONFLICT (run_id, node_id) DO UPDATE SET
         status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
         attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
         path_failed = excluded.path_failed, feedback = excluded.feedback, retry_from = excluded.retry_from, updated_at = excluded.updated_at
     ), removed AS (
       DELETE FROM stitch_dispatches
-      WHERE run_id = ${runId} AND node_id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(w.cancelled)}::jsonb)))
+      WHERE id = ANY(ARRAY(
+        SELECT d.id FROM jsonb_to_recordset(${json(cancelled)}::jsonb) AS c("runId" uuid, key text)
+        CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key) d))
     ), queued AS (
       INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, kind, url, payload, run_at)
-      SELECT ${runId}::uuid, x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0)
-      FROM jsonb_to_recordset(${json(w.dispatches)}::jsonb) AS x(kind text, key text, attempt int, url text, payload jsonb, "delayMs" int)
+      SELECT x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0)
+      FROM jsonb_to_recordset(${json(dispatches)}::jsonb) AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int)
     ), counted AS (
-      UPDATE stitch_runs SET running_count = ${w.counts.running}, waiting_count = ${w.counts.waiting},
-        failed_count = ${w.counts.failed}, status = ${w.status}, updated_at = now()
-      WHERE id = ${runId}
+      UPDATE stitch_runs r SET running_count = x.running, waiting_count = x.waiting, failed_count = x.failed, status = x.status, updated_at = now()
+      FROM jsonb_to_recordset(${json(runs)}::jsonb) AS x(id uuid, running int, waiting int, failed int, status text)
+      WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT (e->>'id')::uuid FROM jsonb_array_elements(${json(runs)}::jsonb) e))
     ), logged AS (
       INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
-      VALUES (${runId}, ${w.log.nodeId}, ${w.log.type}, ${json(w.log.payload)}::jsonb, ${w.log.actor})
+      SELECT x."runId", x."nodeId", x.type, x.payload, x.actor
+      FROM jsonb_to_recordset(${json(logs)}::jsonb) AS x(seq int, "runId" uuid, "nodeId" text, type text, payload jsonb, actor text)
+      ORDER BY x.seq
     ), woken AS (
-      SELECT pg_notify('stitch_dispatch', '') WHERE ${w.notify}
+      SELECT pg_notify('stitch_dispatch', '') WHERE ${notify}
     )
     SELECT (SELECT count(*) FROM woken) AS woken`);
 }
