@@ -100,17 +100,27 @@ async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Prom
   return bytes;
 }
 
-/** Reads and checks the body, then gives the route a copy of the bytes read, as if unread. */
+/**
+ * Reads and checks the body, then leaves the bytes read for the route: REST routes read them from Hono's body cache,
+ * tRPC (which reads the request itself) from a copy of the request. A body whose length is declared within the limit is
+ * read at once, straight from the socket (the node adapter's direct read, no web stream); one sent in chunks without a
+ * declared length is read through its stream, never more than the limit.
+ */
 async function bodyProblem(c: Context, limit: number, trpc: boolean): Promise<Problem | undefined> {
   const request = c.req.raw;
-  if (!request.body) return undefined;
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
   const tooLarge: Problem = { status: 413, code: "body_too_large", message: `the request body is larger than ${limit} bytes (MAX_BODY_BYTES)` };
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > limit) return tooLarge;
-  const bytes = await readAtMost(request.body, limit);
+  const length = request.headers.get("content-length");
+  if (Number(length ?? 0) > limit) return tooLarge;
+  let bytes: Uint8Array<ArrayBuffer> | undefined;
+  if (length !== null) bytes = new Uint8Array(await request.arrayBuffer());
+  else if (request.body) bytes = await readAtMost(request.body, limit);
+  else return undefined;
   if (!bytes) return tooLarge;
-  c.req.raw = new Request(request, { body: bytes });
   const text = new TextDecoder().decode(bytes);
+  // Hono keeps a body it has read as the promise of it (its type says the value): the route's `c.req.text()` answers it.
+  if (trpc) c.req.raw = new Request(request, { body: bytes });
+  else (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
   const value = parsedJson(text);
   const found = value === undefined ? undefined : jsonFlaw(value);
   if (found) return badInput("invalid_body", fieldName(found, trpc ? "the tRPC input" : "the body"), found.problem);
