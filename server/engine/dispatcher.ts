@@ -109,12 +109,27 @@ export class Dispatcher {
       channel: "stitch_dispatch",
       pollMs: options.pollMs,
       concurrency: options.concurrency,
-      claim: async (room) =>
-        (await this.claim(room)).map((row) => () =>
-          this.deliverAndRecord(row)
-            .catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))
-            .finally(() => this.held.delete(row.id))),
+      claim: async (room) => (await this.claim(room)).map((row) => () => this.work(row)),
     });
+    // The webhooks this process's transactions write are written claimed by it, and delivered here once committed.
+    engine.deliverHere({
+      leaseMs: this.leaseMs,
+      reserve: (wanted) => this.pump.reserve(wanted),
+      release: (count) => this.pump.release(count),
+      deliver: (rows) => {
+        // Stopped meanwhile: the rows' leases run out and another process (or this one, restarted) claims them.
+        if (this.stopping.signal.aborted) return this.pump.release(rows.length);
+        this.hold(rows);
+        for (const row of rows) this.pump.runReserved(() => this.work(row));
+      },
+    });
+  }
+
+  /** One claimed row's delivery and what follows it; the row is held (its lease renewed) until then. */
+  private work(row: ClaimedDispatch): Promise<void> {
+    return this.deliverAndRecord(row)
+      .catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))
+      .finally(() => this.held.delete(row.id));
   }
 
   /** Registers how dispatches of nodes with `data.protocol === name` are sent. */
@@ -172,13 +187,18 @@ export class Dispatcher {
 
   private async claim(limit: number): Promise<ClaimedDispatch[]> {
     const claimed = await this.database.run((db) => claimDispatches(db, limit, this.leaseMs));
+    this.hold(claimed);
+    return claimed;
+  }
+
+  /** Rows this process now holds: the heartbeat renews their leases while it works on them, for at most their hold. */
+  private hold(rows: readonly ClaimedDispatch[]): void {
     const now = Date.now();
-    for (const row of claimed) {
+    for (const row of rows) {
       const leaseMs = (row.payload as { config?: { leaseMs?: unknown } } | null)?.config?.leaseMs;
       const holdMs = typeof leaseMs === "number" ? leaseMs : this.options.timeoutMs + 10_000;
       this.held.set(row.id, { deliveries: row.deliveries, renewUntil: now + holdMs });
     }
-    return claimed;
   }
 
   private forget(row: ClaimedDispatch): Promise<void> {

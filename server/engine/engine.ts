@@ -4,6 +4,7 @@
  * and the event log together, and let observers project the change in the same transaction. Nothing about a run
  * lives in memory between events, so any number of processes can share the work.
  */
+import { randomUUID } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
 import { nulPath } from "../lib/json";
 import { type PageParams, pageOf, pageRequest } from "../lib/paging";
@@ -92,6 +93,18 @@ export interface RunTransition {
 }
 export type TransitionObserver = (tx: Executor, transition: RunTransition) => Promise<void>;
 
+/**
+ * The dispatcher of this process, as the engine hands it the webhooks it writes: `reserve` takes up to `wanted` free
+ * delivery slots (answering how many; none when the dispatcher is stopped), `release` gives back slots of a
+ * transaction that rolled back, and `deliver` delivers rows written claimed under `leaseMs`, once committed.
+ */
+export interface LocalDelivery {
+  readonly leaseMs: number;
+  reserve(wanted: number): number;
+  release(count: number): void;
+  deliver(rows: store.ClaimedDispatch[]): void;
+}
+
 export interface EngineOptions {
   /** Where a Worker instance calls back (NEXT_PUBLIC_BASE_URL and the REST route): the routes own the path, not the engine. */
   callbackUrl: (runId: string, nodeKey: string) => string;
@@ -150,6 +163,7 @@ export class Engine {
   private readonly graphs = new Map<string, CompiledGraph>();
   private readonly observers: TransitionObserver[] = [];
   private readonly committedListeners: ((applied: EventResult) => void)[] = [];
+  private local: LocalDelivery | undefined;
 
   constructor(
     readonly database: Database,
@@ -159,6 +173,11 @@ export class Engine {
   /** Registers a projection that runs inside every event's transaction, after the engine's own writes. */
   observe(observer: TransitionObserver): void {
     this.observers.push(observer);
+  }
+
+  /** The dispatcher of this process, which delivers the webhooks this process's transactions write (see `claimHere`). */
+  deliverHere(local: LocalDelivery): void {
+    this.local = local;
   }
 
   /**
@@ -243,15 +262,10 @@ export class Engine {
    * commit or roll back together with the run they start. Dispatches are sent after commit.
    */
   async transaction<T>(fn: (ops: EngineOps, tx: Executor) => Promise<T>): Promise<T> {
-    let dispatched = 0;
-    const result = await this.database.transaction((tx) =>
+    return this.committing((tx, after) =>
       fn(
         {
-          startRun: async (flowId, input, options = {}) => {
-            const started = await this.startRunWithin(tx, flowId, input, options);
-            dispatched += started.dispatched;
-            return started.runId;
-          },
+          startRun: (flowId, input, options = {}) => this.startRunWithin(tx, flowId, input, options, after),
           ensureFlow: async (id, name, graph) => {
             refuseUnstorable({ name, graph }, "");
             compileOrRefuse(graph, this.options.refuseWebhookUrl);
@@ -261,7 +275,25 @@ export class Engine {
         tx,
       ),
     );
-    if (dispatched > 0) this.options.onDispatch?.();
+  }
+
+  /**
+   * Runs `work` in one transaction and, once it has committed, does what the transaction left to do: wakes the
+   * dispatchers for the rows written for any process, delivers the rows written claimed by this one, and tells the
+   * `afterCommit` listeners of the events applied. When it rolls back, the delivery slots it reserved are given back.
+   */
+  private async committing<T>(work: (tx: Executor, after: AfterCommit) => Promise<T>): Promise<T> {
+    const after: AfterCommit = { dispatched: 0, handed: [], applied: [] };
+    let result: T;
+    try {
+      result = await this.database.transaction((tx) => work(tx, after));
+    } catch (error) {
+      this.local?.release(after.handed.length);
+      throw error;
+    }
+    if (after.handed.length > 0) this.local!.deliver(after.handed);
+    if (after.dispatched > after.handed.length) this.options.onDispatch?.();
+    for (const listener of this.committedListeners) for (const applied of after.applied) listener(applied);
     return result;
   }
 
@@ -272,19 +304,11 @@ export class Engine {
    * so no two of them can take the two in opposite orders and deadlock. A front door that addresses runs by its own
    * id reads the engine run's id (immutable) first, without a lock, then calls this. Unknown run: `not_found`.
    */
-  async onRun<T>(runId: string, fn: (run: RunOps, tx: Executor) => Promise<T>): Promise<T> {
-    let dispatched = 0;
-    let committed: EventResult[] = [];
-    const result = await this.database.transaction(async (tx) => {
-      committed = [];
+  onRun<T>(runId: string, fn: (run: RunOps, tx: Executor) => Promise<T>): Promise<T> {
+    return this.committing(async (tx, after) => {
       const locked = await store.lockRun(tx, runId);
       if (!locked) throw runNotFound(runId);
-      const apply = async (event: ApplicableEvent, actor: string | null) => {
-        const applied = await this.applyEvent(tx, locked, event, actor);
-        dispatched += applied.dispatched;
-        if (!applied.result.duplicate) committed.push(applied.result);
-        return applied.result;
-      };
+      const apply = (event: ApplicableEvent, actor: string | null) => this.applyEvent(tx, locked, event, actor, after);
       const ops: RunOps = {
         id: locked.id,
         owner: locked.owner,
@@ -299,9 +323,6 @@ export class Engine {
       };
       return fn(ops, tx);
     });
-    if (dispatched > 0) this.options.onDispatch?.();
-    for (const listener of this.committedListeners) for (const applied of committed) listener(applied);
-    return result;
   }
 
   /**
@@ -326,12 +347,8 @@ export class Engine {
     }
   }
 
-  private async handleTogether(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
-    let dispatched = 0;
-    let committed: EventResult[] = [];
-    const answers = await this.database.transaction(async (tx) => {
-      dispatched = 0;
-      committed = [];
+  private handleTogether(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
+    return this.committing(async (tx, after) => {
       const runIds = [...new Set(events.map((e) => e.runId).filter(store.isUuid))].sort();
       const locked = new Map((await store.lockRuns(tx, runIds)).map((run) => [run.id, run]));
       const graphs = new Map<string, CompiledGraph>();
@@ -366,12 +383,11 @@ export class Engine {
           answers.push(error);
           continue;
         }
-        const applied = await this.recordEvent(tx, run, g, event, null, step, deferred).catch((error: unknown) => {
-          throw new BatchFault(error);
-        });
-        dispatched += applied.dispatched;
-        if (!applied.result.duplicate) committed.push(applied.result);
-        answers.push(applied.result);
+        answers.push(
+          await this.recordEvent(tx, run, g, event, null, step, after, deferred).catch((error: unknown) => {
+            throw new BatchFault(error);
+          }),
+        );
       }
       if (deferred && deferred.writes.length > 0) {
         try {
@@ -383,12 +399,9 @@ export class Engine {
       }
       return answers;
     });
-    if (dispatched > 0) this.options.onDispatch?.();
-    for (const listener of this.committedListeners) for (const applied of committed) listener(applied);
-    return answers;
   }
 
-  private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions) {
+  private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions, after: AfterCommit): Promise<string> {
     refuseUnstorable(input, "input");
     // A run created in this very transaction is locked by it: no other transaction can see it yet.
     const locked = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
@@ -397,27 +410,28 @@ export class Engine {
     const g = await this.compiled(tx, flowId, locked.flowVersion);
     const initial = new Map([...g.nodes.keys()].map((key) => [key, newRow(key)]));
     const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
-    const { dispatched } = await this.apply(tx, locked, g, { type: "start" }, log, initial, new Set(initial.keys()));
-    return { runId: id, dispatched };
+    await this.record(tx, locked, g, { type: "start" }, log, await this.decide(tx, locked, g, { type: "start" }, initial, new Set(initial.keys())), after);
+    return id;
   }
 
-  private async applyEvent(tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null) {
+  private async applyEvent(tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null, after: AfterCommit): Promise<EventResult> {
     const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
     // A cancellation, resumption or restart reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
     const seed = readsEveryRow(event) ? new Map((await store.loadAllNodeRows(tx, locked.id)).map((row) => [row.key, row])) : undefined;
     const step = await this.decide(tx, locked, g, refusingUnstorable(event, actor), seed);
-    return this.recordEvent(tx, locked, g, event, actor, step);
+    return this.recordEvent(tx, locked, g, event, actor, step, after);
   }
 
   /** Writes a decided external event (see `record`) and says what became of it. */
   private async recordEvent(
-    tx: Executor, locked: store.LockedRun, g: CompiledGraph, event: ApplicableEvent, actor: string | null, step: MacrostepResult, deferred?: DeferredWrites,
-  ) {
+    tx: Executor, locked: store.LockedRun, g: CompiledGraph, event: ApplicableEvent, actor: string | null, step: MacrostepResult, after: AfterCommit,
+    deferred?: DeferredWrites,
+  ): Promise<EventResult> {
     const { type, ...carried } = event;
     const key = "key" in event ? event.key : null;
     const runId = locked.id;
     const { key: _key, ...payload } = carried as typeof carried & { key?: string };
-    const applied = await this.record(tx, locked, g, event, { nodeId: key, type, payload, actor }, step, deferred);
+    const applied = await this.record(tx, locked, g, event, { nodeId: key, type, payload, actor }, step, after, deferred);
     const result: EventResult = {
       runId,
       nodeId: key,
@@ -426,20 +440,8 @@ export class Engine {
       ...(applied.node ? { node: toNodeState(applied.node) } : {}),
       runStatus: applied.runStatus,
     };
-    return { result, dispatched: applied.dispatched };
-  }
-
-  /**
-   * Runs the event's macrostep inside `tx`, loading rows from the store as it asks for them, then writes everything
-   * it changed in one statement and lets the observers project it. A refused event throws (the transaction rolls back).
-   * `run` is the locked run as this transaction knows it; its status and counters are brought up to date here, so
-   * a second event in the same transaction starts from the first one's outcome.
-   */
-  private async apply(
-    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"],
-    seed?: ReadonlyMap<string, NodeRow>, created?: ReadonlySet<string>, load?: RowLoader,
-  ) {
-    return this.record(tx, run, g, event, log, await this.decide(tx, run, g, event, seed, created, load));
+    if (!applied.duplicate) after.applied.push(result);
+    return result;
   }
 
   /**
@@ -457,12 +459,18 @@ export class Engine {
     return step;
   }
 
-  /** Writes what a decided macrostep changed, in one statement, and lets the observers project it. */
+  /**
+   * Writes what a decided macrostep changed, in one statement, and lets the observers project it (or, `deferred`,
+   * leaves both to the batch). `run` is the locked run as this transaction knows it; its status and counters are
+   * brought up to date here, so a second event in the same transaction starts from the first one's outcome. The
+   * webhooks it sends are written claimed by this process, as many as it has room to deliver at once (`after.handed`).
+   */
   private async record(
-    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"], step: MacrostepResult, deferred?: DeferredWrites,
+    tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"], step: MacrostepResult, after: AfterCommit,
+    deferred?: DeferredWrites,
   ) {
     const node = step.addressed;
-    if (step.outcome.kind === "duplicate") return { duplicate: true, message: step.outcome.message, node, dispatched: 0, runStatus: run.status };
+    if (step.outcome.kind === "duplicate") return { duplicate: true, message: step.outcome.message, node, runStatus: run.status };
 
     const counts: RunCounts = { ...run.counts };
     for (const { before, after } of step.changes) {
@@ -474,9 +482,12 @@ export class Engine {
     const runStatusBefore = run.status;
     const runStatus = runStatusAfter(runStatusBefore, event, counts);
     const { dispatches, cancelled } = outboxOf(step.effects);
+    after.dispatched += dispatches.length;
+    after.handed.push(...this.claimHere(run.id, dispatches));
     const writes: store.EventWrites = {
       changed: step.changes.map((c) => c.after), cancelled, dispatches, counts, status: runStatus, log,
-      notify: dispatches.length > 0 && this.database.kind === "postgres",
+      // Other processes are woken only for the rows this one does not deliver itself.
+      notify: dispatches.some((d) => !d.claimed) && this.database.kind === "postgres",
     };
     run.counts = counts;
     run.status = runStatus;
@@ -488,7 +499,21 @@ export class Engine {
       await store.writeEvent(tx, run.id, writes);
       await this.project(tx, transition);
     }
-    return { duplicate: false, message: undefined, node, dispatched: dispatches.length, runStatus };
+    return { duplicate: false, message: undefined, node, runStatus };
+  }
+
+  /**
+   * Marks the webhooks due now as claimed by this process, as many as its dispatcher has free slots for (reserved
+   * here, given back if the transaction rolls back): written already leased, they skip the claim that would otherwise
+   * follow the commit, and no other process takes them unless this one dies before delivering (the lease runs out).
+   */
+  private claimHere(runId: string, dispatches: store.NewDispatch[]): store.ClaimedDispatch[] {
+    const due = dispatches.filter((d) => d.kind === "webhook" && d.delayMs === 0);
+    const room = due.length > 0 && this.local ? this.local.reserve(due.length) : 0;
+    return due.slice(0, room).map((d) => {
+      d.claimed = { id: randomUUID(), leaseMs: this.local!.leaseMs };
+      return { id: d.claimed.id, run_id: runId, node_id: d.key, node_attempt: d.attempt, kind: d.kind, url: d.url, payload: d.payload, deliveries: 1 };
+    });
   }
 
   private async project(tx: Executor, transition: RunTransition): Promise<void> {
@@ -586,6 +611,16 @@ export class Engine {
 type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
 
 type RowLoader = (keys: string[]) => Promise<NodeRow[]>;
+
+/** What one engine transaction leaves to do once it has committed (Engine.committing). */
+interface AfterCommit {
+  /** Outbox rows written (webhooks and timers). */
+  dispatched: number;
+  /** Webhooks written claimed by this process, which it delivers itself. */
+  handed: store.ClaimedDispatch[];
+  /** The events applied (not duplicates), for the `afterCommit` listeners. */
+  applied: EventResult[];
+}
 
 /** A batch's writes and projections, held until every event of it has been decided (Engine.handleTogether). */
 interface DeferredWrites {

@@ -311,6 +311,11 @@ export interface NewDispatch {
   url: string;
   payload: unknown;
   delayMs: number;
+  /**
+   * Set when the process writing the row delivers it itself once the transaction commits: the row's id, and it is
+   * written claimed (its first delivery counted, under a lease of `leaseMs`) as `claimDispatches` would leave it.
+   */
+  claimed?: { id: string; leaseMs: number };
 }
 
 export interface EventWrites {
@@ -343,7 +348,9 @@ export function writeEvent(tx: Executor, runId: string, w: EventWrites): Promise
 export async function writeEvents(tx: Executor, writes: readonly ({ runId: string } & EventWrites)[]): Promise<void> {
   const changed = writes.flatMap((w) => w.changed.map((row) => ({ runId: w.runId, ...row })));
   const cancelled = writes.flatMap((w) => w.cancelled.map((key) => ({ runId: w.runId, key })));
-  const dispatches = writes.flatMap((w) => w.dispatches.map((d) => ({ runId: w.runId, ...d })));
+  const dispatches = writes.flatMap((w) =>
+    w.dispatches.map(({ claimed, ...d }) => ({ runId: w.runId, ...d, ...(claimed ? { claimed_id: claimed.id, lease_ms: claimed.leaseMs } : {}) })),
+  );
   const runs = writes.map((w) => ({ id: w.runId, ...w.counts, status: w.status }));
   const logs = writes.map((w, seq) => ({ seq, runId: w.runId, ...w.log, payload: w.log.payload ?? null }));
   const notify = writes.some((w) => w.notify);
@@ -363,9 +370,12 @@ export async function writeEvents(tx: Executor, writes: readonly ({ runId: strin
         SELECT d.id FROM jsonb_to_recordset(${json(cancelled)}::jsonb) AS c("runId" uuid, key text)
         CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key) d))
     ), queued AS (
-      INSERT INTO stitch_dispatches (run_id, node_id, node_attempt, kind, url, payload, run_at)
-      SELECT x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0)
-      FROM jsonb_to_recordset(${json(dispatches)}::jsonb) AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int)
+      INSERT INTO stitch_dispatches (id, run_id, node_id, node_attempt, kind, url, payload, run_at, locked_until, deliveries)
+      SELECT COALESCE(x.claimed_id, gen_random_uuid()), x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0),
+        CASE WHEN x.claimed_id IS NULL THEN NULL ELSE now() + make_interval(secs => x.lease_ms / 1000.0) END,
+        CASE WHEN x.claimed_id IS NULL THEN 0 ELSE 1 END
+      FROM jsonb_to_recordset(${json(dispatches)}::jsonb)
+        AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int, claimed_id uuid, lease_ms int)
     ), counted AS (
       UPDATE stitch_runs r SET running_count = x.running, waiting_count = x.waiting, failed_count = x.failed, status = x.status, updated_at = now()
       FROM jsonb_to_recordset(${json(runs)}::jsonb) AS x(id uuid, running int, waiting int, failed int, status text)

@@ -26,6 +26,8 @@ export interface OutboxPumpOptions {
 
 export class OutboxPump {
   private inFlight = 0;
+  /** Slots promised to work claimed elsewhere (by a transaction not yet committed), which `claim` must leave free. */
+  private reserved = 0;
   private pumping = false;
   private again = false;
   private stopped = true;
@@ -61,6 +63,25 @@ export class OutboxPump {
     while (this.inFlight > 0 || this.pumping) await new Promise<void>((resolve) => this.idle.add(resolve));
   }
 
+  /** Reserves up to `wanted` free slots for work claimed outside the pump (see `runReserved`); none once stopped. */
+  reserve(wanted: number): number {
+    if (this.stopped) return 0;
+    const granted = Math.max(0, Math.min(wanted, this.options.concurrency - this.inFlight - this.reserved));
+    this.reserved += granted;
+    return granted;
+  }
+
+  /** Gives back reserved slots whose work will not come. */
+  release(count: number): void {
+    this.reserved = Math.max(0, this.reserved - count);
+  }
+
+  /** Runs a piece of work claimed outside the pump in a slot reserved for it; like claimed work, it MUST catch its own failure. */
+  runReserved(work: () => Promise<void>): void {
+    this.release(1);
+    this.run(work);
+  }
+
   wake(): void {
     if (this.stopped || this.retry) return;
     if (this.pumping) {
@@ -90,7 +111,7 @@ export class OutboxPump {
   private async pump(): Promise<void> {
     do {
       this.again = false;
-      const room = this.options.concurrency - this.inFlight;
+      const room = this.options.concurrency - this.inFlight - this.reserved;
       if (room <= 0 || this.stopped) return;
       let claimed: (() => Promise<void>)[];
       try {
@@ -100,16 +121,18 @@ export class OutboxPump {
         return;
       }
       this.outage.succeeded();
-      for (const work of claimed) {
-        this.inFlight++;
-        void work().finally(() => {
-          this.inFlight--;
-          if (this.stopped) this.settle();
-          else this.wake();
-        });
-      }
+      for (const work of claimed) this.run(work);
       if (claimed.length === room) this.again = true;
     } while (this.again && !this.stopped);
+  }
+
+  private run(work: () => Promise<void>): void {
+    this.inFlight++;
+    void work().finally(() => {
+      this.inFlight--;
+      if (this.stopped) this.settle();
+      else this.wake();
+    });
   }
 
   /** An unreachable database: try again after the outage's backoff. Anything else is said, and tried at the next wake. */
