@@ -67,7 +67,8 @@ export function WorkflowRunHeader({ door, run, view, runNoun, cancel, resume }: 
       </RunTitleRow>
       {resuming.error && !resuming.isPending ? <ErrorNotice title="The run was not resumed" error={resuming.error} /> : null}
       <p className="run-sub muted small">
-        <Link to={door.paths.workflow(run.workflow)}>{run.workflow}</Link> · {runNoun} <code>{run.id}</code> · started{run.started_by?.name ? ` by ${run.started_by.name}` : ""} {formatDateTime(run.created_at)}
+        <Link to={door.paths.workflow(run.workflow)}>{run.workflow}</Link> · {runNoun} <code>{run.id}</code> · {run.started_by?.name ? `started by ${run.started_by.name}, ` : "started "}
+        {formatDateTime(run.created_at)}
       </p>
       <RunTabs conversation={door.paths.run(run.id)} graph={door.paths.runGraph(run.id)} view={view} />
     </header>
