@@ -15,6 +15,13 @@ import { z } from "zod";
 export const RunChanges = z.object({ run_id: z.string(), marker: z.string(), active: z.boolean() });
 export type RunChanges = z.infer<typeof RunChanges>;
 
+/**
+ * Whether anything a list of runs shows has changed: `marker` is opaque and moves when a run is added or changes (its
+ * state, who its decision waits for); `active` is true while any run of the list can still change by itself.
+ */
+export const ListChanges = z.object({ marker: z.string(), active: z.boolean() });
+export type ListChanges = z.infer<typeof ListChanges>;
+
 /** Reads what else a run's conversation shows, kept elsewhere (its decisions' events, its comments), by engine run id. */
 export type ChangeMarker = (engineRunId: string) => Promise<string>;
 

@@ -1,6 +1,6 @@
 /** The pipeline's read models: runs, artifacts, exports and the conversation a run reads as. */
 import type { Database } from "../../db/client";
-import type { ConversationMarkers, RunChanges } from "../lib/runChanges";
+import type { ConversationMarkers, ListChanges, RunChanges } from "../lib/runChanges";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
@@ -107,6 +107,11 @@ export class PipelineQueries {
   }
 
   /** A page of runs, newest first, without their briefs. */
+  /** The one cheap read the run list polls: a marker that moves whenever anything it shows changes, so it is read again only then. */
+  listChanges(): Promise<ListChanges> {
+    return this.database.run((db) => store.listChangeMarker(db));
+  }
+
   async listRuns(params?: PageParams): Promise<Page<RunSummary>> {
     const { limit, before } = pageRequest(params, "text");
     const found = await this.database.run((db) => store.listRuns(db, { limit: limit + 1, before }));

@@ -6,7 +6,7 @@
 import { renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { TRPCClientError } from "@trpc/client";
-import { type RunChanges, changesPolling, useRunChanges } from "./runChanges";
+import { type RunChanges, changesPolling, useMarkerMoves, useRunChanges } from "./runChanges";
 
 const changes = (marker: string, active = true, runId = "RUN_1"): RunChanges => ({ run_id: runId, marker, active });
 
@@ -45,6 +45,18 @@ describe("useRunChanges", () => {
     expect(page.result.current).toBeNull();
     page.rerender({ data: changes("a"), error });
     expect(page.result.current).toBe(error);
+  });
+});
+
+describe("useMarkerMoves (a list's marker)", () => {
+  it("reads the list again when its marker moves, and once after the first marker while a run can still change", () => {
+    const refresh = vi.fn(async () => undefined);
+    const hook = renderHook(({ current }) => useMarkerMoves("runs", current, refresh), { initialProps: { current: { marker: "1/a", active: true } } });
+    expect(refresh).toHaveBeenCalledTimes(1);
+    hook.rerender({ current: { marker: "1/a", active: true } });
+    expect(refresh).toHaveBeenCalledTimes(1);
+    hook.rerender({ current: { marker: "2/b", active: false } });
+    expect(refresh).toHaveBeenCalledTimes(2);
   });
 });
 

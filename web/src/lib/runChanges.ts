@@ -45,19 +45,25 @@ export const changesPolling = {
  * page is not up to date any more: the marker could not be read (updates paused), or nothing (null).
  */
 export function useRunChanges(runId: string, changes: { data?: RunChanges; error: unknown }, refresh: () => Promise<unknown>): unknown {
-  const last = useRef<{ runId: string; marker: string } | null>(null);
-  const data = changes.data;
+  useMarkerMoves(runId, changes.data?.run_id === runId ? changes.data : undefined, refresh);
+  return changes.error ?? null;
+}
+
+/**
+ * Calls `refresh` whenever the marker of what `key` names (a run, a list) moves. The first marker is read after the
+ * page's first reads went out, which may have missed what moved in between: while what it watches can still change,
+ * it is read again once; once nothing moves it by itself, not.
+ */
+export function useMarkerMoves(key: string, current: { marker: string; active: boolean } | undefined, refresh: () => Promise<unknown>): void {
+  const last = useRef<{ key: string; marker: string } | null>(null);
   useEffect(() => {
-    if (!data || data.run_id !== runId) return;
-    const before = last.current?.runId === runId ? last.current.marker : null;
-    last.current = { runId, marker: data.marker };
-    // The first marker is read after the page's first reads went out, which may have missed what moved in between:
-    // an active run is read again once; an ended one moves no more.
-    if (before === data.marker || (before === null && !data.active)) return;
+    if (!current) return;
+    const before = last.current?.key === key ? last.current.marker : null;
+    last.current = { key, marker: current.marker };
+    if (before === current.marker || (before === null && !current.active)) return;
     void refresh();
     // A new `refresh` alone (each render makes one) reads nothing again: the marker it last saw is the same.
-  }, [data, runId, refresh]);
-  return changes.error ?? null;
+  }, [current, key, refresh]);
 }
 
 /**

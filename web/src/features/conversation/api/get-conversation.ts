@@ -5,7 +5,7 @@ import { trpc } from "../../../lib/trpc";
  * A run as a conversation. It is not polled itself: `pipeline.changes`, one small read, is polled every 1.5 s while
  * the run can still change (never once it has completed, failed or was cancelled), and when its marker moves the
  * conversation, the run's decisions and their activity, the comments and reviewed outputs on screen and the sidebar's
- * runs are read again, in one batched request. Structural sharing keeps unchanged messages identical between reads,
+ * list marker (which has the runs read again when it moved) are read again, in one batched request. Structural sharing keeps unchanged messages identical between reads,
  * so memoised messages do not re-render (and diagrams are not redrawn).
  */
 export function useConversation(runId: string) {
@@ -14,7 +14,7 @@ export function useConversation(runId: string) {
   const changesError = useRunChanges(runId, changes, () =>
     Promise.all([
       utils.pipeline.conversation.invalidate({ runId }),
-      utils.pipeline.listRuns.invalidate(),
+      utils.pipeline.listChanges.invalidate(),
       invalidateDecisionsAndReviews(utils, runId),
     ]),
   );
