@@ -7,7 +7,7 @@ import { type Engine, EngineError, type HistoryStep, type RunHistory } from "../
 import { type CompiledGraph, keyInPath, parseKey } from "../engine/graph";
 import type { RunOwner } from "../engine/schemas";
 import type { NodeRow } from "../engine/transition";
-import type { ConversationMarkers, RunChanges } from "../lib/runChanges";
+import { type ConversationMarkers, type RunChanges, canStillChange } from "../lib/runChanges";
 import { OWNER_NAMES } from "./commands";
 import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
 
@@ -57,8 +57,7 @@ export class FlowQueries {
   async changes(runId: string): Promise<RunChanges> {
     const own = await this.engine.changeMarker(runId);
     if (own.owner) throw ownedElsewhere(runId, own.owner);
-    const active = own.status === "running" || own.status === "waiting_for_user";
-    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active });
+    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active: canStillChange(own.status) });
   }
 }
 

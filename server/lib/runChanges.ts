@@ -6,6 +6,7 @@
  * its comments): the app registers those once (app.ts), for every front door.
  */
 import { z } from "zod";
+import type { RunStatus } from "../engine/schemas";
 
 /**
  * Whether anything a run's conversation shows has changed: `marker` is opaque and moves with every new turn, state,
@@ -21,6 +22,9 @@ export type RunChanges = z.infer<typeof RunChanges>;
  */
 export const ListChanges = z.object({ marker: z.string(), active: z.boolean() });
 export type ListChanges = z.infer<typeof ListChanges>;
+
+/** Whether a run of this engine status can still change by itself (its conversation's marker is worth polling). */
+export const canStillChange = (status: RunStatus): boolean => status === "running" || status === "waiting_for_user";
 
 /** Reads what else a run's conversation shows, kept elsewhere (its decisions' events, its comments), by engine run id. */
 export type ChangeMarker = (engineRunId: string) => Promise<string>;
