@@ -1,11 +1,12 @@
 /**
  * A reviewer stops a run while its first output waits for review: "Cancel run", a reason, "Cancel this run".
  * The conversation ends with the cancellation recorded under the caller's name and its reason, nothing is left to
- * approve, the sidebar says Cancelled, polling stops, and the flow graph shows the stopped node.
+ * approve, the sidebar says Cancelled, polling stops, and the flow graph shows the stopped node. While the run waits,
+ * the sidebar reads only its list's change marker, not the runs.
  */
 import { expect, test } from "@playwright/test";
 import { bootstrapName } from "./auth";
-import { snapshot, submitBrief } from "./helpers";
+import { snapshot, submitBrief, trpcReads } from "./helpers";
 
 // Decisions are recorded as the caller: these specs act with the bootstrap token (e2e/auth.ts).
 const reviewer = bootstrapName;
@@ -29,6 +30,11 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   const runs = page.getByRole("navigation", { name: "Runs" });
   const runLink = runs.getByRole("link", { name: /withdrawn/ });
   await expect(runLink).toContainText("Waiting for a reviewer");
+
+  // Nothing moves while the output waits: the sidebar reads its list's change marker, not the runs again.
+  const sidebarReads = await trpcReads(page).during(5500, /^pipeline\.(listRuns|listChanges)$/);
+  expect(sidebarReads.filter((procedure) => procedure === "pipeline.listChanges").length).toBeGreaterThanOrEqual(1);
+  expect(sidebarReads.filter((procedure) => procedure === "pipeline.listRuns")).toEqual([]);
 
   // Backing out changes nothing.
   const cancelRun = page.getByRole("button", { name: "Cancel run", exact: true });

@@ -27,3 +27,24 @@ export async function submitBrief(page: Page): Promise<void> {
   if (await anyway.isVisible()) await anyway.click();
   await page.waitForURL(/\/app\/runs\/[^/]+$/);
 }
+
+/**
+ * The app's tRPC reads from now on, by procedure (a batched request counts once for each it asks for): how a spec
+ * checks what a page polls. `during` waits and answers the reads made meanwhile of the procedures `pattern` matches.
+ */
+export function trpcReads(page: Page) {
+  const reads: string[] = [];
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (request.method() === "GET" && pathname.startsWith("/trpc/")) reads.push(...decodeURIComponent(pathname.slice("/trpc/".length)).split(","));
+  });
+  return {
+    /** How many times the procedures `pattern` matches were read so far. */
+    count: (pattern: RegExp) => reads.filter((procedure) => pattern.test(procedure)).length,
+    async during(ms: number, pattern: RegExp): Promise<string[]> {
+      const from = reads.length;
+      await page.waitForTimeout(ms);
+      return reads.slice(from).filter((procedure) => pattern.test(procedure));
+    },
+  };
+}

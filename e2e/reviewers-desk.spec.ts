@@ -1,7 +1,8 @@
 /**
  * The reviewer's desk for a plain flow run: its UX gate waiting is a decision in Reviews, which opens the run's
  * conversation (the input, the gate asking, its composer); what is typed there is kept while the person looks at the
- * graph, and completing the gate lets the flow go on to its worker and the end, each turn in the conversation. An
+ * graph, and completing the gate lets the flow go on to its worker and the end, each turn in the conversation; while
+ * it waits, the conversation and the graph read only the run's change marker, and nothing once it has ended. An
  * analyst who starts such a run reads, in its conversation and in its graph, who it waits for and since when, never
  * a decision to take: on a phone's width, with the keyboard. (Named to run after people.spec.ts, which needs a server
  * with no account yet: this spec invites people.)
@@ -9,7 +10,7 @@
 import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
 import { echoWorker, startWorkerServer, type WorkerServer } from "../server/testing/workerServer";
 import { bootstrapName } from "./auth";
-import { snapshot } from "./helpers";
+import { snapshot, trpcReads } from "./helpers";
 
 let worker: WorkerServer;
 test.beforeAll(async () => {
@@ -51,6 +52,9 @@ test("a plain flow run's UX gate is opened from Reviews and completed in its con
   const flowId = await createFlow(request, `Ship orders ${Date.now()}`);
   const started = await request.post(`/api/stitch/flows/${flowId}/runs`, { data: { input: { order: "A-1", weight_kg: 3 } } });
   const run = (await started.json()) as { id: string };
+  const reads = trpcReads(page);
+  /** What the run's pages read: its change marker, and what they read again when it moves. */
+  const runReads = /^(engine\.runs\.(changes|conversation|get)|decisions\.activity|review\.\w+)$/;
 
   await page.goto("/app/reviews");
   const item = page.getByRole("link", { name: `Complete "Carrier" of flow run ${run.id.slice(0, 8)}` });
@@ -66,10 +70,18 @@ test("a plain flow run's UX gate is opened from Reviews and completed in its con
   await composer.getByRole("textbox", { name: "Output" }).fill('{"carrier": "DHL"}');
   await snapshot(page, testInfo, "01-flow-gate-waiting");
 
+  // While it waits for a person nothing moves: only its change marker is read (every 1.5 s).
+  const whileWaiting = await reads.during(4500, runReads);
+  expect(whileWaiting.filter((procedure) => procedure === "engine.runs.changes").length).toBeGreaterThanOrEqual(2);
+  expect(whileWaiting.filter((procedure) => procedure !== "engine.runs.changes")).toEqual([]);
+
   // To the graph and back: the input typed is still there, and the graph links back to the conversation.
   await page.getByRole("navigation", { name: "Run views" }).getByRole("link", { name: "Flow graph" }).click();
   await expect(page).toHaveURL(new RegExp(`/app/flows/runs/${run.id}/graph$`));
   await expect(page.locator(".react-flow__node")).toHaveCount(2);
+  // The graph of the waiting run does not poll the engine run either: the marker alone.
+  const onTheGraph = await reads.during(3500, runReads);
+  expect(onTheGraph.filter((procedure) => procedure !== "engine.runs.changes")).toEqual([]);
   await page.getByRole("navigation", { name: "Run views" }).getByRole("link", { name: "Conversation" }).click();
   const output = page.getByRole("region", { name: "Complete Carrier" }).getByRole("textbox", { name: "Output" });
   await expect(output).toHaveValue('{"carrier": "DHL"}');
@@ -82,6 +94,9 @@ test("a plain flow run's UX gate is opened from Reviews and completed in its con
   await expect(log.getByText(/Run completed/)).toBeVisible();
   await expect(page.getByRole("region", { name: "Complete Carrier" })).toHaveCount(0);
   await snapshot(page, testInfo, "02-flow-run-completed");
+  // Once the run has completed, after the marker's last read (which says so), nothing is read again.
+  await page.waitForTimeout(2500);
+  expect(await reads.during(4000, runReads)).toEqual([]);
 
   // The decision is closed, by whom, in Reviews.
   await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: /^Reviews/ }).click();

@@ -3,13 +3,14 @@
  * definition is pasted with mistakes, which the server names at their JSON paths; fixed, it is registered and gets its
  * page with its steps and its JSON. A run is started from the form made of its inputs: a number that is not one is
  * refused beside its field, then the run's conversation shows the inputs, each step's tool, resolved params, result
- * and attempts, and the outputs, typed, once it completes; the graph view shows its steps. A second workflow reads a
+ * and attempts, and the outputs, typed, once it completes (its change marker read while it runs, nothing once it has
+ * completed); the graph view shows its steps. A second workflow reads a
  * field its first step never wrote: that step fails naming the template, the step behind it is skipped, an
  * independent branch completes, the run fails with its outputs' reasons, and Retry and Resume are offered.
  */
 import { expect, test } from "@playwright/test";
 import { bootstrapName } from "./auth";
-import { snapshot } from "./helpers";
+import { snapshot, trpcReads } from "./helpers";
 
 // Decisions are recorded as the caller: these specs act with the bootstrap token (e2e/auth.ts).
 const reviewer = bootstrapName;
@@ -105,6 +106,8 @@ test("a step workflow is pasted, checked, registered, started from its form and 
   await expect(page).toHaveURL(new RegExp(`/app/steps/${name}$`));
   await snapshot(page, testInfo, "03-form-refuses-a-wrong-number");
 
+  const reads = trpcReads(page);
+  const runReads = /^(workflows\.changes|steps\.(conversation|run)|engine\.runs\.get)$/;
   await page.getByRole("textbox", { name: "times" }).fill("2");
   await page.getByRole("textbox", { name: "tags" }).fill('["vip", "new"]');
   await page.getByRole("button", { name: "Start run" }).click();
@@ -145,6 +148,12 @@ test("a step workflow is pasted, checked, registered, started from its form and 
   await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Resume" })).toHaveCount(0);
   await snapshot(page, testInfo, "05-run-completed-with-outputs");
+
+  // While it ran, its change marker was read, and the conversation only when the marker moved; once it has completed,
+  // after the marker's last read (which says so), nothing is read again.
+  expect(reads.count(/^workflows\.changes$/)).toBeGreaterThanOrEqual(2);
+  await page.waitForTimeout(2500);
+  expect(await reads.during(4000, runReads)).toEqual([]);
 
   // The same run as a graph: a step run is an engine run under the same id.
   await page.getByRole("link", { name: "Flow graph" }).click();

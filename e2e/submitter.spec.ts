@@ -2,8 +2,9 @@
  * The analyst's own brief, in Chromium, signed in as herself (invited by the bootstrap operator): the composer's prompts
  * and its check of a thin brief, which she may start anyway; her name on the brief; the sidebar saying whom the review
  * waits for, never "your review"; "Edit brief", which asks before discarding the first agent's draft and keeps the first
- * version in the conversation; and "Cancel run" on her own run, recorded as hers. (Named to run after people.spec.ts,
- * which needs a server without accounts.)
+ * version in the conversation; and "Cancel run" on her own run, recorded as hers: a pipeline run, and the YAML and
+ * step workflow runs she starts, never on a run someone else started. (Named to run after people.spec.ts, which needs
+ * a server without accounts.)
  */
 import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
 import { snapshot } from "./helpers";
@@ -90,4 +91,51 @@ test("the analyst is guided, starts a thin brief anyway, edits it to restart the
   await expect(page.getByRole("button", { name: "Edit brief" })).toHaveCount(0);
   await expect(runLink).toContainText("Cancelled");
   await snapshot(page, testInfo, "04-cancelled-by-her");
+});
+
+test("the analyst cancels the YAML and step workflow runs she started, after confirming, and is not offered it on another's", async ({ browser, request }, testInfo) => {
+  const yamlName = `wendy-gate-${Date.now()}`;
+  const gate = `name: ${yamlName}\ndescription: waits for a person at once\nnodes:\n  - id: gate\n    approval:\n      message: "Go on?"\n`;
+  expect((await request.post("/api/workflows", { data: gate, headers: { "content-type": "application/yaml" } })).ok()).toBe(true);
+  const stepsName = `wendy-pause-${Date.now()}`;
+  const pause = { id: stepsName, steps: [{ id: "pause", tool: "utils.delay", params: { ms: 60_000 } }] };
+  expect((await request.post("/api/workflows", { data: pause })).ok()).toBe(true);
+  // A run someone else (the bootstrap operator) started.
+  const others = (await (await request.post(`/api/workflows/${yamlName}/runs`, { data: { message: "not hers" } })).json()) as { id: string };
+
+  const page = await signedIn(browser, request, testInfo.project.use.baseURL, "Wendy Workflow", "analyst");
+  await page.goto(`/app/workflows/runs/${others.id}`);
+  await expect(page.locator(".run-header")).toContainText("Waiting for a person");
+  await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
+
+  // Her YAML run: "Cancel run" asks first, then the run is cancelled, recorded as hers.
+  await page.goto(`/app/workflows/${yamlName}`);
+  await page.getByRole("textbox", { name: "Message" }).fill("mine");
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page).toHaveURL(/\/app\/workflows\/runs\/[^/]+$/);
+  await expect(page.locator(".run-header")).toContainText("started by Wendy Workflow");
+  await expect(page.locator(".run-header")).toContainText("Waiting for a person");
+  await page.getByRole("button", { name: "Cancel run", exact: true }).click();
+  await page.getByRole("textbox", { name: "Reason" }).fill("Started it by mistake.");
+  await snapshot(page, testInfo, "05-her-workflow-run-cancel-confirmation");
+  await page.getByRole("button", { name: "Cancel this run" }).click();
+  const cancelled = page.getByRole("article", { name: "Run cancelled" });
+  await expect(cancelled).toContainText("Run cancelled by Wendy Workflow");
+  await expect(cancelled).toContainText("Started it by mistake.");
+  await expect(page.locator(".run-header")).toContainText("Cancelled");
+  await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
+
+  // Her step workflow run, likewise.
+  await page.goto(`/app/steps/${stepsName}`);
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page).toHaveURL(/\/app\/steps\/runs\/[^/]+$/);
+  await expect(page.locator(".run-header")).toContainText("started by Wendy Workflow");
+  await page.getByRole("button", { name: "Cancel run", exact: true }).click();
+  await page.getByRole("textbox", { name: "Reason" }).fill("Not needed.");
+  await page.getByRole("button", { name: "Cancel this run" }).click();
+  await expect(page.getByRole("article", { name: "Run cancelled" })).toContainText("Run cancelled by Wendy Workflow");
+  await expect(page.locator(".run-header")).toContainText("Cancelled");
+  await snapshot(page, testInfo, "06-her-step-run-cancelled");
+
+  expect((await request.post(`/api/workflows/runs/${others.id}/cancel`, { data: {} })).ok()).toBe(true);
 });

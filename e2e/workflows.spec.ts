@@ -4,13 +4,13 @@
  * at its line; fixed and saved, it gets its page. A run is started with a message: one approval is approved with a
  * comment, the other rejected with feedback (its on_reject prompt revises, and it asks again), a node whose `when` is
  * false is skipped with its reason, and a command node naming a missing command file fails with its error, Retry and
- * Resume. Polling stops once the run has failed, the run's graph shows its nodes, and an edit saves version 2. On a
+ * Resume. While the run waits, only its change marker is read; polling stops once the run has failed, the run's graph shows its nodes, and an edit saves version 2. On a
  * run of version 2, rejecting the approval that has no on_reject cancels the run with the reason; Resume asks again,
  * and "Cancel run" stops it for good.
  */
 import { expect, test } from "@playwright/test";
 import { bootstrapName } from "./auth";
-import { snapshot } from "./helpers";
+import { snapshot, trpcReads } from "./helpers";
 
 // Decisions are recorded as the caller: these specs act with the bootstrap token (e2e/auth.ts).
 const reviewer = bootstrapName;
@@ -45,8 +45,9 @@ nodes:
 `;
 
 test("a workflow is written in the editor, registered, run, reviewed, and shows its skipped and failed nodes", async ({ page }, testInfo) => {
-  const conversationPolls: string[] = [];
-  page.on("request", (r) => r.url().includes("workflows.conversation") && conversationPolls.push(r.url()));
+  const reads = trpcReads(page);
+  /** What the run's page reads: its change marker, and what it reads again when the marker moves. */
+  const runReads = /^(workflows\.(changes|conversation|run)|decisions\.activity|review\.\w+|engine\.runs\.get)$/;
 
   await page.goto("/app/workflows");
   await expect(page.getByRole("heading", { name: "Workflows", level: 1 })).toBeVisible();
@@ -117,6 +118,12 @@ test("a workflow is written in the editor, registered, run, reviewed, and shows 
   await expect(page.locator(".run-header")).toContainText("Waiting for a person");
   await snapshot(page, testInfo, "04-run-waiting-for-two-approvals");
 
+  // While it waits for two people nothing moves: only its change marker is read (every 1.5 s), not the conversation,
+  // its decisions' activity nor the comments on its outputs.
+  const whileWaiting = await reads.during(4500, runReads);
+  expect(whileWaiting.filter((procedure) => procedure === "workflows.changes").length).toBeGreaterThanOrEqual(2);
+  expect(whileWaiting.filter((procedure) => procedure !== "workflows.changes")).toEqual([]);
+
   // Legal approves with a comment.
   await legalReview.getByRole("textbox", { name: "Feedback" }).fill("Cleared by legal.");
   await legalReview.getByRole("button", { name: "Approve" }).click();
@@ -159,10 +166,9 @@ test("a workflow is written in the editor, registered, run, reviewed, and shows 
   await expect(skipped).toContainText("when: $draft.output == 'never' was false");
   await snapshot(page, testInfo, "06-skipped-and-failed");
 
-  // Polling stops once the run has failed.
-  const pollsAtFailure = conversationPolls.length;
-  await page.waitForTimeout(3500);
-  expect(conversationPolls.length).toBeLessThanOrEqual(pollsAtFailure + 1);
+  // Polling stops once the run has failed: after the marker's last read (which says the run is over), nothing is read again.
+  await page.waitForTimeout(2500);
+  expect(await reads.during(4000, runReads)).toEqual([]);
 
   // Retry fires the node again (it fails again), and so does Resume.
   await failure.getByRole("button", { name: "Retry" }).click();

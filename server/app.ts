@@ -45,6 +45,7 @@ import { workflowRoutes } from "./http/workflowRoutes";
 import { type OutboundPolicy, literalRefusal, outboundPolicyFromEnv } from "./lib/outboundPolicy";
 import type { ResolveHost } from "./lib/policedFetch";
 import { ownServerRule } from "./lib/ownServer";
+import { ConversationMarkers } from "./lib/runChanges";
 import { llmConfigFromEnv } from "./llm/chat";
 import { defaultSender } from "./notifications/mailer";
 import { type Notifications, installNotifications } from "./notifications/notifications";
@@ -188,8 +189,11 @@ export async function createServices(config: Config, database?: Database, overri
   const builtinAgents = new BuiltinAgents({
     slugs: agents.map((a) => a.slug), llm, callbackUrl: (slug) => pipelinePaths.agentCallbackUrl(baseUrl, slug), delayMs: config.BUILTIN_AGENT_DELAY_MS,
   });
+  // What every conversation's "anything changed?" marker watches besides its front door's rows: filled below.
+  const conversationMarkers = new ConversationMarkers();
   const pipeline = await installPipeline(db, engine, {
     agents,
+    conversationMarkers,
     recordDecisions,
     builtinAgents,
     agentTimeoutMs: config.AGENT_TIMEOUT_MS,
@@ -213,19 +217,19 @@ export async function createServices(config: Config, database?: Database, overri
   const steps = installStepWorkflows(db, engine, { env: config.env, dataDir: config.DATA_DIR, outbound });
   dispatcher.useExecutor(STEPS_EXECUTOR, steps.executor);
   const workflowFiles = await workflows.loadDirectory();
-  const flows = installFlows(engine, ownerDoor, recordDecisions);
+  const flows = installFlows(engine, ownerDoor, recordDecisions, conversationMarkers);
   const { queries: decisions, commands: decisionCommands } = decisionsInstalled;
   decisionCommands.useDoor("pipeline", pipelineDecisionDoor(pipeline.commands));
   decisionCommands.useDoor("yaml", workflowDecisionDoor(workflows.commands));
   decisionCommands.useDoor("flow", flowDecisionDoor(flows.commands));
   const review = installReview(db, engine, decisions);
   review.useDoor("pipeline", pipelineReviewDoor(pipeline.commands, pipeline.queries));
-  // A conversation's "anything changed?" marker moves with its decisions' events and its comments too.
-  pipeline.queries.watchAlso((engineRunId) => decisions.activityMarker(engineRunId));
-  pipeline.queries.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));
+  // Every conversation's "anything changed?" marker moves with its decisions' events and its comments too.
+  conversationMarkers.watchAlso((engineRunId) => decisions.activityMarker(engineRunId));
+  conversationMarkers.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));
   return {
     config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
-    workflowDoor: workflowDoor(db, workflows, steps), people, audit, notifications, workflowFiles,
+    workflowDoor: workflowDoor(db, workflows, steps, conversationMarkers), people, audit, notifications, workflowFiles,
   };
 }
 

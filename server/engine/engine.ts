@@ -535,6 +535,13 @@ export class Engine {
     return runOf(run);
   }
 
+  /** The run's change marker (store.ts `changeMarker`): it moves with every event accepted on the run. */
+  async changeMarker(runId: string): Promise<{ marker: string; status: RunStatus; owner: RunOwner | null }> {
+    const found = await this.database.run((db) => store.changeMarker(db, runId));
+    if (!found) throw runNotFound(runId);
+    return found;
+  }
+
   /** A page of runs (of one flow, or of all), newest first. */
   async listRuns(options: { flowId?: string } & PageParams = {}) {
     const { limit, before } = pageRequest(options, "uuid");

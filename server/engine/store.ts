@@ -182,6 +182,19 @@ export async function readRunWithStates(db: Executor, runId: string): Promise<Ru
   };
 }
 
+/**
+ * What moves whenever anything happens to a run: its row (status, and `updated_at`, written by every accepted event)
+ * and its last event (serial ids, so a newer one is always larger). One row, cheap: a conversation polls it.
+ */
+export async function changeMarker(db: Executor, runId: string): Promise<{ marker: string; status: RunStatus; owner: RunOwner | null } | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [found] = await rows<{ status: string; updated_at: unknown; owner: string | null; owner_run_id: string | null; event: unknown }>(db, sql`
+    SELECT r.status, r.updated_at, r.owner, r.owner_run_id, (SELECT max(e.id) FROM stitch_run_events e WHERE e.run_id = r.id) AS event
+    FROM stitch_runs r WHERE r.id = ${runId}`);
+  if (!found) return undefined;
+  return { marker: [iso(found.updated_at), found.status, found.event ?? 0].join("/"), status: RunStatus.parse(found.status), owner: ownerOf(found.owner, found.owner_run_id) };
+}
+
 /** Up to `limit` runs (of one flow, or of all) after the cursor, newest first, each with its cursor key. */
 /**
  * A run's title as lists show it, read from its input alone: its `title`, `domain` or `message` (the first of them that

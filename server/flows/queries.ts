@@ -5,7 +5,9 @@
  */
 import { type Engine, EngineError, type HistoryStep, type RunHistory } from "../engine/engine";
 import { type CompiledGraph, keyInPath, parseKey } from "../engine/graph";
+import type { RunOwner } from "../engine/schemas";
 import type { NodeRow } from "../engine/transition";
+import { type ConversationMarkers, type RunChanges, canStillChange } from "../lib/runChanges";
 import { OWNER_NAMES } from "./commands";
 import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
 
@@ -20,19 +22,22 @@ function describeNode(g: CompiledGraph, key: string): Omit<NodeFacts, "status"> 
   return { node_type: ref.node.type, label: ref.vector.length > 0 && !ref.template ? `${label} (path ${ref.vector.join(".")})` : label, gate };
 }
 
+/** A run another front door owns is told by that door: its conversation (and what changed in it) is not the plain flows'. */
+function ownedElsewhere(runId: string, owner: RunOwner): EngineError {
+  return new EngineError("conflict", `run ${runId} belongs to ${OWNER_NAMES[owner.front_door]} (${owner.run_id}); its conversation is that front door's, not the plain flows'`);
+}
+
 export class FlowQueries {
-  constructor(private readonly engine: Engine) {}
+  constructor(
+    private readonly engine: Engine,
+    private readonly markers: ConversationMarkers,
+  ) {}
 
   /** The run as a conversation. A run another front door owns is told by that door (409 naming it). */
   async conversation(runId: string): Promise<FlowConversation> {
     const history = await this.engine.history(runId);
     const { run } = history;
-    if (run.owner) {
-      throw new EngineError(
-        "conflict",
-        `run ${run.id} belongs to ${OWNER_NAMES[run.owner.front_door]} (${run.owner.run_id}); its conversation is that front door's, not the plain flows'`,
-      );
-    }
+    if (run.owner) throw ownedElsewhere(run.id, run.owner);
     const nodes: FlowConversation["nodes"] = {};
     for (const [key, state] of Object.entries(run.node_states)) nodes[key] = { ...describeNode(history.graph, key), status: state.status };
     return {
@@ -43,6 +48,16 @@ export class FlowQueries {
       nodes,
       turns: turnsOf(history),
     };
+  }
+
+  /**
+   * The one cheap read an open conversation polls: the engine run's marker (every accepted event moves it), with its
+   * decisions' and comments' markers, so the conversation is read again only when one moves.
+   */
+  async changes(runId: string): Promise<RunChanges> {
+    const own = await this.engine.changeMarker(runId);
+    if (own.owner) throw ownedElsewhere(runId, own.owner);
+    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active: canStillChange(own.status) });
   }
 }
 

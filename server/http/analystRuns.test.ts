@@ -185,6 +185,10 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
     const yamlRun = await send(ann, "/api/workflows/analyst-gate/runs", {});
     expect(yamlRun.status).toBe(201);
     const yamlId = yamlRun.body.id as string;
+    // The run's view says who started it (its engine run's starter), through both doors: the app offers her "Cancel run" by it.
+    expect(yamlRun.body.started_by).toEqual({ id: ann.accountId, name: "Ann Analyst" });
+    expect((await trpcAs(bob).workflows.conversation({ runId: yamlId })).run.started_by).toEqual({ id: ann.accountId, name: "Ann Analyst" });
+    expect((await trpcAs(bob).workflows.runs({ workflow: "analyst-gate" }))[0]?.started_by).toEqual({ id: ann.accountId, name: "Ann Analyst" });
     await eventually(async () => ((await get(`/api/workflows/runs/${yamlId}`)).nodes.gate.status === "waiting_for_user" ? true : undefined));
     expect((await send(bob, `/api/workflows/runs/${yamlId}/cancel`, {})).status).toBe(403);
     expect(await trpcStatus(trpcAs(bob).workflows.cancel({ runId: yamlId }))).toBe(403);
@@ -192,11 +196,31 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
     const yamlCancelled = await send(ann, `/api/workflows/runs/${yamlId}/cancel`, { reason: "mine" });
     expect(yamlCancelled.status).toBe(200);
     expect(yamlCancelled.body.status).toBe("cancelled");
+    const yamlEnd = (await trpcAs(ann).workflows.conversation({ runId: yamlId })).turns.find((t) => t.kind === "cancelled");
+    expect(yamlEnd).toMatchObject({ actor: "Ann Analyst", text: "mine" });
+    expect((await auditOf("workflows.cancel", yamlId)).map((a) => [a.actor_name, a.outcome])).toEqual([
+      ["Bob Other", "refused"],
+      ["Bob Other", "refused"],
+      ["Ann Analyst", "accepted"],
+    ]);
 
     const stepRun = await trpcAs(ann).steps.start({ name: "analyst-steps", inputs: {} });
+    expect(stepRun.started_by).toEqual({ id: ann.accountId, name: "Ann Analyst" });
+    expect((await get(`/api/workflows/runs/${stepRun.id}`)).started_by).toEqual({ id: ann.accountId, name: "Ann Analyst" });
     expect((await send(bob, `/api/workflows/runs/${stepRun.id}/cancel`, {})).status).toBe(403);
     expect(await trpcStatus(trpcAs(bob).steps.cancel({ runId: stepRun.id }))).toBe(403);
-    const stepCancelled = await trpcAs(ann).steps.cancel({ runId: stepRun.id, reason: "mine" });
+    expect(await trpcStatus(trpcAs(bob).workflows.cancel({ runId: stepRun.id }))).toBe(403);
+    expect((await get(`/api/workflows/runs/${stepRun.id}`)).status).toBe("running");
+    const stepCancelled = await trpcAs(ann).workflows.cancel({ runId: stepRun.id, reason: "mine" });
     expect(stepCancelled.status).toBe("cancelled");
+    const stepEnd = (await trpcAs(ann).steps.conversation({ runId: stepRun.id })).turns.filter((t) => t.kind === "cancelled").at(-1);
+    expect(stepEnd).toMatchObject({ actor: "Ann Analyst", text: "mine" });
+
+    // A second step run of hers, cancelled through REST; an operator still cancels anyone's.
+    const again = await trpcAs(ann).steps.start({ name: "analyst-steps", inputs: {} });
+    expect((await send(ann, `/api/workflows/runs/${again.id}/cancel`, { reason: "mine too" })).body.status).toBe("cancelled");
+    const bobs = await trpcAs(bob).steps.start({ name: "analyst-steps", inputs: {} });
+    expect((await send(ann, `/api/workflows/runs/${bobs.id}/cancel`, {})).status).toBe(403);
+    expect((await env.api.post(`/api/workflows/runs/${bobs.id}/cancel`, { reason: "by the operator" })).body.status).toBe("cancelled");
   });
 });

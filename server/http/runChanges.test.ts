@@ -65,6 +65,35 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
     expect(over.marker).not.toBe(last);
   });
 
+  it("the run list's marker moves when a run is added, changes, or whom it waits for changes; says when no run can change", async () => {
+    const list = () => trpc().pipeline.listChanges();
+    // The first test's run was cancelled: no run can change by itself.
+    const idle = await list();
+    expect(idle.active).toBe(false);
+    expect((await list()).marker).toBe(idle.marker);
+
+    const created = (await env.api.post("/runs", { domain: "ladders", brief: "A ladder library where neighbours book ladders for a weekend and return them." })).body.run_id as string;
+    const started = await list();
+    expect(started.marker, "the marker moves when a run is added").not.toBe(idle.marker);
+    expect(started.active).toBe(true);
+    // Read once its output waits (nothing moves the run then).
+    const waiting = await eventually(async () => ((await trpc().pipeline.getRun({ runId: created })).is_waiting_for_user ? list() : undefined), 30_000, "its output to wait");
+    expect((await list()).marker).toBe(waiting.marker);
+    const decision = (await trpc().decisions.list({ view: "all", state: "open", run_id: created })).items[0]!;
+    await trpc().decisions.claim({ decisionId: decision.id });
+    const claimed = await list();
+    expect(claimed.marker, "the marker moves when whom the run waits for changes").not.toBe(waiting.marker);
+    await trpc().pipeline.approve({ runId: created, expected: { agent: "requirements", version: 1 } });
+    const approved = await list();
+    expect(approved.marker, "the marker moves when the run's state changes").not.toBe(claimed.marker);
+    expect(approved.active).toBe(true);
+
+    expect((await env.api.post(`/runs/${created}/cancel`, {})).status).toBe(200);
+    const over = await list();
+    expect(over.marker).not.toBe(approved.marker);
+    expect(over.active).toBe(false);
+  });
+
   it("is read, like the conversation, gzip-compressed by a browser that accepts it, and as it is by any other client", async () => {
     const url = `${env.server.url}/trpc/pipeline.conversation?input=${encodeURIComponent(JSON.stringify({ runId }))}`;
     const headers = { authorization: `Bearer ${testBootstrapToken}` };

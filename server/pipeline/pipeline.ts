@@ -7,6 +7,7 @@ import type { RecordDecisions } from "../decisions/record";
 import type { Database } from "../../db/client";
 import type { DispatchAdapter } from "../engine/dispatcher";
 import type { Engine } from "../engine/engine";
+import type { ConversationMarkers } from "../lib/runChanges";
 import { PipelineCommands } from "./commands";
 import { flowIdFor, pipelineGraph } from "./definition";
 import { pipelineProjection } from "./projection";
@@ -31,6 +32,8 @@ export interface PipelineOptions {
   callbackSecret?: string;
   /** The built-in agents, whose calls this server performs itself as leased jobs (protocol.ts `performBuiltin`). */
   builtinAgents?: BuiltinAgents;
+  /** What a conversation's change marker watches besides the pipeline's own rows (every front door's, app.ts). */
+  conversationMarkers: ConversationMarkers;
 }
 
 export interface Pipeline {
@@ -50,7 +53,7 @@ export async function installPipeline(database: Database, engine: Engine, option
   await engine.ensureFlow(flowId, "agent pipeline", graph);
   await database.transaction((tx) => store.storeAgents(tx, agents));
   engine.observe(pipelineProjection(options.recordDecisions));
-  const queries = new PipelineQueries(database, agents, { stuckAfterMs: options.agentStuckAfterMs });
+  const queries = new PipelineQueries(database, agents, options.conversationMarkers, { stuckAfterMs: options.agentStuckAfterMs });
   const commands = new PipelineCommands(engine, flowId, agents, queries, options.callbackSecret);
   const builtin = options.builtinAgents;
   const performBuiltin = builtin && (async (slug: string, body: AgentCall, call: number, signal: AbortSignal) => {

@@ -1,9 +1,10 @@
 /** The pipeline's read models: runs, artifacts, exports and the conversation a run reads as. */
 import type { Database } from "../../db/client";
+import type { ConversationMarkers, ListChanges, RunChanges } from "../lib/runChanges";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
-import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunChanges, RunPhase, RunSummary } from "./schemas";
+import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
 import * as store from "./store";
 import { retryRefusal } from "./status";
 import { gateKey } from "./definition";
@@ -61,17 +62,14 @@ function approvalsByVersion(agents: readonly PipelineAgent[], turns: readonly st
   return approvals;
 }
 
-/** Reads what else a run's conversation shows, kept elsewhere (its decisions' events, its comments), by engine run id. */
-export type ChangeMarker = (engineRunId: string) => Promise<string>;
-
 export class PipelineQueries {
-  private readonly markers: ChangeMarker[] = [];
   /** AGENT_STUCK_AFTER_MS: how long an agent may be in progress before it may be retried (status.ts `retryRefusal`). */
   readonly stuckAfterMs: number;
 
   constructor(
     private readonly database: Database,
     private readonly agents: readonly PipelineAgent[],
+    private readonly markers: ConversationMarkers,
     options: { stuckAfterMs: number },
   ) {
     this.stuckAfterMs = options.stuckAfterMs;
@@ -83,11 +81,6 @@ export class PipelineQueries {
     return view(run, retryRefusal(run, calledAt, this.stuckAfterMs) === undefined);
   }
 
-  /** Adds what `changes` watches besides the pipeline's own rows (the app adds the decisions' and the comments'). */
-  watchAlso(marker: ChangeMarker): void {
-    this.markers.push(marker);
-  }
-
   /**
    * The one cheap read an open conversation polls: a marker that moves whenever anything the conversation shows
    * changes, so the conversation, its decisions and its comments are read again only then.
@@ -95,9 +88,8 @@ export class PipelineQueries {
   async changes(runId: string): Promise<RunChanges> {
     const own = await this.database.run((db) => store.changeMarker(db, runId));
     if (!own) throw runNotFound(runId);
-    const others = await Promise.all(this.markers.map((marker) => marker(own.stitchRunId)));
     const active = own.phase !== "completed" && own.phase !== "cancelled" && own.phase !== "failed";
-    return { run_id: runId, marker: [own.marker, ...others].join(";"), active };
+    return this.markers.changes(runId, { engineRunId: own.stitchRunId, marker: own.marker, active });
   }
 
   listAgents(): PipelineAgent[] {
@@ -115,6 +107,11 @@ export class PipelineQueries {
   }
 
   /** A page of runs, newest first, without their briefs. */
+  /** The one cheap read the run list polls: a marker that moves whenever anything it shows changes, so it is read again only then. */
+  listChanges(): Promise<ListChanges> {
+    return this.database.run((db) => store.listChangeMarker(db));
+  }
+
   async listRuns(params?: PageParams): Promise<Page<RunSummary>> {
     const { limit, before } = pageRequest(params, "text");
     const found = await this.database.run((db) => store.listRuns(db, { limit: limit + 1, before }));

@@ -200,14 +200,6 @@ export const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
-/**
- * Whether anything a run's conversation shows has changed: `marker` is opaque and moves with every new turn, artifact
- * version, state, decision event and comment; `active` is false once the run has completed, failed or was cancelled
- * (nothing moves it by itself any more, so a reader may stop asking).
- */
-export const RunChanges = z.object({ run_id: z.string(), marker: z.string(), active: z.boolean() });
-export type RunChanges = z.infer<typeof RunChanges>;
-
 /** The answer to an agent's callback or a stored artifact. */
 export const CallbackResult = z
   .object({

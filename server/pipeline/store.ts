@@ -132,6 +132,20 @@ const waitingForColumn = sql<unknown>`(
   SELECT json_build_object('kind', CASE WHEN d.assignee_account_id IS NULL THEN 'role' ELSE 'account' END, 'id', d.assignee_account_id, 'name', d.assignee_name, 'role', d.assignee_role)
   FROM decisions d WHERE d.run_id = ${pipelineRuns.id} AND d.front_door = 'pipeline' AND d.state = 'open' ORDER BY d.waiting_since DESC LIMIT 1)`;
 
+/**
+ * What moves whenever anything the run list shows changes: how many runs there are, the latest change of any (the
+ * projection writes `updated_at` with every state), and the last decision event (a claim, a release or an assignment
+ * changes whom a run waits for; any decision's, so no join). One row; `active` when any run can still change.
+ */
+export async function listChangeMarker(db: Executor): Promise<{ marker: string; active: boolean }> {
+  const [found] = await rows<{ runs: unknown; updated_at: unknown; active: boolean | null; decision_event: unknown }>(db, sql`
+    SELECT count(*) AS runs, max(updated_at) AS updated_at, bool_or(phase NOT IN ('completed', 'cancelled', 'failed')) AS active,
+      (SELECT max(e.id) FROM decision_events e) AS decision_event
+    FROM pipeline_runs`);
+  const updatedAt = found?.updated_at instanceof Date ? found.updated_at.toISOString() : String(found?.updated_at ?? "");
+  return { marker: [found?.runs ?? 0, updatedAt, found?.decision_event ?? 0].join("/"), active: found?.active === true };
+}
+
 /** Up to `limit` runs after the cursor, newest first, each with its cursor key. */
 export async function listRuns(db: Executor, page: { limit: number; before?: CursorKey }): Promise<Keyed<PipelineRunListRow>[]> {
   const { brief: _brief, ...columns } = getTableColumns(pipelineRuns);

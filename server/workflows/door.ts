@@ -3,6 +3,7 @@
  * router call for either format (commands.ts, queries.ts). The front doors themselves know nothing of each other.
  */
 import type { Database } from "../../db/client";
+import type { ConversationMarkers } from "../lib/runChanges";
 import { WorkflowDoorCommands } from "./commands";
 import { WorkflowDoorQueries } from "./queries";
 import type { StepWorkflows } from "./steps/steps";
@@ -13,7 +14,7 @@ export interface WorkflowDoor {
   readonly queries: WorkflowDoorQueries;
 }
 
-export function workflowDoor(database: Database, yaml: YamlWorkflows, steps: StepWorkflows): WorkflowDoor {
-  const queries = new WorkflowDoorQueries(database, yaml, steps);
+export function workflowDoor(database: Database, yaml: YamlWorkflows, steps: StepWorkflows, conversationMarkers: ConversationMarkers): WorkflowDoor {
+  const queries = new WorkflowDoorQueries(database, yaml, steps, conversationMarkers);
   return { commands: new WorkflowDoorCommands(queries, yaml, steps), queries };
 }

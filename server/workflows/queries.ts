@@ -5,10 +5,12 @@
  */
 import type { Database } from "../../db/client";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
+import { type ConversationMarkers, type RunChanges, canStillChange } from "../lib/runChanges";
 import type { AnyConversation, AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary } from "./schemas";
 import { stepRunSummary } from "./steps/queries";
 import type { StepWorkflows } from "./steps/steps";
 import * as store from "./store";
+import { WorkflowError } from "./yaml/errors";
 import { runSummary } from "./yaml/queries";
 import type { YamlWorkflows } from "./yaml/workflows";
 
@@ -17,6 +19,7 @@ export class WorkflowDoorQueries {
     private readonly database: Database,
     private readonly yaml: YamlWorkflows,
     private readonly steps: StepWorkflows,
+    private readonly markers: ConversationMarkers,
   ) {}
 
   /**
@@ -64,6 +67,17 @@ export class WorkflowDoorQueries {
   /** The tools a step may call. */
   listTools() {
     return this.steps.queries.listTools();
+  }
+
+  /**
+   * The one cheap read an open run's conversation polls, whatever its format: a marker that moves with its row, its
+   * turns, its engine run's events, its decisions and its comments, so the conversation is read again only then.
+   */
+  async changes(runId: string): Promise<RunChanges> {
+    const own = await this.database.run((db) => store.changeMarker(db, runId));
+    if (!own) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
+    // A workflow run's id is its engine run's.
+    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active: canStillChange(own.status) });
   }
 
   /** The run as a conversation, told as its own format tells it. */

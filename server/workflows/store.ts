@@ -1,8 +1,10 @@
 /**
  * Every database statement on the workflow tables, for both workflow front doors: definitions (versioned, never
  * updated), runs (the engine run's id, plus what the workflow adds) and their conversation turns. No other module
- * reads or writes `workflow_definitions`, `workflow_runs` or `workflow_turns`. Commands call these inside the engine's
- * transaction, the projections inside the event's transaction, executors and queries outside any.
+ * reads or writes `workflow_definitions`, `workflow_runs` or `workflow_turns`. Of the engine's tables it only reads
+ * who started a run (`stitch_runs`, as the pipeline's store does) and, for a conversation's change marker, the run's
+ * last event. Commands call these inside the engine's transaction, the projections inside the event's transaction,
+ * executors and queries outside any.
  *
  * JSONB columns are parsed here with their schemas, so what leaves this module is typed: a definition by its format
  * (a YAML `WorkflowDefinition` or a `StepWorkflowDefinition`), a run's `inputs` and `outputs`. A stored value that
@@ -17,8 +19,8 @@
 import { and, asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, rows } from "../../db/client";
-import { RunStatus } from "../engine/schemas";
-import { type RunStepRow, type WorkflowDefinitionRow, type WorkflowRunRow, type WorkflowTurnRow, workflowDefinitions, workflowRuns, workflowTurns } from "../../db/schema";
+import { RunStatus, type StartedBy } from "../engine/schemas";
+import { type RunStepRow, type WorkflowDefinitionRow, type WorkflowRunRow, type WorkflowTurnRow, stitchRuns, workflowDefinitions, workflowRuns, workflowTurns } from "../../db/schema";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
 import { isUuid } from "../lib/uuid";
 import { StepWorkflowDefinition } from "./steps/definition";
@@ -48,7 +50,8 @@ const StoredRun = z.object({
 export type DefinitionRow = Omit<WorkflowDefinitionRow, keyof StoredDefinition> & StoredDefinition;
 export type YamlDefinitionRow = Extract<DefinitionRow, { format: "yaml" }>;
 export type StepDefinitionRow = Extract<DefinitionRow, { format: "steps" }>;
-export type RunRow = Omit<WorkflowRunRow, keyof z.infer<typeof StoredRun>> & z.infer<typeof StoredRun>;
+/** A run's row, with who started it: its engine run's starter (read, never written, here: the engine's store writes it). */
+export type RunRow = Omit<WorkflowRunRow, keyof z.infer<typeof StoredRun>> & z.infer<typeof StoredRun> & { startedBy: StartedBy | null };
 export type TurnRow = WorkflowTurnRow;
 export type NewTurn = Omit<typeof workflowTurns.$inferInsert, "id" | "createdAt">;
 
@@ -56,9 +59,16 @@ function definitionRow(row: WorkflowDefinitionRow): DefinitionRow {
   return { ...row, ...StoredDefinition.parse({ format: row.format, definition: row.definition, warnings: row.warnings }) };
 }
 
-function runRow(row: WorkflowRunRow): RunRow {
-  return { ...row, ...StoredRun.parse({ format: row.format, status: row.status, inputs: row.inputs ?? null, outputs: row.outputs ?? null }) };
+type StarterColumns = { startedById: string | null; startedByName: string | null };
+
+function runRow({ startedById, startedByName, ...row }: WorkflowRunRow & StarterColumns): RunRow {
+  const startedBy = startedById === null && startedByName === null ? null : { id: startedById, name: startedByName };
+  return { ...row, ...StoredRun.parse({ format: row.format, status: row.status, inputs: row.inputs ?? null, outputs: row.outputs ?? null }), startedBy };
 }
+
+/** A run's columns, with its engine run's starter (a left join on the engine run, whose id the workflow run shares). */
+const runColumns = { ...getTableColumns(workflowRuns), startedById: stitchRuns.startedById, startedByName: stitchRuns.startedByName };
+const withStarter = eq(stitchRuns.id, workflowRuns.id);
 
 // ---- Definitions ------------------------------------------------------------------------------
 
@@ -126,14 +136,14 @@ export async function insertRun(
  */
 export async function lockRun(tx: Executor, runId: string): Promise<RunRow | undefined> {
   if (!isUuid(runId)) return undefined;
-  const [row] = await tx.select().from(workflowRuns).where(eq(workflowRuns.id, runId)).for("update");
+  const [row] = await tx.select(runColumns).from(workflowRuns).leftJoin(stitchRuns, withStarter).where(eq(workflowRuns.id, runId)).for("update", { of: workflowRuns });
   return row && runRow(row);
 }
 
 /** A run, of either format (undefined for an id that is no workflow run's). */
 export async function findRun(db: Executor, runId: string): Promise<RunRow | undefined> {
   if (!isUuid(runId)) return undefined;
-  const [row] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, runId));
+  const [row] = await db.select(runColumns).from(workflowRuns).leftJoin(stitchRuns, withStarter).where(eq(workflowRuns.id, runId));
   return row && runRow(row);
 }
 
@@ -146,7 +156,7 @@ export async function runFormat(db: Executor, runId: string): Promise<WorkflowFo
 
 /** Up to `limit` runs (of one workflow, of one format) after the cursor, newest first, each with its cursor key. */
 export async function listRuns(db: Executor, options: { workflow?: string; format?: WorkflowFormat; limit: number; before?: CursorKey }): Promise<Keyed<RunRow>[]> {
-  const found = await db.select({ ...getTableColumns(workflowRuns), cursorAt: cursorAt(workflowRuns.createdAt) }).from(workflowRuns)
+  const found = await db.select({ ...runColumns, cursorAt: cursorAt(workflowRuns.createdAt) }).from(workflowRuns).leftJoin(stitchRuns, withStarter)
     .where(and(
       options.workflow === undefined ? undefined : eq(workflowRuns.workflow, options.workflow),
       options.format === undefined ? undefined : eq(workflowRuns.format, options.format),
@@ -175,9 +185,9 @@ export async function setRunOutputs(tx: Executor, runId: string, outputs: Render
 export async function findRunWithSteps(db: Executor, runId: string): Promise<{ run: RunRow; steps: RunStepRow[] } | undefined> {
   if (!isUuid(runId)) return undefined;
   const [found] = await rows<{ run: Record<string, unknown>; steps: Record<string, unknown>[] | null }>(db, sql`
-    SELECT to_jsonb(r) AS run,
+    SELECT to_jsonb(r) || jsonb_build_object('started_by_id', e.started_by_id, 'started_by_name', e.started_by_name) AS run,
       (SELECT jsonb_agg(to_jsonb(s)) FROM run_steps s WHERE s.run_id = r.id) AS steps
-    FROM workflow_runs r WHERE r.id = ${runId}`);
+    FROM workflow_runs r LEFT JOIN stitch_runs e ON e.id = r.id WHERE r.id = ${runId}`);
   if (!found) return undefined;
   const run = found.run;
   return {
@@ -185,12 +195,30 @@ export async function findRunWithSteps(db: Executor, runId: string): Promise<{ r
       id: String(run.id), definitionId: String(run.definition_id), workflow: String(run.workflow), version: Number(run.version), format: String(run.format),
       message: String(run.message), inputs: run.inputs, status: String(run.status), cancelReason: (run.cancel_reason as string | null) ?? null,
       outputs: run.outputs ?? null, createdAt: String(run.created_at), updatedAt: String(run.updated_at),
+      startedById: (run.started_by_id as string | null) ?? null, startedByName: (run.started_by_name as string | null) ?? null,
     }),
     steps: (found.steps ?? []).map((s) => ({
       id: String(s.id), runId: String(s.run_id), stepId: String(s.step_id), status: String(s.status), input: s.input ?? null, output: s.output ?? null,
       error: (s.error as string | null) ?? null, attempts: Number(s.attempts), startedAt: (s.started_at as string | null) ?? null, completedAt: (s.completed_at as string | null) ?? null,
     })),
   };
+}
+
+/**
+ * What moves whenever anything a workflow run's conversation shows changes: its row (status, outputs), its last turn
+ * and its engine run's last event (serial ids, so a newer one is always larger), read in one statement. Undefined for
+ * an id that is no workflow run's.
+ */
+export async function changeMarker(db: Executor, runId: string): Promise<{ marker: string; status: RunStatus } | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [found] = await rows<{ status: string; updated_at: unknown; turn: unknown; event: unknown }>(db, sql`
+    SELECT r.status, r.updated_at,
+      (SELECT max(t.id) FROM workflow_turns t WHERE t.run_id = r.id) AS turn,
+      (SELECT max(e.id) FROM stitch_run_events e WHERE e.run_id = r.id) AS event
+    FROM workflow_runs r WHERE r.id = ${runId}`);
+  if (!found) return undefined;
+  const updatedAt = found.updated_at instanceof Date ? found.updated_at.toISOString() : String(found.updated_at);
+  return { marker: [updatedAt, found.status, found.turn ?? 0, found.event ?? 0].join("/"), status: RunStatus.parse(found.status) };
 }
 
 // ---- Turns ------------------------------------------------------------------------------------

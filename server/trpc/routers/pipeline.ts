@@ -13,6 +13,8 @@ export const pipelineRouter = router({
   listRuns: analystProcedure
     .input(PageParams.extend({ cursor: PageParams.shape.before.nullish() }).optional())
     .query(({ ctx, input }) => ctx.pipeline.queries.listRuns({ limit: input?.limit, before: input?.before ?? input?.cursor ?? undefined })),
+  /** Whether anything the run list shows has changed: the one read the sidebar polls. */
+  listChanges: analystProcedure.query(({ ctx }) => ctx.pipeline.queries.listChanges()),
   getRun: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.getRun(input.runId)),
   conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.pipeline.queries.conversation(input.runId)),
   /** Whether anything the run's conversation shows has changed: the one read an open conversation polls. */

@@ -16,6 +16,8 @@ export const runsRouter = router({
   events: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.runEvents(input.id)),
   /** A plain flow run as a conversation (GET /api/stitch/runs/{id}/conversation). */
   conversation: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.flowQueries.conversation(input.id)),
+  /** The one read an open plain flow conversation polls: its change marker, and whether the run can still change. */
+  changes: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.flowQueries.changes(input.id)),
   completeNode: reviewerProcedure
     .input(NodeRef.extend({ output: z.unknown() }))
     .mutation(({ ctx, input }) => ctx.flows.complete(input.runId, input.nodeId, input.output ?? null, ctx.identity)),

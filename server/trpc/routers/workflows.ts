@@ -22,6 +22,8 @@ export const workflowsRouter = router({
     .query(({ ctx, input }) => ctx.workflows.queries.listRuns({ workflow: input?.workflow })),
   run: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.workflowDoor.queries.getRun(input.runId)),
   conversation: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.workflows.queries.conversation(input.runId)),
+  /** The one read an open run's conversation polls, of either format (a step run's too): its change marker, and whether the run can still change. */
+  changes: analystProcedure.input(RunRef).query(({ ctx, input }) => ctx.workflowDoor.queries.changes(input.runId)),
   approve: reviewerProcedure.input(NodeRef.extend(ApproveBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.approve(input.runId, input.nodeId, input.comment, ctx.identity)),
   reject: reviewerProcedure.input(NodeRef.extend(RejectBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.reject(input.runId, input.nodeId, input.reason, ctx.identity)),
   input: reviewerProcedure.input(NodeRef.extend(InputBody.shape)).mutation(({ ctx, input }) => ctx.workflowDoor.commands.input(input.runId, input.nodeId, input.text, ctx.identity)),

@@ -42,7 +42,7 @@ function outputsOf(stored: RenderedOutputs | null): Pick<StepRunView, "outputs" 
 export function stepRunSummary(run: store.RunRow): StepRunSummary {
   return {
     id: run.id, run_id: run.id, workflow: run.workflow, version: run.version, format: "steps", status: StepRunStatus.parse(run.status),
-    cancel_reason: run.cancelReason, inputs: run.inputs ?? {}, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
+    cancel_reason: run.cancelReason, inputs: run.inputs ?? {}, started_by: run.startedBy, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }
 

@@ -1,5 +1,6 @@
 /** What clients of the step workflows read and send (REST and tRPC), defined once as zod schemas; the types are inferred. */
 import { z } from "zod";
+import { StartedBy } from "../../engine/schemas";
 import { INPUT_TYPES, Problem, StepWorkflowDefinition } from "./definition";
 
 /** The most a request may wait for a run to end (`wait: true`), and how long it waits when it names no `timeout_ms`. */
@@ -56,6 +57,8 @@ export const StepRunSummary = z.object({
   status: StepRunStatus,
   cancel_reason: z.string().nullable(),
   inputs: z.record(z.string(), z.unknown()),
+  /** Who started the run (its engine run's starter; null when not known): she may cancel it, as an operator may any run. */
+  started_by: StartedBy.nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -178,7 +178,7 @@ export class WorkflowQueries {
 export function runSummary(run: store.RunRow): WorkflowRunSummary {
   return {
     id: run.id, workflow: run.workflow, version: run.version, status: run.status, cancel_reason: run.cancelReason,
-    message: run.message, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
+    message: run.message, started_by: run.startedBy, created_at: iso(run.createdAt), updated_at: iso(run.updatedAt),
   };
 }
 

@@ -1,5 +1,6 @@
 /** What clients of the YAML workflows read and send (REST and tRPC), defined once as zod schemas; the types are inferred. */
 import { z } from "zod";
+import { StartedBy } from "../../engine/schemas";
 import { LocatedIssue, WorkflowDefinition } from "./definition";
 
 export const RegisterBody = z.union([z.object({ yaml: z.string().min(1, "yaml must not be empty") }), z.string().min(1, "the YAML text must not be empty")]);
@@ -68,6 +69,8 @@ export const WorkflowRunView = z.object({
   status: WorkflowRunStatus,
   cancel_reason: z.string().nullable(),
   message: z.string(),
+  /** Who started the run (its engine run's starter; null when not known): she may cancel it, as an operator may any run. */
+  started_by: StartedBy.nullable(),
   nodes: z.record(z.string(), NodeRunView),
   created_at: z.string(),
   updated_at: z.string(),

@@ -8,6 +8,7 @@ import { ErrorNotice } from "../components/ErrorNotice";
 import { RequireRole } from "../components/RequireRole";
 import { Spinner } from "../components/Spinner";
 import { Link, matchPath, paths } from "../lib/router";
+import { RunWatched } from "../lib/runChanges";
 import { InboxPage } from "../features/decisions/components/InboxPage";
 import { useFlowConversation } from "../features/flow-conversation/api/runs";
 import { FlowRunHeader } from "../features/flow-conversation/components/FlowRunHeader";
@@ -78,11 +79,17 @@ function ConversationPage({ runId }: { runId: string }) {
 }
 
 /** A run's flow graph under the header of the front door it belongs to, once that header's run is read. */
-function GraphPage({ stitchRunId, header, error }: { stitchRunId: string | undefined; header: ReactNode; error: unknown }) {
+/**
+ * A run's graph under its front door's header. `watched`: the header's reads watch the run's change marker, which moves
+ * with every engine event of the run, and read its engine run again when it moves; the graph does not poll it then.
+ */
+function GraphPage({ stitchRunId, header, error, watched = false }: { stitchRunId: string | undefined; header: ReactNode; error: unknown; watched?: boolean }) {
   if (stitchRunId) {
     return (
       <Loading>
-        <FlowGraphView stitchRunId={stitchRunId} header={header} />
+        <RunWatched.Provider value={watched}>
+          <FlowGraphView stitchRunId={stitchRunId} header={header} />
+        </RunWatched.Provider>
       </Loading>
     );
   }
@@ -103,20 +110,20 @@ function RunGraphPage({ runId }: { runId: string }) {
 /** A workflow run is an engine run under the same id, so the engine's graph view shows it. */
 function WorkflowRunGraphPage({ runId }: { runId: string }) {
   const run = useWorkflowRun(runId);
-  return <GraphPage stitchRunId={run.data?.id} header={run.data ? <WorkflowRunHeader run={run.data} view="graph" /> : null} error={run.error} />;
+  return <GraphPage stitchRunId={run.data?.id} header={run.data ? <WorkflowRunHeader run={run.data} view="graph" /> : null} error={run.error} watched />;
 }
 
 /** A step workflow run is an engine run under the same id too. */
 function StepRunGraphPage({ runId }: { runId: string }) {
   const run = useStepRun(runId);
-  return <GraphPage stitchRunId={run.data?.id} header={run.data ? <StepRunHeader run={run.data} view="graph" /> : null} error={run.error} />;
+  return <GraphPage stitchRunId={run.data?.id} header={run.data ? <StepRunHeader run={run.data} view="graph" /> : null} error={run.error} watched />;
 }
 
 /** A plain flow's run is an engine run under the same id: its graph under the header of its conversation. */
 function FlowRunGraphPage({ runId }: { runId: string }) {
   const conversation = useFlowConversation(runId);
   const data = conversation.data;
-  return <GraphPage stitchRunId={data?.run.id} header={data ? <FlowRunHeader run={data.run} view="graph" /> : null} error={conversation.error} />;
+  return <GraphPage stitchRunId={data?.run.id} header={data ? <FlowRunHeader run={data.run} view="graph" /> : null} error={conversation.error} watched />;
 }
 
 /** The audit trail is filtered by person: the people come from the people feature. */

@@ -1,7 +1,8 @@
 /**
  * A workflow run's header, whichever front door it belongs to: its title (its workflow and version), status, "Cancel
- * run" while it is active and "Resume" once it can be resumed (both for operators), the line naming its workflow and
- * when it started, and the switch between its conversation and its flow graph. The feature says when each action is
+ * run" while it is active (for operators, and for whoever started the run) and "Resume" once it can be resumed (for
+ * operators), the line naming its workflow, who started it and when, and the switch between its conversation and its
+ * flow graph. The feature says when each action is
  * offered, what it does, and sends it.
  */
 import { useRef } from "react";
@@ -31,7 +32,8 @@ export interface ResumeAction {
 
 export interface WorkflowRunHeaderProps {
   door: WorkflowDoor;
-  run: RunRow;
+  /** The run, with who started it (null when not known: then only operators cancel it). */
+  run: RunRow & { started_by: { id: string | null; name: string | null } | null };
   view: "conversation" | "graph";
   /** How the line under the title names the run: "run", "step workflow run". */
   runNoun: string;
@@ -58,13 +60,15 @@ export function WorkflowRunHeader({ door, run, view, runNoun, cancel, resume }: 
             onConfirm={(reason) => cancelling.mutateAsync({ runId: run.id, reason })}
             onDismiss={cancelling.reset}
             onCancelled={() => titleRef.current?.focus()}
+            startedById={run.started_by?.id ?? null}
           />
         ) : null}
         {resume.offered ? <ResumeRun hint={resume.hint} pending={resuming.isPending} onResume={() => resuming.mutate({ runId: run.id })} /> : null}
       </RunTitleRow>
       {resuming.error && !resuming.isPending ? <ErrorNotice title="The run was not resumed" error={resuming.error} /> : null}
       <p className="run-sub muted small">
-        <Link to={door.paths.workflow(run.workflow)}>{run.workflow}</Link> · {runNoun} <code>{run.id}</code> · started {formatDateTime(run.created_at)}
+        <Link to={door.paths.workflow(run.workflow)}>{run.workflow}</Link> · {runNoun} <code>{run.id}</code> · {run.started_by?.name ? `started by ${run.started_by.name}, ` : "started "}
+        {formatDateTime(run.created_at)}
       </p>
       <RunTabs conversation={door.paths.run(run.id)} graph={door.paths.runGraph(run.id)} view={view} />
     </header>

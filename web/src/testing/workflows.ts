@@ -25,6 +25,7 @@ export function workflowRun(overrides: Partial<WorkflowRun> = {}): WorkflowRun {
     status: "running",
     cancel_reason: null,
     message: "version 2.1",
+    started_by: { id: "00000000-0000-4000-8000-00000000a11a", name: "Ann Analyst" },
     nodes: {},
     created_at: "2026-05-04T10:00:00.000Z",
     updated_at: "2026-05-04T10:00:05.000Z",

@@ -1,7 +1,7 @@
 /**
  * The reviewer's decisions, the retry of a failed agent and the cancellation of the run. Each mutation
- * stays pending until the conversation and the run list are fetched again, so the composer never offers
- * a decision twice.
+ * stays pending until the conversation and the run list's marker are fetched again (the list follows its marker), so
+ * the composer never offers a decision twice.
  */
 import { type PipelineRun, trpc } from "../../../lib/trpc";
 
@@ -10,7 +10,7 @@ function useRefreshRun() {
   return async (run: PipelineRun) => {
     utils.pipeline.conversation.setData({ runId: run.run_id }, (previous) => (previous ? { ...previous, run } : previous));
     // The decisions too: the review just taken closed, and the inbox's count with it.
-    await Promise.all([utils.pipeline.conversation.invalidate({ runId: run.run_id }), utils.pipeline.listRuns.invalidate(), utils.decisions.invalidate()]);
+    await Promise.all([utils.pipeline.conversation.invalidate({ runId: run.run_id }), utils.pipeline.listChanges.invalidate(), utils.decisions.invalidate()]);
   };
 }
 

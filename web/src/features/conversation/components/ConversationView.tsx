@@ -63,10 +63,11 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   const decision = useOpenDecisions(run.run_id, run.is_waiting_for_user).only();
   const decidable = useMayDecide(decision);
 
-  // The sidebar shows this run's state too; when the conversation sees it change, the list follows at once.
+  // The sidebar shows this run's state too; when the conversation sees it change, the list's marker is read at once,
+  // and the list follows it (useRunList).
   const utils = trpc.useUtils();
   useEffect(() => {
-    void utils.pipeline.listRuns.invalidate();
+    void utils.pipeline.listChanges.invalidate();
   }, [run.state.phase, run.state.agent, utils]);
 
   const awaiting = messages.find((m) => m.id === notes.awaitingArtifactId);

@@ -1,7 +1,8 @@
 /**
  * A plain flow run as a conversation, like the other front doors' runs: its input, each node starting and answering,
  * each gate waiting for a person with its composer inline (or who it waits for), the decisions, failures with Retry,
- * the cancellation and the outcome. Polled every second while the run is active; left alone once it has ended.
+ * the cancellation and the outcome. Read again when its change marker moves (polled while the run is active, left
+ * alone once it has ended); its decisions are read again with it, not polled on their own.
  */
 import { useMemo } from "react";
 import { RunConversation } from "../../../components/Chat";
@@ -10,6 +11,7 @@ import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
 import type { ResendControl } from "../../../components/RefusedDecisionCard";
 import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
+import { RunWatched } from "../../../lib/runChanges";
 import { type FlowConversation, trpc } from "../../../lib/trpc";
 import { flowDraftKey } from "../../../lib/useDraft";
 import { useCompleteFlowNode, useFlowConversation, useRetryFlowNode, useReviewFlowNode } from "../api/runs";
@@ -21,7 +23,11 @@ import "../flow-conversation.css";
 export function FlowRunView({ runId }: { runId: string }) {
   return (
     <QueryPage query={useFlowConversation(runId)} what="run">
-      {(conversation, refreshError) => <FlowRunConversation conversation={conversation} refreshError={refreshError} />}
+      {(conversation, refreshError) => (
+        <RunWatched.Provider value>
+          <FlowRunConversation conversation={conversation} refreshError={refreshError} />
+        </RunWatched.Provider>
+      )}
     </QueryPage>
   );
 }

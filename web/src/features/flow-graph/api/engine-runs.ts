@@ -1,13 +1,12 @@
+import { usePollInterval } from "../../../lib/runChanges";
 import { type EngineRunStatus, trpc } from "../../../lib/trpc";
 
 const activeStatuses = new Set<EngineRunStatus>(["running", "waiting_for_user"]);
 
-/** One engine run, polled while it can still change. */
+/** One engine run, polled while it can still change (unless the page watches the run's change marker, which reads it again). */
 export function useEngineRun(stitchRunId: string) {
-  return trpc.engine.runs.get.useQuery(
-    { id: stitchRunId },
-    { refetchInterval: (query) => (query.state.data && !activeStatuses.has(query.state.data.status) ? false : 1500) },
-  );
+  const interval = usePollInterval((query: { state: { data?: { status: EngineRunStatus } } }) => (query.state.data && !activeStatuses.has(query.state.data.status) ? false : 1500));
+  return trpc.engine.runs.get.useQuery({ id: stitchRunId }, { refetchInterval: interval });
 }
 
 export function useEngineRunList() {

@@ -1,22 +1,21 @@
-import { isRunActive } from "../../../lib/runStatus";
+import { useMarkerMoves } from "../../../lib/runChanges";
 import { type RunSummary, trpc } from "../../../lib/trpc";
 
 /** How many runs the sidebar asks for at a time. */
 export const runsPageSize = 50;
 
 /**
- * The sidebar's runs, newest first, a page at a time (`loadMore` asks for the next); refreshed often while any loaded
- * run is moving, rarely otherwise (others may start runs too). A refresh reads the loaded pages again from the first,
- * each after the one before, so a run created meanwhile shifts the pages without one being skipped or shown twice.
+ * The sidebar's runs, newest first, a page at a time (`loadMore` asks for the next). They are not polled themselves:
+ * the list's change marker (`pipeline.listChanges`, one small read) is, often while any run is moving and rarely
+ * otherwise (others may start runs too), and the runs are read again when it moves. A refresh reads the loaded pages
+ * again from the first, each after the one before, so a run created meanwhile shifts the pages without one being
+ * skipped or shown twice.
  */
 export function useRunList() {
-  const query = trpc.pipeline.listRuns.useInfiniteQuery(
-    { limit: runsPageSize },
-    {
-      getNextPageParam: (page) => page.next_cursor ?? undefined,
-      refetchInterval: (q) => (q.state.data?.pages.some((page) => page.items.some((run) => isRunActive(run.state))) ? 2500 : 15_000),
-    },
-  );
+  const utils = trpc.useUtils();
+  const changes = trpc.pipeline.listChanges.useQuery(undefined, { refetchInterval: (q) => (q.state.data?.active ? 2500 : 15_000) });
+  useMarkerMoves("runs", changes.data, () => utils.pipeline.listRuns.invalidate());
+  const query = trpc.pipeline.listRuns.useInfiniteQuery({ limit: runsPageSize }, { getNextPageParam: (page) => page.next_cursor ?? undefined });
   const runs = query.data ? uniqueRuns(query.data.pages.flatMap((page) => page.items)) : undefined;
   return { ...query, runs };
 }

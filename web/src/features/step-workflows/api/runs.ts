@@ -1,9 +1,10 @@
 /**
- * Step workflow runs: the list, one run told as a conversation (polled every second while it runs), and what a
+ * Step workflow runs: the list, one run told as a conversation (read again when its change marker moves), and what a
  * person does on it: cancel it, resume it once it failed or was cancelled, retry a failed step. After each, the
  * run, its conversation, the lists and the engine's view of the same run are read again.
  */
-import { pollRunList, pollWhileActive } from "../../../lib/runPolling";
+import { changesPolling, invalidateDecisionsAndReviews, useRunChanges } from "../../../lib/runChanges";
+import { pollRunList } from "../../../lib/runPolling";
 import { type StepRun, trpc } from "../../../lib/trpc";
 import { isStepRunActive } from "../utils/turns";
 
@@ -12,16 +13,35 @@ export function useStepRuns(workflow?: string) {
   return trpc.steps.runs.useQuery(workflow ? { workflow } : undefined, { refetchInterval: pollRunList(isStepRunActive) });
 }
 
-/** Every second until the run has ended, or its read failed for good. */
-const untilEnded = pollWhileActive(isStepRunActive);
-
-export function useStepConversation(runId: string) {
-  return trpc.steps.conversation.useQuery({ runId }, { refetchInterval: untilEnded });
+/**
+ * The run's reads are not polled themselves: its change marker (`workflows.changes`, a step run's too) is polled
+ * every 1.5 s until the run has ended, and when it moves the run, its conversation and its engine run (the graph) are
+ * read again. Answers why updates paused (the marker's error), or null.
+ */
+function useStepChanges(runId: string): unknown {
+  const utils = trpc.useUtils();
+  const changes = trpc.workflows.changes.useQuery({ runId }, changesPolling);
+  return useRunChanges(runId, changes, () =>
+    Promise.all([
+      utils.steps.conversation.invalidate({ runId }),
+      utils.steps.run.invalidate({ runId }),
+      utils.engine.runs.get.invalidate({ id: runId }),
+      invalidateDecisionsAndReviews(utils, runId),
+    ]),
+  );
 }
 
-/** The run with its steps, for the graph view's header. */
+/** The run as a conversation, with why it is not up to date (`refreshError`: its last read failed, or its marker's). */
+export function useStepConversation(runId: string) {
+  const changesError = useStepChanges(runId);
+  const conversation = trpc.steps.conversation.useQuery({ runId });
+  return { ...conversation, refreshError: conversation.error ?? changesError };
+}
+
+/** The run with its steps, for the graph view's header; read again when its change marker moves. */
 export function useStepRun(runId: string) {
-  return trpc.steps.run.useQuery({ runId }, { refetchInterval: untilEnded });
+  useStepChanges(runId);
+  return trpc.steps.run.useQuery({ runId });
 }
 
 function useRefresh() {
@@ -33,6 +53,8 @@ function useRefresh() {
       utils.steps.conversation.invalidate({ runId: run.id }),
       utils.steps.run.invalidate({ runId: run.id }),
       utils.steps.runs.invalidate(),
+      // Its marker: a resumed run is watched again.
+      utils.workflows.changes.invalidate({ runId: run.id }),
       utils.engine.runs.get.invalidate({ id: run.id }),
     ]);
   };

@@ -1,6 +1,6 @@
 /**
  * A step run's header (components/WorkflowRunHeader): "Cancel run" while it runs, "Resume" once it failed or was
- * cancelled (both for operators).
+ * cancelled ("Cancel run" for operators and whoever started the run, "Resume" for operators).
  */
 import { WorkflowRunHeader } from "../../../components/WorkflowRunHeader";
 import type { StepRunSummary } from "../../../lib/trpc";

@@ -1,11 +1,12 @@
 /**
  * A step workflow run as a conversation: the inputs, each step's turn as it starts, works and answers, the steps
- * skipped or cancelled, a person's retries and resumptions, and the outcome with the outputs. Polled every second
- * while the run is running; left alone once it has ended.
+ * skipped or cancelled, a person's retries and resumptions, and the outcome with the outputs. Read again when its
+ * change marker moves (polled while the run is running, left alone once it has ended).
  */
 import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
 import { QueryPage } from "../../../components/QueryPage";
+import { RunWatched } from "../../../lib/runChanges";
 import type { StepConversation } from "../../../lib/trpc";
 import { useRetryStep, useStepConversation } from "../api/runs";
 import { stepItems } from "../utils/turns";
@@ -16,7 +17,11 @@ import "../step-workflows.css";
 export function StepRunView({ runId }: { runId: string }) {
   return (
     <QueryPage query={useStepConversation(runId)} what="run">
-      {(conversation, refreshError) => <RunConversation conversation={conversation} refreshError={refreshError} />}
+      {(conversation, refreshError) => (
+        <RunWatched.Provider value>
+          <RunConversation conversation={conversation} refreshError={refreshError} />
+        </RunWatched.Provider>
+      )}
     </QueryPage>
   );
 }

@@ -11,6 +11,7 @@ export function stepRun(overrides: Partial<StepRun> = {}): StepRun {
     status: "running",
     cancel_reason: null,
     inputs: { who: "Ada" },
+    started_by: { id: "00000000-0000-4000-8000-00000000a11a", name: "Ann Analyst" },
     created_at: "2026-05-04T10:00:00.000Z",
     updated_at: "2026-05-04T10:00:05.000Z",
     steps: [],

@@ -1,6 +1,6 @@
 /**
  * A workflow run's header (components/WorkflowRunHeader): "Cancel run" while it is active, "Resume" once it failed
- * or a rejected approval cancelled it (both for operators).
+ * or a rejected approval cancelled it ("Cancel run" for operators and whoever started the run, "Resume" for operators).
  */
 import { WorkflowRunHeader as RunHeader } from "../../../components/WorkflowRunHeader";
 import type { WorkflowRunSummary } from "../../../lib/trpc";

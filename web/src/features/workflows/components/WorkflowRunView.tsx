@@ -1,7 +1,8 @@
 /**
  * A workflow run as a conversation, like a pipeline run: the message, each node starting and answering, the waits
- * for a person with their composers inline, failures with Retry, the cancellation and the outcome. Polled every
- * second while the run is active; left alone once it has ended.
+ * for a person with their composers inline, failures with Retry, the cancellation and the outcome. Read again when
+ * its change marker moves (polled while the run is active, left alone once it has ended); its decisions and comments
+ * are read again with it, not polled on their own.
  */
 import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
@@ -9,6 +10,7 @@ import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
 import type { ResendControl } from "../../../components/RefusedDecisionCard";
 import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
+import { RunWatched } from "../../../lib/runChanges";
 import { trpc, type WorkflowConversation } from "../../../lib/trpc";
 import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
 import { type TurnNotes, annotateTurns } from "../utils/turns";
@@ -19,7 +21,11 @@ import "../workflows.css";
 export function WorkflowRunView({ runId }: { runId: string }) {
   return (
     <QueryPage query={useWorkflowConversation(runId)} what="run">
-      {(conversation, refreshError) => <RunConversation conversation={conversation} refreshError={refreshError} />}
+      {(conversation, refreshError) => (
+        <RunWatched.Provider value>
+          <RunConversation conversation={conversation} refreshError={refreshError} />
+        </RunWatched.Provider>
+      )}
     </QueryPage>
   );
 }
