@@ -1,6 +1,7 @@
 /**
  * The built app's files (webAppRoutes.ts): hashed assets precompressed by the build, sent in the encoding the client
- * accepts and cached for a year; index.html for the app's routes, asked for again each time. On a build of its own in
+ * accepts and cached for a year; index.html for the app's routes, asked for again each time and carrying what the
+ * preload answers for the request (server/http/pageData.test.ts: the real answers). On a build of its own in
  * a temporary directory, written the way vite.config.ts's compression plugin writes one.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assetCacheControl, webAppRoutes } from "./webAppRoutes";
+import { assetCacheControl, pageDataElementId, webAppRoutes } from "./webAppRoutes";
 
 const script = Buffer.from(`export const greeting = ${JSON.stringify("hello, stitch ".repeat(400))};\n`);
 const index = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12.js"></script></head><body><div id="root"></div></body></html>`;
@@ -84,9 +85,23 @@ describe("the built app's files", () => {
       const answer = await get(path);
       expect(answer.status, path).toBe(200);
       expect(answer.headers.get("content-type"), path).toMatch(/^text\/html/);
-      expect(answer.headers.get("cache-control"), path).toBe("no-cache");
+      expect(answer.headers.get("cache-control"), path).toBe("private, no-cache");
+      expect(answer.headers.get("vary"), path).toBe("Cookie, Authorization, Accept-Encoding");
       expect(await answer.text(), path).toBe(index);
     }
+  });
+
+  it("carries what the preload answers for the request, as inert JSON at the end of the body, and nothing for null", async () => {
+    const data = { text: "</script><script>alert(1)</script><!-- \u2028 & >", path: "" };
+    const carrying = webAppRoutes(root, async (c) => (c.req.header("x-who") ? { ...data, path: c.req.path } : null))!;
+    const html = await (await carrying.request("/app/runs/RUN_1", { headers: { "x-who": "rita" } })).text();
+    const element = `<script type="application/json" id="${pageDataElementId}">`;
+    expect(html.startsWith(index.slice(0, index.indexOf("</body>")) + element)).toBe(true);
+    expect(html.endsWith("</script></body></html>")).toBe(true);
+    const json = html.slice(html.indexOf(element) + element.length, html.lastIndexOf("</script>"));
+    expect(json).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(json)).toEqual({ ...data, path: "/app/runs/RUN_1" });
+    expect(await (await carrying.request("/app/runs/RUN_1")).text()).toBe(index);
   });
 
   it("is absent without a build", () => {

@@ -7,17 +7,46 @@
  * each script and stylesheet beside it (vite.config.ts); a browser that accepts one gets it with `Content-Encoding`,
  * any other client the file itself, and every answer says it `Vary: Accept-Encoding`. index.html names the current
  * assets, so a browser asks again each time (`Cache-Control: no-cache`) and sees a new build at once.
+ *
+ * A page may carry the answers of what it reads first (`preload`, server/trpc/pageQueries.ts), for the person who
+ * asked: a `<script type="application/json">` at the end of the body, which the app reads before its first render
+ * (web/src/lib/pageData.ts). Such a page is that person's only: kept by no shared cache (`private`), asked for again
+ * each time, varying by the credentials it was answered for (`Vary: Cookie, Authorization`), and compressed (gzip, as
+ * the app's tRPC reads are), since a conversation's answer is a hundred kilobytes of JSON.
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
+import { compress } from "hono/compress";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const assetCacheControl = "public, max-age=31536000, immutable";
-export const pageCacheControl = "no-cache";
+export const pageCacheControl = "private, no-cache";
+/** Who a page is answered for: the session cookie or the bearer token it came with. */
+export const pageVary = "Cookie, Authorization";
+/** The id of the element that carries a page's answers (web/src/lib/pageData.ts reads it). */
+export const pageDataElementId = "stitch-page-data";
+
+/** The answers a page carries for the request that asked for it (null: none, as for someone not signed in). */
+export type PagePreload = (c: Context) => Promise<unknown>;
+
+/**
+ * JSON inside a `<script>` element: no `<` (so no `</script>` or `<!--` ends or changes it), no `>` or `&`, and no
+ * U+2028/U+2029, each written as its `\u` escape, which JSON.parse reads back as the same character.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** index.html with the page's answers at the end of its body. */
+export function withPageData(index: string, data: unknown): string {
+  const at = index.lastIndexOf("</body>");
+  if (at < 0) throw new Error("index.html has no </body>");
+  return `${index.slice(0, at)}<script type="application/json" id="${pageDataElementId}">${scriptSafeJson(data)}</script>${index.slice(at)}`;
+}
 
 /** The app's routes over the build in `root`, or null when there is no build (API only: tests, `npm run dev`). */
-export function webAppRoutes(root: string): Hono | null {
+export function webAppRoutes(root: string, preload?: PagePreload): Hono | null {
   const indexPath = join(root, "index.html");
   if (!existsSync(indexPath)) return null;
   const index = readFileSync(indexPath, "utf8");
@@ -30,7 +59,11 @@ export function webAppRoutes(root: string): Hono | null {
     c.header("Vary", "Accept-Encoding");
   });
   app.use("/assets/*", serveStatic({ root, precompressed: true }));
-  const page = (c: Context) => c.html(index, 200, { "Cache-Control": pageCacheControl });
+  const page = async (c: Context) => {
+    const data = preload ? await preload(c) : null;
+    return c.html(data ? withPageData(index, data) : index, 200, { "Cache-Control": pageCacheControl, Vary: pageVary });
+  };
+  for (const path of ["/", "/app", "/app/*"]) app.use(path, compress({ threshold: 1024 }));
   app.get("/", page);
   app.get("/app", page);
   app.get("/app/*", page);
