@@ -13,12 +13,18 @@
  * (web/src/lib/pageData.ts). Such a page is that person's only: kept by no shared cache (`private`), asked for again
  * each time, varying by the credentials it was answered for (`Vary: Cookie, Authorization`), and compressed (gzip, as
  * the app's tRPC reads are), since a conversation's answer is a hundred kilobytes of JSON.
+ *
+ * The sections of the app loaded on demand (web/src/app/routes.tsx: the workflows, the step workflows, a plain
+ * flow's run, the account pages) are named in the page answered for one of their addresses, as `modulepreload` and
+ * stylesheet links read from the build's manifest, so a section opened directly loads beside the main script, not a
+ * round trip after it.
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
 import { compress } from "hono/compress";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 
 export const assetCacheControl = "public, max-age=31536000, immutable";
 export const pageCacheControl = "private, no-cache";
@@ -26,6 +32,43 @@ export const pageCacheControl = "private, no-cache";
 export const pageVary = "Cookie, Authorization";
 /** The id of the element that carries a page's answers (web/src/lib/pageData.ts reads it). */
 export const pageDataElementId = "stitch-page-data";
+
+/** Each section the app loads on demand (its module, as the build's manifest names it), by the addresses it shows. */
+export const sectionModules: { path: RegExp; module: string }[] = [
+  // Not a run's graph (/app/workflows/runs/:runId/graph): that page is in the main script.
+  { path: /^\/app\/workflows(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/workflows.ts" },
+  { path: /^\/app\/steps(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/steps.ts" },
+  { path: /^\/app\/flows\/runs\/[^/]+\/?$/, module: "src/app/sections/flows.ts" },
+  { path: /^\/app\/(people|tokens|audit|subscriptions|settings)\/?$/, module: "src/app/sections/account.tsx" },
+];
+
+const ManifestChunk = z.object({ file: z.string(), imports: z.array(z.string()).optional(), css: z.array(z.string()).optional(), isEntry: z.boolean().optional() });
+const Manifest = z.record(z.string(), ManifestChunk);
+
+/**
+ * The links that load a section's files (its script, the chunks it imports and its stylesheets) beside the main
+ * script, from the build's manifest; none for a module the manifest does not name.
+ */
+export function sectionLinks(manifest: z.infer<typeof Manifest>, module: string): string {
+  const closure = (keys: string[], skip: Set<string> = new Set()) => {
+    const scripts = new Set<string>();
+    const styles = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || skip.has(chunk.file) || scripts.has(chunk.file)) return;
+      scripts.add(chunk.file);
+      for (const css of chunk.css ?? []) styles.add(css);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    for (const key of keys) visit(key);
+    return { scripts, styles };
+  };
+  // What the page loads already: the main script (the entry) and what it imports, with their stylesheets.
+  const loaded = closure(Object.keys(manifest).filter((key) => manifest[key]!.isEntry)).scripts;
+  if (!manifest[module]) return "";
+  const { scripts, styles } = closure([module], loaded);
+  return [...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`)].join("");
+}
 
 /** The answers a page carries for the request that asked for it (null: none, as for someone not signed in). */
 export type PagePreload = (c: Context) => Promise<unknown>;
@@ -50,6 +93,10 @@ export function webAppRoutes(root: string, preload?: PagePreload): Hono | null {
   const indexPath = join(root, "index.html");
   if (!existsSync(indexPath)) return null;
   const index = readFileSync(indexPath, "utf8");
+  // Each section's page: index.html with the links to its files before </head> (the build's manifest, when written).
+  const manifestPath = join(root, ".vite", "manifest.json");
+  const manifest = existsSync(manifestPath) ? Manifest.parse(JSON.parse(readFileSync(manifestPath, "utf8"))) : {};
+  const sections = sectionModules.map(({ path, module }) => ({ path, index: index.replace("</head>", `${sectionLinks(manifest, module)}</head>`) }));
   const app = new Hono();
   app.use("/assets/*", async (c, next) => {
     await next();
@@ -61,7 +108,8 @@ export function webAppRoutes(root: string, preload?: PagePreload): Hono | null {
   app.use("/assets/*", serveStatic({ root, precompressed: true }));
   const page = async (c: Context) => {
     const data = preload ? await preload(c) : null;
-    return c.html(data ? withPageData(index, data) : index, 200, { "Cache-Control": pageCacheControl, Vary: pageVary });
+    const html = sections.find((section) => section.path.test(c.req.path))?.index ?? index;
+    return c.html(data ? withPageData(html, data) : html, 200, { "Cache-Control": pageCacheControl, Vary: pageVary });
   };
   for (const path of ["/", "/app", "/app/*"]) app.use(path, compress({ threshold: 1024 }));
   app.get("/", page);
