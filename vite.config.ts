@@ -13,7 +13,18 @@ export default defineConfig({
   // accepts it (server/http/webAppRoutes.ts). A copy no smaller than the file is not written.
   plugins: [react(), compression({ include: /\.(js|css|svg)$/, algorithms: ["brotliCompress", "gzip"], logLevel: "silent" })],
   // Mermaid and React Flow are loaded on demand, in large chunks of their own.
-  build: { outDir: "../dist/web", emptyOutDir: true, chunkSizeWarningLimit: 2500 },
+  // The manifest (dist/web/.vite/manifest.json, not served) names the files of each section the app loads on demand,
+  // which the server names in the page it answers for that section (server/http/webAppRoutes.ts).
+  build: {
+    outDir: "../dist/web",
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2500,
+    manifest: true,
+    // Everything the first page needs in one script: left alone, Rolldown puts what the main script shares with a
+    // section loaded on demand into chunks of their own, eight more requests before the app can start, and over
+    // HTTP/1.1 a browser opens six connections to a server, so some of them would wait a round trip for another.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: "index", tags: ["$initial"] }] } } },
+  },
   server: {
     // `npm run dev`: Vite serves the app with hot reload and forwards API calls to the server.
     proxy: Object.fromEntries(

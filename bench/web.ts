@@ -37,9 +37,11 @@ const fast3g = { offline: false, latency: 150 * 3.75, downloadThroughput: ((1.6 
 const Options = z.object({
   repeats: z.coerce.number().int().min(1).default(3),
   idle: z.coerce.number().int().min(1).default(30),
+  /** Also print each request of the conversation's cold loads, with its timing (where the time goes). */
+  trace: z.enum(["on", "off"]).default("off"),
 });
 type Options = z.infer<typeof Options>;
-const usage = "usage: npm run bench:web -- [--repeats=3] [--idle=30]   (Chromium: CHROMIUM_PATH, default /usr/bin/chromium)";
+const usage = "usage: npm run bench:web -- [--repeats=3] [--idle=30] [--trace]   (Chromium: CHROMIUM_PATH, default /usr/bin/chromium)";
 
 function parseOptions(argv: readonly string[]): Options {
   const raw: Record<string, string> = {};
@@ -47,6 +49,10 @@ function parseOptions(argv: readonly string[]): Options {
     if (arg === "--help" || arg === "-h") {
       console.log(usage);
       process.exit(0);
+    }
+    if (arg === "--trace") {
+      raw.trace = "on";
+      continue;
     }
     const match = /^--(repeats|idle)=(.*)$/.exec(arg);
     if (!match) throw new Error(`unknown argument "${arg}"\n${usage}`);
@@ -56,6 +62,8 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 interface Load {
+  /** Each request: when it was sent and finished (ms from the first), its bytes and its address. */
+  trace: string[];
   bytes: number;
   requests: number;
   fcp: number;
@@ -68,15 +76,20 @@ async function watchNetwork(context: BrowserContext, page: Page, throttle: boole
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   if (throttle) await cdp.send("Network.emulateNetworkConditions", fast3g);
-  const totals = { bytes: 0, requests: 0, urls: [] as string[] };
-  const urls = new Map<string, string>();
+  const totals = { bytes: 0, requests: 0, urls: [] as string[], trace: [] as string[] };
+  const sent = new Map<string, { url: string; at: number }>();
+  let first: number | null = null;
+  const ms = (seconds: number) => Math.round((seconds - first!) * 1000);
   cdp.on("Network.requestWillBeSent", (e) => {
-    urls.set(e.requestId, e.request.url);
+    first ??= e.timestamp;
+    sent.set(e.requestId, { url: e.request.url, at: e.timestamp });
   });
   cdp.on("Network.loadingFinished", (e) => {
     totals.bytes += e.encodedDataLength;
     totals.requests += 1;
-    totals.urls.push(urls.get(e.requestId) ?? "?");
+    const request = sent.get(e.requestId);
+    totals.urls.push(request?.url ?? "?");
+    if (request) totals.trace.push(`${String(ms(request.at)).padStart(6)} → ${String(ms(e.timestamp)).padStart(6)} ms ${String(e.encodedDataLength).padStart(7)} B  ${request.url.replace(/^https?:\/\/[^/]+/, "")}`);
   });
   return totals;
 }
@@ -99,7 +112,7 @@ async function load(page: Page, context: BrowserContext, url: string, throttle: 
   const marks = await ready(page, start);
   await page.waitForLoadState("networkidle");
   const fcp = await firstContentfulPaint(page);
-  return { bytes: totals.bytes, requests: totals.requests, fcp, marks };
+  return { trace: totals.trace, bytes: totals.bytes, requests: totals.requests, fcp, marks };
 }
 
 const firstPageReady = async (page: Page, start: number) => {
@@ -175,7 +188,7 @@ async function waitFor(base: string, runId: string, done: (run: z.infer<typeof R
     if (done(run)) return run;
     if (run.status.startsWith("FAILED") || run.status === "CANCELLED") throw new Error(`run ${runId} ended ${run.status}`);
   }
-  throw new Error(`run ${runId} made no progress in two minutes`);
+  throw new Error(`run ${runId} made no progress in two minutes: ${JSON.stringify(await api(base, `/runs/${encodeURIComponent(runId)}`))}`);
 }
 
 const brief =
@@ -187,7 +200,8 @@ async function seed(base: string): Promise<{ finished: string; waiting: string }
     const run = await waitFor(base, finished, (r) => r.status === "COMPLETED" || r.is_waiting_for_user === true);
     if (run.status === "COMPLETED") break;
     await api(base, `/runs/${encodeURIComponent(finished)}/approve`, {});
-    await waitFor(base, finished, (r) => r.status === "COMPLETED" || r.is_waiting_for_user !== true);
+    // The built-in agents may answer before the next look: the run then waits for the next approval already.
+    await waitFor(base, finished, (r) => r.status !== run.status);
   }
   const waiting = RunSnapshot.parse(await api(base, "/runs", { domain: "libraries", brief })).run_id;
   await waitFor(base, waiting, (r) => r.is_waiting_for_user === true);
@@ -247,6 +261,9 @@ async function main() {
         ],
       ),
     );
+    if (options.trace === "on") {
+      for (const [i, loaded] of conversation.cold.entries()) console.log(`\nThe conversation, cold, load ${i + 1}:\n${loaded.trace.join("\n")}`);
+    }
     const perTen = (idle.requests / options.idle) * 10;
     console.log(`\nA conversation waiting for review, open for ${options.idle} s: ${idle.requests} requests (${fixed(perTen, 1)} per 10 s), ${fixed(idle.bytes / 1024, 1)} KB`);
     const procedures = new Map<string, number>();

@@ -5,7 +5,7 @@
 import { serve } from "@hono/node-server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { sql } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { compress } from "hono/compress";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -55,6 +55,7 @@ import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipe
 import { pipelineDecisionDoor, pipelineReviewDoor } from "./pipeline/commands";
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import type { AppContext } from "./trpc/context";
+import { pageQueries } from "./trpc/pageQueries";
 import { appRouter } from "./trpc/router";
 import { retryAfter } from "./trpc/trpc";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
@@ -233,7 +234,7 @@ export async function createServices(config: Config, database?: Database, overri
   };
 }
 
-const webRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
+const builtWebRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
@@ -245,7 +246,8 @@ export function trpcContext(services: Services, request: Pick<AppContext, "ident
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
 const notOperations = (path: string) => path.startsWith(trpcEndpoint) || path === "/" || path === "/app" || path.startsWith("/app/") || path.startsWith("/assets/");
 
-export function createApp(services: Services): Hono<GuardEnv> {
+/** `webRoot`: where the built app is (dist/web; a test gives a build of its own). */
+export function createApp(services: Services, { webRoot = builtWebRoot }: { webRoot?: string } = {}): Hono<GuardEnv> {
   const app = new Hono<GuardEnv>();
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) => c.json({ error: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }, 404));
@@ -271,6 +273,15 @@ export function createApp(services: Services): Hono<GuardEnv> {
   // beside text a caller chose.
   const compressQueries = compress({ threshold: 1024 });
   app.use(`${trpcEndpoint}/*`, (c, next) => (c.req.method === "GET" ? compressQueries(c, next) : next()));
+  // The tRPC context of a request: who is calling from where (the page of the app too, for what it carries).
+  const requestContext = (c: Context<GuardEnv>, resHeaders = new Headers()) =>
+    trpcContext(services, {
+      identity: c.get("identity"),
+      origin: requestOrigin(c),
+      crossSite: c.get("crossSite") ?? null,
+      resHeaders,
+      https: isHttps(c.req.url, c.req.header("x-forwarded-proto")),
+    });
   app.all(`${trpcEndpoint}/*`, (c) =>
     fetchRequestHandler({
       endpoint: trpcEndpoint,
@@ -278,19 +289,13 @@ export function createApp(services: Services): Hono<GuardEnv> {
       router: appRouter,
       // A database that cannot be reached answers 503 (SERVICE_UNAVAILABLE): say when to send the request again.
       responseMeta: ({ errors }) => ({ headers: retryAfter(errors) }),
-      createContext: ({ resHeaders }) =>
-        trpcContext(services, {
-          identity: c.get("identity"),
-          origin: requestOrigin(c),
-          crossSite: c.get("crossSite") ?? null,
-          resHeaders,
-          https: isHttps(c.req.url, c.req.header("x-forwarded-proto")),
-        }),
+      createContext: ({ resHeaders }) => requestContext(c, resHeaders),
     }),
   );
 
-  // The built SPA: its assets, and index.html for the app's own routes.
-  const web = webAppRoutes(webRoot);
+  // The built SPA: its assets, and index.html for the app's own routes, carrying the answers of what the page reads
+  // first for whoever asked (server/trpc/pageQueries.ts), read by the same procedures with that request's context.
+  const web = webAppRoutes(webRoot, (c) => pageQueries(requestContext(c), c.req.path));
   if (web) app.route("/", web);
   assertEveryRouteGuarded(app, notOperations);
   return app;

@@ -1,15 +1,19 @@
 /**
  * The built app's files (webAppRoutes.ts): hashed assets precompressed by the build, sent in the encoding the client
- * accepts and cached for a year; index.html for the app's routes, asked for again each time. On a build of its own in
+ * accepts and cached for a year; index.html for the app's routes, asked for again each time and carrying what the
+ * preload answers for the request (server/http/pageData.test.ts: the real answers). On a build of its own in
  * a temporary directory, written the way vite.config.ts's compression plugin writes one.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assetCacheControl, webAppRoutes } from "./webAppRoutes";
+import { assetCacheControl, pageDataElementId, sectionModules, webAppRoutes } from "./webAppRoutes";
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 const script = Buffer.from(`export const greeting = ${JSON.stringify("hello, stitch ".repeat(400))};\n`);
 const index = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12.js"></script></head><body><div id="root"></div></body></html>`;
@@ -84,9 +88,55 @@ describe("the built app's files", () => {
       const answer = await get(path);
       expect(answer.status, path).toBe(200);
       expect(answer.headers.get("content-type"), path).toMatch(/^text\/html/);
-      expect(answer.headers.get("cache-control"), path).toBe("no-cache");
+      expect(answer.headers.get("cache-control"), path).toBe("private, no-cache");
+      expect(answer.headers.get("vary"), path).toBe("Cookie, Authorization, Accept-Encoding");
       expect(await answer.text(), path).toBe(index);
     }
+  });
+
+  it("carries what the preload answers for the request, as inert JSON at the end of the body, and nothing for null", async () => {
+    const data = { text: "</script><script>alert(1)</script><!-- \u2028 & >", path: "" };
+    const carrying = webAppRoutes(root, async (c) => (c.req.header("x-who") ? { ...data, path: c.req.path } : null))!;
+    const html = await (await carrying.request("/app/runs/RUN_1", { headers: { "x-who": "rita" } })).text();
+    const element = `<script type="application/json" id="${pageDataElementId}">`;
+    expect(html.startsWith(index.slice(0, index.indexOf("</body>")) + element)).toBe(true);
+    expect(html.endsWith("</script></body></html>")).toBe(true);
+    const json = html.slice(html.indexOf(element) + element.length, html.lastIndexOf("</script>"));
+    expect(json).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(json)).toEqual({ ...data, path: "/app/runs/RUN_1" });
+    expect(await (await carrying.request("/app/runs/RUN_1")).text()).toBe(index);
+  });
+
+  it("names a section's files in the pages of its addresses (from the build's manifest), and only there", async () => {
+    const manifest = {
+      "index.html": { file: "assets/index-Ab12.js", isEntry: true, imports: ["_runtime-R1.js"], css: ["assets/index-Ab12.css"] },
+      "_runtime-R1.js": { file: "assets/runtime-R1.js" },
+      "_shared-S1.js": { file: "assets/shared-S1.js", imports: ["_runtime-R1.js"], css: ["assets/shared-S1.css"] },
+      "src/app/sections/workflows.ts": { file: "assets/workflows-W1.js", isDynamicEntry: true, imports: ["_runtime-R1.js", "index.html", "_shared-S1.js"], css: ["assets/workflows-W1.css"] },
+    };
+    const built = mkdtempSync(join(tmpdir(), "stitch-web-"));
+    try {
+      mkdirSync(join(built, ".vite"));
+      writeFileSync(join(built, "index.html"), index);
+      writeFileSync(join(built, ".vite/manifest.json"), JSON.stringify(manifest));
+      const sectioned = webAppRoutes(built)!;
+      const links = async (path: string) => (await (await sectioned.request(path)).text()).match(/<link [^>]*>/g) ?? [];
+      const workflows = [
+        `<link rel="modulepreload" crossorigin href="/assets/workflows-W1.js">`,
+        `<link rel="modulepreload" crossorigin href="/assets/shared-S1.js">`,
+        `<link rel="stylesheet" crossorigin href="/assets/workflows-W1.css">`,
+        `<link rel="stylesheet" crossorigin href="/assets/shared-S1.css">`,
+      ];
+      for (const path of ["/app/workflows", "/app/workflows/new", "/app/workflows/runs/R1", "/app/workflows/nightly"]) expect(await links(path), path).toEqual(workflows);
+      // The main script's own pages, a run's graph (in the main script too), and a section the manifest does not name.
+      for (const path of ["/app", "/app/runs/R1", "/app/workflows/runs/R1/graph", "/app/workflowsx", "/app/people"]) expect(await links(path), path).toEqual([]);
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
+  });
+
+  it("names sections the app has", () => {
+    for (const { module } of sectionModules) expect(existsSync(join(here, "../../web", module)), module).toBe(true);
   });
 
   it("is absent without a build", () => {

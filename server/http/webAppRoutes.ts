@@ -7,20 +7,96 @@
  * each script and stylesheet beside it (vite.config.ts); a browser that accepts one gets it with `Content-Encoding`,
  * any other client the file itself, and every answer says it `Vary: Accept-Encoding`. index.html names the current
  * assets, so a browser asks again each time (`Cache-Control: no-cache`) and sees a new build at once.
+ *
+ * A page may carry the answers of what it reads first (`preload`, server/trpc/pageQueries.ts), for the person who
+ * asked: a `<script type="application/json">` at the end of the body, which the app reads before its first render
+ * (web/src/lib/pageData.ts). Such a page is that person's only: kept by no shared cache (`private`), asked for again
+ * each time, varying by the credentials it was answered for (`Vary: Cookie, Authorization`), and compressed (gzip, as
+ * the app's tRPC reads are), since a conversation's answer is a hundred kilobytes of JSON.
+ *
+ * The sections of the app loaded on demand (web/src/app/routes.tsx: the workflows, the step workflows, a plain
+ * flow's run, the account pages) are named in the page answered for one of their addresses, as `modulepreload` and
+ * stylesheet links read from the build's manifest, so a section opened directly loads beside the main script, not a
+ * round trip after it.
  */
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
+import { compress } from "hono/compress";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 
 export const assetCacheControl = "public, max-age=31536000, immutable";
-export const pageCacheControl = "no-cache";
+export const pageCacheControl = "private, no-cache";
+/** Who a page is answered for: the session cookie or the bearer token it came with. */
+export const pageVary = "Cookie, Authorization";
+/** The id of the element that carries a page's answers (web/src/lib/pageData.ts reads it). */
+export const pageDataElementId = "stitch-page-data";
+
+/** Each section the app loads on demand (its module, as the build's manifest names it), by the addresses it shows. */
+export const sectionModules: { path: RegExp; module: string }[] = [
+  // Not a run's graph (/app/workflows/runs/:runId/graph): that page is in the main script.
+  { path: /^\/app\/workflows(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/workflows.ts" },
+  { path: /^\/app\/steps(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/steps.ts" },
+  { path: /^\/app\/flows\/runs\/[^/]+\/?$/, module: "src/app/sections/flows.ts" },
+  { path: /^\/app\/(people|tokens|audit|subscriptions|settings)\/?$/, module: "src/app/sections/account.tsx" },
+];
+
+const ManifestChunk = z.object({ file: z.string(), imports: z.array(z.string()).optional(), css: z.array(z.string()).optional(), isEntry: z.boolean().optional() });
+const Manifest = z.record(z.string(), ManifestChunk);
+
+/**
+ * The links that load a section's files (its script, the chunks it imports and its stylesheets) beside the main
+ * script, from the build's manifest; none for a module the manifest does not name.
+ */
+export function sectionLinks(manifest: z.infer<typeof Manifest>, module: string): string {
+  const closure = (keys: string[], skip: Set<string> = new Set()) => {
+    const scripts = new Set<string>();
+    const styles = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || skip.has(chunk.file) || scripts.has(chunk.file)) return;
+      scripts.add(chunk.file);
+      for (const css of chunk.css ?? []) styles.add(css);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    for (const key of keys) visit(key);
+    return { scripts, styles };
+  };
+  // What the page loads already: the main script (the entry) and what it imports, with their stylesheets.
+  const loaded = closure(Object.keys(manifest).filter((key) => manifest[key]!.isEntry)).scripts;
+  if (!manifest[module]) return "";
+  const { scripts, styles } = closure([module], loaded);
+  return [...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`), ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`)].join("");
+}
+
+/** The answers a page carries for the request that asked for it (null: none, as for someone not signed in). */
+export type PagePreload = (c: Context) => Promise<unknown>;
+
+/**
+ * JSON inside a `<script>` element: no `<` (so no `</script>` or `<!--` ends or changes it), no `>` or `&`, and no
+ * U+2028/U+2029, each written as its `\u` escape, which JSON.parse reads back as the same character.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** index.html with the page's answers at the end of its body. */
+export function withPageData(index: string, data: unknown): string {
+  const at = index.lastIndexOf("</body>");
+  if (at < 0) throw new Error("index.html has no </body>");
+  return `${index.slice(0, at)}<script type="application/json" id="${pageDataElementId}">${scriptSafeJson(data)}</script>${index.slice(at)}`;
+}
 
 /** The app's routes over the build in `root`, or null when there is no build (API only: tests, `npm run dev`). */
-export function webAppRoutes(root: string): Hono | null {
+export function webAppRoutes(root: string, preload?: PagePreload): Hono | null {
   const indexPath = join(root, "index.html");
   if (!existsSync(indexPath)) return null;
   const index = readFileSync(indexPath, "utf8");
+  // Each section's page: index.html with the links to its files before </head> (the build's manifest, when written).
+  const manifestPath = join(root, ".vite", "manifest.json");
+  const manifest = existsSync(manifestPath) ? Manifest.parse(JSON.parse(readFileSync(manifestPath, "utf8"))) : {};
+  const sections = sectionModules.map(({ path, module }) => ({ path, index: index.replace("</head>", `${sectionLinks(manifest, module)}</head>`) }));
   const app = new Hono();
   app.use("/assets/*", async (c, next) => {
     await next();
@@ -30,7 +106,12 @@ export function webAppRoutes(root: string): Hono | null {
     c.header("Vary", "Accept-Encoding");
   });
   app.use("/assets/*", serveStatic({ root, precompressed: true }));
-  const page = (c: Context) => c.html(index, 200, { "Cache-Control": pageCacheControl });
+  const page = async (c: Context) => {
+    const data = preload ? await preload(c) : null;
+    const html = sections.find((section) => section.path.test(c.req.path))?.index ?? index;
+    return c.html(data ? withPageData(html, data) : html, 200, { "Cache-Control": pageCacheControl, Vary: pageVary });
+  };
+  for (const path of ["/", "/app", "/app/*"]) app.use(path, compress({ threshold: 1024 }));
   app.get("/", page);
   app.get("/app", page);
   app.get("/app/*", page);

@@ -9,6 +9,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@ta
 import { httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
 import { isPermanentError } from "../lib/errors";
+import { seedFromPage } from "../lib/pageData";
 import { authStatusQuery, isAccessRefused, isAuthStatusQuery, rememberCsrfToken, sessionHeaders } from "../lib/session";
 import { type AuthStatus, trpc } from "../lib/trpc";
 
@@ -33,6 +34,8 @@ function createQueryClient(): QueryClient {
       },
     },
   });
+  // What the page came with (who is signed in, the conversation on screen): drawn at once, not asked for first.
+  seedFromPage(queryClient);
   return queryClient;
 }
 

@@ -12,36 +12,43 @@ import { RunWatched } from "../lib/runChanges";
 import { InboxPage } from "../features/decisions/components/InboxPage";
 import { useFlowConversation } from "../features/flow-conversation/api/runs";
 import { FlowRunHeader } from "../features/flow-conversation/components/FlowRunHeader";
-import { FlowRunView } from "../features/flow-conversation/components/FlowRunView";
 import { useAgents } from "../features/agents/api/list-agents";
-import { AuditPage } from "../features/audit/components/AuditPage";
 import { PipelineOverview } from "../features/agents/components/PipelineOverview";
 import { useConversation } from "../features/conversation/api/get-conversation";
 import { ConversationView } from "../features/conversation/components/ConversationView";
 import { RunHeader } from "../features/conversation/components/RunHeader";
-import { useAccounts } from "../features/people/api/accounts";
-import { PeoplePage } from "../features/people/components/PeoplePage";
-import { TokensPage } from "../features/people/components/TokensPage";
-import { SettingsPage } from "../features/notifications/components/SettingsPage";
-import { SubscriptionsPage } from "../features/notifications/components/SubscriptionsPage";
 import { NewBrief } from "../features/runs/components/NewBrief";
 import { useStepRun } from "../features/step-workflows/api/runs";
-import { NewStepWorkflowPage } from "../features/step-workflows/components/NewStepWorkflowPage";
 import { StepRunHeader } from "../features/step-workflows/components/StepRunHeader";
-import { StepRunView } from "../features/step-workflows/components/StepRunView";
-import { StepWorkflowList } from "../features/step-workflows/components/StepWorkflowList";
-import { StepWorkflowPage } from "../features/step-workflows/components/StepWorkflowPage";
 import { useWorkflowRun } from "../features/workflows/api/runs";
-import { NewWorkflowPage } from "../features/workflows/components/NewWorkflowPage";
-import { WorkflowList } from "../features/workflows/components/WorkflowList";
-import { WorkflowPage } from "../features/workflows/components/WorkflowPage";
 import { WorkflowRunHeader } from "../features/workflows/components/WorkflowRunHeader";
-import { WorkflowRunView } from "../features/workflows/components/WorkflowRunView";
 import "./home.css";
 
 // The graph views carry React Flow; they load when first opened, keeping the conversation's first load small.
 const FlowGraphView = lazy(() => import("../features/flow-graph/components/FlowGraphView").then((m) => ({ default: m.FlowGraphView })));
 const EngineRunList = lazy(() => import("../features/flow-graph/components/EngineRunList").then((m) => ({ default: m.EngineRunList })));
+
+// So do the sections a first page rarely is (a quarter of the app's own code): the briefs, conversations and reviews
+// stay in the main script. The server names a section's files in the page it answers for one of its addresses
+// (server/http/webAppRoutes.ts `sectionModules`), so opened directly it loads them beside the main script, not after.
+const workflows = () => import("./sections/workflows");
+const steps = () => import("./sections/steps");
+const flows = () => import("./sections/flows");
+const account = () => import("./sections/account");
+const WorkflowList = lazy(() => workflows().then((m) => ({ default: m.WorkflowList })));
+const NewWorkflowPage = lazy(() => workflows().then((m) => ({ default: m.NewWorkflowPage })));
+const WorkflowPage = lazy(() => workflows().then((m) => ({ default: m.WorkflowPage })));
+const WorkflowRunView = lazy(() => workflows().then((m) => ({ default: m.WorkflowRunView })));
+const StepWorkflowList = lazy(() => steps().then((m) => ({ default: m.StepWorkflowList })));
+const NewStepWorkflowPage = lazy(() => steps().then((m) => ({ default: m.NewStepWorkflowPage })));
+const StepWorkflowPage = lazy(() => steps().then((m) => ({ default: m.StepWorkflowPage })));
+const StepRunView = lazy(() => steps().then((m) => ({ default: m.StepRunView })));
+const FlowRunView = lazy(() => flows().then((m) => ({ default: m.FlowRunView })));
+const PeoplePage = lazy(() => account().then((m) => ({ default: m.PeoplePage })));
+const TokensPage = lazy(() => account().then((m) => ({ default: m.TokensPage })));
+const AuditTrailPage = lazy(() => account().then((m) => ({ default: m.AuditTrailPage })));
+const SubscriptionsPage = lazy(() => account().then((m) => ({ default: m.SubscriptionsPage })));
+const SettingsPage = lazy(() => account().then((m) => ({ default: m.SettingsPage })));
 
 function Loading({ children }: { children: ReactNode }) {
   return (
@@ -126,12 +133,6 @@ function FlowRunGraphPage({ runId }: { runId: string }) {
   return <GraphPage stitchRunId={data?.run.id} header={data ? <FlowRunHeader run={data.run} view="graph" /> : null} error={conversation.error} watched />;
 }
 
-/** The audit trail is filtered by person: the people come from the people feature. */
-function AuditTrailPage() {
-  const accounts = useAccounts();
-  return <AuditPage people={accounts.data ?? []} />;
-}
-
 function NotFoundPage() {
   return (
     <div className="page-pad">
@@ -162,29 +163,29 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   params = matchPath("/app/engine/runs/:stitchRunId", pathname);
   if (params) return { page: <Loading><FlowGraphView key={params.stitchRunId} stitchRunId={params.stitchRunId!} /></Loading>, runId: null, title: "Engine run" };
   params = matchPath("/app/flows/runs/:runId", pathname);
-  if (params) return { page: <FlowRunView key={params.runId} runId={params.runId!} />, runId: null, title: "Flow run" };
+  if (params) return { page: <Loading><FlowRunView key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Flow run" };
   params = matchPath("/app/flows/runs/:runId/graph", pathname);
   if (params) return { page: <FlowRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Flow run graph" };
-  if (matchPath("/app/workflows", pathname)) return { page: <WorkflowList />, runId: null, title: "Workflows" };
-  if (matchPath("/app/workflows/new", pathname)) return { page: <RequireRole role="operator"><NewWorkflowPage /></RequireRole>, runId: null, title: "New workflow" };
+  if (matchPath("/app/workflows", pathname)) return { page: <Loading><WorkflowList /></Loading>, runId: null, title: "Workflows" };
+  if (matchPath("/app/workflows/new", pathname)) return { page: <RequireRole role="operator"><Loading><NewWorkflowPage /></Loading></RequireRole>, runId: null, title: "New workflow" };
   params = matchPath("/app/workflows/runs/:runId", pathname);
-  if (params) return { page: <WorkflowRunView key={params.runId} runId={params.runId!} />, runId: null, title: "Workflow run" };
+  if (params) return { page: <Loading><WorkflowRunView key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Workflow run" };
   params = matchPath("/app/workflows/runs/:runId/graph", pathname);
   if (params) return { page: <WorkflowRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Workflow run graph" };
   params = matchPath("/app/workflows/:name", pathname);
-  if (params) return { page: <WorkflowPage key={params.name} name={params.name!} />, runId: null, title: params.name! };
-  if (matchPath("/app/steps", pathname)) return { page: <StepWorkflowList />, runId: null, title: "Step workflows" };
-  if (matchPath("/app/steps/new", pathname)) return { page: <RequireRole role="operator"><NewStepWorkflowPage /></RequireRole>, runId: null, title: "New step workflow" };
+  if (params) return { page: <Loading><WorkflowPage key={params.name} name={params.name!} /></Loading>, runId: null, title: params.name! };
+  if (matchPath("/app/steps", pathname)) return { page: <Loading><StepWorkflowList /></Loading>, runId: null, title: "Step workflows" };
+  if (matchPath("/app/steps/new", pathname)) return { page: <RequireRole role="operator"><Loading><NewStepWorkflowPage /></Loading></RequireRole>, runId: null, title: "New step workflow" };
   params = matchPath("/app/steps/runs/:runId", pathname);
-  if (params) return { page: <StepRunView key={params.runId} runId={params.runId!} />, runId: null, title: "Step workflow run" };
+  if (params) return { page: <Loading><StepRunView key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Step workflow run" };
   params = matchPath("/app/steps/runs/:runId/graph", pathname);
   if (params) return { page: <StepRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Step workflow run graph" };
   params = matchPath("/app/steps/:name", pathname);
-  if (params) return { page: <StepWorkflowPage key={params.name} name={params.name!} />, runId: null, title: params.name! };
-  if (matchPath("/app/people", pathname)) return { page: <RequireRole role="operator"><PeoplePage /></RequireRole>, runId: null, title: "People" };
-  if (matchPath("/app/tokens", pathname)) return { page: <TokensPage />, runId: null, title: "API tokens" };
-  if (matchPath("/app/audit", pathname)) return { page: <RequireRole role="operator"><AuditTrailPage /></RequireRole>, runId: null, title: "Audit trail" };
-  if (matchPath("/app/subscriptions", pathname)) return { page: <RequireRole role="operator"><SubscriptionsPage /></RequireRole>, runId: null, title: "Subscriptions" };
-  if (matchPath("/app/settings", pathname)) return { page: <SettingsPage />, runId: null, title: "My settings" };
+  if (params) return { page: <Loading><StepWorkflowPage key={params.name} name={params.name!} /></Loading>, runId: null, title: params.name! };
+  if (matchPath("/app/people", pathname)) return { page: <RequireRole role="operator"><Loading><PeoplePage /></Loading></RequireRole>, runId: null, title: "People" };
+  if (matchPath("/app/tokens", pathname)) return { page: <Loading><TokensPage /></Loading>, runId: null, title: "API tokens" };
+  if (matchPath("/app/audit", pathname)) return { page: <RequireRole role="operator"><Loading><AuditTrailPage /></Loading></RequireRole>, runId: null, title: "Audit trail" };
+  if (matchPath("/app/subscriptions", pathname)) return { page: <RequireRole role="operator"><Loading><SubscriptionsPage /></Loading></RequireRole>, runId: null, title: "Subscriptions" };
+  if (matchPath("/app/settings", pathname)) return { page: <Loading><SettingsPage /></Loading>, runId: null, title: "My settings" };
   return { page: <NotFoundPage />, runId: null, title: "Not found" };
 }
