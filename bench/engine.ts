@@ -22,7 +22,9 @@ import { type RunningServer, startServer } from "../server/app";
 import { type Config, loadConfig } from "../server/config";
 import { randomBytes } from "node:crypto";
 import type { StitchGraph, StitchRun } from "../server/engine/schemas";
+import { testBootstrapToken } from "../server/testing/credentials";
 import { createScratchDatabase } from "../server/testing/scratchDatabases";
+import { type ServerProcess, startServerProcess } from "../server/testing/serverProcess";
 import { freePort } from "../server/testing/harness";
 import { fixed, grouped, median, percentile, table } from "./report";
 import { type AnswerMode, type BenchWorker, startBenchWorker } from "./worker";
@@ -49,24 +51,27 @@ const Options = z.object({
   runs: wholeNumber.min(0, "must be 0 (skip) or more").default(1000),
   inFlight: wholeNumber.min(1, "must be at least 1").default(50),
   answer: z.enum(["callback", "response"], { error: 'must be "callback" or "response"' }).default("callback"),
+  processes: wholeNumber.min(1, "must be at least 1").default(1),
 });
 type Options = z.infer<typeof Options>;
 
-const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50] [--answer=callback]
-  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT, BENCH_ANSWER (flags win).
+const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50] [--answer=callback] [--processes=1]
+  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT, BENCH_ANSWER, BENCH_PROCESSES (flags win).
   --runs: short runs (3-node chains) started with --in-flight of them running at once; 0 skips them.
   --answer: how the worker reports a node's result: "callback" (the seed's protocol: it answers the dispatch, then calls
     back) or "response" (the nodes have data.answer "response" and the worker puts the result in its answer).
+  --processes: server processes sharing the database (PostgreSQL only, callbacks only), each "node server/main.ts" of
+    its own; runs are started on them in turn, and each callback goes to the process that sent its dispatch.
   The database is DATABASE_URL's server (a scratch database is created and dropped) or, without it, a temporary PGlite.
   DISPATCH_CONCURRENCY, DATABASE_POOL_SIZE and DISPATCH_POLL_MS are read as the server reads them.`;
 
 function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
   const raw: Record<string, string | undefined> = {
     sizes: env.BENCH_SIZES, repeats: env.BENCH_REPEATS, chain: env.BENCH_CHAIN, stallMs: env.BENCH_STALL_MS,
-    runs: env.BENCH_RUNS, inFlight: env.BENCH_IN_FLIGHT, answer: env.BENCH_ANSWER,
+    runs: env.BENCH_RUNS, inFlight: env.BENCH_IN_FLIGHT, answer: env.BENCH_ANSWER, processes: env.BENCH_PROCESSES,
   };
   const flagNames: Record<string, keyof Options> = {
-    sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs", runs: "runs", "in-flight": "inFlight", answer: "answer",
+    sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs", runs: "runs", "in-flight": "inFlight", answer: "answer", processes: "processes",
   };
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") {
@@ -92,35 +97,46 @@ class UsageError extends Error {
 // ---- The server under test ------------------------------------------------------------------------
 
 interface Harness {
-  server: RunningServer;
   worker: BenchWorker;
-  baseUrl: string;
+  /** Where the servers listen: runs are started on them in turn (`next`); flows are made and runs read on the first. */
+  urls: string[];
+  next(): string;
+  /** The operator's token the servers know. */
+  token: string;
   config: Config;
   describeDatabase: string;
-  /** Stops the worker and the server, then deletes the database, even when the server does not stop in time. */
+  /** Stops the worker and the servers, then deletes the database, even when a server does not stop in time. */
   close(): Promise<void>;
 }
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-async function startHarness(answer: AnswerMode): Promise<Harness> {
+async function startHarness(options: Options): Promise<Harness> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The environment's settings apply as `npm start` would read them; only where the server listens is ours.
   const config = loadConfig({ ...process.env, NEXT_PUBLIC_BASE_URL: baseUrl, PORT: String(port), HOST: "127.0.0.1", STITCH_BOOTSTRAP_TOKEN: benchToken });
+  if (options.processes > 1 && !config.DATABASE_URL) throw new UsageError("--processes above 1 needs DATABASE_URL: PGlite serves one process");
+  if (options.processes > 1 && options.answer === "response") {
+    throw new UsageError("--processes above 1 takes --answer=callback: with answers in responses the benchmark learns of commits from the engine in its own process");
+  }
 
-  let database: Database;
+  let database: Database | undefined;
+  let scratchUrl: string | undefined;
   let discard: () => Promise<void>;
   let describeDatabase: string;
   if (config.DATABASE_URL) {
     const scratch = await createScratchDatabase(config.DATABASE_URL);
     discard = scratch.drop;
+    scratchUrl = scratch.url;
     const where = new URL(scratch.url);
     describeDatabase = `PostgreSQL, scratch database ${where.pathname.slice(1)} on ${where.host} (dropped afterwards)`;
-    database = await openDatabase({ databaseUrl: scratch.url, poolSize: config.DATABASE_POOL_SIZE }).catch(async (error) => {
-      await scratch.drop();
-      throw error;
-    });
+    if (options.processes === 1) {
+      database = await openDatabase({ databaseUrl: scratch.url, poolSize: config.DATABASE_POOL_SIZE }).catch(async (error) => {
+        await scratch.drop();
+        throw error;
+      });
+    }
   } else {
     const dataDir = mkdtempSync(join(tmpdir(), "stitch-bench-"));
     discard = async () => rmSync(dataDir, { recursive: true, force: true });
@@ -129,11 +145,13 @@ async function startHarness(answer: AnswerMode): Promise<Harness> {
   }
 
   let server: RunningServer | undefined;
+  let processes: ServerProcess[] = [];
   let worker: BenchWorker | undefined;
   const stop = async () => {
     await worker?.close();
     if (server) await server.close();
-    else await database.close();
+    else await database?.close();
+    await Promise.all(processes.map((p) => p.stop()));
   };
   const close = async () => {
     // The timer is kept referenced on purpose: a shutdown that waits on nothing would otherwise let Node exit
@@ -148,25 +166,36 @@ async function startHarness(answer: AnswerMode): Promise<Harness> {
     if (outcome === "late") console.error(`bench: the server did not stop within ${SHUTDOWN_GRACE_MS / 1000} s; deleting the database anyway`);
     await discard();
   };
+  let urls: string[];
+  let token = benchToken;
   try {
-    server = await startServer(config, database);
-    worker = await startBenchWorker(answer);
-    const traced = worker;
-    // Answers in responses are applied by the dispatcher: the engine says when each one's transaction has committed,
-    // as a callback's answer does in the other mode.
-    if (answer === "response") server.engine.afterCommit((applied) => applied.nodeId !== null && traced.trace(applied.runId).noteAnswered(applied.nodeId, performance.now()));
+    worker = await startBenchWorker(options.answer);
+    if (options.processes === 1) {
+      server = await startServer(config, database);
+      urls = [baseUrl];
+      const traced = worker;
+      // Answers in responses are applied by the dispatcher: the engine says when each one's transaction has committed,
+      // as a callback's answer does in the other mode.
+      if (options.answer === "response") server.engine.afterCommit((applied) => applied.nodeId !== null && traced.trace(applied.runId).noteAnswered(applied.nodeId, performance.now()));
+    } else {
+      // Real server processes, as `npm start` runs them, started together on the scratch database (they migrate it in turn).
+      processes = await Promise.all(Array.from({ length: options.processes }, () => startServerProcess({ DATABASE_URL: scratchUrl! }, 120_000)));
+      urls = processes.map((p) => p.url);
+      token = testBootstrapToken;
+    }
   } catch (error) {
     await close();
     throw error;
   }
-  return { server, worker, baseUrl, config, describeDatabase, close };
+  let turn = 0;
+  return { worker, urls, next: () => urls[turn++ % urls.length]!, token, config, describeDatabase, close };
 }
 
 /** The benchmark drives its own server as an operator, with a token made for this run. */
 const benchToken = randomBytes(24).toString("hex");
 
-async function api<T>(baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const authorization = `Bearer ${benchToken}`;
+async function api<T>(h: Pick<Harness, "token">, baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const authorization = `Bearer ${h.token}`;
   const response = await fetch(`${baseUrl}/api/stitch${path}`, {
     method,
     headers: body === undefined ? { authorization } : { "content-type": "application/json", authorization },
@@ -231,7 +260,7 @@ interface ChainSample {
 
 async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs: number): Promise<FanOutSample> {
   const startedAt = performance.now();
-  const run = await api<StitchRun>(h.baseUrl, "POST", `/flows/${flowId}/runs`, { input: { count: paths } });
+  const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { count: paths } });
   const trace = h.worker.trace(run.id);
   await trace.waitForAnswered(paths + 1, stallMs);
   const finishedAt = Math.max(...trace.callbackAnsweredAt.values());
@@ -250,7 +279,7 @@ async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs:
   h.worker.forget(run.id);
 
   // The run must have done the work, not merely answered: every path doubled its item and the Collector gathered them in order.
-  const finished = await api<StitchRun>(h.baseUrl, "GET", `/runs/${run.id}`);
+  const finished = await api<StitchRun>(h, h.urls[0]!, "GET", `/runs/${run.id}`);
   if (finished.status !== "completed") throw new Error(`fan-out run ${run.id} of ${paths} paths ended ${finished.status}, not completed`);
   const gathered = finished.node_states.collect?.output;
   if (!Array.isArray(gathered) || gathered.length !== paths) {
@@ -264,7 +293,7 @@ async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs:
 
 async function measureChain(h: Harness, flowId: string, length: number, stallMs: number): Promise<ChainSample> {
   const startedAt = performance.now();
-  const run = await api<StitchRun>(h.baseUrl, "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
+  const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
   const trace = h.worker.trace(run.id);
   await trace.waitForAnswered(length, stallMs);
   const finishedAt = trace.callbackAnsweredAt.get(chainNodeId(length - 1))!;
@@ -281,7 +310,7 @@ async function measureChain(h: Harness, flowId: string, length: number, stallMs:
   }
   h.worker.forget(run.id);
 
-  const finished = await api<StitchRun>(h.baseUrl, "GET", `/runs/${run.id}`);
+  const finished = await api<StitchRun>(h, h.urls[0]!, "GET", `/runs/${run.id}`);
   if (finished.status !== "completed") throw new Error(`chain run ${run.id} ended ${finished.status}, not completed`);
   const last = finished.node_states[chainNodeId(length - 1)]?.output as { step?: unknown } | undefined;
   if (last?.step !== length) throw new Error(`chain run ${run.id}: the last node output ${JSON.stringify(last)}, expected {"step":${length}}`);
@@ -309,7 +338,7 @@ async function measureConcurrentRuns(h: Harness, flowId: string, runs: number, i
     while (next < runs) {
       next++;
       const runStartedAt = performance.now();
-      const run = await api<StitchRun>(h.baseUrl, "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
+      const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
       const trace = h.worker.trace(run.id);
       await trace.waitForAnswered(SHORT_CHAIN, stallMs);
       runMs.push(trace.callbackAnsweredAt.get(chainNodeId(SHORT_CHAIN - 1))! - runStartedAt);
@@ -321,7 +350,7 @@ async function measureConcurrentRuns(h: Harness, flowId: string, runs: number, i
   const wallMs = performance.now() - startedAt;
   // Every run must have finished with the right output; checked after the clock stopped.
   for (const id of ids) {
-    const finished = await api<StitchRun>(h.baseUrl, "GET", `/runs/${id}`);
+    const finished = await api<StitchRun>(h, h.urls[0]!, "GET", `/runs/${id}`);
     const last = finished.node_states[chainNodeId(SHORT_CHAIN - 1)]?.output as { step?: unknown } | undefined;
     if (finished.status !== "completed" || last?.step !== SHORT_CHAIN) throw new Error(`short run ${id} ended ${finished.status} with ${JSON.stringify(last)}`);
   }
@@ -343,7 +372,7 @@ function describeLoad(when: "start" | "end"): string {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), process.env);
-  const h = await startHarness(options.answer);
+  const h = await startHarness(options);
   let closing: Promise<void> | undefined;
   const closeOnce = () => (closing ??= h.close());
   const interrupted = () => {
@@ -373,6 +402,7 @@ function reportFailure(error: unknown): void {
 async function runBenchmark(h: Harness, options: Options): Promise<void> {
   const { config } = h;
   console.log(`Stitch engine benchmark: Node ${process.version}, ${h.describeDatabase}`);
+  console.log(options.processes === 1 ? "one server, in the benchmark's process" : `${options.processes} server processes (node server/main.ts) on that database, runs started on each in turn`);
   console.log(`DISPATCH_CONCURRENCY=${config.DISPATCH_CONCURRENCY} DATABASE_POOL_SIZE=${config.DATABASE_POOL_SIZE} DISPATCH_POLL_MS=${config.DISPATCH_POLL_MS}`);
   console.log(
     `the worker answers by ${options.answer === "response" ? "response (data.answer: response)" : "callback"}; fan-out sizes ${options.sizes.join(", ")}; chain of ${options.chain}; ` +
@@ -380,10 +410,10 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
   );
   console.log(`${describeLoad("start")}\n`);
 
-  const fanOut = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: fan-out", graph: fanOutGraph(h.worker) });
-  const chain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: `bench: chain of ${options.chain}`, graph: chainGraph(h.worker, options.chain) });
-  const warmChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: warm-up chain", graph: chainGraph(h.worker, 20) });
-  const shortChain = await api<{ id: string }>(h.baseUrl, "POST", "/flows", { name: "bench: short runs", graph: chainGraph(h.worker, SHORT_CHAIN) });
+  const fanOut = await api<{ id: string }>(h, h.urls[0]!, "POST", "/flows", { name: "bench: fan-out", graph: fanOutGraph(h.worker) });
+  const chain = await api<{ id: string }>(h, h.urls[0]!, "POST", "/flows", { name: `bench: chain of ${options.chain}`, graph: chainGraph(h.worker, options.chain) });
+  const warmChain = await api<{ id: string }>(h, h.urls[0]!, "POST", "/flows", { name: "bench: warm-up chain", graph: chainGraph(h.worker, 20) });
+  const shortChain = await api<{ id: string }>(h, h.urls[0]!, "POST", "/flows", { name: "bench: short runs", graph: chainGraph(h.worker, SHORT_CHAIN) });
 
   // Warm-up (not reported): JIT, connection pools and the compiled-graph cache.
   await measureFanOut(h, fanOut.id, Math.min(...options.sizes), options.stallMs);
