@@ -92,14 +92,17 @@ describe.skipIf(!binaries)(title, () => {
    * process that died refuses that too, and the exit check below says so.
    */
   async function probe(path: string, what: string): Promise<number[]> {
-    const get = (url: string) =>
-      fetch(url, { headers: asTestOperator }).catch((error: unknown) => {
+    const get = (p: ServerProcess) =>
+      fetch(`${p.url}${path}`, { headers: asTestOperator }).catch((error: unknown) => {
         if (!(error instanceof TypeError)) throw error;
-        return fetch(url, { headers: asTestOperator });
+        return fetch(`${p.url}${path}`, { headers: asTestOperator }).catch((again: unknown) => {
+          // Refused twice: say how the process is (ended, and its last output), not only what fetch said.
+          throw new Error(`${what}: GET ${p.url}${path} failed twice (${String(again)}); the process ${p.ended() ?? "still runs"}:\n${p.output().slice(-4000)}`, { cause: again });
+        });
       });
     return Promise.all(
       processes.map(async (p) => {
-        const answer = await get(`${p.url}${path}`);
+        const answer = await get(p);
         await answer.text();
         answered.push({ what, status: answer.status, at: Date.now(), retryAfter: answer.headers.get("retry-after") });
         return answer.status;
