@@ -338,7 +338,8 @@ export class Engine {
   async handleAll(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
     // Alone, each event's outcome is its own: one that fails does not make the others' answers errors.
     const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.onRun(runId, (run) => (admit?.(run), run.handle(event))).catch(asError)));
-    if (events.length <= 1) return alone();
+    // A cancellation-like event reads every row of its run, which a batch does not read: it goes alone.
+    if (events.length <= 1 || events.some(({ event }) => readsEveryRow(event))) return alone();
     try {
       return await this.handleTogether(events);
     } catch (error) {
@@ -353,15 +354,15 @@ export class Engine {
       const locked = new Map((await store.lockRuns(tx, runIds)).map((run) => [run.id, run]));
       const graphs = new Map<string, CompiledGraph>();
       for (const run of locked.values()) graphs.set(run.id, await this.compiled(tx, run.flowId, run.flowVersion));
-      // The first event of each run reads what it needs from one statement for the whole batch; a later one on the
-      // same run reads the rows as the events before it left them.
+      // The first event of each run reads what it needs from one statement for the whole batch. The batch's writes
+      // wait until every event is decided (one statement for them all, then the projections in the events' order), so
+      // a later event on the same run reads the rows the earlier ones changed from memory (`batchLoader`).
       const firsts = new Map<string, KeyedEvent>();
       for (const { runId, event } of events) if (locked.has(runId) && !firsts.has(runId)) firsts.set(runId, event);
       const wanted = [...firsts].map(([runId, event]) => ({ runId, keys: anticipatedKeys(graphs.get(runId)!, event) }));
       const preloaded = await store.loadNodeRowsOfRuns(tx, wanted);
-      // Events on runs of their own (the usual batch) write together, in one statement, and are projected after it, in
-      // their order; a run with several events in the batch has each written before the next is decided.
-      const deferred: DeferredWrites | undefined = firsts.size === events.length ? { writes: [], transitions: [] } : undefined;
+      const deferred: DeferredWrites = { writes: [], transitions: [] };
+      const loaders = new Map(wanted.map((w) => [w.runId, batchLoader(w.keys, preloaded.get(w.runId) ?? [], deferred, w.runId, (keys) => store.loadNodeRows(tx, w.runId, keys))]));
       const answers: (EventResult | Error)[] = [];
       for (const { runId, event, admit } of events) {
         const run = locked.get(runId);
@@ -370,14 +371,10 @@ export class Engine {
           continue;
         }
         const g = graphs.get(runId)!;
-        const first = firsts.get(runId) === event;
-        if (first) firsts.delete(runId);
         let step: MacrostepResult;
         try {
           admit?.({ id: run.id, owner: run.owner, status: run.status, startedBy: run.startedBy });
-          const read = first ? { keys: wanted.find((w) => w.runId === runId)!.keys, rows: preloaded.get(runId) ?? [] } : undefined;
-          const load = read && anticipating([], (keys) => store.loadNodeRows(tx, runId, keys), read);
-          step = await this.decide(tx, run, g, refusingUnstorable(event, null), undefined, undefined, load);
+          step = await this.decide(tx, run, g, refusingUnstorable(event, null), undefined, undefined, loaders.get(runId));
         } catch (error) {
           if (!(error instanceof EngineError)) throw new BatchFault(error);
           answers.push(error);
@@ -389,9 +386,9 @@ export class Engine {
           }),
         );
       }
-      if (deferred && deferred.writes.length > 0) {
+      if (deferred.writes.length > 0) {
         try {
-          await store.writeEvents(tx, deferred.writes);
+          await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
           for (const transition of deferred.transitions) await this.project(tx, transition);
         } catch (error) {
           throw new BatchFault(error);
@@ -516,6 +513,34 @@ export class Engine {
     });
   }
 
+  /**
+   * A batch's writes, one entry per run, as the run's events applied one after the other would have left the tables:
+   * the rows as the last event left them, the counters after the last, every event logged in order, and the dispatches
+   * none of the later events cancelled (a dispatch written claimed by this process and cancelled later in the batch
+   * is not handed over: its slot is given back).
+   */
+  private mergedByRun(writes: readonly ({ runId: string } & store.EventWrites)[], after: AfterCommit): store.RunWrites[] {
+    const byRun = new Map<string, { runId: string; rows: Map<string, NodeRow>; cancelled: Set<string>; dispatches: store.NewDispatch[]; logs: store.LoggedWrite[]; last: store.EventWrites }>();
+    for (const { runId, ...w } of writes) {
+      let merged = byRun.get(runId);
+      if (!merged) byRun.set(runId, (merged = { runId, rows: new Map(), cancelled: new Set(), dispatches: [], logs: [], last: w }));
+      for (const row of w.changed) merged.rows.set(row.key, row);
+      const gone = merged.dispatches.filter((d) => w.cancelled.includes(d.key));
+      for (const d of gone.filter((d) => d.claimed)) {
+        after.handed.splice(after.handed.findIndex((h) => h.id === d.claimed!.id), 1);
+        this.local?.release(1);
+      }
+      merged.dispatches = [...merged.dispatches.filter((d) => !w.cancelled.includes(d.key)), ...w.dispatches];
+      for (const key of w.cancelled) merged.cancelled.add(key);
+      merged.logs.push(w.log);
+      merged.last = w;
+    }
+    return [...byRun.values()].map((m) => ({
+      runId: m.runId, changed: [...m.rows.values()], cancelled: [...m.cancelled], dispatches: m.dispatches, counts: m.last.counts, status: m.last.status,
+      logs: m.logs, notify: m.dispatches.some((d) => !d.claimed) && this.database.kind === "postgres",
+    }));
+  }
+
   private async project(tx: Executor, transition: RunTransition): Promise<void> {
     for (const observer of this.observers) await observer(tx, transition);
   }
@@ -627,6 +652,34 @@ interface AfterCommit {
   handed: store.ClaimedDispatch[];
   /** The events applied (not duplicates), for the `afterCommit` listeners. */
   applied: EventResult[];
+}
+
+/**
+ * The rows a batch's event on run `runId` reads: first what earlier events of the batch changed (`deferred`, not
+ * written yet), then the rows read for the whole batch (the run's first event's anticipated `keys`, of which `read`
+ * are those that exist), then the store, for rows the batch has not read (their stored value is current: no event of
+ * the batch changed them).
+ */
+function batchLoader(keys: readonly string[], read: readonly NodeRow[], deferred: DeferredWrites, runId: string, load: RowLoader): RowLoader {
+  const known = new Map<string, NodeRow | undefined>(keys.map((key) => [key, undefined]));
+  for (const row of read) known.set(row.key, row);
+  const changed = (key: string): NodeRow | undefined => {
+    for (let i = deferred.writes.length - 1; i >= 0; i--) {
+      const w = deferred.writes[i]!;
+      if (w.runId !== runId) continue;
+      const row = w.changed.find((r) => r.key === key);
+      if (row) return row;
+    }
+    return undefined;
+  };
+  return async (wanted) => {
+    const missing = wanted.filter((key) => !known.has(key) && !changed(key));
+    if (missing.length > 0) {
+      const found = new Map((await load(missing)).map((row) => [row.key, row]));
+      for (const key of missing) known.set(key, found.get(key));
+    }
+    return wanted.flatMap((key) => changed(key) ?? known.get(key) ?? []);
+  };
 }
 
 /** A batch's writes and projections, held until every event of it has been decided (Engine.handleTogether). */

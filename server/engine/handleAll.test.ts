@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../db/client";
 import { testDatabases } from "../testing/databases";
-import { chain, graphOf, uxNode, workerNode } from "../testing/flows";
+import { chain, collectorNode, graphOf, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, startWorkerServer } from "../testing/workerServer";
@@ -56,6 +56,22 @@ describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
     expect((await env.api.getRun(r2!.id)).node_states.A!.status).toBe("running");
     expect(await eventsOf(r2!.id)).toEqual([{ type: "start", node_id: null }]);
     expect(await eventsOf(r1!.id)).toEqual([{ type: "start", node_id: null }, { type: "callback", node_id: "A" }]);
+  });
+
+  it("many events on one run (a fan-out's paths) are decided in turn on what the earlier ones changed, and written once", async () => {
+    const graph = graphOf([splitterNode("S"), workerNode("W", worker.url), collectorNode("C"), workerNode("After", worker.url)], chain("S", "W", "C", "After"));
+    const run = await env.api.run(graph, { items: [0, 1, 2, 3, 4] });
+    const path = (k: number, output: unknown) => done(run.id, `W_${k}`, output);
+    // The last path completes the Collector, which fires After in the same batch; a repeated path is a duplicate.
+    const answers = await env.server.engine.handleAll([path(3, "d"), path(0, "a"), path(1, "b"), path(1, "b again"), path(4, "e"), path(2, "c")]);
+    expect(answers.map((a) => (a instanceof Error ? String(a) : a.duplicate))).toEqual([false, false, false, true, false, false]);
+    const after = await env.api.getRun(run.id);
+    expect(after.node_states.C).toEqual({ status: "completed", output: ["a", "b", "c", "d", "e"] });
+    expect(after.node_states.After!.status).toBe("running");
+    expect((await eventsOf(run.id)).filter((e) => e.type === "callback").map((e) => e.node_id)).toEqual(["W_3", "W_0", "W_1", "W_4", "W_2"]);
+    // After's webhook was written once and is delivered; the paths' own webhooks are gone.
+    const outbox = await env.database.run((db) => rows<{ node_id: string }>(db, sql`SELECT node_id FROM stitch_dispatches WHERE run_id = ${run.id} AND kind = 'webhook'`));
+    expect(outbox.map((r) => r.node_id).filter((id) => id !== "After")).toEqual([]);
   });
 
   it("a value that cannot be stored is refused as a bad request, alone", async () => {

@@ -339,33 +339,46 @@ export interface EventWrites {
   counts: RunCounts;
   status: RunStatus;
   /** The accepted event, for the run's event log. */
-  log: { nodeId: string | null; type: string; payload: unknown; actor: string | null };
+  log: LoggedWrite;
   /** Wake other processes' dispatchers (PostgreSQL only). */
   notify: boolean;
 }
+
+export interface LoggedWrite {
+  nodeId: string | null;
+  type: string;
+  payload: unknown;
+  actor: string | null;
+}
+
+/**
+ * What a batch writes for one run: its events' writes put together (the rows as the last event left them, the
+ * dispatches none of the later events cancelled, the counters after the last), with every event for the event log.
+ */
+export type RunWrites = Omit<EventWrites, "log"> & { runId: string; logs: readonly LoggedWrite[] };
 
 /**
  * Everything an accepted event writes, in one statement (one round trip while the run's lock is held): node rows,
  * outbox deletions and insertions, the run's counters and status, the event log and the wake-up.
  */
-export function writeEvent(tx: Executor, runId: string, w: EventWrites): Promise<void> {
-  return writeEvents(tx, [{ runId, ...w }]);
+export function writeEvent(tx: Executor, runId: string, { log, ...w }: EventWrites): Promise<void> {
+  return writeEvents(tx, [{ runId, ...w, logs: [log] }]);
 }
 
 /**
- * What several accepted events wrote, each on its own run (a batch: no run twice), in one statement. Data-modifying
+ * What several runs' accepted events wrote (a batch: each run's put together, see RunWrites), in one statement. Data-modifying
  * CTEs all see the snapshot from before the statement, so a deletion cannot remove the dispatches inserted beside it.
  * Rows are found through the primary keys and the outbox's (run, node) index, one run at a time (LATERAL and
  * `= ANY(ARRAY(...))`), never by a join the planner could turn into a scan of a whole table.
  */
-export async function writeEvents(tx: Executor, writes: readonly ({ runId: string } & EventWrites)[]): Promise<void> {
+export async function writeEvents(tx: Executor, writes: readonly RunWrites[]): Promise<void> {
   const changed = writes.flatMap((w) => w.changed.map((row) => ({ runId: w.runId, ...row })));
   const cancelled = writes.flatMap((w) => w.cancelled.map((key) => ({ runId: w.runId, key })));
   const dispatches = writes.flatMap((w) =>
     w.dispatches.map(({ claimed, ...d }) => ({ runId: w.runId, ...d, ...(claimed ? { claimed_id: claimed.id, lease_ms: claimed.leaseMs } : {}) })),
   );
   const runs = writes.map((w) => ({ id: w.runId, ...w.counts, status: w.status }));
-  const logs = writes.map((w, seq) => ({ seq, runId: w.runId, ...w.log, payload: w.log.payload ?? null }));
+  const logs = writes.flatMap((w) => w.logs.map((log) => ({ runId: w.runId, ...log, payload: log.payload ?? null }))).map((log, seq) => ({ seq, ...log }));
   const notify = writes.some((w) => w.notify);
   await tx.execute(sql`
     WITH saved AS (
