@@ -661,8 +661,7 @@ interface AfterCommit {
  * the batch changed them).
  */
 function batchLoader(keys: readonly string[], read: readonly NodeRow[], deferred: DeferredWrites, runId: string, load: RowLoader): RowLoader {
-  const known = new Map<string, NodeRow | undefined>(keys.map((key) => [key, undefined]));
-  for (const row of read) known.set(row.key, row);
+  const stored = anticipating([], load, { keys, rows: read });
   const changed = (key: string): NodeRow | undefined => {
     for (let i = deferred.writes.length - 1; i >= 0; i--) {
       const w = deferred.writes[i]!;
@@ -673,12 +672,9 @@ function batchLoader(keys: readonly string[], read: readonly NodeRow[], deferred
     return undefined;
   };
   return async (wanted) => {
-    const missing = wanted.filter((key) => !known.has(key) && !changed(key));
-    if (missing.length > 0) {
-      const found = new Map((await load(missing)).map((row) => [row.key, row]));
-      for (const key of missing) known.set(key, found.get(key));
-    }
-    return wanted.flatMap((key) => changed(key) ?? known.get(key) ?? []);
+    const unchanged = wanted.filter((key) => !changed(key));
+    const found = new Map((unchanged.length > 0 ? await stored(unchanged) : []).map((row) => [row.key, row]));
+    return wanted.flatMap((key) => changed(key) ?? found.get(key) ?? []);
   };
 }
 
