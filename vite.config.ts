@@ -25,6 +25,17 @@ export default defineConfig({
     // HTTP/1.1 a browser opens six connections to a server, so some of them would wait a round trip for another.
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: "index", tags: ["$initial"] }] } } },
   },
+  // `vite build` builds both environments: the browser's app (dist/web, above) and the app's first drawing on the server
+  // (web/src/serverRender.tsx into dist/ssr, imported by server/http/webAppRoutes.ts). The drawing carries its packages
+  // (React's production build among them, whatever NODE_ENV the server runs with), so it needs nothing but itself.
+  builder: {},
+  environments: {
+    ssr: {
+      resolve: { noExternal: true },
+      define: { "process.env.NODE_ENV": JSON.stringify("production") },
+      build: { outDir: "../dist/ssr", emptyOutDir: true, ssr: "src/serverRender.tsx", manifest: false, copyPublicDir: false },
+    },
+  },
   server: {
     // `npm run dev`: Vite serves the app with hot reload and forwards API calls to the server.
     proxy: Object.fromEntries(

@@ -116,24 +116,49 @@ async function load(page: Page, context: BrowserContext, url: string, throttle: 
 }
 
 const firstPageReady = async (page: Page, start: number) => {
+  await atLeast(page, "textarea", 1);
+  const shown = Date.now() - start;
+  await appStarted(page);
   await page.getByRole("textbox", { name: "Brief" }).waitFor();
-  return { "form shown": Date.now() - start };
+  return { "form shown": shown, usable: Date.now() - start };
 };
 
-/** Polls the page every 25 ms until the locator matches at least `n` elements. */
-async function atLeast(page: Page, selector: string, n: number, name?: RegExp) {
-  const locator = name ? page.getByRole("article", { name }) : page.locator(selector);
-  for (const deadline = Date.now() + 120_000; (await locator.count()) < n; await page.waitForTimeout(25)) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${n} of ${String(name ?? selector)} after two minutes`);
+/**
+ * Polls the page every 25 ms until at least `n` elements match `selector` (and, with `labelled`, an `aria-label`
+ * matching it) and every stylesheet of the page has loaded: on screen as a person sees it, whether the server drew
+ * them (the page's inert first drawing) or the app did.
+ */
+async function atLeast(page: Page, selector: string, n: number, labelled?: RegExp) {
+  const shown = () =>
+    page.evaluate(
+      ({ selector, labelled }) => {
+        const styled = [...document.querySelectorAll<HTMLLinkElement>("link[rel=stylesheet]")].every((link) => link.sheet !== null);
+        const re = labelled ? new RegExp(labelled) : null;
+        return styled ? [...document.querySelectorAll(selector)].filter((element) => !re || re.test(element.getAttribute("aria-label") ?? "")).length : 0;
+      },
+      { selector, labelled: labelled?.source },
+    );
+  for (const deadline = Date.now() + 120_000; (await shown()) < n; await page.waitForTimeout(25)) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${n} of ${selector} ${String(labelled ?? "")} after two minutes`);
+  }
+}
+
+/** Polls until the app has drawn the page itself (the server's inert drawing, if any, replaced): it can be used. */
+async function appStarted(page: Page) {
+  const started = () => page.evaluate(() => document.querySelector("#root > .server-drawn") === null && document.querySelector("#root > *") !== null);
+  for (const deadline = Date.now() + 120_000; !(await started()); await page.waitForTimeout(25)) {
+    if (Date.now() > deadline) throw new Error("the app did not start within two minutes");
   }
 }
 
 const conversationReady = async (page: Page, start: number) => {
-  await atLeast(page, "", 6, /output, version \d+$/);
+  await atLeast(page, "article", 6, /output, version \d+$/);
   const visible = Date.now() - start;
+  await appStarted(page);
+  const usable = Date.now() - start;
   // Every Mermaid figure has its drawing (the sequence diagram and the entity model).
   await atLeast(page, "[role=img] svg", 2);
-  return { "outputs visible": visible, "diagrams drawn": Date.now() - start };
+  return { "outputs visible": visible, usable, "diagrams drawn": Date.now() - start };
 };
 
 type Ready = (page: Page, start: number) => Promise<Record<string, number>>;

@@ -28,7 +28,7 @@ import { AuditTrail } from "./audit/trail";
 import { auditedDatabase } from "./audit/auditedDatabase";
 import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestOrigin } from "./http/guard";
 import { peopleRoutes } from "./http/peopleRoutes";
-import { webAppRoutes } from "./http/webAppRoutes";
+import { type DrawApp, loadDrawing, webAppRoutes } from "./http/webAppRoutes";
 import { isHttps } from "./http/sessionCookie";
 import { type People, installPeople } from "./people/people";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
@@ -235,6 +235,8 @@ export async function createServices(config: Config, database?: Database, overri
 }
 
 const builtWebRoot = fileURLToPath(new URL("../dist/web", import.meta.url));
+/** The app's first drawing on the server, built with it (vite.config.ts, web/src/serverRender.tsx). */
+const builtDrawing = fileURLToPath(new URL("../dist/ssr/serverRender.js", import.meta.url));
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
@@ -246,8 +248,11 @@ export function trpcContext(services: Services, request: Pick<AppContext, "ident
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
 const notOperations = (path: string) => path.startsWith(trpcEndpoint) || path === "/" || path === "/app" || path.startsWith("/app/") || path.startsWith("/assets/");
 
-/** `webRoot`: where the built app is (dist/web; a test gives a build of its own). */
-export function createApp(services: Services, { webRoot = builtWebRoot }: { webRoot?: string } = {}): Hono<GuardEnv> {
+/**
+ * `webRoot`: where the built app is (dist/web; a test gives a build of its own); `drawing`: what draws its pages on the
+ * server (with the built app, the build's own, dist/ssr, when there is one; a test may give web/src/serverRender.tsx's).
+ */
+export function createApp(services: Services, { webRoot = builtWebRoot, drawing }: { webRoot?: string; drawing?: Promise<DrawApp | null> } = {}): Hono<GuardEnv> {
   const app = new Hono<GuardEnv>();
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) => c.json({ error: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }, 404));
@@ -295,7 +300,7 @@ export function createApp(services: Services, { webRoot = builtWebRoot }: { webR
 
   // The built SPA: its assets, and index.html for the app's own routes, carrying the answers of what the page reads
   // first for whoever asked (server/trpc/pageQueries.ts), read by the same procedures with that request's context.
-  const web = webAppRoutes(webRoot, (c) => pageQueries(requestContext(c), c.req.path));
+  const web = webAppRoutes(webRoot, (c) => pageQueries(requestContext(c), c.req.path), drawing ?? (webRoot === builtWebRoot ? loadDrawing(builtDrawing) : undefined));
   if (web) app.route("/", web);
   assertEveryRouteGuarded(app, notOperations);
   return app;

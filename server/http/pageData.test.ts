@@ -3,7 +3,8 @@
  * by a signed-in reviewer (session cookie or bearer token), carries who is signed in and that run's conversation,
  * change marker and agents, each exactly what the same person's own tRPC call answers; the session's CSRF token only
  * masked, anew each time. Nothing for someone not signed in, nothing of a run that cannot be read, text written by
- * people kept inert inside the page, and the page kept by no shared cache. On the real app (createApp) over a build
+ * people kept inert inside the page, and the page kept by no shared cache. Drawn on the server from those answers
+ * (web/src/serverRender.tsx) when the app is given its drawing. On the real app (createApp) over a build
  * of its own.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ import { eventually } from "../testing/workerServer";
 import type { GuardEnv } from "./guard";
 import { SESSION_COOKIE } from "./guard";
 import { pageDataElementId } from "./webAppRoutes";
+import { renderApp } from "../../web/src/serverRender";
 
 const index = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12.js"></script></head><body><div id="root"></div></body></html>`;
 /** A brief that would end the element and run a script, were it not escaped. */
@@ -138,6 +140,23 @@ describe.each(testDatabases)("the answers an app page carries on $name", (testDa
     // Only the route's own reads: another page carries who is signed in only.
     const people = embedded(await (await page("/app/people", { cookie: session.cookie })).text())!;
     expect(people.queries.map((q) => q.path)).toEqual(["auth.status"]);
+  });
+
+  it("is drawn on the server from the answers it carries: the conversation in #root, inert, the brief escaped", async () => {
+    const drawn = createApp(env.server, { webRoot: root, drawing: Promise.resolve(renderApp) });
+    const html = await (await drawn.request(`/app/runs/${encodeURIComponent(runId)}`, { headers: { cookie: session.cookie } })).text();
+    const at = html.indexOf('<div id="root"><div class="server-drawn" inert>');
+    expect(at).toBeGreaterThan(0);
+    const picture = html.slice(at, html.indexOf(`<script type="application/json" id="${pageDataElementId}">`));
+    // The brief as written, as text: its "</script><script>" escaped, so nothing in it runs or ends an element.
+    expect(picture).toContain("A lending library for tools &lt;/script&gt;&lt;script&gt;alert(&#x27;owned&#x27;)&lt;/script&gt;");
+    expect(picture).not.toMatch(/<script/i);
+    expect(picture).toContain('aria-label="Requirements output, version 1"');
+    expect(picture).toContain("Rita Ramos");
+    // The answers it was drawn from are carried as before, for the app's own first render.
+    expect(embedded(html)!.queries).toHaveLength(4);
+    // No one signed in: neither answers nor a drawing.
+    expect(await (await drawn.request(`/app/runs/${encodeURIComponent(runId)}`)).text()).toBe(index);
   });
 
   it("is compressed for a browser that accepts gzip", async () => {

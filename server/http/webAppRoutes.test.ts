@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import type { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { assetCacheControl, pageDataElementId, sectionModules, webAppRoutes } from "./webAppRoutes";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -95,7 +95,7 @@ describe("the built app's files", () => {
   });
 
   it("carries what the preload answers for the request, as inert JSON at the end of the body, and nothing for null", async () => {
-    const data = { text: "</script><script>alert(1)</script><!-- \u2028 & >", path: "" };
+    const data = { queries: [], text: "</script><script>alert(1)</script><!-- \u2028 & >", path: "" };
     const carrying = webAppRoutes(root, async (c) => (c.req.header("x-who") ? { ...data, path: c.req.path } : null))!;
     const html = await (await carrying.request("/app/runs/RUN_1", { headers: { "x-who": "rita" } })).text();
     const element = `<script type="application/json" id="${pageDataElementId}">`;
@@ -105,6 +105,30 @@ describe("the built app's files", () => {
     expect(json).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(json)).toEqual({ ...data, path: "/app/runs/RUN_1" });
     expect(await (await carrying.request("/app/runs/RUN_1")).text()).toBe(index);
+  });
+
+  it("puts the drawing of a page that carries answers inside #root, inert; without answers, or when drawing fails, the page as built", async () => {
+    const data = { queries: [{ path: "auth.status", data: { me: null } }] };
+    const drawn: string[] = [];
+    const drawing = webAppRoutes(root, async (c) => (c.req.header("x-who") ? data : null), Promise.resolve((pathname, queries) => {
+      drawn.push(pathname);
+      if (pathname === "/app/broken") throw new Error("cannot draw this one");
+      return `<p>${pathname} from ${queries.length}</p>`;
+    }))!;
+    const who = { headers: { "x-who": "rita" } };
+    const html = await (await drawing.request("/app/runs/RUN_1", who)).text();
+    expect(html).toContain('<body><div id="root"><div class="server-drawn" inert><p>/app/runs/RUN_1 from 1</p></div></div><script type="application/json"');
+    expect(await (await drawing.request("/app/runs/RUN_1")).text()).toBe(index);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const broken = await drawing.request("/app/broken", who);
+      expect(broken.status).toBe(200);
+      expect(await broken.text()).toContain('<div id="root"></div><script type="application/json"');
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining("could not be drawn on the server for /app/broken"), expect.any(Error));
+    } finally {
+      errors.mockRestore();
+    }
+    expect(drawn).toEqual(["/app/runs/RUN_1", "/app/broken"]);
   });
 
   it("names a section's files in the pages of its addresses (from the build's manifest), and only there", async () => {

@@ -14,6 +14,11 @@
  * each time, varying by the credentials it was answered for (`Vary: Cookie, Authorization`), and compressed (gzip, as
  * the app's tRPC reads are), since a conversation's answer is a hundred kilobytes of JSON.
  *
+ * Such a page also comes drawn: the server renders the app's own components from those answers (web/src/serverRender.tsx,
+ * built into dist/ssr beside dist/web) and puts the HTML inside `#root`, as an `inert` picture that the app's first
+ * render replaces. So a conversation is on screen once the page and its stylesheet are in, without waiting for the main
+ * script. Without that build, or when drawing fails (logged), the page goes without it: the app draws itself as before.
+ *
  * The sections of the app loaded on demand (web/src/app/routes.tsx: the workflows, the step workflows, a plain
  * flow's run, the account pages) are named in the page answered for one of their addresses, as `modulepreload` and
  * stylesheet links read from the build's manifest, so a section opened directly loads beside the main script, not a
@@ -24,6 +29,7 @@ import { type Context, Hono } from "hono";
 import { compress } from "hono/compress";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { z } from "zod";
 
 export const assetCacheControl = "public, max-age=31536000, immutable";
@@ -71,7 +77,25 @@ export function sectionLinks(manifest: z.infer<typeof Manifest>, module: string)
 }
 
 /** The answers a page carries for the request that asked for it (null: none, as for someone not signed in). */
-export type PagePreload = (c: Context) => Promise<unknown>;
+export type PagePreload = (c: Context) => Promise<{ queries: readonly unknown[] } | null>;
+
+/** The app drawn at `pathname` from the answers its page carries (web/src/serverRender.tsx `renderApp`): HTML. */
+export type DrawApp = (pathname: string, queries: readonly unknown[]) => string;
+
+const DrawingModule = z.object({ renderApp: z.custom<DrawApp>((value) => typeof value === "function", "renderApp must be a function") });
+
+/** The server's build of the app's first drawing (`path`: dist/ssr/serverRender.js), or null when it was not built. */
+export async function loadDrawing(path: string): Promise<DrawApp | null> {
+  if (!existsSync(path)) return null;
+  return DrawingModule.parse(await import(pathToFileURL(path).href)).renderApp;
+}
+
+/** `html`'s `#root` holding `drawn`, inert (the app's first render replaces it). */
+export function withDrawing(html: string, drawn: string): string {
+  const root = '<div id="root"></div>';
+  if (!html.includes(root)) throw new Error("index.html has no empty #root");
+  return html.replace(root, () => `<div id="root"><div class="server-drawn" inert>${drawn}</div></div>`);
+}
 
 /**
  * JSON inside a `<script>` element: no `<` (so no `</script>` or `<!--` ends or changes it), no `>` or `&`, and no
@@ -88,8 +112,11 @@ export function withPageData(index: string, data: unknown): string {
   return `${index.slice(0, at)}<script type="application/json" id="${pageDataElementId}">${scriptSafeJson(data)}</script>${index.slice(at)}`;
 }
 
-/** The app's routes over the build in `root`, or null when there is no build (API only: tests, `npm run dev`). */
-export function webAppRoutes(root: string, preload?: PagePreload): Hono | null {
+/**
+ * The app's routes over the build in `root`, or null when there is no build (API only: tests, `npm run dev`). A page
+ * `preload` answers for is drawn by `drawing` (`loadDrawing`), when there is one.
+ */
+export function webAppRoutes(root: string, preload?: PagePreload, drawing: Promise<DrawApp | null> = Promise.resolve(null)): Hono | null {
   const indexPath = join(root, "index.html");
   if (!existsSync(indexPath)) return null;
   const index = readFileSync(indexPath, "utf8");
@@ -97,6 +124,18 @@ export function webAppRoutes(root: string, preload?: PagePreload): Hono | null {
   const manifestPath = join(root, ".vite", "manifest.json");
   const manifest = existsSync(manifestPath) ? Manifest.parse(JSON.parse(readFileSync(manifestPath, "utf8"))) : {};
   const sections = sectionModules.map(({ path, module }) => ({ path, index: index.replace("</head>", `${sectionLinks(manifest, module)}</head>`) }));
+  // A build that cannot be loaded is said once, at start; the pages go without the drawing.
+  drawing.catch((error: unknown) => console.error("The app's server drawing (dist/ssr) could not be loaded; pages go without it:", error));
+  const draw = async (pathname: string, data: { queries: readonly unknown[] }, html: string): Promise<string> => {
+    const renderApp = await drawing.catch(() => null);
+    if (!renderApp) return html;
+    try {
+      return withDrawing(html, renderApp(pathname, data.queries));
+    } catch (error) {
+      console.error(`The app could not be drawn on the server for ${pathname}; the page goes without it:`, error);
+      return html;
+    }
+  };
   const app = new Hono();
   app.use("/assets/*", async (c, next) => {
     await next();
@@ -109,7 +148,8 @@ export function webAppRoutes(root: string, preload?: PagePreload): Hono | null {
   const page = async (c: Context) => {
     const data = preload ? await preload(c) : null;
     const html = sections.find((section) => section.path.test(c.req.path))?.index ?? index;
-    return c.html(data ? withPageData(html, data) : html, 200, { "Cache-Control": pageCacheControl, Vary: pageVary });
+    const body = data ? withPageData(await draw(c.req.path, data, html), data) : html;
+    return c.html(body, 200, { "Cache-Control": pageCacheControl, Vary: pageVary });
   };
   for (const path of ["/", "/app", "/app/*"]) app.use(path, compress({ threshold: 1024 }));
   app.get("/", page);

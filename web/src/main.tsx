@@ -13,6 +13,7 @@ import "./styles/skeleton.css";
 // "/" is served the app too; the app's own address space is /app.
 if (window.location.pathname === "/") window.history.replaceState(null, "", "/app");
 
+// A page may come drawn by the server (web/src/serverRender.tsx), inert inside #root: the app's first commit replaces it.
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <App />

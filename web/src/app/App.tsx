@@ -2,6 +2,7 @@
  * The shell: top bar (with the signed-in person), the sidebar (the runs; a drawer on narrow screens) and the current
  * page, behind the sign-in gate.
  */
+import type { QueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link, paths, usePathname } from "../lib/router";
 import { useCan } from "../lib/session";
@@ -181,9 +182,9 @@ function Shell() {
   );
 }
 
-export function App() {
+export function App({ queryClient }: { queryClient?: QueryClient } = {}) {
   return (
-    <AppProvider>
+    <AppProvider client={queryClient}>
       <AuthGate>
         {/* Inline review (comments on parts, diffs, edits) in every conversation: features meet here. */}
         <InlineReviewProvider implementation={inlineReview}>

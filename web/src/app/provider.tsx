@@ -39,8 +39,9 @@ function createQueryClient(): QueryClient {
   return queryClient;
 }
 
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+/** The app's data plumbing; `client` is the query client to use (the server's first render brings its own, seeded). */
+export function AppProvider({ children, client }: { children: ReactNode; client?: QueryClient }) {
+  const [queryClient] = useState(() => client ?? createQueryClient());
   const [trpcClient] = useState(() => trpc.createClient({ links: [httpBatchLink({ url: "/trpc", headers: sessionHeaders })] }));
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>

@@ -25,7 +25,7 @@ const procedures = {
   "pipeline.changes": trpc.pipeline.changes,
 };
 
-interface PageQuery {
+export interface PageQuery {
   path: string;
   input?: unknown;
   data: unknown;
@@ -50,14 +50,19 @@ export function seedFromPage(queryClient: QueryClient, doc: Document = document)
     return; // unreadable: the app asks for everything itself
   }
   const csrfToken = page.csrf ? unmask(page.csrf) : null;
-  for (const { path, input, data } of page.queries ?? []) {
+  seedQueries(queryClient, page.queries ?? [], csrfToken);
+  if (page.queries?.some((query) => query.path === "auth.status")) rememberCsrfToken(csrfToken);
+}
+
+/**
+ * Puts each answer in `queryClient` under its procedure's query key (`auth.status` with `csrfToken`); an answer of any
+ * other procedure is ignored. The app's first render on the server (web/src/serverRender.tsx) seeds its client alike.
+ */
+export function seedQueries(queryClient: QueryClient, queries: readonly PageQuery[], csrfToken: string | null): void {
+  for (const { path, input, data } of queries) {
     if (!Object.hasOwn(procedures, path)) continue;
     const procedure = procedures[path as keyof typeof procedures];
-    let answer = data;
-    if (path === "auth.status") {
-      answer = { ...(data as AuthStatus), csrfToken };
-      rememberCsrfToken(csrfToken);
-    }
+    const answer = path === "auth.status" ? { ...(data as AuthStatus), csrfToken } : data;
     queryClient.setQueryData(getQueryKey(procedure, input as never, "query"), answer);
   }
 }

@@ -3,7 +3,7 @@
  * navigate() are all it needs. Links are real <a href> elements, so they open in new tabs and work
  * from the keyboard; a plain left click is handled in the page.
  */
-import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from "react";
+import { type AnchorHTMLAttributes, createContext, type MouseEvent, useContext, useSyncExternalStore } from "react";
 
 const changeEvent = "stitch:navigate";
 
@@ -16,8 +16,16 @@ function subscribe(onChange: () => void): () => void {
   };
 }
 
+/** The path the app is drawn for where there is no `window`: on the server (web/src/serverRender.tsx). */
+export const ServerPathname = createContext("/app");
+
 export function usePathname(): string {
-  return useSyncExternalStore(subscribe, () => window.location.pathname);
+  const serverPathname = useContext(ServerPathname);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.location.pathname,
+    () => serverPathname,
+  );
 }
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {

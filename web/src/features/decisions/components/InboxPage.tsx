@@ -189,7 +189,8 @@ function DecisionSummary({ decision }: { decision: Decision }) {
  * taken, in place of the inbox; an unknown id leaves the inbox as it is.
  */
 function useOpenLinkedDecision(): void {
-  const [linked] = useState(() => new URLSearchParams(window.location.search).get("decision"));
+  // Drawn on the server (web/src/serverRender.tsx) there is no address to read: the app's own render reads it.
+  const [linked] = useState(() => (typeof window === "undefined" ? null : new URLSearchParams(window.location.search).get("decision")));
   const decision = useDecision(linked);
   useEffect(() => {
     if (decision.data) navigate(decisionPage(decision.data), { replace: true });
