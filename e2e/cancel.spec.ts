@@ -31,8 +31,9 @@ test("a run waiting for review is cancelled with a reason, and nothing can be de
   const runLink = runs.getByRole("link", { name: /withdrawn/ });
   await expect(runLink).toContainText("Waiting for a reviewer");
 
-  // Nothing moves while the output waits: the sidebar reads its list's change marker, not the runs again.
-  const sidebarReads = await trpcReads(page).during(5500, /^pipeline\.(listRuns|listChanges)$/);
+  // Nothing moves while the output waits: the sidebar reads its list's change marker (every 10 s while runs wait only
+  // for people), not the runs again.
+  const sidebarReads = await trpcReads(page).during(10_500, /^pipeline\.(listRuns|listChanges)$/);
   expect(sidebarReads.filter((procedure) => procedure === "pipeline.listChanges").length).toBeGreaterThanOrEqual(1);
   expect(sidebarReads.filter((procedure) => procedure === "pipeline.listRuns")).toEqual([]);
 

@@ -7,7 +7,7 @@ import { type Engine, EngineError, type HistoryStep, type RunHistory } from "../
 import { type CompiledGraph, keyInPath, parseKey } from "../engine/graph";
 import type { RunOwner } from "../engine/schemas";
 import type { NodeRow } from "../engine/transition";
-import { type ConversationMarkers, type RunChanges, canStillChange } from "../lib/runChanges";
+import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../lib/runChanges";
 import { OWNER_NAMES } from "./commands";
 import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
 
@@ -57,7 +57,7 @@ export class FlowQueries {
   async changes(runId: string): Promise<RunChanges> {
     const own = await this.engine.changeMarker(runId);
     if (own.owner) throw ownedElsewhere(runId, own.owner);
-    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active: canStillChange(own.status) });
+    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active: canStillChange(own.status), busy: isBusy(own.status) });
   }
 }
 

@@ -68,7 +68,8 @@ describe.each(testDatabases)("every conversation's change marker on $name", (tes
     await eventually(async () => ((await trpc().workflows.run({ runId })) as { nodes: Record<string, { status: string }> }).nodes.gate!.status === "waiting_for_user" || undefined);
     const decision = await openDecision(runId);
     const marker = await watch(() => trpc().workflows.changes({ runId }));
-    expect(marker.last).toMatchObject({ run_id: runId, active: true });
+    // The approval waits for people only.
+    expect(marker.last).toMatchObject({ run_id: runId, active: true, busy: false });
     await marker.same();
 
     await trpc().decisions.claim({ decisionId: decision.id });
@@ -93,10 +94,11 @@ describe.each(testDatabases)("every conversation's change marker on $name", (tes
     // Read once its step runs (it then waits a minute): read before, the marker may predate the step's start.
     await eventually(async () => ((await trpc().steps.run({ runId: slow.id })).steps[0]?.input ? true : undefined));
     const marker = await watch(() => trpc().workflows.changes({ runId: slow.id }));
-    expect(marker.last).toMatchObject({ run_id: slow.id, active: true });
+    // Its step runs: machines at work.
+    expect(marker.last).toMatchObject({ run_id: slow.id, active: true, busy: true });
     await marker.same();
     await trpc().workflows.cancel({ runId: slow.id, reason: "enough" });
-    expect((await marker.moved("it is cancelled")).active).toBe(false);
+    expect(await marker.moved("it is cancelled")).toMatchObject({ active: false, busy: false });
 
     const quick = await trpc().steps.start({ name: "changes-quick", inputs: {} });
     await eventually(async () => ((await trpc().steps.run({ runId: quick.id })).status === "completed" ? true : undefined));
@@ -108,11 +110,12 @@ describe.each(testDatabases)("every conversation's change marker on $name", (tes
     const run = await env.api.startRun(flow.id, { topic: "ladders" });
     const call = await eventually(async () => worker.received.find((d) => d.payload.runId === run.id)?.payload, 30_000, "the draft's dispatch");
     const marker = await watch(() => trpc().engine.runs.changes({ id: run.id }));
-    expect(marker.last).toMatchObject({ run_id: run.id, active: true });
+    // The worker has its dispatch and has not answered: machines at work.
+    expect(marker.last).toMatchObject({ run_id: run.id, active: true, busy: true });
     await marker.same();
 
     await postJson(call.callbackUrl, { status: "completed", output: "A draft about ladders." });
-    await marker.moved("the worker's output arrives");
+    expect(await marker.moved("the worker's output arrives"), "then the review waits for people").toMatchObject({ active: true, busy: false });
     const decision = await openDecision(run.id);
     await trpc().decisions.claim({ decisionId: decision.id });
     await marker.moved("the review is claimed");

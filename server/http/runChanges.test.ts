@@ -33,7 +33,8 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
       const run = await trpc().pipeline.getRun({ runId });
       return run.is_waiting_for_user ? trpc().pipeline.changes({ runId }) : undefined;
     }, 30_000, "the requirements output to wait for review");
-    expect(waiting).toMatchObject({ run_id: runId, active: true });
+    // Waiting for a review only: people move it, not machines.
+    expect(waiting).toMatchObject({ run_id: runId, active: true, busy: false });
     // Nothing happened: the same marker, read again.
     expect(await marker()).toBe(waiting.marker);
 
@@ -61,7 +62,7 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
 
     await trpc().pipeline.cancel({ runId }).catch(async () => env.api.post(`/runs/${runId}/cancel`, {}));
     const over = await trpc().pipeline.changes({ runId });
-    expect(over.active).toBe(false);
+    expect(over).toMatchObject({ active: false, busy: false });
     expect(over.marker).not.toBe(last);
   });
 
@@ -69,7 +70,7 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
     const list = () => trpc().pipeline.listChanges();
     // The first test's run was cancelled: no run can change by itself.
     const idle = await list();
-    expect(idle.active).toBe(false);
+    expect(idle).toMatchObject({ active: false, busy: false });
     expect((await list()).marker).toBe(idle.marker);
 
     const created = (await env.api.post("/runs", { domain: "ladders", brief: "A ladder library where neighbours book ladders for a weekend and return them." })).body.run_id as string;
@@ -78,6 +79,7 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
     expect(started.active).toBe(true);
     // Read once its output waits (nothing moves the run then).
     const waiting = await eventually(async () => ((await trpc().pipeline.getRun({ runId: created })).is_waiting_for_user ? list() : undefined), 30_000, "its output to wait");
+    expect(waiting, "its only run waits for people").toMatchObject({ active: true, busy: false });
     expect((await list()).marker).toBe(waiting.marker);
     const decision = (await trpc().decisions.list({ view: "all", state: "open", run_id: created })).items[0]!;
     await trpc().decisions.claim({ decisionId: decision.id });
@@ -91,7 +93,7 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
     expect((await env.api.post(`/runs/${created}/cancel`, {})).status).toBe(200);
     const over = await list();
     expect(over.marker).not.toBe(approved.marker);
-    expect(over.active).toBe(false);
+    expect(over).toMatchObject({ active: false, busy: false });
   });
 
   it("is read, like the conversation, gzip-compressed by a browser that accepts it, and as it is by any other client", async () => {

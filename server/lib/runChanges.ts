@@ -11,20 +11,26 @@ import type { RunStatus } from "../engine/schemas";
 /**
  * Whether anything a run's conversation shows has changed: `marker` is opaque and moves with every new turn, state,
  * decision event and comment; `active` is false once the run has completed, failed or was cancelled (nothing moves it
- * by itself any more, so a reader may stop asking).
+ * by itself any more, so a reader may stop asking); `busy` is true while machines work on it (an agent drafting, a
+ * worker or a step running), so its marker moves soon by itself, and false while it waits only for people (a review,
+ * an approval), who move it now and then: a reader asks often only while it is busy.
  */
-export const RunChanges = z.object({ run_id: z.string(), marker: z.string(), active: z.boolean() });
+export const RunChanges = z.object({ run_id: z.string(), marker: z.string(), active: z.boolean(), busy: z.boolean() });
 export type RunChanges = z.infer<typeof RunChanges>;
 
 /**
  * Whether anything a list of runs shows has changed: `marker` is opaque and moves when a run is added or changes (its
- * state, who its decision waits for); `active` is true while any run of the list can still change by itself.
+ * state, who its decision waits for); `active` is true while any run of the list can still change, `busy` while
+ * machines work on any (as a run's, above).
  */
-export const ListChanges = z.object({ marker: z.string(), active: z.boolean() });
+export const ListChanges = z.object({ marker: z.string(), active: z.boolean(), busy: z.boolean() });
 export type ListChanges = z.infer<typeof ListChanges>;
 
-/** Whether a run of this engine status can still change by itself (its conversation's marker is worth polling). */
+/** Whether a run of this engine status can still change (its conversation's marker is worth polling). */
 export const canStillChange = (status: RunStatus): boolean => status === "running" || status === "waiting_for_user";
+
+/** Whether machines work on a run of this engine status (not only waiting for people): its marker moves soon by itself. */
+export const isBusy = (status: RunStatus): boolean => status === "running";
 
 /** Reads what else a run's conversation shows, kept elsewhere (its decisions' events, its comments), by engine run id. */
 export type ChangeMarker = (engineRunId: string) => Promise<string>;
@@ -39,8 +45,8 @@ export class ConversationMarkers {
   }
 
   /** The answer to a conversation's poll: its front door's own marker, with every other one of the same engine run. */
-  async changes(runId: string, own: { engineRunId: string; marker: string; active: boolean }): Promise<RunChanges> {
+  async changes(runId: string, own: { engineRunId: string; marker: string; active: boolean; busy: boolean }): Promise<RunChanges> {
     const others = await Promise.all(this.markers.map((marker) => marker(own.engineRunId)));
-    return { run_id: runId, marker: [own.marker, ...others].join(";"), active: own.active };
+    return { run_id: runId, marker: [own.marker, ...others].join(";"), active: own.active, busy: own.active && own.busy };
   }
 }

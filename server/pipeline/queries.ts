@@ -89,7 +89,9 @@ export class PipelineQueries {
     const own = await this.database.run((db) => store.changeMarker(db, runId));
     if (!own) throw runNotFound(runId);
     const active = own.phase !== "completed" && own.phase !== "cancelled" && own.phase !== "failed";
-    return this.markers.changes(runId, { engineRunId: own.stitchRunId, marker: own.marker, active });
+    // An agent drafting or retrying; not a run whose output waits for a review.
+    const busy = own.phase === "in_progress" || own.phase === "retrying";
+    return this.markers.changes(runId, { engineRunId: own.stitchRunId, marker: own.marker, active, busy });
   }
 
   listAgents(): PipelineAgent[] {

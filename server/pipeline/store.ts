@@ -135,15 +135,17 @@ const waitingForColumn = sql<unknown>`(
 /**
  * What moves whenever anything the run list shows changes: how many runs there are, the latest change of any (the
  * projection writes `updated_at` with every state), and the last decision event (a claim, a release or an assignment
- * changes whom a run waits for; any decision's, so no join). One row; `active` when any run can still change.
+ * changes whom a run waits for; any decision's, so no join). One row; `active` when any run can still change, `busy`
+ * when an agent is drafting for any (in progress or retrying).
  */
-export async function listChangeMarker(db: Executor): Promise<{ marker: string; active: boolean }> {
-  const [found] = await rows<{ runs: unknown; updated_at: unknown; active: boolean | null; decision_event: unknown }>(db, sql`
+export async function listChangeMarker(db: Executor): Promise<{ marker: string; active: boolean; busy: boolean }> {
+  const [found] = await rows<{ runs: unknown; updated_at: unknown; active: boolean | null; busy: boolean | null; decision_event: unknown }>(db, sql`
     SELECT count(*) AS runs, max(updated_at) AS updated_at, bool_or(phase NOT IN ('completed', 'cancelled', 'failed')) AS active,
+      bool_or(phase IN ('in_progress', 'retrying')) AS busy,
       (SELECT max(e.id) FROM decision_events e) AS decision_event
     FROM pipeline_runs`);
   const updatedAt = found?.updated_at instanceof Date ? found.updated_at.toISOString() : String(found?.updated_at ?? "");
-  return { marker: [found?.runs ?? 0, updatedAt, found?.decision_event ?? 0].join("/"), active: found?.active === true };
+  return { marker: [found?.runs ?? 0, updatedAt, found?.decision_event ?? 0].join("/"), active: found?.active === true, busy: found?.busy === true };
 }
 
 /** Up to `limit` runs after the cursor, newest first, each with its cursor key. */

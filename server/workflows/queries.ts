@@ -5,7 +5,7 @@
  */
 import type { Database } from "../../db/client";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
-import { type ConversationMarkers, type RunChanges, canStillChange } from "../lib/runChanges";
+import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../lib/runChanges";
 import type { AnyConversation, AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary } from "./schemas";
 import { stepRunSummary } from "./steps/queries";
 import type { StepWorkflows } from "./steps/steps";
@@ -77,7 +77,7 @@ export class WorkflowDoorQueries {
     const own = await this.database.run((db) => store.changeMarker(db, runId));
     if (!own) throw new WorkflowError("not_found", `no workflow run with id "${runId}"`);
     // A workflow run's id is its engine run's.
-    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active: canStillChange(own.status) });
+    return this.markers.changes(runId, { engineRunId: runId, marker: own.marker, active: canStillChange(own.status), busy: isBusy(own.status) });
   }
 
   /** The run as a conversation, told as its own format tells it. */

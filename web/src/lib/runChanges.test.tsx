@@ -1,14 +1,15 @@
 /**
  * The change marker every run page polls (lib/runChanges.ts): the page's other reads are read again only when the
  * marker moves (and once after the first marker of an active run, which may postdate the page's first reads); the
- * marker is polled while the run can change and never once it is over or refused for good; its error is the page's.
+ * marker is polled often while machines work on the run, now and then while it waits for people, and never once it is
+ * over or refused for good; its error is the page's.
  */
 import { renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { TRPCClientError } from "@trpc/client";
 import { type RunChanges, changesPolling, useMarkerMoves, useRunChanges } from "./runChanges";
 
-const changes = (marker: string, active = true, runId = "RUN_1"): RunChanges => ({ run_id: runId, marker, active });
+const changes = (marker: string, active = true, runId = "RUN_1", busy = active): RunChanges => ({ run_id: runId, marker, active, busy });
 
 function watch(first: { data?: RunChanges; error: unknown }, runId = "RUN_1") {
   const refresh = vi.fn(async () => undefined);
@@ -63,9 +64,10 @@ describe("useMarkerMoves (a list's marker)", () => {
 describe("changesPolling", () => {
   const interval = (data: RunChanges | undefined, error: unknown = null) => changesPolling.refetchInterval({ state: { data, error } });
 
-  it("polls while the run can change, in the foreground only", () => {
+  it("polls often while machines work on the run, now and then while it waits for people, in the foreground only", () => {
     expect(interval(undefined)).toBe(1500);
     expect(interval(changes("a"))).toBe(1500);
+    expect(interval(changes("a", true, "RUN_1", false))).toBe(5000);
     expect(changesPolling.refetchIntervalInBackground).toBe(false);
   });
 

@@ -8,6 +8,7 @@
  */
 import { createContext, useContext, useEffect, useRef } from "react";
 import { isPermanentError } from "./errors";
+import { type Liveliness, pollEvery } from "./runPolling";
 import { trpc } from "./trpc";
 
 /** True inside a page whose run is watched by its change marker. */
@@ -18,24 +19,28 @@ export function usePollInterval<T>(interval: T): T | false {
   return useContext(RunWatched) ? false : interval;
 }
 
-/** How often an active run's change marker is read. */
-const changesPollMs = 1500;
-
 /** What every front door's `changes` query answers (server/lib/runChanges.ts). */
 export interface RunChanges {
   run_id: string;
   marker: string;
   active: boolean;
+  busy: boolean;
+}
+
+/** What a run is doing, as its change marker says, for how often to read it again (lib/runPolling.ts). */
+export function livelinessOf(changes: Pick<RunChanges, "active" | "busy">): Liveliness {
+  return !changes.active ? "ended" : changes.busy ? "busy" : "waiting";
 }
 
 /**
- * The options of a `changes` query: read every 1.5 s while the tab is in the foreground and the run can still change;
- * never again once it has completed, failed or was cancelled, or once its read failed for good.
+ * The options of a `changes` query, read while the tab is in the foreground: often while machines work on the run,
+ * now and then while it waits for people (lib/runPolling.ts); never again once it has completed, failed or was
+ * cancelled, or once its read failed for good. Before its first answer, as for a busy run.
  */
 export const changesPolling = {
   refetchInterval: (query: { state: { data?: RunChanges; error: unknown } }): number | false => {
     if (query.state.error && isPermanentError(query.state.error)) return false;
-    return query.state.data?.active === false ? false : changesPollMs;
+    return pollEvery[query.state.data ? livelinessOf(query.state.data) : "busy"];
   },
   refetchIntervalInBackground: false,
 };

@@ -1,9 +1,26 @@
 /**
- * How often a workflow front door's lists of runs are read again: often while one of them is active, now and then
- * otherwise (others start runs too). One run's page polls only its change marker (lib/runChanges.ts).
+ * How often what shows runs is read again, in one place for every page: often while machines work on a run (an agent
+ * drafting, a worker or a step running: it moves soon by itself), now and then while it only waits for people (a
+ * review, an approval: they move it seldom, and the person on the page moves it through the page, which reads it again
+ * at once), never once it has ended. A list of runs is read as its busiest run asks, and now and then when none can
+ * change any more (others start runs too). One run's page polls only its change marker (lib/runChanges.ts).
  */
 
-/** The `refetchInterval` of a query of recent runs. */
-export function pollRunList<S>(isActive: (status: S) => boolean) {
-  return (query: { state: { data?: readonly { status: S }[] } }): number => (query.state.data?.some((run) => isActive(run.status)) ? 2000 : 15_000);
+/** What a run (or the busiest run of a list) is doing, as far as reading it again goes. */
+export type Liveliness = "busy" | "waiting" | "ended";
+
+/** A run's, or a list's, `refetchInterval` for what it is doing. */
+export const pollEvery = { busy: 1500, waiting: 5000, ended: false } as const satisfies Record<Liveliness, number | false>;
+
+/** A list's `refetchInterval`: as its busiest run asks, or now and then when none can change any more. */
+export const listPollEvery = { busy: 2500, waiting: 10_000, ended: 15_000 } as const satisfies Record<Liveliness, number>;
+
+/** The busiest of several: busy if any is, waiting if any is, else ended. */
+export function busiest(each: readonly Liveliness[]): Liveliness {
+  return each.includes("busy") ? "busy" : each.includes("waiting") ? "waiting" : "ended";
+}
+
+/** The `refetchInterval` of a query of recent runs, from what each of its runs' status says it is doing. */
+export function pollRunList<S>(liveliness: (status: S) => Liveliness) {
+  return (query: { state: { data?: readonly { status: S }[] } }): number => listPollEvery[busiest((query.state.data ?? []).map((run) => liveliness(run.status)))];
 }

@@ -1,6 +1,6 @@
 /**
  * The reviewer's decisions, the retry of a failed agent and the cancellation of the run. Each mutation
- * stays pending until the conversation and the run list's marker are fetched again (the list follows its marker), so
+ * stays pending until the conversation and the run's and the run list's markers are fetched again (the list follows its marker), so
  * the composer never offers a decision twice.
  */
 import { type PipelineRun, trpc } from "../../../lib/trpc";
@@ -9,8 +9,14 @@ function useRefreshRun() {
   const utils = trpc.useUtils();
   return async (run: PipelineRun) => {
     utils.pipeline.conversation.setData({ runId: run.run_id }, (previous) => (previous ? { ...previous, run } : previous));
-    // The decisions too: the review just taken closed, and the inbox's count with it.
-    await Promise.all([utils.pipeline.conversation.invalidate({ runId: run.run_id }), utils.pipeline.listChanges.invalidate(), utils.decisions.invalidate()]);
+    // The decisions too: the review just taken closed, and the inbox's count with it. And the run's marker, which says
+    // how often to ask again: an approved or rejected output sets an agent drafting (busy), read often again at once.
+    await Promise.all([
+      utils.pipeline.conversation.invalidate({ runId: run.run_id }),
+      utils.pipeline.changes.invalidate({ runId: run.run_id }),
+      utils.pipeline.listChanges.invalidate(),
+      utils.decisions.invalidate(),
+    ]);
   };
 }
 
