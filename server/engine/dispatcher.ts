@@ -12,7 +12,7 @@ import { createHmac } from "node:crypto";
 import type { Database } from "../../db/client";
 import type { OutboundPolicy } from "../lib/outboundPolicy";
 import { OutboxPump } from "../lib/outboxPump";
-import { OutboundRefusal, type ResolveHost, policedFetch } from "../lib/policedFetch";
+import { BadPort, OutboundRefusal, type ResolveHost, policedRequest } from "../lib/policedFetch";
 import type { Engine, EventResult, KeyedEvent } from "./engine";
 import { Coalescer } from "../lib/coalesce";
 import { EngineError } from "./errors";
@@ -299,13 +299,12 @@ export class Dispatcher {
     if (this.options.signingSecret) headers["webhook-signature"] = sign(this.options.signingSecret, row.id, timestamp, body);
     try {
       const { policy, lookup } = this.options.outbound;
-      const request = { method: "POST", headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) };
-      const response = await policedFetch(url, request, { policy, ...(lookup ? { lookup } : {}) });
-      const answer = await response.text().catch(() => "");
-      if (response.ok) return workerPayload.config?.answer === "response" ? reportedIn(response.status, answer, url) : { ok: true };
-      const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
-      const detail = answer.trim().slice(0, 200);
-      const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+      // undici's `request`, not `fetch`: a delivery is the engine's hottest outgoing call (policedFetch.ts says why).
+      const answer = await policedRequest(url, { method: "POST", headers, body, timeoutMs: this.options.timeoutMs }, { policy, ...(lookup ? { lookup } : {}) });
+      if (answer.status >= 200 && answer.status < 300) return workerPayload.config?.answer === "response" ? reportedIn(answer.status, answer.text, url) : { ok: true };
+      const retryable = answer.status >= 500 || answer.status === 408 || answer.status === 429;
+      const detail = answer.text.trim().slice(0, 200);
+      const status = `HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}`;
       return { ok: false, error: detail ? `${status}: ${detail}` : status, permanent: !retryable, url };
     } catch (error) {
       if (error instanceof OutboundRefusal) {
@@ -313,9 +312,9 @@ export class Dispatcher {
         if (error.dnsCode) return { ok: false, error: `network error ${error.dnsCode} (${error.reason})`, permanent: false, url };
         return { ok: false, error: `refused by the outbound-address policy (OUTBOUND_ALLOW): ${error.reason}`, permanent: true, url };
       }
-      // fetch refuses ports the Fetch standard blocks ("bad port") before connecting: no retry can change that.
-      const badPort = error instanceof Error && (error.cause as { message?: string } | undefined)?.message === "bad port";
-      return { ok: false, error: describeFetchError(error, this.options.timeoutMs), permanent: badPort, url };
+      // A port the Fetch standard forbids ("bad port") is refused before connecting: no retry can change that.
+      if (error instanceof BadPort) return { ok: false, error: "network error: bad port", permanent: true, url };
+      return { ok: false, error: describeDeliveryError(error, this.options.timeoutMs), permanent: false, url };
     }
   }
 }
@@ -367,11 +366,12 @@ export function sign(secret: string, id: string, timestamp: string, body: string
   return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
 
-function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `no answer within ${timeoutMs} ms`;
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.code) return `network error ${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
-  // fetch's own refusals ("bad port" for ports the Fetch standard blocks) carry their reason only in the cause.
-  if (cause?.message) return `network error: ${cause.message}`;
+function describeDeliveryError(error: unknown, timeoutMs: number): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  // undici's HeadersTimeoutError and BodyTimeoutError: the worker did not answer (or finish answering) in time.
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return `no answer within ${timeoutMs} ms`;
+  // A socket's own error (ECONNREFUSED, ECONNRESET...) is the error itself; undici's wrap theirs in `cause`.
+  const cause = (error instanceof Error && typeof code !== "string" ? error.cause : error) as { code?: string; message?: string } | undefined;
+  if (typeof cause?.code === "string") return `network error ${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
   return `network error: ${error instanceof Error ? error.message : String(error)}`;
 }

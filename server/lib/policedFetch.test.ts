@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PUBLIC_ONLY, parseOutboundAllow } from "./outboundPolicy";
-import { OutboundRefusal, checkUrl, policedFetch, readBodyLimited } from "./policedFetch";
+import { BadPort, OutboundRefusal, checkUrl, policedFetch, policedRequest, readBodyLimited } from "./policedFetch";
 
 const LOOPBACK = parseOutboundAllow("127.0.0.1/8");
 
@@ -175,6 +175,49 @@ describe("policedFetch", () => {
     expect(received.filter((request) => /^\/\d+$/.test(request.url ?? ""))).toHaveLength(6);
     const itself = await policedFetch(`${base}/0`, {}, { policy: LOOPBACK, maxRedirects: 0 });
     expect(itself.status).toBe(302);
+  });
+});
+
+describe("policedRequest (undici's request under the same policy)", () => {
+  const post = (url: string, options: { policy: typeof LOOPBACK; lookup?: ReturnType<typeof resolver> }, timeoutMs = 5000) =>
+    policedRequest(url, { method: "POST", body: "{}", headers: { "content-type": "application/json" }, timeoutMs }, options);
+
+  it("refuses what the policy refuses without opening any connection, and answers the status line and body of what it allows", async () => {
+    const base = await standIn((_request, response) => response.writeHead(404, "No Such Hook").end("gone"));
+    await expect(post("http://169.254.169.254/latest/meta-data/", { policy: LOOPBACK })).rejects.toBeInstanceOf(OutboundRefusal);
+    await expect(post(`${base}/x`, { policy: PUBLIC_ONLY })).rejects.toBeInstanceOf(OutboundRefusal);
+    expect(connects).toEqual([]);
+    expect(await post(`${base}/x?y=1`, { policy: LOOPBACK })).toEqual({ status: 404, statusText: "No Such Hook", text: "gone" });
+    expect(received).toEqual([{ method: "POST", url: "/x?y=1", host: expect.any(String) }]);
+  });
+
+  it("connects to the address it checked, keeps the Host header, and re-checks a redirect before following it", async () => {
+    const base = await standIn((request, response) => {
+      if (request.url === "/away") response.writeHead(307, { location: "http://rebind.example/" }).end();
+      else if (request.url === "/post") response.writeHead(303, { location: "/done" }).end();
+      else response.end(request.method);
+    });
+    const port = new URL(base).port;
+    let calls = 0;
+    const lookup = vi.fn(async (hostname: string): Promise<LookupAddress[]> => [{ address: hostname === "svc.test" && calls++ === 0 ? "127.0.0.1" : "169.254.169.254", family: 4 }]);
+    expect((await post(`http://svc.test:${port}/p`, { policy: parseOutboundAllow("svc.test"), lookup })).text).toBe("POST");
+    expect(received).toEqual([{ method: "POST", url: "/p", host: `svc.test:${port}` }]);
+    expect((await post(`${base}/post`, { policy: LOOPBACK })).text).toBe("GET");
+    await expect(post(`${base}/away`, { policy: LOOPBACK, lookup })).rejects.toMatchObject({ reason: expect.stringContaining("rebind.example resolves to 169.254.169.254") });
+    // Sockets opened: to svc.test (pinned to 127.0.0.1 by its lookup) and to 127.0.0.1; never to the rebinding answer.
+    expect(new Set(connects)).toEqual(new Set(["svc.test", "127.0.0.1"]));
+  });
+
+  it("refuses a port the Fetch standard forbids, as fetch does, before connecting", async () => {
+    const refusal = await post("http://127.0.0.1:25/hook", { policy: LOOPBACK }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BadPort);
+    expect((refusal as BadPort).message).toBe("bad port");
+    expect(connects).toEqual([]);
+  });
+
+  it("stops waiting for headers after timeoutMs", async () => {
+    const base = await standIn(() => undefined);
+    await expect(post(`${base}/slow`, { policy: LOOPBACK }, 200)).rejects.toMatchObject({ code: "UND_ERR_HEADERS_TIMEOUT" });
   });
 });
 
