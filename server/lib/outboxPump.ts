@@ -1,7 +1,7 @@
 /**
  * The loop every outbox worker of this product runs (the engine's dispatcher, the notifications' deliverer): woken by a
  * NOTIFY on its channel and by a poll, it claims as much work as it has room for (up to `concurrency` in flight) and
- * runs each piece, claiming again as pieces finish; `stop()` stops claiming and waits for the work in flight. What is
+ * runs each piece, claiming again as pieces finish when work was left waiting for a slot; `stop()` stops claiming and waits for the work in flight. What is
  * claimed and how each piece is done are the worker's own (`claim`).
  *
  * While the database cannot be reached (a restart, a failover) the pump does not stop: claiming is tried again after
@@ -28,6 +28,12 @@ export class OutboxPump {
   private inFlight = 0;
   /** Slots promised to work claimed elsewhere (by a transaction not yet committed), which `claim` must leave free. */
   private reserved = 0;
+  /**
+   * Whether due work may be waiting for a free slot: the last look found no room, or claimed as much as it had room
+   * for. Only then does a piece that finishes look again; otherwise the next NOTIFY, hand-off or poll does (a look
+   * after every piece was a claim statement per delivery that found nothing).
+   */
+  private backlog = false;
   private pumping = false;
   private again = false;
   private stopped = true;
@@ -112,7 +118,12 @@ export class OutboxPump {
     do {
       this.again = false;
       const room = this.options.concurrency - this.inFlight - this.reserved;
-      if (room <= 0 || this.stopped) return;
+      if (this.stopped) return;
+      if (room <= 0) {
+        this.backlog = true;
+        return;
+      }
+      this.backlog = false;
       let claimed: (() => Promise<void>)[];
       try {
         claimed = await this.options.claim(room);
@@ -122,7 +133,7 @@ export class OutboxPump {
       }
       this.outage.succeeded();
       for (const work of claimed) this.run(work);
-      if (claimed.length === room) this.again = true;
+      if (claimed.length === room) this.again = this.backlog = true;
     } while (this.again && !this.stopped);
   }
 
@@ -131,7 +142,7 @@ export class OutboxPump {
     void work().finally(() => {
       this.inFlight--;
       if (this.stopped) this.settle();
-      else this.wake();
+      else if (this.backlog) this.wake();
     });
   }
 
