@@ -12,12 +12,16 @@ import * as store from "./store";
 
 const ENDS = { completed: "run.completed", failed: "run.failed", cancelled: "run.cancelled" } as const;
 
-/** What a person calls the run: its pipeline's domain, its workflow, or its flow, with the run's id to tell runs apart. */
-function titleOf(frontDoor: string, runId: string, naming: Awaited<ReturnType<typeof store.runNaming>>): string {
+/**
+ * What a person calls the run: its pipeline's domain, its workflow, or its flow, with the run's id to tell runs apart;
+ * each front door by the name the app gives it ("Workflow", "Step workflow", "Flow").
+ */
+export function titleOf(frontDoor: string, runId: string, naming: Awaited<ReturnType<typeof store.runNaming>>): string {
   const short = runId.slice(0, 8);
   if (frontDoor === "pipeline") return `Pipeline run ${runId}${naming.domain ? ` for ${naming.domain}` : ""}`;
-  if (frontDoor === "yaml") return `Workflow ${naming.workflow ?? "run"} run ${short}`;
-  if (frontDoor === "steps") return `Playbook ${naming.workflow ?? "run"} run ${short}`;
+  const workflow = naming.workflow ? `${naming.workflow} ` : "";
+  if (frontDoor === "yaml") return `Workflow ${workflow}run ${short}`;
+  if (frontDoor === "steps") return `Step workflow ${workflow}run ${short}`;
   return `Flow "${naming.flowName ?? "flow"}" run ${short}`;
 }
 
