@@ -1,8 +1,8 @@
 /**
  * The loop every outbox worker of this product runs (the engine's dispatcher, the notifications' deliverer): woken by a
  * NOTIFY on its channel and by a poll, it claims as much work as it has room for (up to `concurrency` in flight) and
- * runs each piece, claiming again as pieces finish when work was left waiting for a slot; `stop()` stops claiming and waits for the work in flight. What is
- * claimed and how each piece is done are the worker's own (`claim`).
+ * runs each piece, claiming again as pieces finish when work was left waiting for a slot; `stop()` stops claiming and
+ * waits for the work in flight. What is claimed and how each piece is done are the worker's own (`claim`).
  *
  * While the database cannot be reached (a restart, a failover) the pump does not stop: claiming is tried again after
  * 100 ms, doubled up to 5 s, the outage is said once (not at every tick) and its end too. Notifications sent while

@@ -1,15 +1,15 @@
 /**
- * `fetch` under the outbound-address policy (outboundPolicy.ts). The check is made on the addresses the host name
- * RESOLVES to (all of them: one refused address refuses the URL), never on the name alone, and again on every
- * redirect, before it is followed.
+ * `fetch` (and undici's `request`, for the engine's deliveries) under the outbound-address policy (outboundPolicy.ts).
+ * The check is made on the addresses the host name RESOLVES to (all of them: one refused address refuses the URL),
+ * never on the name alone, and again on every redirect, before it is followed.
  *
- * Pinning: `policedFetch` connects to the address `checkUrl` approved, not to whatever a second DNS lookup answers
- * (a rebinding name could answer a public address to the check and 169.254.169.254 to the connect). It sends each
- * request through an undici Agent of its own whose `connect.lookup` answers only the approved address. The URL keeps
- * its host name, so the Host header, TLS SNI and certificate checks are those of the name, as with no pinning;
- * rewriting the URL to the IP with a Host header would break HTTPS (the certificate names the host, not the IP).
- * It uses undici's own `fetch` with that Agent: Node 20's built-in fetch bundles an older undici whose dispatcher
- * interface is not guaranteed to match the npm package's Agent.
+ * Pinning: `policedFetch` and `policedRequest` connect to the address `checkUrl` approved, not to whatever a second
+ * DNS lookup answers (a rebinding name could answer a public address to the check and 169.254.169.254 to the
+ * connect). Each request goes through an undici Agent of its own whose `connect.lookup` answers only the approved
+ * address. The URL keeps its host name, so the Host header, TLS SNI and certificate checks are those of the name, as
+ * with no pinning; rewriting the URL to the IP with a Host header would break HTTPS (the certificate names the host,
+ * not the IP). They use undici's own `fetch` and `request` with that Agent: Node 20's built-in fetch bundles an older
+ * undici whose dispatcher interface is not guaranteed to match the npm package's Agent.
  */
 import { promises as dns, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";

@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { busiest, listPollEvery, pollRunList } from "./runPolling";
 
 describe("pollRunList", () => {
-  const interval = (statuses: string[] | undefined) =>
-    pollRunList((status: string) => (status === "running" ? "busy" : status === "waiting_for_user" ? "waiting" : "ended"))({ state: { data: statuses?.map((status) => ({ status })) } });
+  const interval = (statuses: string[] | undefined) => pollRunList({ state: { data: statuses?.map((status) => ({ status })) } });
 
   it("reads a list as its busiest run asks", () => {
     expect(interval(["completed", "running", "waiting_for_user"])).toBe(listPollEvery.busy);

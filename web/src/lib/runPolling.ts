@@ -20,7 +20,15 @@ export function busiest(each: readonly Liveliness[]): Liveliness {
   return each.includes("busy") ? "busy" : each.includes("waiting") ? "waiting" : "ended";
 }
 
-/** The `refetchInterval` of a query of recent runs, from what each of its runs' status says it is doing. */
-export function pollRunList<S>(liveliness: (status: S) => Liveliness) {
-  return (query: { state: { data?: readonly { status: S }[] } }): number => listPollEvery[busiest((query.state.data ?? []).map((run) => liveliness(run.status)))];
+/**
+ * What a run of this status is doing: the engine's run statuses, which every front door's runs share (a step run is
+ * never waiting for a person, a YAML workflow's or a flow's may be).
+ */
+export function livelinessOfStatus(status: string): Liveliness {
+  return status === "running" ? "busy" : status === "waiting_for_user" ? "waiting" : "ended";
+}
+
+/** The `refetchInterval` of a query of recent runs: as its busiest run's status asks. */
+export function pollRunList(query: { state: { data?: readonly { status: string }[] } }): number {
+  return listPollEvery[busiest((query.state.data ?? []).map((run) => livelinessOfStatus(run.status)))];
 }

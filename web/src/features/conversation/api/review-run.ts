@@ -1,7 +1,7 @@
 /**
- * The reviewer's decisions, the retry of a failed agent and the cancellation of the run. Each mutation
- * stays pending until the conversation and the run's and the run list's markers are fetched again (the list follows its marker), so
- * the composer never offers a decision twice.
+ * The reviewer's decisions, the retry of a failed agent and the cancellation of the run. Each mutation stays pending
+ * until the conversation and the run's and the run list's markers are fetched again (the list follows its marker),
+ * so the composer never offers a decision twice.
  */
 import { type PipelineRun, trpc } from "../../../lib/trpc";
 

@@ -6,11 +6,10 @@
 import { changesPolling, invalidateDecisionsAndReviews, useRunChanges } from "../../../lib/runChanges";
 import { pollRunList } from "../../../lib/runPolling";
 import { type StepRun, trpc } from "../../../lib/trpc";
-import { stepRunLiveliness } from "../utils/turns";
 
 /** Recent runs, of one workflow or of all; read often while one of them is running. */
 export function useStepRuns(workflow?: string) {
-  return trpc.steps.runs.useQuery(workflow ? { workflow } : undefined, { refetchInterval: pollRunList(stepRunLiveliness) });
+  return trpc.steps.runs.useQuery(workflow ? { workflow } : undefined, { refetchInterval: pollRunList });
 }
 
 /**

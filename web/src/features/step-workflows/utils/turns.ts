@@ -6,17 +6,11 @@
  * side by side read in the order they began. Which step is at work and which failure can be retried is read from
  * the run's `run_steps` as they are now.
  */
-import type { Liveliness } from "../../../lib/runPolling";
 import type { StepConversation, StepRunStatus, StepTurn } from "../../../lib/trpc";
 
 /** A run keeps changing (and is polled) while it is running. */
 export function isStepRunActive(status: StepRunStatus): boolean {
   return status === "running";
-}
-
-/** Steps run while the run is running (busy); no step waits for a person. */
-export function stepRunLiveliness(status: StepRunStatus): Liveliness {
-  return isStepRunActive(status) ? "busy" : "ended";
 }
 
 /** The server resumes a failed or cancelled run: its failed, cancelled and skipped steps run again. */

@@ -6,11 +6,10 @@
 import { changesPolling, invalidateDecisionsAndReviews, useRunChanges } from "../../../lib/runChanges";
 import { pollRunList } from "../../../lib/runPolling";
 import { type AnyWorkflowRun, type WorkflowRun, trpc } from "../../../lib/trpc";
-import { workflowRunLiveliness } from "../utils/turns";
 
 /** Recent runs, of one workflow or of all; read often while one of them is moving. */
 export function useWorkflowRuns(workflow?: string) {
-  return trpc.workflows.runs.useQuery(workflow ? { workflow } : undefined, { refetchInterval: pollRunList(workflowRunLiveliness) });
+  return trpc.workflows.runs.useQuery(workflow ? { workflow } : undefined, { refetchInterval: pollRunList });
 }
 
 /**

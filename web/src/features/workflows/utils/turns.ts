@@ -3,17 +3,11 @@
  * node is at work (its last "started" turn is live), which wait the person can answer (a node's last "waiting"
  * turn while the node still waits), which failure can be retried, and whether the run can be resumed.
  */
-import type { Liveliness } from "../../../lib/runPolling";
 import type { WorkflowConversation, WorkflowRun, WorkflowRunStatus, WorkflowTurn } from "../../../lib/trpc";
 
 /** A run keeps changing (and is polled) while a node runs or a person is awaited. */
 export function isWorkflowRunActive(status: WorkflowRunStatus): boolean {
   return status === "running" || status === "waiting_for_user";
-}
-
-/** A node runs (busy), only a person is awaited (waiting), or the run has ended. */
-export function workflowRunLiveliness(status: WorkflowRunStatus): Liveliness {
-  return status === "running" ? "busy" : status === "waiting_for_user" ? "waiting" : "ended";
 }
 
 /** Prefix of the cancel reason the server writes when a rejected approval stops the run (the only cancellation it resumes). */
