@@ -27,6 +27,7 @@ import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { type ServerProcess, startServerProcess } from "../server/testing/serverProcess";
 import { freePort } from "../server/testing/harness";
 import { fixed, grouped, median, percentile, table } from "./report";
+import { keptAliveClient } from "./http";
 import { type AnswerMode, type BenchWorker, startBenchWorker } from "./worker";
 
 // ---- Options ----------------------------------------------------------------------------------------
@@ -148,6 +149,7 @@ async function startHarness(options: Options): Promise<Harness> {
   let processes: ServerProcess[] = [];
   let worker: BenchWorker | undefined;
   const stop = async () => {
+    driver.close();
     await worker?.close();
     if (server) await server.close();
     else await database?.close();
@@ -194,16 +196,13 @@ async function startHarness(options: Options): Promise<Harness> {
 /** The benchmark drives its own server as an operator, with a token made for this run. */
 const benchToken = randomBytes(24).toString("hex");
 
+/** The driver's requests, over kept-alive sockets (see ./http). */
+const driver = keptAliveClient();
+
 async function api<T>(h: Pick<Harness, "token">, baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const authorization = `Bearer ${h.token}`;
-  const response = await fetch(`${baseUrl}/api/stitch${path}`, {
-    method,
-    headers: body === undefined ? { authorization } : { "content-type": "application/json", authorization },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as T;
+  const answer = await driver.send(method, `${baseUrl}/api/stitch${path}`, { authorization: `Bearer ${h.token}` }, body === undefined ? undefined : JSON.stringify(body));
+  if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
+  return JSON.parse(answer.text) as T;
 }
 
 // ---- The flows ------------------------------------------------------------------------------------

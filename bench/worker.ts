@@ -12,10 +12,11 @@
  * Every dispatch received and every callback sent and answered is timed with `performance.now()` per run,
  * which is what the benchmark's figures are computed from.
  */
-import { Agent, type IncomingMessage, type ServerResponse, createServer, request } from "node:http";
+import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { WorkerPayload } from "../server/engine/schemas";
+import { type Answer, keptAliveClient, readBody } from "./http";
 
 /** The timeline of one run as the worker saw it; times are `performance.now()` milliseconds. */
 export class RunTrace {
@@ -104,15 +105,6 @@ function outputFor(payload: WorkerPayload): unknown {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /** How the worker reports a node's result: by callback (the seed's protocol) or in its answer to the dispatch. */
 export type AnswerMode = "callback" | "response";
 
@@ -124,9 +116,8 @@ export async function startBenchWorker(answer: AnswerMode = "callback"): Promise
     return trace;
   };
   // Callbacks go out on a pool of kept-alive sockets; without it every callback would pay a TCP handshake.
-  // Idle sockets are dropped after 2 s, before the server's 5 s keep-alive timeout closes them under us;
-  // when a blocked event loop makes both timers late, the reset is retried (see postCallback).
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 2000 });
+  // When a blocked event loop makes the pool's idle timer late, a reset is retried (see postCallback).
+  const client = keptAliveClient();
   let resets = 0;
 
   /**
@@ -134,10 +125,10 @@ export async function startBenchWorker(answer: AnswerMode = "callback"): Promise
    * was idle fails its next request, and a real worker retries a callback that failed on the network. That is
    * safe because the engine answers a repeated callback as a no-op.
    */
-  const postCallback = async (url: string, body: string): Promise<{ status: number; text: string }> => {
+  const postCallback = async (url: string, body: string): Promise<Answer> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await sendOnce(url, body);
+        return await client.send("POST", url, {}, body);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (attempt >= 10 || (code !== "ECONNRESET" && code !== "EPIPE")) throw error;
@@ -146,18 +137,6 @@ export async function startBenchWorker(answer: AnswerMode = "callback"): Promise
       }
     }
   };
-  const sendOnce = (url: string, body: string): Promise<{ status: number; text: string }> =>
-    new Promise((resolve, reject) => {
-      const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-        void readBody(res).then((text) => resolve({ status: res.statusCode ?? 0, text }), reject);
-      });
-      req.on("error", (error: NodeJS.ErrnoException) => {
-        if (!req.reusedSocket) error.message = `${error.message} (on a new connection)`;
-        reject(error);
-      });
-      req.end(body);
-    });
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const receivedAt = performance.now();
     const parsed = WorkerPayload.safeParse(JSON.parse(await readBody(req)));
@@ -211,7 +190,7 @@ export async function startBenchWorker(answer: AnswerMode = "callback"): Promise
     resets: () => resets,
     close: () =>
       new Promise<void>((resolve) => {
-        agent.destroy();
+        client.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
