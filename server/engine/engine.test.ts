@@ -103,6 +103,19 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
       ).rejects.toThrow();
     });
 
+    it("answers a start with the run exactly as it is then stored, without reading it back", async () => {
+      const graphs = [
+        graphOf([workerNode("A", hook, { prompt: "p" }), uxNode("B")], chain("A", "B")),
+        graphOf([uxNode("U")], []),
+        graphOf([splitterNode("S"), workerNode("W", hook), collectorNode("C")], chain("S", "W", "C")),
+      ];
+      for (const [i, graph] of graphs.entries()) {
+        const started = await start(graph, i === 2 ? { items: [1, 2] } : { n: i });
+        expect(started).toEqual(await engine.getRun(started.id));
+        expect(started.created_at).toBe(started.updated_at);
+      }
+    });
+
     it("2.3/2.4 node_states is a JSONB object mapping nodeId to {status, output[, error]} (the view stitch_runs_with_node_states)", async () => {
       const [viewColumn] = await query<{ data_type: string }>(sql`
         SELECT data_type FROM information_schema.columns WHERE table_name = 'stitch_runs_with_node_states' AND column_name = 'node_states'`);

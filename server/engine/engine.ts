@@ -42,8 +42,11 @@ export interface StartOwner {
 
 /** Engine operations of a transaction that creates runs and flows (see `Engine.transaction`): no existing run is touched. */
 export interface EngineOps {
-  /** Starts a run; `runId` lets a caller that must reference the run before it exists choose its id; `owner` names its front door. */
-  startRun(flowId: string, input: unknown, options?: { runId?: string; owner?: StartOwner; startedBy?: StartedBy | null }): Promise<string>;
+  /**
+   * Starts a run; `runId` lets a caller that must reference the run before it exists choose its id; `owner` names its
+   * front door. Answers the run as this transaction leaves it.
+   */
+  startRun(flowId: string, input: unknown, options?: { runId?: string; owner?: StartOwner; startedBy?: StartedBy | null }): Promise<StitchRun>;
   /** Stores a flow under a chosen id unless it is there (flows are immutable), in this transaction; refused when the graph cannot run. */
   ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void>;
 }
@@ -79,6 +82,8 @@ export interface RunTransition {
   startedBy: StartedBy | null;
   /** The front door that owns the run (its projection is the one that acts on it), null for a plain flow's run. */
   owner: RunOwner | null;
+  /** The name of the flow the run executes, as its lock read it. */
+  flowName: string;
   graph: CompiledGraph;
   event: EngineEvent;
   actor: string | null;
@@ -228,8 +233,7 @@ export class Engine {
 
   /** Creates the run with every node `pending` and fires its entry nodes, in one transaction. */
   async startRun(flowId: string, input: unknown): Promise<StitchRun> {
-    const runId = await this.transaction((ops) => ops.startRun(flowId, input));
-    return this.getRun(runId);
+    return this.transaction((ops) => ops.startRun(flowId, input));
   }
 
   /**
@@ -398,17 +402,21 @@ export class Engine {
     });
   }
 
-  private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions, after: AfterCommit): Promise<string> {
+  private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions, after: AfterCommit): Promise<StitchRun> {
     refuseUnstorable(input, "input");
     // A run created in this very transaction is locked by it: no other transaction can see it yet.
     const locked = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
     if (!locked) throw flowNotFound(flowId);
-    const id = locked.id;
     const g = await this.compiled(tx, flowId, locked.flowVersion);
     const initial = new Map([...g.nodes.keys()].map((key) => [key, newRow(key)]));
     const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
-    await this.record(tx, locked, g, { type: "start" }, log, await this.decide(tx, locked, g, { type: "start" }, initial, new Set(initial.keys())), after);
-    return id;
+    const step = await this.decide(tx, locked, g, { type: "start" }, initial, new Set(initial.keys()));
+    const { runStatus } = await this.record(tx, locked, g, { type: "start" }, log, step, after);
+    // The run as this transaction leaves it, read from nothing: every row is `initial` or changed by the start, and the
+    // start's write sets `updated_at` to now(), which within one transaction is its `created_at`.
+    for (const change of step.changes) initial.set(change.key, change.after);
+    const nodeStates = Object.fromEntries([...initial].map(([key, row]) => [key, toNodeState(row)]));
+    return { id: locked.id, flow_id: locked.flowId, owner: locked.owner, status: runStatus, input: input ?? null, node_states: nodeStates, created_at: locked.createdAt, updated_at: locked.createdAt };
   }
 
   private async applyEvent(tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null, after: AfterCommit): Promise<EventResult> {
@@ -488,7 +496,7 @@ export class Engine {
     };
     run.counts = counts;
     run.status = runStatus;
-    const transition: RunTransition = { runId: run.id, startedBy: run.startedBy, owner: run.owner, graph: g, event, actor: log.actor, changes: step.changes, runStatus, runStatusBefore };
+    const transition: RunTransition = { runId: run.id, startedBy: run.startedBy, owner: run.owner, flowName: run.flowName, graph: g, event, actor: log.actor, changes: step.changes, runStatus, runStatusBefore };
     if (deferred) {
       deferred.writes.push({ runId: run.id, ...writes });
       deferred.transitions.push(transition);

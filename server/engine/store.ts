@@ -66,9 +66,9 @@ export interface NewRunOptions {
  * it already, and no other transaction can see it before it commits. Undefined when there is no such flow (nothing
  * is written then).
  */
-export async function insertRun(tx: Executor, flowId: string, input: unknown, options: NewRunOptions = {}): Promise<LockedRun | undefined> {
+export async function insertRun(tx: Executor, flowId: string, input: unknown, options: NewRunOptions = {}): Promise<(LockedRun & { createdAt: string }) | undefined> {
   const owner = options.owner;
-  const [row] = await rows<LockedRunRow>(tx, sql`
+  const [row] = await rows<LockedRunRow & { created_at: unknown }>(tx, sql`
     WITH r AS (
       INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
       SELECT x.id, f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb, ${owner?.kind ?? null}::text,
@@ -77,8 +77,8 @@ export async function insertRun(tx: Executor, flowId: string, input: unknown, op
       FROM stitch_flows f, (SELECT COALESCE(${options.runId ?? null}::uuid, gen_random_uuid()) AS id) x WHERE f.id = ${flowId}
       RETURNING *
     )
-    SELECT ${LOCKED_RUN_COLUMNS} FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
-  return row && toLockedRun(row);
+    SELECT ${LOCKED_RUN_COLUMNS}, r.created_at FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
+  return row && { ...toLockedRun(row), createdAt: iso(row.created_at) };
 }
 
 /** The owner columns as the API shows them. */
@@ -87,6 +87,8 @@ export const ownerOf = (kind: string | null, runId: string | null): RunOwner | n
 export interface LockedRun {
   id: string;
   flowId: string;
+  /** The flow's name as the lock read it (what a plain flow's run is called). */
+  flowName: string;
   flowVersion: string;
   input: unknown;
   owner: RunOwner | null;
@@ -128,15 +130,15 @@ export async function lockRuns(tx: Executor, runIds: readonly string[]): Promise
 }
 
 interface LockedRunRow {
-  id: string; flow_id: string; flow_version: string; input: unknown; owner: string | null; owner_run_id: string | null; status: RunStatus;
+  id: string; flow_id: string; flow_name: string; flow_version: string; input: unknown; owner: string | null; owner_run_id: string | null; status: RunStatus;
   started_by_id: string | null; started_by_name: string | null; running_count: number; waiting_count: number; failed_count: number;
 }
 
-const LOCKED_RUN_COLUMNS = sql.raw(`r.id, r.flow_id, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status,
+const LOCKED_RUN_COLUMNS = sql.raw(`r.id, r.flow_id, f.name AS flow_name, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status,
       r.started_by_id, r.started_by_name, r.running_count, r.waiting_count, r.failed_count`);
 
 const toLockedRun = (row: LockedRunRow): LockedRun => ({
-  id: row.id, flowId: row.flow_id, flowVersion: row.flow_version, input: row.input, owner: ownerOf(row.owner, row.owner_run_id),
+  id: row.id, flowId: row.flow_id, flowName: row.flow_name, flowVersion: row.flow_version, input: row.input, owner: ownerOf(row.owner, row.owner_run_id),
   startedBy: row.started_by_name === null && row.started_by_id === null ? null : { id: row.started_by_id, name: row.started_by_name },
   status: RunStatus.parse(row.status), counts: { running: row.running_count, waiting: row.waiting_count, failed: row.failed_count },
 });

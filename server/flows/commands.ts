@@ -44,11 +44,11 @@ export class FlowCommands {
   /** Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. */
   async startRun(flowId: string, input: unknown, startedBy: StartedBy | null = null): Promise<StitchRun> {
     const runId = randomUUID();
-    await this.engine.transaction(async (ops) => {
-      await ops.startRun(flowId, input, { runId, startedBy });
+    return this.engine.transaction(async (ops) => {
+      const run = await ops.startRun(flowId, input, { runId, startedBy });
       nameAuditTarget("run", runId);
+      return run;
     });
-    return this.engine.getRun(runId);
   }
 
   /** A worker's callback (authenticated by its URL's token when callbacks are). */

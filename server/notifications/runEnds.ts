@@ -16,7 +16,9 @@ const ENDS = { completed: "run.completed", failed: "run.failed", cancelled: "run
  * What a person calls the run: its pipeline's domain, its workflow, or its flow, with the run's id to tell runs apart;
  * each front door by the name the app gives it ("Workflow", "Step workflow", "Flow").
  */
-export function titleOf(frontDoor: string, runId: string, naming: Awaited<ReturnType<typeof store.runNaming>>): string {
+type Naming = Awaited<ReturnType<typeof store.runNaming>>;
+
+export function titleOf(frontDoor: string, runId: string, naming: Naming): string {
   const short = runId.slice(0, 8);
   if (frontDoor === "pipeline") return `Pipeline run ${runId}${naming.domain ? ` for ${naming.domain}` : ""}`;
   const workflow = naming.workflow ? `${naming.workflow} ` : "";
@@ -34,6 +36,14 @@ function reasonOf(t: RunTransition): string | undefined {
   return failed.after.error ? `${failed.key} failed: ${failed.after.error}` : `${failed.key} failed`;
 }
 
+/**
+ * What the title is made of: a plain flow's run is named by its flow, which the run's lock has read already; a front
+ * door's run by the front door's own row (the pipeline's domain, the workflow's name), read here.
+ */
+async function namingOf(tx: Executor, t: RunTransition): Promise<Naming> {
+  return t.owner ? store.runNaming(tx, t.runId) : { flowName: t.flowName, domain: null, workflow: null };
+}
+
 export function runEndObserver(notifier: Notifier): TransitionObserver {
   return async (tx: Executor, t: RunTransition) => {
     if (t.runStatus === t.runStatusBefore || !(t.runStatus in ENDS)) return;
@@ -43,7 +53,7 @@ export function runEndObserver(notifier: Notifier): TransitionObserver {
     const reason = reasonOf(t);
     const event: NotificationEvent = {
       type,
-      run: { front_door: frontDoor, run_id: runId, title: titleOf(frontDoor, runId, await store.runNaming(tx, t.runId)), status: t.runStatus, started_by: t.startedBy },
+      run: { front_door: frontDoor, run_id: runId, title: titleOf(frontDoor, runId, await namingOf(tx, t)), status: t.runStatus, started_by: t.startedBy },
       ...(reason ? { reason: reason.slice(0, 1000) } : {}),
     };
     await notifier.emit(tx, event);

@@ -27,7 +27,7 @@ function pipelineRun() {
     const step = settleSync(macrostep(graph, event, ctx, seed), (keys) => keys.flatMap((key) => rows.get(key) ?? []));
     expect(step.outcome.kind).toBe("applied");
     for (const change of step.changes) rows.set(change.key, change.after);
-    const projected = project({ agents, currentAgent }, { runId: "run-1", startedBy: null, owner: { front_door: "pipeline", run_id: "RUN_1" }, graph, event, actor, changes: step.changes, runStatus: "running", runStatusBefore: "running" });
+    const projected = project({ agents, currentAgent }, { runId: "run-1", startedBy: null, owner: { front_door: "pipeline", run_id: "RUN_1" }, flowName: "pipeline", graph, event, actor, changes: step.changes, runStatus: "running", runStatusBefore: "running" });
     if (projected.state) currentAgent = projected.state.state.agent;
     return projected;
   };

@@ -24,7 +24,7 @@ const graph = compileGraph({ nodes: [...steps.nodes, yamlNode], edges: steps.edg
 const row = (key: string, fields: Partial<NodeRow>): NodeRow => ({ ...newRow(key), ...fields });
 
 function transition(event: EngineEvent, changes: RunTransition["changes"], runStatus: RunTransition["runStatus"] = "running", actor: string | null = null): RunTransition {
-  return { runId: "r", startedBy: null, owner: { front_door: "steps", run_id: "r" }, graph, event, actor, changes, runStatus, runStatusBefore: "running" };
+  return { runId: "r", startedBy: null, owner: { front_door: "steps", run_id: "r" }, flowName: "steps", graph, event, actor, changes, runStatus, runStatusBefore: "running" };
 }
 
 describe("projectSteps", () => {
