@@ -95,6 +95,23 @@ describe.each(testDatabases)("Dispatcher on $name", (testDatabase) => {
     expect(count).toBe(0);
   });
 
+  it("a delivered webhook's row goes: with the callback's transaction when it comes, else deleted by the dispatcher after a grace", async () => {
+    const webhookRows = (runId: string) =>
+      env.database.run((db) => rows<{ node_id: string }>(db, sql`SELECT node_id FROM stitch_dispatches WHERE run_id = ${runId} AND kind = 'webhook'`));
+    const until = (what: string, check: () => Promise<boolean> | boolean) => eventually(async () => ((await check()) ? true : undefined), 10_000, what);
+    // No callback comes: the node stays running and its delivered row is deleted all the same.
+    const held = await api.run(graphOf([workerNode("A", `${worker.url}/hold`)]));
+    await until("the delivery", () => deliveriesOf(held.id).length === 1);
+    await until("the held row deleted", async () => (await webhookRows(held.id)).length === 0);
+    expect((await api.getRun(held.id)).node_states.A!.status).toBe("running");
+    // The callbacks come: every node completes once, and no row is left behind.
+    const echoed = await api.run(graphOf([workerNode("A", `${worker.url}/echo`), workerNode("B", `${worker.url}/echo`)], chain("A", "B")));
+    await api.waitForStatus(echoed.id, "B", "completed");
+    await until("the echoed rows deleted", async () => (await webhookRows(echoed.id)).length === 0);
+    expect(deliveriesOf(echoed.id).map((d) => d.payload.nodeId)).toEqual(["A", "B"]);
+    await until("nothing left waiting", () => env.server.dispatcher.deliveredRows.waiting === 0);
+  });
+
   it("4.5 a worker answering 500 gets exactly DISPATCH_MAX_ATTEMPTS deliveries, spaced by growing backoff; then the node fails naming the status", async () => {
     const run = await api.run(graphOf([workerNode("A", `${worker.url}/flaky`), workerNode("B", `${worker.url}/hold`)], chain("A", "B")));
     const after = await failed(run.id, "A");

@@ -6,7 +6,8 @@
  * renewed for at most its hold (`config.leaseMs` of the node, else `timeoutMs` + 10 s): work that hangs in a live
  * process is taken over too.
  * A row MUST be deleted once delivered, rescheduled with backoff after a failed attempt, or turned into a
- * `delivery_failed` event after the last one: never left claimed.
+ * `delivery_failed` event after the last one: never left claimed. A delivered webhook's row is deleted by the
+ * transaction of the callback that follows, when it comes to this process within a grace (deliveredRows.ts).
  */
 import { createHmac } from "node:crypto";
 import type { Database } from "../../db/client";
@@ -16,6 +17,7 @@ import { BadPort, OutboundRefusal, type ResolveHost, policedRequest } from "../l
 import type { Engine, EventResult, KeyedEvent } from "./engine";
 import { Coalescer } from "../lib/coalesce";
 import { EngineError } from "./errors";
+import { DeliveredRows } from "./deliveredRows";
 import { CallbackBody, type WorkerPayload } from "./schemas";
 import { type ClaimedDispatch, claimDispatches, deleteDispatches, releaseDispatch, renewDispatches, rescheduleDispatch } from "./store";
 
@@ -30,6 +32,11 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** Deliveries in flight at once in this process. */
   concurrency: number;
+  /**
+   * How long a delivered webhook's row waits for the transaction of its callback to delete it, before the dispatcher
+   * deletes it itself (deliveredRows.ts); default 200 ms. Well under the lease, which keeps other processes off it.
+   */
+  deliveredGraceMs?: number;
   /** How often to look for due rows when nothing woke the dispatcher. */
   pollMs: number;
   /** Signs deliveries per the Standard Webhooks spec when set. */
@@ -96,6 +103,8 @@ export class Dispatcher {
     await this.database.run((db) => deleteDispatches(db, ids));
     return ids.map(() => undefined);
   });
+  /** Delivered webhooks' rows, deleted by their callbacks' transactions or, after a grace, by the dispatcher. */
+  readonly deliveredRows: DeliveredRows;
   /** Workers' answers that carry their result are applied together: one transaction for those that arrive together. */
   private readonly answers = new Coalescer<{ runId: string; event: KeyedEvent }, EventResult | Error>((events) => this.engine.handleAll(events));
 
@@ -111,9 +120,15 @@ export class Dispatcher {
       concurrency: options.concurrency,
       claim: async (room) => (await this.claim(room)).map((row) => () => this.work(row)),
     });
+    this.deliveredRows = new DeliveredRows(
+      (ids) => this.database.run((db) => deleteDispatches(db, ids)),
+      options.deliveredGraceMs ?? 200,
+      (error) => this.pump.failed("deleting delivered rows", error),
+    );
     // The webhooks this process's transactions write are written claimed by it, and delivered here once committed.
     engine.deliverHere({
       leaseMs: this.leaseMs,
+      cleared: (nodes) => this.deliveredRows.cleared(nodes),
       reserve: (wanted) => this.pump.reserve(wanted),
       release: (count) => this.pump.release(count),
       deliver: (rows) => {
@@ -129,7 +144,10 @@ export class Dispatcher {
   private work(row: ClaimedDispatch): Promise<void> {
     return this.deliverAndRecord(row)
       .catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))
-      .finally(() => this.held.delete(row.id));
+      .finally(() => {
+        this.held.delete(row.id);
+        this.deliveredRows.settled(row.id);
+      });
   }
 
   /** Registers how dispatches of nodes with `data.protocol === name` are sent. */
@@ -159,6 +177,7 @@ export class Dispatcher {
     this.stopping.abort();
     await this.pump.stop();
     clearInterval(this.heartbeat);
+    await this.deliveredRows.flush().catch((error) => this.pump.failed("deleting delivered rows", error));
   }
 
   private get leaseMs(): number {
@@ -198,6 +217,7 @@ export class Dispatcher {
       const leaseMs = (row.payload as { config?: { leaseMs?: unknown } } | null)?.config?.leaseMs;
       const holdMs = typeof leaseMs === "number" ? leaseMs : this.options.timeoutMs + 10_000;
       this.held.set(row.id, { deliveries: row.deliveries, renewUntil: now + holdMs });
+      if (row.kind === "webhook") this.deliveredRows.track(row);
     }
   }
 
@@ -245,7 +265,8 @@ export class Dispatcher {
     }
     const result = await this.deliver(row);
     if (result.ok) {
-      await (result.reported ? this.applyAnswer(row, result.reported) : this.forget(row));
+      if (result.reported) await this.applyAnswer(row, result.reported);
+      else this.deliveredRows.delivered(row.id);
       return;
     }
     if (this.stopping.signal.aborted && result.performedHere) {

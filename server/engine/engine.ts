@@ -103,8 +103,16 @@ export type TransitionObserver = (tx: Executor, transition: RunTransition) => Pr
  * delivery slots (answering how many; none when the dispatcher is stopped), `release` gives back slots of a
  * transaction that rolled back, and `deliver` delivers rows written claimed under `leaseMs`, once committed.
  */
+/** A node of a run whose outbox rows a committed transaction deleted. */
+export interface ClearedNode {
+  runId: string;
+  key: string;
+}
+
 export interface LocalDelivery {
   readonly leaseMs: number;
+  /** After a commit: the nodes whose outbox rows the transaction deleted (told before the rows it wrote are handed over). */
+  cleared(nodes: readonly ClearedNode[]): void;
   reserve(wanted: number): number;
   release(count: number): void;
   deliver(rows: store.ClaimedDispatch[]): void;
@@ -287,7 +295,7 @@ export class Engine {
    * `afterCommit` listeners of the events applied. When it rolls back, the delivery slots it reserved are given back.
    */
   private async committing<T>(work: (tx: Executor, after: AfterCommit) => Promise<T>): Promise<T> {
-    const after: AfterCommit = { dispatched: 0, handed: [], applied: [] };
+    const after: AfterCommit = { dispatched: 0, handed: [], applied: [], cleared: [] };
     let result: T;
     try {
       result = await this.database.transaction((tx) => work(tx, after));
@@ -295,6 +303,8 @@ export class Engine {
       this.local?.release(after.handed.length);
       throw error;
     }
+    // The cleared nodes first: a row this transaction wrote for a node it also cleared (a retry) was not deleted.
+    if (after.cleared.length > 0) this.local?.cleared(after.cleared);
     if (after.handed.length > 0) this.local!.deliver(after.handed);
     if (after.dispatched > after.handed.length) this.options.onDispatch?.();
     for (const listener of this.committedListeners) for (const applied of after.applied) listener(applied);
@@ -487,6 +497,7 @@ export class Engine {
     const runStatusBefore = run.status;
     const runStatus = runStatusAfter(runStatusBefore, event, counts);
     const { dispatches, cancelled } = outboxOf(step.effects);
+    for (const key of cancelled) after.cleared.push({ runId: run.id, key });
     after.dispatched += dispatches.length;
     after.handed.push(...this.claimHere(run.id, dispatches));
     const writes: store.EventWrites = {
@@ -660,6 +671,8 @@ interface AfterCommit {
   handed: store.ClaimedDispatch[];
   /** The events applied (not duplicates), for the `afterCommit` listeners. */
   applied: EventResult[];
+  /** The nodes whose outbox rows were deleted. */
+  cleared: ClearedNode[];
 }
 
 /**

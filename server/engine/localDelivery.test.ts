@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rows } from "../../db/client";
 import { stitchPaths } from "../http/paths";
 import { testDatabases } from "../testing/databases";
-import { graphOf, workerNode } from "../testing/flows";
+import { chain, graphOf, workerNode } from "../testing/flows";
 import { Engine, type LocalDelivery } from "./engine";
 import type { ClaimedDispatch } from "./store";
 
@@ -17,7 +17,7 @@ const baseUrl = "https://stitch.example.test";
 
 /** A dispatcher's side of the hand-off with `slots` free slots, recording what it is asked. */
 function localDelivery(slots: number) {
-  const seen = { reserved: 0, released: 0, delivered: [] as ClaimedDispatch[] };
+  const seen = { reserved: 0, released: 0, delivered: [] as ClaimedDispatch[], told: [] as string[] };
   let free = slots;
   const local: LocalDelivery = {
     leaseMs: 5000,
@@ -33,6 +33,10 @@ function localDelivery(slots: number) {
     },
     deliver(rows) {
       seen.delivered.push(...rows);
+      seen.told.push(...rows.map((r) => `deliver ${r.node_id}`));
+    },
+    cleared(nodes) {
+      seen.told.push(...nodes.map((n) => `cleared ${n.key}`));
     },
   };
   return { local, seen };
@@ -96,5 +100,18 @@ describe.each(testDatabases)("webhooks handed to the committing process, on $nam
     ).rejects.toThrow("the caller's own write failed");
     expect(await outbox(runId)).toEqual([]);
     expect(seen).toMatchObject({ reserved: 3, released: 3, delivered: [] });
+  });
+
+  it("a commit tells which nodes' rows it deleted, before it hands over the rows it wrote", async () => {
+    const { engine, seen } = engineWith(10);
+    const flow = await engine.createFlow("local", graphOf([workerNode("A", hook), workerNode("B", hook)], chain("A", "B")));
+    const run = await engine.startRun(flow.id, null);
+    expect(seen.told).toEqual(["deliver A"]);
+    await engine.handle(run.id, { type: "callback", key: "A", status: "completed", output: 1 });
+    expect(seen.told).toEqual(["deliver A", "cleared A", "deliver B"]);
+    expect((await outbox(run.id)).map((r) => r.node_id)).toEqual(["B"]);
+    // A repeated callback changes nothing, and clears nothing.
+    await engine.handle(run.id, { type: "callback", key: "A", status: "completed", output: 1 });
+    expect(seen.told).toHaveLength(3);
   });
 });
