@@ -174,6 +174,8 @@ function compileOrRefuse(graph: StitchGraph, refuseWebhookUrl: EngineOptions["re
 
 export class Engine {
   private readonly graphs = new Map<string, CompiledGraph>();
+  /** The graph (its `graphs` key) each run executed at its last event in this process: what its next event will read is known before its lock. */
+  private readonly runGraphs = new Map<string, string>();
   private readonly observers: TransitionObserver[] = [];
   private readonly committedListeners: ((applied: EventResult) => void)[] = [];
   private local: LocalDelivery | undefined;
@@ -226,6 +228,13 @@ export class Engine {
     return this.database.run((db) => store.listFlows(db, 200));
   }
 
+  /** The locked run's graph, remembered as the one its next event will probably read (see `onRun`). */
+  private async graphOfRun(tx: Executor, run: store.LockedRun): Promise<CompiledGraph> {
+    if (this.runGraphs.size > 10_000) this.runGraphs.clear();
+    this.runGraphs.set(run.id, `${run.flowId}@${run.flowVersion}`);
+    return this.compiled(tx, run.flowId, run.flowVersion);
+  }
+
   private async compiled(tx: Executor, flowId: string, version: string): Promise<CompiledGraph> {
     const cacheKey = `${flowId}@${version}`;
     let g = this.graphs.get(cacheKey);
@@ -262,7 +271,7 @@ export class Engine {
    * in-process executors report. Either the whole event is applied or, when refused, nothing is.
    */
   handle(runId: string, event: KeyedEvent, actor: string | null = null): Promise<EventResult> {
-    return this.onRun(runId, (run) => run.handle(event, actor));
+    return this.onRun(runId, (run) => run.handle(event, actor), event);
   }
 
   cancel(runId: string, reason?: string, actor: string | null = null): Promise<EventResult> {
@@ -317,12 +326,26 @@ export class Engine {
    * transaction that changes a run comes through here, the engine's own events and the front doors' commands alike,
    * so no two of them can take the two in opposite orders and deadlock. A front door that addresses runs by its own
    * id reads the engine run's id (immutable) first, without a lock, then calls this. Unknown run: `not_found`.
+   *
+   * `expected`: the event `fn` will handle first, when the caller knows it. If this process knows the run's graph from an
+   * earlier event, the rows that event reads are asked for together with the lock, in the same round trip: PostgreSQL
+   * runs the read once the lock is granted, on a snapshot taken then (READ COMMITTED takes one per statement), so it
+   * sees exactly what a read sent after the lock's answer would. The rows are used only if the run still executes
+   * that graph and `fn` handles that very event.
    */
-  onRun<T>(runId: string, fn: (run: RunOps, tx: Executor) => Promise<T>): Promise<T> {
+  onRun<T>(runId: string, fn: (run: RunOps, tx: Executor) => Promise<T>, expected?: ApplicableEvent): Promise<T> {
     return this.committing(async (tx, after) => {
-      const locked = await store.lockRun(tx, runId);
+      const graphKey = expected && !readsEveryRow(expected) ? this.runGraphs.get(runId) : undefined;
+      const guessed = graphKey ? this.graphs.get(graphKey) : undefined;
+      const keys = guessed && expected ? anticipatedKeys(guessed, expected) : undefined;
+      const [locked, rows] = await Promise.all([store.lockRun(tx, runId), keys ? store.loadNodeRows(tx, runId, keys) : undefined]);
       if (!locked) throw runNotFound(runId);
-      const apply = (event: ApplicableEvent, actor: string | null) => this.applyEvent(tx, locked, event, actor, after);
+      let read = keys && rows && graphKey === `${locked.flowId}@${locked.flowVersion}` ? { event: expected, keys, rows } : undefined;
+      const apply = (event: ApplicableEvent, actor: string | null) => {
+        const preread = read?.event === event ? read : undefined;
+        read = undefined;
+        return this.applyEvent(tx, locked, event, actor, after, preread);
+      };
       const ops: RunOps = {
         id: locked.id,
         owner: locked.owner,
@@ -351,7 +374,7 @@ export class Engine {
    */
   async handleAll(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
     // Alone, each event's outcome is its own: one that fails does not make the others' answers errors.
-    const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.onRun(runId, (run) => (admit?.(run), run.handle(event))).catch(asError)));
+    const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.onRun(runId, (run) => (admit?.(run), run.handle(event)), event).catch(asError)));
     // A cancellation-like event reads every row of its run, which a batch does not read: it goes alone.
     if (events.length <= 1 || events.some(({ event }) => readsEveryRow(event))) return alone();
     try {
@@ -367,7 +390,7 @@ export class Engine {
       const runIds = [...new Set(events.map((e) => e.runId).filter(store.isUuid))].sort();
       const locked = new Map((await store.lockRuns(tx, runIds)).map((run) => [run.id, run]));
       const graphs = new Map<string, CompiledGraph>();
-      for (const run of locked.values()) graphs.set(run.id, await this.compiled(tx, run.flowId, run.flowVersion));
+      for (const run of locked.values()) graphs.set(run.id, await this.graphOfRun(tx, run));
       // The first event of each run reads what it needs from one statement for the whole batch. The batch's writes
       // wait until every event is decided (one statement for them all, then the projections in the events' order), so
       // a later event on the same run reads the rows the earlier ones changed from memory (`batchLoader`).
@@ -417,7 +440,7 @@ export class Engine {
     // A run created in this very transaction is locked by it: no other transaction can see it yet.
     const locked = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
     if (!locked) throw flowNotFound(flowId);
-    const g = await this.compiled(tx, flowId, locked.flowVersion);
+    const g = await this.graphOfRun(tx, locked);
     const initial = new Map([...g.nodes.keys()].map((key) => [key, newRow(key)]));
     const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
     const step = await this.decide(tx, locked, g, { type: "start" }, initial, new Set(initial.keys()));
@@ -429,11 +452,15 @@ export class Engine {
     return { id: locked.id, flow_id: locked.flowId, owner: locked.owner, status: runStatus, input: input ?? null, node_states: nodeStates, created_at: locked.createdAt, updated_at: locked.createdAt };
   }
 
-  private async applyEvent(tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null, after: AfterCommit): Promise<EventResult> {
-    const g = await this.compiled(tx, locked.flowId, locked.flowVersion);
+  private async applyEvent(
+    tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null, after: AfterCommit, preread?: { keys: readonly string[]; rows: readonly NodeRow[] },
+  ): Promise<EventResult> {
+    const g = await this.graphOfRun(tx, locked);
     // A cancellation, resumption or restart reads every row of the run (no graph can list its splitter paths); any other event loads only the rows it needs.
     const seed = readsEveryRow(event) ? new Map((await store.loadAllNodeRows(tx, locked.id)).map((row) => [row.key, row])) : undefined;
-    const step = await this.decide(tx, locked, g, refusingUnstorable(event, actor), seed);
+    // Rows read with the lock (see `onRun`) are the ones the event anticipates: asked for first, they are answered from there.
+    const load = preread ? anticipating([], (keys) => store.loadNodeRows(tx, locked.id, keys), preread) : undefined;
+    const step = await this.decide(tx, locked, g, refusingUnstorable(event, actor), seed, undefined, load);
     return this.recordEvent(tx, locked, g, event, actor, step, after);
   }
 
