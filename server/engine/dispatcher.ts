@@ -32,11 +32,6 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** Deliveries in flight at once in this process. */
   concurrency: number;
-  /**
-   * How long a delivered webhook's row waits for the transaction of its callback to delete it, before the dispatcher
-   * deletes it itself (deliveredRows.ts); default 200 ms. Well under the lease, which keeps other processes off it.
-   */
-  deliveredGraceMs?: number;
   /** How often to look for due rows when nothing woke the dispatcher. */
   pollMs: number;
   /** Signs deliveries per the Standard Webhooks spec when set. */
@@ -85,6 +80,12 @@ export type TimerHandler = (timer: { runId: string; subject: string; payload: un
  * `reported`: the result a Worker with `data.answer: "response"` put in its answer, to be applied as its callback.
  * `performedHere`: work this process did itself (an executor's, an adapter's `perform`), which a stop gives up rather than fails.
  */
+/**
+ * How long a delivered webhook's row waits for the transaction of its callback to delete it, before the dispatcher
+ * deletes it itself (deliveredRows.ts). Well under the lease, which keeps other processes off the row meanwhile.
+ */
+const DELIVERED_GRACE_MS = 200;
+
 type Delivery = { ok: true; reported?: CallbackBody } | { ok: false; error: string; permanent: boolean; url?: string; performedHere?: true };
 
 export class Dispatcher {
@@ -122,7 +123,7 @@ export class Dispatcher {
     });
     this.deliveredRows = new DeliveredRows(
       (ids) => this.database.run((db) => deleteDispatches(db, ids)),
-      options.deliveredGraceMs ?? 200,
+      DELIVERED_GRACE_MS,
       (error) => this.pump.failed("deleting delivered rows", error),
     );
     // The webhooks this process's transactions write are written claimed by it, and delivered here once committed.

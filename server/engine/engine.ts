@@ -98,17 +98,17 @@ export interface RunTransition {
 }
 export type TransitionObserver = (tx: Executor, transition: RunTransition) => Promise<void>;
 
-/**
- * The dispatcher of this process, as the engine hands it the webhooks it writes: `reserve` takes up to `wanted` free
- * delivery slots (answering how many; none when the dispatcher is stopped), `release` gives back slots of a
- * transaction that rolled back, and `deliver` delivers rows written claimed under `leaseMs`, once committed.
- */
 /** A node of a run whose outbox rows a committed transaction deleted. */
 export interface ClearedNode {
   runId: string;
   key: string;
 }
 
+/**
+ * The dispatcher of this process, as the engine hands it the webhooks it writes: `reserve` takes up to `wanted` free
+ * delivery slots (answering how many; none when the dispatcher is stopped), `release` gives back slots of a
+ * transaction that rolled back, and `deliver` delivers rows written claimed under `leaseMs`, once committed.
+ */
 export interface LocalDelivery {
   readonly leaseMs: number;
   /** After a commit: the nodes whose outbox rows the transaction deleted (told before the rows it wrote are handed over). */

@@ -12,12 +12,12 @@ import * as store from "./store";
 
 const ENDS = { completed: "run.completed", failed: "run.failed", cancelled: "run.cancelled" } as const;
 
+type Naming = Awaited<ReturnType<typeof store.runNaming>>;
+
 /**
  * What a person calls the run: its pipeline's domain, its workflow, or its flow, with the run's id to tell runs apart;
  * each front door by the name the app gives it ("Workflow", "Step workflow", "Flow").
  */
-type Naming = Awaited<ReturnType<typeof store.runNaming>>;
-
 export function titleOf(frontDoor: string, runId: string, naming: Naming): string {
   const short = runId.slice(0, 8);
   if (frontDoor === "pipeline") return `Pipeline run ${runId}${naming.domain ? ` for ${naming.domain}` : ""}`;
