@@ -3,7 +3,8 @@
  *
  * It runs the real server (HTTP, engine, dispatcher) on a throw-away database of the configured kind
  * (a scratch database beside DATABASE_URL when it is set, dropped afterwards; otherwise embedded PGlite in a
- * temporary directory, deleted afterwards), with a worker that answers over real HTTP at once, and measures:
+ * temporary directory, deleted afterwards), with a worker that answers over real HTTP at once from a process of its
+ * own (./workerProcess), and measures:
  * - a splitter fan-out (Worker producing the array -> Splitter -> Worker per path -> Collector) at each size;
  * - a chain of Worker nodes: node completions per second, and the latency from sending the callback of node N
  *   to receiving the dispatch of node N+1;
@@ -28,7 +29,9 @@ import { type ServerProcess, startServerProcess } from "../server/testing/server
 import { freePort } from "../server/testing/harness";
 import { fixed, grouped, median, percentile, table } from "./report";
 import { keptAliveClient } from "./http";
-import { type AnswerMode, type BenchWorker, startBenchWorker } from "./worker";
+import { findPgbench, measurePgbench } from "./pgbench";
+import type { AnswerMode } from "./worker";
+import { type BenchWorker, forkBenchWorker } from "./workerProcess";
 
 // ---- Options ----------------------------------------------------------------------------------------
 
@@ -53,16 +56,20 @@ const Options = z.object({
   inFlight: wholeNumber.min(1, "must be at least 1").default(50),
   answer: z.enum(["callback", "response"], { error: 'must be "callback" or "response"' }).default("callback"),
   processes: wholeNumber.min(1, "must be at least 1").default(1),
+  pgbenchSeconds: wholeNumber.min(0, "must be 0 (skip) or more (seconds)").default(20),
 });
 type Options = z.infer<typeof Options>;
 
-const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50] [--answer=callback] [--processes=1]
-  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT, BENCH_ANSWER, BENCH_PROCESSES (flags win).
+const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50] [--answer=callback] [--processes=1] [--pgbench-seconds=20]
+  or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT, BENCH_ANSWER, BENCH_PROCESSES,
+  BENCH_PGBENCH_SECONDS (flags win).
   --runs: short runs (3-node chains) started with --in-flight of them running at once; 0 skips them.
   --answer: how the worker reports a node's result: "callback" (the seed's protocol: it answers the dispatch, then calls
     back) or "response" (the nodes have data.answer "response" and the worker puts the result in its answer).
   --processes: server processes sharing the database (PostgreSQL only, callbacks only), each "node server/main.ts" of
     its own; runs are started on them in turn, and each callback goes to the process that sent its dispatch.
+  --pgbench-seconds: on PostgreSQL, after the short runs, how long "pgbench -N -c 8 -j 2" runs on a scratch database of
+    the same server (when pgbench is installed), to give the short runs' node completions/s as a share of its tps; 0 skips it.
   The database is DATABASE_URL's server (a scratch database is created and dropped) or, without it, a temporary PGlite.
   DISPATCH_CONCURRENCY, DATABASE_POOL_SIZE and DISPATCH_POLL_MS are read as the server reads them.`;
 
@@ -70,9 +77,11 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
   const raw: Record<string, string | undefined> = {
     sizes: env.BENCH_SIZES, repeats: env.BENCH_REPEATS, chain: env.BENCH_CHAIN, stallMs: env.BENCH_STALL_MS,
     runs: env.BENCH_RUNS, inFlight: env.BENCH_IN_FLIGHT, answer: env.BENCH_ANSWER, processes: env.BENCH_PROCESSES,
+    pgbenchSeconds: env.BENCH_PGBENCH_SECONDS,
   };
   const flagNames: Record<string, keyof Options> = {
     sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs", runs: "runs", "in-flight": "inFlight", answer: "answer", processes: "processes",
+    "pgbench-seconds": "pgbenchSeconds",
   };
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") {
@@ -171,14 +180,14 @@ async function startHarness(options: Options): Promise<Harness> {
   let urls: string[];
   let token = benchToken;
   try {
-    worker = await startBenchWorker(options.answer);
+    worker = await forkBenchWorker(options.answer);
     if (options.processes === 1) {
       server = await startServer(config, database);
       urls = [baseUrl];
       const traced = worker;
       // Answers in responses are applied by the dispatcher: the engine says when each one's transaction has committed,
       // as a callback's answer does in the other mode.
-      if (options.answer === "response") server.engine.afterCommit((applied) => applied.nodeId !== null && traced.trace(applied.runId).noteAnswered(applied.nodeId, performance.now()));
+      if (options.answer === "response") server.engine.afterCommit((applied) => applied.nodeId !== null && traced.committed(applied.runId, applied.nodeId, performance.now()));
     } else {
       // Real server processes, as `npm start` runs them, started together on the scratch database (they migrate it in turn).
       processes = await Promise.all(Array.from({ length: options.processes }, () => startServerProcess({ DATABASE_URL: scratchUrl! }, 120_000)));
@@ -260,8 +269,7 @@ interface ChainSample {
 async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs: number): Promise<FanOutSample> {
   const startedAt = performance.now();
   const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { count: paths } });
-  const trace = h.worker.trace(run.id);
-  await trace.waitForAnswered(paths + 1, stallMs);
+  const trace = await h.worker.awaitRun(run.id, paths + 1, stallMs);
   const finishedAt = Math.max(...trace.callbackAnsweredAt.values());
 
   const callbackMs: number[] = [];
@@ -275,7 +283,6 @@ async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs:
     callbackP50Ms: percentile(callbackMs, 50),
     callbackP99Ms: percentile(callbackMs, 99),
   };
-  h.worker.forget(run.id);
 
   // The run must have done the work, not merely answered: every path doubled its item and the Collector gathered them in order.
   const finished = await api<StitchRun>(h, h.urls[0]!, "GET", `/runs/${run.id}`);
@@ -293,8 +300,7 @@ async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs:
 async function measureChain(h: Harness, flowId: string, length: number, stallMs: number): Promise<ChainSample> {
   const startedAt = performance.now();
   const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
-  const trace = h.worker.trace(run.id);
-  await trace.waitForAnswered(length, stallMs);
+  const trace = await h.worker.awaitRun(run.id, length, stallMs);
   const finishedAt = trace.callbackAnsweredAt.get(chainNodeId(length - 1))!;
 
   const handoffMs: number[] = [];
@@ -307,7 +313,6 @@ async function measureChain(h: Harness, flowId: string, length: number, stallMs:
     appliedMs.push(answered - sent);
     sentMs.push(trace.dispatchReceivedAt.get(chainNodeId(i))! - answered);
   }
-  h.worker.forget(run.id);
 
   const finished = await api<StitchRun>(h, h.urls[0]!, "GET", `/runs/${run.id}`);
   if (finished.status !== "completed") throw new Error(`chain run ${run.id} ended ${finished.status}, not completed`);
@@ -338,11 +343,9 @@ async function measureConcurrentRuns(h: Harness, flowId: string, runs: number, i
       next++;
       const runStartedAt = performance.now();
       const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
-      const trace = h.worker.trace(run.id);
-      await trace.waitForAnswered(SHORT_CHAIN, stallMs);
+      const trace = await h.worker.awaitRun(run.id, SHORT_CHAIN, stallMs);
       runMs.push(trace.callbackAnsweredAt.get(chainNodeId(SHORT_CHAIN - 1))! - runStartedAt);
-      h.worker.forget(run.id);
-      ids.push(run.id);
+          ids.push(run.id);
     }
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, runs) }, lane));
@@ -365,6 +368,24 @@ function describeLoad(when: "start" | "end"): string {
   const cores = availableParallelism();
   const busy = when === "start" && oneMinute! > cores * 0.75 ? " (the machine is busy with other work: expect slower, noisier figures)" : "";
   return `load average ${oneMinute!.toFixed(2)} on ${cores} cores at the ${when}${busy}`;
+}
+
+/** The short runs' node completions per second as a share of what pgbench does on the same server, when it is installed. */
+async function reportPgbenchShare(serverUrl: string, seconds: number, completionsPerSecond: number): Promise<void> {
+  const pgbench = findPgbench();
+  if (!pgbench) {
+    console.log("\npgbench is not installed (not on the PATH nor in /usr/lib/postgresql/*/bin): no share of the database's limit to report.");
+    return;
+  }
+  console.log(`\nThe database's limit: ${pgbench} -N for ${seconds} s on a scratch database of the same server...`);
+  try {
+    const { tps, command } = await measurePgbench(pgbench, serverUrl, seconds);
+    const share = completionsPerSecond / tps;
+    console.log(`  ${command}: ${grouped(tps)} tps; the short runs' ${grouped(completionsPerSecond)} node completions/s are ${fixed(share * 100, 1)}% of that (the goal: a third).`);
+  } catch (error) {
+    // The machine's yardstick failing is not the engine's failure: said, and the benchmark goes on.
+    console.log(`  pgbench failed, so there is no share to report: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 // ---- Main -----------------------------------------------------------------------------------------
@@ -481,10 +502,11 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
       ),
     );
     console.log("  run: from its start request to the answer of its last callback.");
+    if (config.DATABASE_URL && options.pgbenchSeconds > 0) await reportPgbenchShare(config.DATABASE_URL, options.pgbenchSeconds, ((options.runs * SHORT_CHAIN) / wall) * 1000);
   }
 
   console.log(`\n${describeLoad("end")}`);
-  const resets = h.worker.resets();
+  const resets = await h.worker.resets();
   if (resets > 0) console.log(`the worker sent ${resets} callback(s) again after a connection reset (repeated callbacks are no-ops)`);
 
   const smallest = Math.min(...options.sizes);

@@ -1,8 +1,8 @@
 /**
- * The benchmark's HTTP client: node:http requests over a pool of kept-alive sockets. The benchmark's driver and its
- * worker run in the server's process, so what they spend on HTTP is taken from the server: `fetch` (undici's WHATWG
- * layer: Request, Response, Headers, web streams) costs several times as much CPU per request as `node:http`, and
- * without a kept-alive pool every request would also pay a TCP handshake.
+ * The benchmark's HTTP client: node:http requests over a pool of kept-alive sockets, for its driver (in the server's
+ * process, so what it spends on HTTP is taken from the server) and its worker (in a process of its own). `fetch`
+ * (undici's WHATWG layer: Request, Response, Headers, web streams) costs several times as much CPU per request as
+ * `node:http`, and without a kept-alive pool every request would also pay a TCP handshake.
  */
 import { Agent, type IncomingMessage, request } from "node:http";
 

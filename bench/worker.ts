@@ -1,6 +1,8 @@
 /**
  * The benchmark's worker: a real HTTP server that answers every dispatch with 200 at once and then calls back
- * over kept-alive connections, so what the benchmark measures is the engine, not connection set-up. With
+ * over kept-alive connections, so what the benchmark measures is the engine, not connection set-up. It runs in a
+ * process of its own (./workerMain, started by ./workerProcess), as a real worker and the peers' worker do, so
+ * what it spends on HTTP is not taken from the server's process. With
  * `answer: "response"` it puts the result in its answer instead (the nodes have `data.answer: "response"`) and
  * sends no callback; the benchmark then learns from the engine when each answer's transaction committed.
  *
@@ -71,7 +73,14 @@ export class RunTrace {
   }
 }
 
-export interface BenchWorker {
+/** A run's timeline as plain maps (node id -> `performance.now()` milliseconds of the process that took them). */
+export interface RunTimes {
+  dispatchReceivedAt: Map<string, number>;
+  callbackSentAt: Map<string, number>;
+  callbackAnsweredAt: Map<string, number>;
+}
+
+export interface BenchWorkerServer {
   url: string;
   answer: AnswerMode;
   /** The trace of a run; created when its first dispatch arrives, which may be before `startRun` has answered. */
@@ -108,7 +117,7 @@ function outputFor(payload: WorkerPayload): unknown {
 /** How the worker reports a node's result: by callback (the seed's protocol) or in its answer to the dispatch. */
 export type AnswerMode = "callback" | "response";
 
-export async function startBenchWorker(answer: AnswerMode = "callback"): Promise<BenchWorker> {
+export async function startBenchWorker(answer: AnswerMode = "callback"): Promise<BenchWorkerServer> {
   const traces = new Map<string, RunTrace>();
   const traceOf = (runId: string) => {
     let trace = traces.get(runId);
