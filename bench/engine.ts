@@ -28,7 +28,7 @@ import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { type ServerProcess, startServerProcess } from "../server/testing/serverProcess";
 import { freePort } from "../server/testing/harness";
 import { fixed, grouped, median, percentile, table } from "./report";
-import { keptAliveClient } from "./http";
+import { type KeptAliveClient, keptAliveClient } from "./http";
 import { findPgbench, measurePgbench } from "./pgbench";
 import type { AnswerMode } from "./worker";
 import { type BenchWorker, forkBenchWorker } from "./workerProcess";
@@ -55,19 +55,20 @@ const Options = z.object({
   runs: wholeNumber.min(0, "must be 0 (skip) or more").default(1000),
   inFlight: wholeNumber.min(1, "must be at least 1").default(50),
   answer: z.enum(["callback", "response"], { error: 'must be "callback" or "response"' }).default("callback"),
-  processes: wholeNumber.min(1, "must be at least 1").default(1),
+  processes: sizeList.default([1]),
   pgbenchSeconds: wholeNumber.min(0, "must be 0 (skip) or more (seconds)").default(20),
 });
 type Options = z.infer<typeof Options>;
 
-const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50] [--answer=callback] [--processes=1] [--pgbench-seconds=20]
+const usage = `usage: npm run bench -- [--sizes=100,1000,10000] [--repeats=3] [--chain=1000] [--stall-ms=120000] [--runs=1000] [--in-flight=50] [--answer=callback] [--processes=1|1,2,4] [--pgbench-seconds=20]
   or set BENCH_SIZES, BENCH_REPEATS, BENCH_CHAIN, BENCH_STALL_MS, BENCH_RUNS, BENCH_IN_FLIGHT, BENCH_ANSWER, BENCH_PROCESSES,
   BENCH_PGBENCH_SECONDS (flags win).
   --runs: short runs (3-node chains) started with --in-flight of them running at once; 0 skips them.
   --answer: how the worker reports a node's result: "callback" (the seed's protocol: it answers the dispatch, then calls
     back) or "response" (the nodes have data.answer "response" and the worker puts the result in its answer).
   --processes: server processes sharing the database (PostgreSQL only, callbacks only), each "node server/main.ts" of
-    its own; runs are started on them in turn, and each callback goes to the process that sent its dispatch.
+    its own; runs are started on them in turn, and each callback goes to the process that sent its dispatch. A list
+    (--processes=1,2,4) runs the whole benchmark once per count, each on a fresh database, and ends with the curve.
   --pgbench-seconds: on PostgreSQL, after the short runs, how long "pgbench -N -c 8 -j 2" runs on a scratch database of
     the same server (when pgbench is installed), to give the short runs' node completions/s as a share of its tps; 0 skips it.
   The database is DATABASE_URL's server (a scratch database is created and dropped) or, without it, a temporary PGlite.
@@ -97,6 +98,13 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
   if (!parsed.success) {
     throw new UsageError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "options"}: ${issue.message}`).join("; "));
   }
+  // Checked before any pass runs, so a list such as 1,2,4 does not fail only after its first pass.
+  if (parsed.data.processes.some((count) => count > 1)) {
+    if (!env.DATABASE_URL) throw new UsageError("--processes above 1 needs DATABASE_URL: PGlite serves one process");
+    if (parsed.data.answer === "response") {
+      throw new UsageError("--processes above 1 takes --answer=callback: with answers in responses the benchmark learns of commits from the engine in its own process");
+    }
+  }
   return parsed.data;
 }
 
@@ -113,6 +121,8 @@ interface Harness {
   next(): string;
   /** The operator's token the servers know. */
   token: string;
+  /** The driver's requests, over kept-alive sockets (see ./http). */
+  driver: KeptAliveClient;
   config: Config;
   describeDatabase: string;
   /** Stops the worker and the servers, then deletes the database, even when a server does not stop in time. */
@@ -121,15 +131,11 @@ interface Harness {
 
 const SHUTDOWN_GRACE_MS = 15_000;
 
-async function startHarness(options: Options): Promise<Harness> {
+async function startHarness(options: Options, processCount: number): Promise<Harness> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The environment's settings apply as `npm start` would read them; only where the server listens is ours.
   const config = loadConfig({ ...process.env, NEXT_PUBLIC_BASE_URL: baseUrl, PORT: String(port), HOST: "127.0.0.1", STITCH_BOOTSTRAP_TOKEN: benchToken });
-  if (options.processes > 1 && !config.DATABASE_URL) throw new UsageError("--processes above 1 needs DATABASE_URL: PGlite serves one process");
-  if (options.processes > 1 && options.answer === "response") {
-    throw new UsageError("--processes above 1 takes --answer=callback: with answers in responses the benchmark learns of commits from the engine in its own process");
-  }
 
   let database: Database | undefined;
   let scratchUrl: string | undefined;
@@ -141,7 +147,7 @@ async function startHarness(options: Options): Promise<Harness> {
     scratchUrl = scratch.url;
     const where = new URL(scratch.url);
     describeDatabase = `PostgreSQL, scratch database ${where.pathname.slice(1)} on ${where.host} (dropped afterwards)`;
-    if (options.processes === 1) {
+    if (processCount === 1) {
       database = await openDatabase({ databaseUrl: scratch.url, poolSize: config.DATABASE_POOL_SIZE }).catch(async (error) => {
         await scratch.drop();
         throw error;
@@ -157,6 +163,7 @@ async function startHarness(options: Options): Promise<Harness> {
   let server: RunningServer | undefined;
   let processes: ServerProcess[] = [];
   let worker: BenchWorker | undefined;
+  const driver = keptAliveClient();
   const stop = async () => {
     driver.close();
     await worker?.close();
@@ -181,7 +188,7 @@ async function startHarness(options: Options): Promise<Harness> {
   let token = benchToken;
   try {
     worker = await forkBenchWorker(options.answer);
-    if (options.processes === 1) {
+    if (processCount === 1) {
       server = await startServer(config, database);
       urls = [baseUrl];
       const traced = worker;
@@ -190,7 +197,7 @@ async function startHarness(options: Options): Promise<Harness> {
       if (options.answer === "response") server.engine.afterCommit((applied) => applied.nodeId !== null && traced.committed(applied.runId, applied.nodeId, performance.now()));
     } else {
       // Real server processes, as `npm start` runs them, started together on the scratch database (they migrate it in turn).
-      processes = await Promise.all(Array.from({ length: options.processes }, () => startServerProcess({ DATABASE_URL: scratchUrl! }, 120_000)));
+      processes = await Promise.all(Array.from({ length: processCount }, () => startServerProcess({ DATABASE_URL: scratchUrl! }, 120_000)));
       urls = processes.map((p) => p.url);
       token = testBootstrapToken;
     }
@@ -199,17 +206,14 @@ async function startHarness(options: Options): Promise<Harness> {
     throw error;
   }
   let turn = 0;
-  return { worker, urls, next: () => urls[turn++ % urls.length]!, token, config, describeDatabase, close };
+  return { worker, urls, next: () => urls[turn++ % urls.length]!, token, driver, config, describeDatabase, close };
 }
 
 /** The benchmark drives its own server as an operator, with a token made for this run. */
 const benchToken = randomBytes(24).toString("hex");
 
-/** The driver's requests, over kept-alive sockets (see ./http). */
-const driver = keptAliveClient();
-
-async function api<T>(h: Pick<Harness, "token">, baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const answer = await driver.send(method, `${baseUrl}/api/stitch${path}`, { authorization: `Bearer ${h.token}` }, body === undefined ? undefined : JSON.stringify(body));
+async function api<T>(h: Pick<Harness, "token" | "driver">, baseUrl: string, method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const answer = await h.driver.send(method, `${baseUrl}/api/stitch${path}`, { authorization: `Bearer ${h.token}` }, body === undefined ? undefined : JSON.stringify(body));
   if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 500)}`);
   return JSON.parse(answer.text) as T;
 }
@@ -370,8 +374,8 @@ function describeLoad(when: "start" | "end"): string {
   return `load average ${oneMinute!.toFixed(2)} on ${cores} cores at the ${when}${busy}`;
 }
 
-/** The short runs' node completions per second as a share of what pgbench does on the same server, when it is installed. */
-async function reportPgbenchShare(serverUrl: string, seconds: number, completionsPerSecond: number): Promise<void> {
+/** Each pass's short runs, as node completions per second and a share of what pgbench does on the same server, when it is installed. */
+async function reportPgbenchShare(serverUrl: string, seconds: number, passes: readonly PassSummary[]): Promise<void> {
   const pgbench = findPgbench();
   if (!pgbench) {
     console.log("\npgbench is not installed (not on the PATH nor in /usr/lib/postgresql/*/bin): no share of the database's limit to report.");
@@ -380,8 +384,12 @@ async function reportPgbenchShare(serverUrl: string, seconds: number, completion
   console.log(`\nThe database's limit: ${pgbench} -N for ${seconds} s on a scratch database of the same server...`);
   try {
     const { tps, command } = await measurePgbench(pgbench, serverUrl, seconds);
-    const share = completionsPerSecond / tps;
-    console.log(`  ${command}: ${grouped(tps)} tps; the short runs' ${grouped(completionsPerSecond)} node completions/s are ${fixed(share * 100, 1)}% of that (the goal: a third).`);
+    console.log(`  ${command}: ${grouped(tps)} tps.`);
+    for (const { processCount, shortRuns } of passes) {
+      if (!shortRuns) continue;
+      const by = passes.length > 1 ? ` with ${processCount} server process${processCount === 1 ? "" : "es"}` : "";
+      console.log(`  The short runs' ${grouped(shortRuns.completionsPerSecond)} node completions/s${by} are ${fixed((shortRuns.completionsPerSecond / tps) * 100, 1)}% of that (the goal: a third).`);
+    }
   } catch (error) {
     // The machine's yardstick failing is not the engine's failure: said, and the benchmark goes on.
     console.log(`  pgbench failed, so there is no share to report: ${error instanceof Error ? error.message : String(error)}`);
@@ -392,26 +400,36 @@ async function reportPgbenchShare(serverUrl: string, seconds: number, completion
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), process.env);
-  const h = await startHarness(options);
-  let closing: Promise<void> | undefined;
-  const closeOnce = () => (closing ??= h.close());
-  const interrupted = () => {
-    console.error("\ninterrupted: removing the benchmark database");
-    void closeOnce().finally(() => process.exit(130));
-  };
-  process.once("SIGINT", interrupted);
-  process.once("SIGTERM", interrupted);
-  try {
-    await runBenchmark(h, options);
-  } catch (error) {
-    // Reported before shutting down, so the cause is on screen even if the shutdown goes wrong.
-    reportFailure(error);
+  const passes: PassSummary[] = [];
+  let serverUrl: string | undefined;
+  // One pass per count of server processes, each with its own harness (servers, worker, scratch database).
+  for (const [i, processCount] of options.processes.entries()) {
+    if (i > 0) console.log(`\n${"=".repeat(100)}\n`);
+    const h = await startHarness(options, processCount);
+    serverUrl = h.config.DATABASE_URL;
+    let closing: Promise<void> | undefined;
+    const closeOnce = () => (closing ??= h.close());
+    const interrupted = () => {
+      console.error("\ninterrupted: removing the benchmark database");
+      void closeOnce().finally(() => process.exit(130));
+    };
+    process.once("SIGINT", interrupted);
+    process.once("SIGTERM", interrupted);
+    try {
+      passes.push(await runBenchmark(h, options, processCount));
+    } catch (error) {
+      // Reported before shutting down, so the cause is on screen even if the shutdown goes wrong.
+      reportFailure(error);
+      await closeOnce();
+      process.exit(1);
+    }
+    process.off("SIGINT", interrupted);
+    process.off("SIGTERM", interrupted);
     await closeOnce();
-    process.exit(1);
   }
-  process.off("SIGINT", interrupted);
-  process.off("SIGTERM", interrupted);
-  await closeOnce();
+  if (passes.length > 1) reportCurve(passes, options.sizes);
+  // After every pass, when the servers are gone: pgbench has the machine to itself, as the engine had.
+  if (serverUrl && options.pgbenchSeconds > 0 && passes.some((p) => p.shortRuns)) await reportPgbenchShare(serverUrl, options.pgbenchSeconds, passes);
 }
 
 function reportFailure(error: unknown): void {
@@ -419,10 +437,20 @@ function reportFailure(error: unknown): void {
   else console.error("bench failed:", error instanceof Error ? (error.stack ?? error.message) : error);
 }
 
-async function runBenchmark(h: Harness, options: Options): Promise<void> {
+/** What one pass of the benchmark (one count of server processes) measured, for the curve and pgbench's share. */
+interface PassSummary {
+  processCount: number;
+  /** Paths per second, by fan-out size. */
+  fanOut: Map<number, number>;
+  chainStepsPerSecond: number;
+  /** Short runs per second and node completions per second, when they were run. */
+  shortRuns?: { runsPerSecond: number; completionsPerSecond: number };
+}
+
+async function runBenchmark(h: Harness, options: Options, processCount: number): Promise<PassSummary> {
   const { config } = h;
   console.log(`Stitch engine benchmark: Node ${process.version}, ${h.describeDatabase}`);
-  console.log(options.processes === 1 ? "one server, in the benchmark's process" : `${options.processes} server processes (node server/main.ts) on that database, runs started on each in turn`);
+  console.log(processCount === 1 ? "one server, in the benchmark's process" : `${processCount} server processes (node server/main.ts) on that database, runs started on each in turn`);
   console.log(`DISPATCH_CONCURRENCY=${config.DISPATCH_CONCURRENCY} DATABASE_POOL_SIZE=${config.DATABASE_POOL_SIZE} DISPATCH_POLL_MS=${config.DISPATCH_POLL_MS}`);
   console.log(
     `the worker answers by ${options.answer === "response" ? "response (data.answer: response)" : "callback"}; fan-out sizes ${options.sizes.join(", ")}; chain of ${options.chain}; ` +
@@ -502,7 +530,6 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
       ),
     );
     console.log("  run: from its start request to the answer of its last callback.");
-    if (config.DATABASE_URL && options.pgbenchSeconds > 0) await reportPgbenchShare(config.DATABASE_URL, options.pgbenchSeconds, ((options.runs * SHORT_CHAIN) / wall) * 1000);
   }
 
   console.log(`\n${describeLoad("end")}`);
@@ -518,6 +545,29 @@ async function runBenchmark(h: Harness, options: Options): Promise<void> {
   } else {
     console.log("\nOnly one fan-out size was run, so there is no per-path ratio to report.");
   }
+
+  const shortWall = concurrentSamples.length > 0 ? median(concurrentSamples.map((s) => s.wallMs)) : undefined;
+  return {
+    processCount,
+    fanOut: new Map(options.sizes.map((size) => [size, (size / median(fanOutSamples.get(size)!.map((s) => s.wallMs))) * 1000])),
+    chainStepsPerSecond: (options.chain / chainWall) * 1000,
+    ...(shortWall !== undefined ? { shortRuns: { runsPerSecond: (options.runs / shortWall) * 1000, completionsPerSecond: ((options.runs * SHORT_CHAIN) / shortWall) * 1000 } } : {}),
+  };
+}
+
+/** The passes side by side, one line per count of server processes: where adding processes stops paying. */
+function reportCurve(passes: readonly PassSummary[], sizes: readonly number[]): void {
+  console.log("\nThe curve over server processes (each pass on a fresh database; medians of its repeats):");
+  const withRuns = passes.some((p) => p.shortRuns);
+  console.log(
+    table(
+      ["processes", ...sizes.map((size) => `fan-out ${grouped(size)}, paths/s`), "chain, steps/s", ...(withRuns ? ["short runs, runs/s"] : [])],
+      passes.map((p) => [
+        String(p.processCount), ...sizes.map((size) => grouped(p.fanOut.get(size)!)), grouped(p.chainStepsPerSecond),
+        ...(withRuns ? [p.shortRuns ? grouped(p.shortRuns.runsPerSecond) : "-"] : []),
+      ]),
+    ),
+  );
 }
 
 main().catch((error) => {
