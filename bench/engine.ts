@@ -349,7 +349,7 @@ async function measureConcurrentRuns(h: Harness, flowId: string, runs: number, i
       const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
       const trace = await h.worker.awaitRun(run.id, SHORT_CHAIN, stallMs);
       runMs.push(trace.callbackAnsweredAt.get(chainNodeId(SHORT_CHAIN - 1))! - runStartedAt);
-          ids.push(run.id);
+      ids.push(run.id);
     }
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, runs) }, lane));
@@ -518,14 +518,14 @@ async function runBenchmark(h: Harness, options: Options, processCount: number):
       `then sent p50 ${fixed(median(chainSamples.map((s) => s.sentP50Ms)), 2)} ms (from there to the dispatch).`,
   );
 
-  if (concurrentSamples.length > 0) {
-    const wall = median(concurrentSamples.map((s) => s.wallMs));
+  const shortWall = concurrentSamples.length > 0 ? median(concurrentSamples.map((s) => s.wallMs)) : undefined;
+  if (shortWall !== undefined) {
     console.log(`\nShort runs (chains of ${SHORT_CHAIN} Worker nodes), ${options.inFlight} in flight, medians:`);
     console.log(
       table(
         ["runs", "repeats", "wall ms", "runs/s", "node completions/s", "run p50 ms", "run p99 ms"],
-        [[grouped(options.runs), String(concurrentSamples.length), fixed(wall, 0), grouped((options.runs / wall) * 1000),
-          grouped(((options.runs * SHORT_CHAIN) / wall) * 1000), fixed(median(concurrentSamples.map((s) => s.runP50Ms)), 1),
+        [[grouped(options.runs), String(concurrentSamples.length), fixed(shortWall, 0), grouped((options.runs / shortWall) * 1000),
+          grouped(((options.runs * SHORT_CHAIN) / shortWall) * 1000), fixed(median(concurrentSamples.map((s) => s.runP50Ms)), 1),
           fixed(median(concurrentSamples.map((s) => s.runP99Ms)), 1)]],
       ),
     );
@@ -546,10 +546,9 @@ async function runBenchmark(h: Harness, options: Options, processCount: number):
     console.log("\nOnly one fan-out size was run, so there is no per-path ratio to report.");
   }
 
-  const shortWall = concurrentSamples.length > 0 ? median(concurrentSamples.map((s) => s.wallMs)) : undefined;
   return {
     processCount,
-    fanOut: new Map(options.sizes.map((size) => [size, (size / median(fanOutSamples.get(size)!.map((s) => s.wallMs))) * 1000])),
+    fanOut: new Map([...perPath].map(([size, msPerPath]) => [size, 1000 / msPerPath])),
     chainStepsPerSecond: (options.chain / chainWall) * 1000,
     ...(shortWall !== undefined ? { shortRuns: { runsPerSecond: (options.runs / shortWall) * 1000, completionsPerSecond: ((options.runs * SHORT_CHAIN) / shortWall) * 1000 } } : {}),
   };

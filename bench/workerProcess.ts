@@ -22,7 +22,9 @@ export type FromWorker =
   | { type: "reply"; id: number; ok: true; value: unknown }
   | { type: "reply"; id: number; ok: false; message: string };
 
-type Request = ToWorker extends infer T ? (T extends { id: number } ? Omit<T, "id"> : never) : never;
+/** A message to the worker before its id is given: each kind of `ToWorker` without `id`. */
+type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
+type Request = WithoutId<ToWorker>;
 
 export interface BenchWorker {
   url: string;

@@ -77,15 +77,15 @@ export type NodeExecutor = (job: { runId: string; nodeId: string; attempt: numbe
 export type TimerHandler = (timer: { runId: string; subject: string; payload: unknown }) => Promise<void>;
 
 /**
- * `reported`: the result a Worker with `data.answer: "response"` put in its answer, to be applied as its callback.
- * `performedHere`: work this process did itself (an executor's, an adapter's `perform`), which a stop gives up rather than fails.
- */
-/**
  * How long a delivered webhook's row waits for the transaction of its callback to delete it, before the dispatcher
  * deletes it itself (deliveredRows.ts). Well under the lease, which keeps other processes off the row meanwhile.
  */
 const DELIVERED_GRACE_MS = 200;
 
+/**
+ * `reported`: the result a Worker with `data.answer: "response"` put in its answer, to be applied as its callback.
+ * `performedHere`: work this process did itself (an executor's, an adapter's `perform`), which a stop gives up rather than fails.
+ */
 type Delivery = { ok: true; reported?: CallbackBody } | { ok: false; error: string; permanent: boolean; url?: string; performedHere?: true };
 
 export class Dispatcher {
