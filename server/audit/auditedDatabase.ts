@@ -4,9 +4,10 @@
  * accepted, so the change and its record are applied together or not at all; a transaction that rolls back leaves the
  * entry to the next one, or to the door that records the refusal.
  */
-import type { Database } from "../../db/client";
-import { currentAuditScope } from "./scope";
-import { appendEntry } from "./store";
+import type { Database, Executor } from "../../db/client";
+import type { TargetKind } from "./schemas";
+import { type AuditScope, currentAuditScope } from "./scope";
+import { appendEntries, appendEntry } from "./store";
 
 export function auditedDatabase(database: Database): Database {
   return {
@@ -34,4 +35,31 @@ export function auditedDatabase(database: Database): Database {
       }
     },
   };
+}
+
+/**
+ * Records, in `tx`, the accepted entries of requests whose actions a batch applied together (a batch runs in no
+ * request's scope, so `auditedDatabase` records nothing for it): each names the target its action created, all in one
+ * statement. A scope already recorded, or none (outside a request), is skipped. Answers what hands the entries back to
+ * their requests, as they were, if `tx` rolls back: the actions applied again one by one then record their own.
+ */
+export async function recordAcceptedTogether(tx: Executor, accepted: readonly { scope: AuditScope | undefined; target: { kind: TargetKind; id: string } }[]): Promise<() => void> {
+  const claimed = accepted.flatMap(({ scope, target }) => (scope && !scope.recorded ? [{ scope, subject: scope.subject, target }] : []));
+  for (const { scope, target } of claimed) {
+    scope.recorded = true;
+    scope.subject = { ...scope.subject, targetKind: target.kind, targetId: target.id };
+  }
+  const undo = () => {
+    for (const { scope, subject } of claimed) {
+      scope.recorded = false;
+      scope.subject = subject;
+    }
+  };
+  try {
+    await appendEntries(tx, claimed.map(({ scope }) => ({ subject: scope.subject, outcome: { outcome: "accepted", status: null, message: scope.note } })));
+  } catch (error) {
+    undo();
+    throw error;
+  }
+  return undo;
 }

@@ -8,15 +8,23 @@ import type { AuditFilter, AuditOutcome, AuditSubject } from "./schemas";
 const cut = (value: string | null, max: number) => (value === null ? null : value.length > max ? `${value.slice(0, max)}…` : value);
 
 export async function appendEntry(executor: Executor, subject: AuditSubject, outcome: AuditOutcome): Promise<void> {
-  await executor.insert(auditLog).values({
-    ...subject,
-    actorName: cut(subject.actorName, 200),
-    targetId: cut(subject.targetId, 300),
-    userAgent: cut(subject.userAgent, 400),
-    address: cut(subject.address, 100),
-    ...outcome,
-    message: cut(outcome.message, 1000),
-  });
+  await appendEntries(executor, [{ subject, outcome }]);
+}
+
+/** Appends several entries in one statement, in the order given. */
+export async function appendEntries(executor: Executor, entries: readonly { subject: AuditSubject; outcome: AuditOutcome }[]): Promise<void> {
+  if (entries.length === 0) return;
+  await executor.insert(auditLog).values(
+    entries.map(({ subject, outcome }) => ({
+      ...subject,
+      actorName: cut(subject.actorName, 200),
+      targetId: cut(subject.targetId, 300),
+      userAgent: cut(subject.userAgent, 400),
+      address: cut(subject.address, 100),
+      ...outcome,
+      message: cut(outcome.message, 1000),
+    })),
+  );
 }
 
 export async function listEntries(executor: Executor, filter: AuditFilter): Promise<AuditRow[]> {

@@ -145,10 +145,14 @@ function refusingUnstorable<E extends ExternalEvent>(event: E, actor: string | n
 
 /** Refuses, as a bad request, a value that would otherwise fail deep in the database as an internal error. */
 function refuseUnstorable(value: unknown, name: string): void {
+  const refusal = unstorable(value, name);
+  if (refusal) throw refusal;
+}
+
+/** The refusal of a value that cannot be stored (see `refuseUnstorable`), or undefined when it can be. */
+function unstorable(value: unknown, name: string): EngineError | undefined {
   const where = nulPath(value, name);
-  if (where !== undefined) {
-    throw new EngineError("bad_request", `${where || "value"} contains the NUL character (\\u0000), which cannot be stored; remove it`);
-  }
+  return where === undefined ? undefined : new EngineError("bad_request", `${where || "value"} contains the NUL character (\\u0000), which cannot be stored; remove it`);
 }
 
 const flowNotFound = (id: string) => new EngineError("not_found", `no flow with id "${id}"`);
@@ -440,13 +444,56 @@ export class Engine {
     // A run created in this very transaction is locked by it: no other transaction can see it yet.
     const locked = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
     if (!locked) throw flowNotFound(flowId);
+    return this.recordStart(tx, locked, input, after);
+  }
+
+  /**
+   * Starts runs in one transaction: what a front door does with the starts its callers asked for together. The runs
+   * are created in one statement, each start is decided as `startRun` decides it, and their writes go in one
+   * statement (a run created by this transaction is locked by it: no other transaction sees it before the commit).
+   * `alongside` writes the front door's own rows for the runs started, in the same transaction (their indexes in
+   * `starts`). A start refused before its run is created (no such flow, an input that cannot be stored) is answered
+   * with its refusal in its place; any other failure rolls the whole batch back and is thrown, and the caller starts
+   * the runs one by one, each with its own outcome.
+   */
+  async startRuns(starts: readonly BatchedStart[], alongside?: (tx: Executor, started: readonly number[]) => Promise<void>): Promise<(StitchRun | Error)[]> {
+    return this.committing(async (tx, after) => {
+      const answers = starts.map(({ flowId, input }): StitchRun | Error | undefined => {
+        return unstorable(input, "input") ?? (store.isUuid(flowId) ? undefined : flowNotFound(flowId));
+      });
+      const created = await store.insertRuns(tx, starts.filter((_, i) => answers[i] === undefined));
+      const deferred: DeferredWrites = { writes: [], transitions: [] };
+      const started: number[] = [];
+      for (const [i, { flowId, input, options }] of starts.entries()) {
+        if (answers[i] !== undefined) continue;
+        const locked = created.get(options.runId);
+        if (!locked) {
+          answers[i] = flowNotFound(flowId);
+          continue;
+        }
+        answers[i] = await this.recordStart(tx, locked, input, after, deferred);
+        started.push(i);
+      }
+      if (deferred.writes.length > 0) {
+        await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
+        for (const transition of deferred.transitions) await this.project(tx, transition);
+      }
+      if (started.length > 0) await alongside?.(tx, started);
+      return answers.map((answer) => answer!);
+    });
+  }
+
+  /**
+   * Decides and records the start of a run this transaction created (or, `deferred`, leaves its writes to the batch),
+   * and answers the run as the transaction leaves it, read from nothing: every row is new or changed by the start, and
+   * the start's write sets `updated_at` to now(), which within one transaction is its `created_at`.
+   */
+  private async recordStart(tx: Executor, locked: store.InsertedRun, input: unknown, after: AfterCommit, deferred?: DeferredWrites): Promise<StitchRun> {
     const g = await this.graphOfRun(tx, locked);
     const initial = new Map([...g.nodes.keys()].map((key) => [key, newRow(key)]));
     const log = { nodeId: null, type: "start", payload: { input: input ?? null }, actor: null };
     const step = await this.decide(tx, locked, g, { type: "start" }, initial, new Set(initial.keys()));
-    const { runStatus } = await this.record(tx, locked, g, { type: "start" }, log, step, after);
-    // The run as this transaction leaves it, read from nothing: every row is `initial` or changed by the start, and the
-    // start's write sets `updated_at` to now(), which within one transaction is its `created_at`.
+    const { runStatus } = await this.record(tx, locked, g, { type: "start" }, log, step, after, deferred);
     for (const change of step.changes) initial.set(change.key, change.after);
     const nodeStates = Object.fromEntries([...initial].map(([key, row]) => [key, toNodeState(row)]));
     return { id: locked.id, flow_id: locked.flowId, owner: locked.owner, status: runStatus, input: input ?? null, node_states: nodeStates, created_at: locked.createdAt, updated_at: locked.createdAt };
@@ -741,6 +788,9 @@ export interface BatchedEvent {
   event: KeyedEvent;
   admit?: (run: Pick<RunOps, "id" | "owner" | "status" | "startedBy">) => void;
 }
+
+/** One start of a batch (Engine.startRuns): the run's id is chosen by the caller. */
+export type BatchedStart = store.NewRun;
 
 /** A batch's write failed: the batch is rolled back and its events are applied one by one. */
 class BatchFault extends Error {

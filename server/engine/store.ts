@@ -3,6 +3,7 @@
  * dispatcher delivers, and both come here to read and write. Bulk JSON crosses as one JSONB parameter
  * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand.
  */
+import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
@@ -66,19 +67,41 @@ export interface NewRunOptions {
  * it already, and no other transaction can see it before it commits. Undefined when there is no such flow (nothing
  * is written then).
  */
-export async function insertRun(tx: Executor, flowId: string, input: unknown, options: NewRunOptions = {}): Promise<(LockedRun & { createdAt: string }) | undefined> {
-  const owner = options.owner;
-  const [row] = await rows<LockedRunRow & { created_at: unknown }>(tx, sql`
+export async function insertRun(tx: Executor, flowId: string, input: unknown, options: NewRunOptions = {}): Promise<InsertedRun | undefined> {
+  const runId = options.runId ?? randomUUID();
+  return (await insertRuns(tx, [{ flowId, input, options: { ...options, runId } }])).get(runId);
+}
+
+/** A run created by this transaction, as `lockRun` answers it, and when it was created (the transaction's `now()`). */
+export type InsertedRun = LockedRun & { createdAt: string };
+
+/** A run to create: its id is chosen by the caller. */
+export interface NewRun {
+  flowId: string;
+  input: unknown;
+  options: NewRunOptions & { runId: string };
+}
+
+/**
+ * Creates runs of existing flows, in one statement, and answers each as `insertRun` does, by its id. A run whose flow
+ * does not exist is not created and is absent from the answer. Every flow id must be a UUID (see `isUuid`).
+ */
+export async function insertRuns(tx: Executor, runs: readonly NewRun[]): Promise<Map<string, InsertedRun>> {
+  if (runs.length === 0) return new Map();
+  const records = runs.map(({ flowId, input, options: { runId, owner, startedBy } }) => ({
+    id: runId, flow_id: flowId, input: input ?? null, owner: owner?.kind ?? null, owner_run_id: owner ? (owner.runId ?? runId) : null,
+    started_by_id: startedBy?.id ?? null, started_by_name: startedBy?.name ?? null,
+  }));
+  const found = await rows<LockedRunRow & { created_at: unknown }>(tx, sql`
     WITH r AS (
       INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
-      SELECT x.id, f.id, ${input === undefined || input === null ? null : JSON.stringify(input)}::jsonb, ${owner?.kind ?? null}::text,
-        CASE WHEN ${owner?.kind ?? null}::text IS NULL THEN NULL ELSE COALESCE(${owner?.runId ?? null}::text, x.id::text) END,
-        ${options.startedBy?.id ?? null}::uuid, ${options.startedBy?.name ?? null}::text
-      FROM stitch_flows f, (SELECT COALESCE(${options.runId ?? null}::uuid, gen_random_uuid()) AS id) x WHERE f.id = ${flowId}
+      SELECT x.id, f.id, x.input, x.owner, x.owner_run_id, x.started_by_id, x.started_by_name
+      FROM jsonb_to_recordset(${json(records)}::jsonb) AS x(id uuid, flow_id uuid, input jsonb, owner text, owner_run_id text, started_by_id uuid, started_by_name text)
+      JOIN stitch_flows f ON f.id = x.flow_id
       RETURNING *
     )
     SELECT ${LOCKED_RUN_COLUMNS}, r.created_at FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
-  return row && { ...toLockedRun(row), createdAt: iso(row.created_at) };
+  return new Map(found.map((row) => [row.id, { ...toLockedRun(row), createdAt: iso(row.created_at) }]));
 }
 
 /** The owner columns as the API shows them. */

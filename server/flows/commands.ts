@@ -5,12 +5,14 @@
  * door, so the owner's rules (a pipeline reviewer's version check, a YAML approval's on_reject limit) cannot be
  * bypassed. Reads stay open (they are the engine's queries).
  */
+import { AsyncResource } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
-import { nameAuditTarget } from "../audit/scope";
+import { recordAcceptedTogether } from "../audit/auditedDatabase";
+import { type AuditScope, currentAuditScope, nameAuditTarget } from "../audit/scope";
 import { type DecisionDoor, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
-import { type BatchedEvent, type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
+import { type BatchedEvent, type BatchedStart, type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
 import { Coalescer } from "../lib/coalesce";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 import { takeOpenComments } from "../review/commands";
@@ -19,6 +21,14 @@ import { composeFeedback } from "../review/feedback";
 
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
 export type OwnerDoor = (owner: RunOwner) => string;
+
+/** A start waiting for its batch, with its request's audit scope and the async context to start it alone in. */
+interface PendingStart extends BatchedStart {
+  audit: AuditScope | undefined;
+  inContext: <R>(fn: () => R) => R;
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /** How a refusal names the front door that owns a run. */
 export const OWNER_NAMES: Record<RunOwner["front_door"], string> = { pipeline: "the agent pipeline", yaml: "a YAML workflow", steps: "a step workflow" };
@@ -29,6 +39,8 @@ export class FlowCommands {
    * transaction (Engine.handleAll), each still checked, applied or refused as alone.
    */
   private readonly callbacks = new Coalescer<BatchedEvent, EventResult | Error>((events) => this.engine.handleAll(events));
+  /** Starts likewise: those asked for while the last batch is written are created together (`startTogether`). */
+  private readonly starts = new Coalescer<PendingStart, StitchRun | Error>((starts) => this.startTogether(starts));
 
   constructor(
     private readonly engine: Engine,
@@ -41,12 +53,41 @@ export class FlowCommands {
     return flow;
   }
 
-  /** Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. */
+  /**
+   * Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. Starts
+   * asked for together are created in one transaction (see `startTogether`), each answered as alone.
+   */
   async startRun(flowId: string, input: unknown, startedBy: StartedBy | null = null): Promise<StitchRun> {
-    const runId = randomUUID();
+    const start: PendingStart = { flowId, input, options: { runId: randomUUID(), startedBy }, audit: currentAuditScope(), inContext: AsyncResource.bind((fn) => fn()) };
+    const answer = await this.starts.add(start);
+    if (answer instanceof Error) throw answer;
+    return answer;
+  }
+
+  /**
+   * Starts that arrived while the last batch was written, in one transaction (Engine.startRuns): each request's
+   * accepted audit entry, naming its new run, is written in it too. A start refused (no such flow) is answered with
+   * its refusal; if the batch cannot be written together, nothing of it is kept and each start goes alone, in its own
+   * request's context, with its own outcome.
+   */
+  private async startTogether(starts: PendingStart[]): Promise<(StitchRun | Error)[]> {
+    if (starts.length > 1) {
+      let undoAudit = () => {};
+      try {
+        return await this.engine.startRuns(starts, async (tx, started) => {
+          undoAudit = await recordAcceptedTogether(tx, started.map((i) => ({ scope: starts[i]!.audit, target: { kind: "run", id: starts[i]!.options.runId } })));
+        });
+      } catch {
+        undoAudit();
+      }
+    }
+    return Promise.all(starts.map((start) => start.inContext(() => this.startAlone(start)).catch(asError)));
+  }
+
+  private startAlone({ flowId, input, options }: BatchedStart): Promise<StitchRun> {
     return this.engine.transaction(async (ops) => {
-      const run = await ops.startRun(flowId, input, { runId, startedBy });
-      nameAuditTarget("run", runId);
+      const run = await ops.startRun(flowId, input, options);
+      nameAuditTarget("run", options.runId);
       return run;
     });
   }
