@@ -96,7 +96,18 @@ export interface RunTransition {
    */
   runStatusBefore: RunStatus;
 }
-export type TransitionObserver = (tx: Executor, transition: RunTransition) => Promise<void>;
+/**
+ * Projects the transitions one transaction applied, in the order applied (one for a lone event, every event's for a
+ * batch), inside that transaction: one call per transaction, so a projection can write a batch's rows in one statement.
+ */
+export type TransitionObserver = (tx: Executor, transitions: readonly RunTransition[]) => Promise<void>;
+
+/** An observer that projects each transition on its own, in turn. */
+export const eachTransition =
+  (project: (tx: Executor, transition: RunTransition) => Promise<void>): TransitionObserver =>
+  async (tx, transitions) => {
+    for (const transition of transitions) await project(tx, transition);
+  };
 
 /** A node of a run whose outbox rows a committed transaction deleted. */
 export interface ClearedNode {
@@ -430,7 +441,7 @@ export class Engine {
       if (deferred.writes.length > 0) {
         try {
           await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
-          for (const transition of deferred.transitions) await this.project(tx, transition);
+          await this.project(tx, deferred.transitions);
         } catch (error) {
           throw new BatchFault(error);
         }
@@ -476,7 +487,7 @@ export class Engine {
       }
       if (deferred.writes.length > 0) {
         await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
-        for (const transition of deferred.transitions) await this.project(tx, transition);
+        await this.project(tx, deferred.transitions);
       }
       if (started.length > 0) await alongside?.(tx, started);
       return answers.map((answer) => answer!);
@@ -587,7 +598,7 @@ export class Engine {
       deferred.transitions.push(transition);
     } else {
       await store.writeEvent(tx, run.id, writes);
-      await this.project(tx, transition);
+      await this.project(tx, [transition]);
     }
     return { duplicate: false, message: undefined, node, runStatus };
   }
@@ -634,8 +645,9 @@ export class Engine {
     }));
   }
 
-  private async project(tx: Executor, transition: RunTransition): Promise<void> {
-    for (const observer of this.observers) await observer(tx, transition);
+  private async project(tx: Executor, transitions: readonly RunTransition[]): Promise<void> {
+    if (transitions.length === 0) return;
+    for (const observer of this.observers) await observer(tx, transitions);
   }
 
   /** The callback URL of a Worker instance, with its token when callbacks are authenticated. */

@@ -86,8 +86,8 @@ describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
     const [r1, r2] = await startRuns(2);
     let faults = 0;
     // An observer that fails for one run only, as a broken projection would: its event cannot commit, with or without the others.
-    env.server.engine.observe(async (_tx, transition) => {
-      if (transition.runId === r2!.id) {
+    env.server.engine.observe(async (_tx, transitions) => {
+      if (transitions.some((t) => t.runId === r2!.id)) {
         faults++;
         throw new Error("projection broke");
       }

@@ -2,11 +2,11 @@
  * The plain flows' projection: a flow run that no other front door owns keeps the decisions its UX nodes and review
  * gates wait for, like every other run, so the reviewer's inbox holds them all.
  */
-import type { TransitionObserver } from "../engine/engine";
+import { type TransitionObserver, eachTransition } from "../engine/engine";
 import type { RecordDecisions } from "../decisions/record";
 
 export function flowProjection(recordDecisions: RecordDecisions): TransitionObserver {
-  return async (tx, t) => {
+  return eachTransition(async (tx, t) => {
     if (t.owner !== null || !t.changes.some((c) => c.after.status === "waiting_for_user" || c.before === "waiting_for_user")) return;
     const run = `flow run ${t.runId.slice(0, 8)}`;
     await recordDecisions(tx, t, {
@@ -21,5 +21,5 @@ export function flowProjection(recordDecisions: RecordDecisions): TransitionObse
           : { kind: "completion", title: `Complete "${label}" of ${run}`, context: "" };
       },
     });
-  };
+  });
 }

@@ -90,8 +90,8 @@ describe.each(testDatabases)("starting plain flows' runs together on $name", (te
     const broken = `broken-${testDatabase.name}`;
     let faults = 0;
     // A projection that fails for one start only: its run cannot commit, with or without the others.
-    env.server.engine.observe(async (_tx, transition) => {
-      if (transition.event.type === "start" && transition.startedBy?.name === broken) {
+    env.server.engine.observe(async (_tx, transitions) => {
+      if (transitions.some((t) => t.event.type === "start" && t.startedBy?.name === broken)) {
         faults++;
         throw new Error("projection broke");
       }

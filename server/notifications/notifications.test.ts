@@ -38,7 +38,7 @@ const decision = (overrides: Partial<DecisionEvent["decision"]> = {}): DecisionE
 function receiverBehaviour() {
   const seen = new Map<string, number>();
   return routeByPath({
-    ...Object.fromEntries(["all", "failed-only", "pair", "deleted", "control", "rolled-back", "shared", "e2e", "decided"].map((path) => [path, holdWorker])),
+    ...Object.fromEntries(["all", "failed-only", "pair", "deleted", "control", "rolled-back", "shared", "e2e", "decided", "ended-together"].map((path) => [path, holdWorker])),
     flaky: (dispatch, res) => {
       const count = (seen.get(dispatch.path!) ?? 0) + 1;
       seen.set(dispatch.path!, count);
@@ -114,6 +114,27 @@ describe.each(testDatabases)("notifications on $name", (testDatabase) => {
     const got = receivedAt("decided").map(payloadOf).filter((p) => "decision" in p && p.decision.run_id === run.id);
     expect(got.map((p) => p.type)).toEqual(["decision.waiting", "decision.decided"]);
     expect(got[1]).toMatchObject({ decision: { run_id: run.id, front_door: "flow", state: "decided", outcome: "complete", decided_by: "bootstrap token" } });
+  });
+
+  it("runs that end in one transaction (workers' answers applied as a batch) are each told once, under their own title", async () => {
+    const subscription = await subscribe("ended-together", ["run.completed", "run.failed"]);
+    const flow = await env.api.createFlow(graphOf([workerNode("work", `${receiver.url}/worker`)]), "notify together");
+    const runs = await Promise.all([0, 1, 2].map(() => env.api.startRun(flow.id)));
+    for (const run of runs) await env.api.waitForStatus(run.id, "work", "running");
+    const answers = await env.server.engine.handleAll(
+      runs.map((run, i) => ({
+        runId: run.id,
+        event: i === 2 ? { type: "callback" as const, key: "work", status: "failed" as const, error: "out of paper", attempt: 1 } : { type: "callback" as const, key: "work", status: "completed" as const, output: { i }, attempt: 1 },
+      })),
+    );
+    expect(answers.filter((a) => a instanceof Error)).toEqual([]);
+    await settled(subscription.id, 3);
+    const told = receivedAt("ended-together").map(payloadOf).flatMap((p) => ("run" in p ? [{ type: p.type, runId: p.run.run_id, title: p.title, reason: p.reason }] : []));
+    expect(told.sort((a, b) => runs.findIndex((r) => r.id === a.runId) - runs.findIndex((r) => r.id === b.runId))).toEqual([
+      { type: "run.completed", runId: runs[0]!.id, title: `Flow "notify together" run ${runs[0]!.id.slice(0, 8)}`, reason: undefined },
+      { type: "run.completed", runId: runs[1]!.id, title: `Flow "notify together" run ${runs[1]!.id.slice(0, 8)}`, reason: undefined },
+      { type: "run.failed", runId: runs[2]!.id, title: `Flow "notify together" run ${runs[2]!.id.slice(0, 8)}`, reason: "work failed: out of paper" },
+    ]);
   });
 
   it("delivers every event type, each signed so that Standard Webhooks verifies it, with its payload and links", async () => {

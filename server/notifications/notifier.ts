@@ -52,11 +52,18 @@ export class Notifier {
    * Records `event` and what it is to be sent as, inside the caller's transaction `tx`. An event that does not fit
    * NotificationEvent is a programming error of the caller: it throws, and the caller's transaction rolls back.
    */
-  async emit(tx: Executor, event: NotificationEvent): Promise<void> {
-    const payload = this.payloadOf(NotificationEvent.parse(event));
-    const deliveries = await store.insertEvent(tx, payload);
-    const emails = this.options.email && isEmailed(payload) ? await this.emailsFor(tx, payload) : [];
-    await store.insertEmails(tx, payload.id, emails);
+  emit(tx: Executor, event: NotificationEvent): Promise<void> {
+    return this.emitAll(tx, [event]);
+  }
+
+  /** Records several events as `emit` records one, their events and webhook deliveries in one statement, in order. */
+  async emitAll(tx: Executor, events: readonly NotificationEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const payloads = events.map((event) => this.payloadOf(NotificationEvent.parse(event)));
+    const deliveries = await store.insertEvents(tx, payloads);
+    const emails: store.NewEmail[] = [];
+    if (this.options.email) for (const payload of payloads) if (isEmailed(payload)) emails.push(...(await this.emailsFor(tx, payload)));
+    await store.insertEmails(tx, emails);
     if (deliveries + emails.length === 0) return;
     if (this.database.kind === "postgres") await store.notifyDeliverers(tx);
     this.options.onEmit?.();
@@ -80,7 +87,7 @@ export class Notifier {
     }
     return recipients.map((r) => {
       const { subject, body } = renderEmail(payload, r.name, this.options.links.settings);
-      return { accountId: r.accountId, to: r.email, subject, body };
+      return { eventId: payload.id, accountId: r.accountId, to: r.email, subject, body };
     });
   }
 }

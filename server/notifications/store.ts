@@ -49,13 +49,15 @@ export async function deleteSubscription(tx: Executor, id: string): Promise<Noti
 // ---- Events, and their fan-out ---------------------------------------------------------------------------------
 
 /**
- * Records an event with the payload its subscribers receive, and one delivery per subscription that wants its type,
- * each due at once, in one statement; answers how many deliveries.
+ * Records events with the payload their subscribers receive, and one delivery per subscription that wants an event's
+ * type, each due at once, in one statement; answers how many deliveries.
  */
-export async function insertEvent(tx: Executor, payload: NotificationPayload): Promise<number> {
+export async function insertEvents(tx: Executor, payloads: readonly NotificationPayload[]): Promise<number> {
+  if (payloads.length === 0) return 0;
   const inserted = await rows<{ id: string }>(tx, sql`
     WITH event AS (
-      INSERT INTO notification_events (id, type, payload) VALUES (${payload.id}::uuid, ${payload.type}, ${JSON.stringify(payload)}::jsonb)
+      INSERT INTO notification_events (id, type, payload)
+      SELECT x.id, x.type, x.payload FROM jsonb_to_recordset(${JSON.stringify(payloads.map((p) => ({ id: p.id, type: p.type, payload: p })))}::jsonb) AS x(id uuid, type text, payload jsonb)
       RETURNING id, type
     )
     INSERT INTO webhook_deliveries (subscription_id, event_id, event_type)
@@ -83,18 +85,20 @@ export async function emailRecipients(db: Executor, who: { accountId: string } |
 }
 
 export interface NewEmail {
+  /** The notification event the email tells. */
+  eventId: string;
   accountId: string;
   to: string;
   subject: string;
   body: string;
 }
 
-export async function insertEmails(tx: Executor, eventId: string, emails: readonly NewEmail[]): Promise<void> {
+export async function insertEmails(tx: Executor, emails: readonly NewEmail[]): Promise<void> {
   if (emails.length === 0) return;
   await tx.execute(sql`
     INSERT INTO email_outbox (event_id, account_id, to_address, subject, body)
-    SELECT ${eventId}::uuid, x."accountId", x."to", x.subject, x.body
-    FROM jsonb_to_recordset(${JSON.stringify(emails)}::jsonb) AS x("accountId" uuid, "to" text, subject text, body text)`);
+    SELECT x."eventId", x."accountId", x."to", x.subject, x.body
+    FROM jsonb_to_recordset(${JSON.stringify(emails)}::jsonb) AS x("eventId" uuid, "accountId" uuid, "to" text, subject text, body text)`);
 }
 
 /** Wakes every process's deliverer once the transaction commits (PostgreSQL sends a NOTIFY at commit, never before). */

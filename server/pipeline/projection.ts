@@ -4,7 +4,7 @@
  * never disagree with the engine. `project` decides (pure); `pipelineProjection` reads and writes around it.
  */
 import type { Executor } from "../../db/client";
-import type { RunTransition, TransitionObserver } from "../engine/engine";
+import { type RunTransition, type TransitionObserver, eachTransition } from "../engine/engine";
 import type { GraphNode } from "../engine/graph";
 import type { PipelineAgent, PipelineTurn, RunState } from "./schemas";
 import type { RecordDecisions } from "../decisions/record";
@@ -65,7 +65,7 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
 
 /** The observer the pipeline registers with the engine. Engine runs the pipeline does not own are left alone. */
 export function pipelineProjection(recordDecisions: RecordDecisions): TransitionObserver {
-  return async (tx: Executor, t: RunTransition) => {
+  return eachTransition(async (tx: Executor, t: RunTransition) => {
     if (t.owner?.front_door !== "pipeline") return;
     if (!t.changes.some((c) => isPipelineNode(t.graph.nodes.get(c.key)))) return;
     // The engine run is locked (this runs inside its event); the pipeline run's row comes second, as everywhere.
@@ -91,5 +91,5 @@ export function pipelineProjection(recordDecisions: RecordDecisions): Transition
       // Separation of duties: whoever submitted the brief does not review its outputs, unless the agent's definition says so.
       defaults: { self_approval: false },
     });
-  };
+  });
 }

@@ -6,7 +6,7 @@
  */
 import type { Executor } from "../../../db/client";
 import { STEP_TURN } from "../../../db/schema";
-import type { RunTransition, TransitionObserver } from "../../engine/engine";
+import { type RunTransition, type TransitionObserver, eachTransition } from "../../engine/engine";
 import * as store from "../store";
 import { stepDefinition } from "./errors";
 import { STEPS_EXECUTOR } from "./lower";
@@ -85,7 +85,7 @@ async function evaluateOutputs(tx: Executor, run: store.RunRow): Promise<Rendere
 
 /** The observer the step workflows register with the engine. */
 export function stepProjection(): TransitionObserver {
-  return async (tx, t) => {
+  return eachTransition(async (tx, t) => {
     if (t.owner?.front_door !== "steps") return;
     if (!t.changes.some((change) => isStep(t, change.key))) return;
     const run = await store.findRun(tx, t.runId);
@@ -101,5 +101,5 @@ export function stepProjection(): TransitionObserver {
       turns.push({ runId: run.id, kind: TURN.outcome, nodeId: null, payload: { status: projected.status, outputs }, actor: null });
     }
     await store.insertTurns(tx, turns);
-  };
+  });
 }

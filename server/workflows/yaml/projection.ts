@@ -5,7 +5,7 @@
  */
 import type { Executor } from "../../../db/client";
 import type { RecordDecisions } from "../../decisions/record";
-import type { RunTransition, TransitionObserver } from "../../engine/engine";
+import { type RunTransition, type TransitionObserver, eachTransition } from "../../engine/engine";
 import * as store from "../store";
 
 export interface ProjectedRun {
@@ -60,7 +60,7 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
 
 /** The observer the workflow front door registers with the engine; engine runs it does not own are left alone. */
 export function workflowProjection(recordDecisions: RecordDecisions): TransitionObserver {
-  return async (tx: Executor, t: RunTransition) => {
+  return eachTransition(async (tx: Executor, t: RunTransition) => {
     if (t.owner?.front_door !== "yaml") return;
     if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.spec.triggerRule !== undefined) && t.event.type !== "cancel") return;
     const run = await store.findRun(tx, t.runId);
@@ -83,5 +83,5 @@ export function workflowProjection(recordDecisions: RecordDecisions): Transition
       // A rejection without on_reject (or at its limit) cancels the run: the person rejected, the run did not just end.
       closedAs: (change) => (t.event.type === "cancel" && t.event.reason?.startsWith(`rejected at ${change.key}`) ? { state: "decided", outcome: "reject" } : undefined),
     });
-  };
+  });
 }
