@@ -406,12 +406,18 @@ export class Engine {
       const locked = new Map((await store.lockRuns(tx, runIds)).map((run) => [run.id, run]));
       const graphs = new Map<string, CompiledGraph>();
       for (const run of locked.values()) graphs.set(run.id, await this.graphOfRun(tx, run));
-      // The first event of each run reads what it needs from one statement for the whole batch. The batch's writes
-      // wait until every event is decided (one statement for them all, then the projections in the events' order), so
-      // a later event on the same run reads the rows the earlier ones changed from memory (`batchLoader`).
-      const firsts = new Map<string, KeyedEvent>();
-      for (const { runId, event } of events) if (locked.has(runId) && !firsts.has(runId)) firsts.set(runId, event);
-      const wanted = [...firsts].map(([runId, event]) => ({ runId, keys: anticipatedKeys(graphs.get(runId)!, event) }));
+      // What every event of the batch will read is read in one statement for the whole batch: each run's rows that
+      // any of its events anticipates (a fan-out's paths, say: each path's own rows and their Collector's). The
+      // batch's writes wait until every event is decided (one statement for them all, then the projections), so a
+      // later event on the same run reads the rows the earlier ones changed from memory (`batchLoader`).
+      const anticipated = new Map<string, Set<string>>();
+      for (const { runId, event } of events) {
+        if (!locked.has(runId)) continue;
+        const keys = anticipated.get(runId) ?? new Set<string>();
+        for (const key of anticipatedKeys(graphs.get(runId)!, event)) keys.add(key);
+        anticipated.set(runId, keys);
+      }
+      const wanted = [...anticipated].map(([runId, keys]) => ({ runId, keys: [...keys] }));
       const preloaded = await store.loadNodeRowsOfRuns(tx, wanted);
       const deferred: DeferredWrites = { writes: [], transitions: [] };
       const loaders = new Map(wanted.map((w) => [w.runId, batchLoader(w.keys, preloaded.get(w.runId) ?? [], deferred, w.runId, (keys) => store.loadNodeRows(tx, w.runId, keys))]));

@@ -5,14 +5,15 @@
  * is applied alone; and batches that lock the same runs in any order never deadlock (PostgreSQL, where transactions
  * really run side by side).
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rows } from "../../db/client";
+import { type Database, rows } from "../../db/client";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, startWorkerServer } from "../testing/workerServer";
+import { Engine } from "./engine";
 import { EngineError } from "./errors";
 
 describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
@@ -72,6 +73,29 @@ describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
     // After's webhook was written once and is delivered; the paths' own webhooks are gone.
     const outbox = await env.database.run((db) => rows<{ node_id: string }>(db, sql`SELECT node_id FROM stitch_dispatches WHERE run_id = ${run.id} AND kind = 'webhook'`));
     expect(outbox.map((r) => r.node_id).filter((id) => id !== "After")).toEqual([]);
+  });
+
+  it("a fan-out's paths answered together are read in one statement, whichever path comes first", async () => {
+    const graph = graphOf([splitterNode("S"), workerNode("W", worker.url), collectorNode("C"), workerNode("After", worker.url)], chain("S", "W", "C", "After"));
+    const run = await env.api.run(graph, { items: [0, 1, 2, 3, 4, 5, 6, 7] });
+    // An engine over the same database whose transactions count the statements they send through `execute`.
+    let statements = 0;
+    const counting: Database = {
+      ...env.database,
+      transaction: (fn) =>
+        env.database.transaction((tx) =>
+          fn(new Proxy(tx, { get: (target, prop, receiver) => (prop === "execute" ? (query: SQL) => (statements++, target.execute(query)) : Reflect.get(target, prop, receiver)) })),
+        ),
+    };
+    const engine = new Engine(counting, { callbackUrl: (runId, key) => `${env.server.url}/api/stitch/callback/${runId}/${key}` });
+    const answers = await engine.handleAll([5, 2, 7, 0, 1].map((k) => done(run.id, `W_${k}`, k)));
+    expect(answers.map((a) => (a instanceof Error ? String(a) : a.duplicate))).toEqual([false, false, false, false, false]);
+    // The lock, the flow's graph (this engine has not read it yet), one read for every path's rows and their
+    // Collector's, the write: not a read per path.
+    expect(statements).toBe(4);
+    const states = (await env.api.getRun(run.id)).node_states;
+    for (const k of [5, 2, 7, 0, 1]) expect(states[`W_${k}`]).toEqual({ status: "completed", output: k });
+    for (const k of [3, 4, 6]) expect(states[`W_${k}`]!.status).toBe("running");
   });
 
   it("a value that cannot be stored is refused as a bad request, alone", async () => {
