@@ -54,7 +54,7 @@ describe.each(testDatabases)("starting plain flows' runs together on $name", (te
   const runsStartedBy = (name: string) => env.database.run((db) => rows<{ id: string }>(db, sql`SELECT id::text FROM stitch_runs WHERE started_by_name = ${name}`));
 
   it("answers each start as alone, refuses the bad ones in their place, and audits each accepted start with its own run, in one transaction", async () => {
-    // Starts made in one turn go into one batch (the coalescer starts it a microtask later).
+    // Starts made in one turn go into one batch (the coalescer starts it once the event loop has had its turn).
     const names = Array.from({ length: 6 }, (_, i) => `together-${testDatabase.name}-${i}`);
     const good = names.map((name, i) => startAs(name, flowId, { n: i }));
     const missing = startAs(`missing-${testDatabase.name}`, NO_FLOW, {});

@@ -1,6 +1,6 @@
 /**
  * Coalesces single-item calls into batch calls: every `add` made while a batch is being written, or in the same
- * synchronous run as the first, goes into the next batch (at most `maxBatch` items), and each `add` settles with its
+ * turn of the event loop as the first, goes into the next batch (at most `maxBatch` items), and each `add` settles with its
  * item's answer once its batch has been written (or rejects with the batch's error). The dispatcher deletes delivered
  * outbox rows and applies its workers' answers this way: under load, dozens of deliveries finish while the previous
  * statement is on its way, and one statement (one transaction) for all of them costs about what one costs.
@@ -14,7 +14,7 @@ export class Coalescer<T, R = void> {
    * Batches are written in the async context the coalescer was made in (start-up), not in that of the call that
    * happened to come first: a batch belongs to no one request (its audit scope, say).
    */
-  private readonly schedule = AsyncResource.bind((drain: () => void) => queueMicrotask(drain));
+  private readonly schedule = AsyncResource.bind((drain: () => void) => void setImmediate(drain));
 
   /** `write` answers each item, in the order given. */
   constructor(
@@ -27,8 +27,11 @@ export class Coalescer<T, R = void> {
       this.pending.push({ item, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
-      // Nothing being written: the batch starts at once (a microtask later, so the calls of this same turn join it), with
-      // no wait added to a lone call's latency. Calls made while it is written wait for it and go together in the next.
+      // Nothing being written: the batch starts once the event loop has handled the input that is already there
+      // (setImmediate: after this turn's I/O callbacks), so requests that arrived together join it; no timer is waited
+      // for. On PGlite a transaction runs without giving the event loop a turn, so without this every call that came
+      // while one was written found the coalescer idle and went alone. Calls made while a batch is written wait for it
+      // and go together in the next.
       this.schedule(() => void this.drain());
     });
   }

@@ -1,7 +1,8 @@
 /**
  * The loop every outbox worker of this product runs (the engine's dispatcher, the notifications' deliverer): woken by a
  * NOTIFY on its channel and by a poll, it claims as much work as it has room for (up to `concurrency` in flight) and
- * runs each piece, claiming again as pieces finish when work was left waiting for a slot; `stop()` stops claiming and
+ * runs each piece, claiming again as pieces finish when work was left waiting for slots (once a quarter of them are
+ * free, so a backlog is claimed in batches, not a row per finished piece); `stop()` stops claiming and
  * waits for the work in flight. What is claimed and how each piece is done are the worker's own (`claim`).
  *
  * While the database cannot be reached (a restart, a failover) the pump does not stop: claiming is tried again after
@@ -43,12 +44,15 @@ export class OutboxPump {
   private readonly outage: OutageLog;
   private unlisten: (() => Promise<void>) | undefined;
   private readonly idle = new Set<() => void>();
+  /** How many free slots a backlog waits for before it is claimed again (see `run`). */
+  private readonly refill: number;
 
   constructor(
     private readonly database: Database,
     private readonly options: OutboxPumpOptions,
   ) {
     this.outage = new OutageLog(options.name);
+    this.refill = Math.max(1, Math.floor(options.concurrency / 4));
   }
 
   async start(): Promise<void> {
@@ -142,7 +146,9 @@ export class OutboxPump {
     void work().finally(() => {
       this.inFlight--;
       if (this.stopped) this.settle();
-      else if (this.backlog) this.wake();
+      // Work waits for slots: claim again once a quarter of them are free (or nothing is left in flight), not at every
+      // piece that finishes, which was a claim statement per piece, each for one row.
+      else if (this.backlog && (this.inFlight === 0 || this.options.concurrency - this.inFlight - this.reserved >= this.refill)) this.wake();
     });
   }
 
