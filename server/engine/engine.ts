@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
+import { asError } from "../lib/coalesce";
 import { nulPath } from "../lib/json";
 import { type PageParams, pageOf, pageRequest } from "../lib/paging";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
@@ -816,10 +817,6 @@ class BatchFault extends Error {
     super("a batch of events could not be applied together", { cause: fault });
   }
 }
-
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
-
-
 
 /** How many times `history` reads a run while events keep committing under the read. */
 const MAX_HISTORY_READS = 5;

@@ -13,7 +13,7 @@ import { type AuditScope, currentAuditScope, nameAuditTarget } from "../audit/sc
 import { type DecisionDoor, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import { type BatchedEvent, type BatchedStart, type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
-import { Coalescer } from "../lib/coalesce";
+import { Coalescer, asError } from "../lib/coalesce";
 import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
 import { takeOpenComments } from "../review/commands";
 import { editedOutput } from "../review/doors";
@@ -27,8 +27,6 @@ interface PendingStart extends BatchedStart {
   audit: AuditScope | undefined;
   inContext: <R>(fn: () => R) => R;
 }
-
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /** How a refusal names the front door that owns a run. */
 export const OWNER_NAMES: Record<RunOwner["front_door"], string> = { pipeline: "the agent pipeline", yaml: "a YAML workflow", steps: "a step workflow" };

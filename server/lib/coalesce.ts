@@ -7,6 +7,9 @@
  */
 import { AsyncResource } from "node:async_hooks";
 
+/** A failure as the answer a batch gives in its item's place (batches answer `R | Error` per item). */
+export const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 export class Coalescer<T, R = void> {
   private pending: { item: T; resolve: (answer: R) => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
