@@ -7,7 +7,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, rows } from "../../db/client";
+import { type Database, type Executor, rows } from "../../db/client";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { holdWorker } from "../testing/stitchClient";
@@ -15,6 +15,7 @@ import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, startWorkerServer } from "../testing/workerServer";
 import { Engine } from "./engine";
 import { EngineError } from "./errors";
+import * as store from "./store";
 
 describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
   let env: ServerOnTestDatabase;
@@ -96,6 +97,30 @@ describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
     const states = (await env.api.getRun(run.id)).node_states;
     for (const k of [5, 2, 7, 0, 1]) expect(states[`W_${k}`]).toEqual({ status: "completed", output: k });
     for (const k of [3, 4, 6]) expect(states[`W_${k}`]!.status).toBe("running");
+  });
+
+  it("the batch's read looks each row up through the primary key: a run's other rows are never read", async () => {
+    const graph = graphOf([splitterNode("S"), workerNode("W", worker.url), collectorNode("C")], chain("S", "W", "C"));
+    const run = await env.api.run(graph, { items: Array.from({ length: 300 }, (_, i) => i) });
+    const wanted = [{ runId: run.id, keys: ["W_3", "W_150", "W_299", "C", "no such node"] }];
+    // The statement as the store sends it, planned and run by the database itself.
+    let query: SQL | undefined;
+    const capturing = new Proxy({} as Executor, { get: (_t, prop) => (prop === "execute" ? async (q: SQL) => ((query = q), []) : undefined) });
+    await store.loadNodeRowsOfRuns(capturing, wanted);
+    const [plan] = await env.database.run((db) => rows<{ "QUERY PLAN": unknown }>(db, sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query!}`));
+    const nodes: { "Relation Name"?: string; "Index Cond"?: string; "Actual Rows"?: number; "Actual Loops"?: number; Plans?: unknown[] }[] = [];
+    const visit = (node: (typeof nodes)[number]) => (nodes.push(node), node.Plans?.forEach((child) => visit(child as (typeof nodes)[number])));
+    const parsed = plan!["QUERY PLAN"];
+    visit((typeof parsed === "string" ? JSON.parse(parsed) : parsed)[0].Plan);
+    const scans = nodes.filter((n) => n["Relation Name"] === "stitch_node_states");
+    expect(scans.length).toBeGreaterThan(0);
+    for (const scan of scans) {
+      expect(scan["Index Cond"]).toMatch(/node_id/);
+      // Each lookup finds at most its one row, not the run's 300 paths.
+      expect(scan["Actual Rows"]!).toBeLessThanOrEqual(1);
+    }
+    const found = await env.database.transaction((tx) => store.loadNodeRowsOfRuns(tx, wanted));
+    expect(found.get(run.id)!.map((row) => row.key).sort()).toEqual(["C", "W_150", "W_299", "W_3"]);
   });
 
   it("a value that cannot be stored is refused as a bad request, alone", async () => {
