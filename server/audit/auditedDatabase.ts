@@ -5,9 +5,12 @@
  * entry to the next one, or to the door that records the refusal.
  */
 import type { Database, Executor } from "../../db/client";
-import type { TargetKind } from "./schemas";
+import type { AuditOutcome, TargetKind } from "./schemas";
 import { type AuditScope, currentAuditScope } from "./scope";
 import { appendEntries, appendEntry } from "./store";
+
+/** The outcome a scope's entry is recorded with when a transaction applies its action: what the person said with it. */
+const acceptedOutcome = (scope: AuditScope): AuditOutcome => ({ outcome: "accepted", status: null, message: scope.note });
 
 export function auditedDatabase(database: Database): Database {
   return {
@@ -25,7 +28,7 @@ export function auditedDatabase(database: Database): Database {
           const result = await fn(tx);
           if (!scope.recorded) {
             scope.recorded = claimed = true;
-            await appendEntry(tx, scope.subject, { outcome: "accepted", status: null, message: scope.note });
+            await appendEntry(tx, scope.subject, acceptedOutcome(scope));
           }
           return result;
         });
@@ -56,7 +59,7 @@ export async function recordAcceptedTogether(tx: Executor, accepted: readonly { 
     }
   };
   try {
-    await appendEntries(tx, claimed.map(({ scope }) => ({ subject: scope.subject, outcome: { outcome: "accepted", status: null, message: scope.note } })));
+    await appendEntries(tx, claimed.map(({ scope }) => ({ subject: scope.subject, outcome: acceptedOutcome(scope) })));
   } catch (error) {
     undo();
     throw error;

@@ -168,6 +168,9 @@ function unstorable(value: unknown, name: string): EngineError | undefined {
 }
 
 const flowNotFound = (id: string) => new EngineError("not_found", `no flow with id "${id}"`);
+
+/** Why a start is refused before its run is created (an input that cannot be stored, a flow id of no flow), if it is. */
+const refusedStart = (flowId: string, input: unknown): EngineError | undefined => unstorable(input, "input") ?? (store.isUuid(flowId) ? undefined : flowNotFound(flowId));
 const runNotFound = (id: string) => new EngineError("not_found", `no run with id "${id}"`);
 
 /** Compiles a graph to be stored, refusing it as invalid when it cannot run or a Worker's webhook is refused. */
@@ -458,9 +461,10 @@ export class Engine {
   }
 
   private async startRunWithin(tx: Executor, flowId: string, input: unknown, options: store.NewRunOptions, after: AfterCommit): Promise<StitchRun> {
-    refuseUnstorable(input, "input");
+    const refusal = refusedStart(flowId, input);
+    if (refusal) throw refusal;
     // A run created in this very transaction is locked by it: no other transaction can see it yet.
-    const locked = store.isUuid(flowId) ? await store.insertRun(tx, flowId, input ?? null, options) : undefined;
+    const locked = await store.insertRun(tx, flowId, input ?? null, options);
     if (!locked) throw flowNotFound(flowId);
     return this.recordStart(tx, locked, input, after);
   }
@@ -476,9 +480,7 @@ export class Engine {
    */
   async startRuns(starts: readonly BatchedStart[], alongside?: (tx: Executor, started: readonly number[]) => Promise<void>): Promise<(StitchRun | Error)[]> {
     return this.committing(async (tx, after) => {
-      const answers = starts.map(({ flowId, input }): StitchRun | Error | undefined => {
-        return unstorable(input, "input") ?? (store.isUuid(flowId) ? undefined : flowNotFound(flowId));
-      });
+      const answers: (StitchRun | Error | undefined)[] = starts.map(({ flowId, input }) => refusedStart(flowId, input));
       const created = await store.insertRuns(tx, starts.filter((_, i) => answers[i] === undefined));
       const deferred: DeferredWrites = { writes: [], transitions: [] };
       const started: number[] = [];

@@ -1,10 +1,10 @@
 /**
- * Coalesces single-item calls into batch calls: every `add` made while a batch is being written, or in the same
- * turn of the event loop as the first, goes into the next batch (at most `maxBatch` items), and each `add` settles with its
- * item's answer once its batch has been written (or rejects with the batch's error). The dispatcher deletes delivered
- * outbox rows and applies its workers' answers this way: under load, dozens of deliveries finish while the previous
- * statement is on its way, and one statement (one transaction) for all of them costs about what one costs.
- */
+ * Coalesces single-item calls into batch calls: every `add` made while a batch is being written, or in the same turn
+ * of the event loop as the first, goes into the next batch (at most `maxBatch` items), and each `add` settles with its
+ * item's answer once its batch has been written (or rejects with the batch's error). Workers' callbacks and answers,
+ * plain flows' run starts and the dispatcher's deletions of delivered outbox rows go this way: under load, dozens
+ * arrive while the previous statement is on its way, and one statement (one transaction) for all of them costs about
+ * what one costs. */
 import { AsyncResource } from "node:async_hooks";
 
 /** A failure as the answer a batch gives in its item's place (batches answer `R | Error` per item). */
