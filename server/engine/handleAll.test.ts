@@ -99,28 +99,34 @@ describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
     for (const k of [3, 4, 6]) expect(states[`W_${k}`]!.status).toBe("running");
   });
 
-  it("the batch's read looks each row up through the primary key: a run's other rows are never read", async () => {
+  it("the reads of a batch and of a lone event look each row up through the primary key: a run's other rows are never read", async () => {
     const graph = graphOf([splitterNode("S"), workerNode("W", worker.url), collectorNode("C")], chain("S", "W", "C"));
     const run = await env.api.run(graph, { items: Array.from({ length: 300 }, (_, i) => i) });
-    const wanted = [{ runId: run.id, keys: ["W_3", "W_150", "W_299", "C", "no such node"] }];
-    // The statement as the store sends it, planned and run by the database itself.
-    let query: SQL | undefined;
-    const capturing = new Proxy({} as Executor, { get: (_t, prop) => (prop === "execute" ? async (q: SQL) => ((query = q), []) : undefined) });
-    await store.loadNodeRowsOfRuns(capturing, wanted);
-    const [plan] = await env.database.run((db) => rows<{ "QUERY PLAN": unknown }>(db, sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query!}`));
-    const nodes: { "Relation Name"?: string; "Index Cond"?: string; "Actual Rows"?: number; "Actual Loops"?: number; Plans?: unknown[] }[] = [];
-    const visit = (node: (typeof nodes)[number]) => (nodes.push(node), node.Plans?.forEach((child) => visit(child as (typeof nodes)[number])));
-    const parsed = plan!["QUERY PLAN"];
-    visit((typeof parsed === "string" ? JSON.parse(parsed) : parsed)[0].Plan);
-    const scans = nodes.filter((n) => n["Relation Name"] === "stitch_node_states");
-    expect(scans.length).toBeGreaterThan(0);
-    for (const scan of scans) {
-      expect(scan["Index Cond"]).toMatch(/node_id/);
-      // Each lookup finds at most its one row, not the run's 300 paths.
-      expect(scan["Actual Rows"]!).toBeLessThanOrEqual(1);
+    const keys = ["W_3", "W_150", "W_299", "C", "no such node"];
+    // The statements as the store sends them, planned and run by the database itself.
+    const captured: SQL[] = [];
+    const capturing = new Proxy({} as Executor, { get: (_t, prop) => (prop === "execute" ? async (q: SQL) => (captured.push(q), []) : undefined) });
+    await store.loadNodeRowsOfRuns(capturing, [{ runId: run.id, keys }]);
+    await store.loadNodeRows(capturing, run.id, keys);
+    expect(captured).toHaveLength(2);
+    for (const query of captured) {
+      const [plan] = await env.database.run((db) => rows<{ "QUERY PLAN": unknown }>(db, sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`));
+      const nodes: { "Relation Name"?: string; "Index Cond"?: string; "Actual Rows"?: number; Plans?: unknown[] }[] = [];
+      const visit = (node: (typeof nodes)[number]) => (nodes.push(node), node.Plans?.forEach((child) => visit(child as (typeof nodes)[number])));
+      const parsed = plan!["QUERY PLAN"];
+      visit((typeof parsed === "string" ? JSON.parse(parsed) : parsed)[0].Plan);
+      const scans = nodes.filter((n) => n["Relation Name"] === "stitch_node_states");
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) {
+        expect(scan["Index Cond"]).toMatch(/node_id/);
+        // Each lookup finds at most its one row, not the run's 300 paths.
+        expect(scan["Actual Rows"]!).toBeLessThanOrEqual(1);
+      }
     }
-    const found = await env.database.transaction((tx) => store.loadNodeRowsOfRuns(tx, wanted));
+    const found = await env.database.transaction((tx) => store.loadNodeRowsOfRuns(tx, [{ runId: run.id, keys }]));
     expect(found.get(run.id)!.map((row) => row.key).sort()).toEqual(["C", "W_150", "W_299", "W_3"]);
+    const alone = await env.database.transaction((tx) => store.loadNodeRows(tx, run.id, keys));
+    expect(alone.map((row) => row.key).sort()).toEqual(["C", "W_150", "W_299", "W_3"]);
   });
 
   it("a value that cannot be stored is refused as a bad request, alone", async () => {
