@@ -301,16 +301,19 @@ const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   retryFrom: r.retry_from,
 });
 
-/** The rows of `keys` of one run that exist: the statement of `loadNodeRowsOfRuns`, for one run. */
+/** The rows of `keys` of one run that exist, each looked up through the primary key as `loadNodeRowsOfRuns` says. */
 export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
   if (keys.length === 0) return [];
-  return (await loadNodeRowsOfRuns(tx, [{ runId, keys }])).get(runId) ?? [];
+  const found = await rows<StoredNodeRow>(tx, sql`
+    SELECT s.* FROM jsonb_array_elements_text(${json(keys)}::jsonb) AS k(node_id)
+    CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = ${runId} AND node_id = k.node_id OFFSET 0) s`);
+  return found.map(toNodeRow);
 }
 
 /**
- * The rows of several runs in one statement (a batch of events, or one event's `loadNodeRows`): for each run, the rows
- * of `keys` that exist, each looked up through the primary key (run_id, node_id). The lookup is a subquery of its own
- * (`OFFSET 0` keeps the planner from flattening it into a join), so its plan cannot depend on statistics:
+ * The rows of several runs in one statement (a batch of events): for each run, the rows of `keys` that exist, each
+ * looked up through the primary key (run_id, node_id). The lookup is a subquery of its own (`OFFSET 0` keeps the planner
+ * from flattening it into a join), here and in `loadNodeRows`, so its plan cannot depend on statistics:
  * - a key list per run written as `node_id = ANY(ARRAY(SELECT ... w.keys))` is a filter, not an index condition, when the
  *   list depends on the row of `w`: a batch of a 10,000-path fan-out read every row of the run to find its hundred
  *   (100 ms a batch; now a tenth of a millisecond);
@@ -417,7 +420,7 @@ export async function writeEvents(tx: Executor, writes: readonly RunWrites[]): P
       DELETE FROM stitch_dispatches
       WHERE id = ANY(ARRAY(
         SELECT d.id FROM jsonb_to_recordset(${json(cancelled)}::jsonb) AS c("runId" uuid, key text)
-        CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key) d))
+        CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key OFFSET 0) d))
     ), queued AS (
       INSERT INTO stitch_dispatches (id, run_id, node_id, node_attempt, kind, url, payload, run_at, locked_until, deliveries)
       SELECT COALESCE(x.claimed_id, gen_random_uuid()), x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0),
@@ -470,17 +473,20 @@ export async function insertTimer(tx: Executor, timer: { runId: string; name: st
 /**
  * Claims up to `limit` due rows under a short lease (`leaseMs`), which the claiming process renews while it works on
  * them (`renewDispatches`), and counts the delivery: SKIP LOCKED lets every process share the work. A row whose
- * lease was not renewed (its process died) is due again `leaseMs` after the last renewal.
+ * lease was not renewed (its process died) is due again `leaseMs` after the last renewal. The rows are chosen once
+ * (`ARRAY(...)`, run once) and updated through the primary key, whatever the statistics say: written `id IN (...)`, the
+ * claim's plan depended on them, and on a young outbox it was a hash semi join over a scan of every row (seen in a
+ * fan-out of 1,000 paths; with 10,000 the statistics led to the primary key).
  */
 export function claimDispatches(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDispatch[]> {
   return rows<ClaimedDispatch>(db, sql`
     UPDATE stitch_dispatches d
     SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), deliveries = d.deliveries + 1
-    WHERE d.id IN (
+    WHERE d.id = ANY(ARRAY(
       SELECT id FROM stitch_dispatches
       WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
       ORDER BY run_at LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
+      FOR UPDATE SKIP LOCKED))
     RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries`);
 }
 

@@ -130,18 +130,19 @@ export interface ClaimedDelivery {
 
 /**
  * Claims up to `limit` due deliveries under a lease and counts the attempt: SKIP LOCKED lets every process share
- * them, and a row claimed by a process that died is claimed again once its lease has run out.
+ * them, and a row claimed by a process that died is claimed again once its lease has run out. As the engine's
+ * `claimDispatches`, the rows are chosen once and updated through the primary key, never found by a scan of the table.
  */
 export async function claimDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const claimed = await rows<{ id: string; attempts: number; url: string; secret: string; payload: unknown }>(db, sql`
     WITH claimed AS (
       UPDATE webhook_deliveries d
       SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), attempts = d.attempts + 1
-      WHERE d.id IN (
+      WHERE d.id = ANY(ARRAY(
         SELECT id FROM webhook_deliveries
         WHERE status = 'pending' AND run_at <= now() AND (locked_until IS NULL OR locked_until < now())
         ORDER BY run_at LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)
+        FOR UPDATE SKIP LOCKED))
       RETURNING d.id, d.attempts, d.subscription_id, d.event_id)
     SELECT c.id, c.attempts, s.url, s.secret, e.payload
     FROM claimed c
@@ -214,11 +215,11 @@ export async function claimEmails(db: Executor, limit: number, leaseMs: number):
   return rows<ClaimedEmail>(db, sql`
     UPDATE email_outbox m
     SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), attempts = m.attempts + 1
-    WHERE m.id IN (
+    WHERE m.id = ANY(ARRAY(
       SELECT id FROM email_outbox
       WHERE status = 'pending' AND run_at <= now() AND (locked_until IS NULL OR locked_until < now())
       ORDER BY run_at LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
+      FOR UPDATE SKIP LOCKED))
     RETURNING m.id, m.attempts AS attempt, m.to_address AS "to", m.subject, m.body`);
 }
 
