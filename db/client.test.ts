@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { existsSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createScratchDatabase, postgresServerUrl } from "../server/testing/databases";
 import { connectPostgres, openDatabase, postgresTarget, rows } from "./client";
 
@@ -70,4 +70,31 @@ describe.skipIf(!tcpUrl)("a pool of one connection (DATABASE_POOL_SIZE=1)", () =
       await scratch.drop();
     }
   }, 30_000);
+});
+
+describe("PGlite as drizzle is given it", () => {
+  it("reads dates, times and intervals as the text PostgreSQL sends, in and out of transactions, without sending drizzle's parsers with each query", async () => {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const sent: unknown[] = [];
+    const query = PGlite.prototype.query;
+    const spy = vi.spyOn(PGlite.prototype, "query").mockImplementation(function (this: InstanceType<typeof PGlite>, ...args: Parameters<typeof query>) {
+      sent.push(args[2]);
+      return query.apply(this, args);
+    });
+    const database = await openDatabase({ dataDir: "memory://" });
+    try {
+      const read = sql`SELECT timestamptz '2026-11-26 10:00:00+00' AS at, interval '1 day 2 hours' AS span, date '2026-11-26' AS day,
+        ARRAY[timestamptz '2026-11-26 10:00:00+00'] AS ats, 7::int AS n, '{"a":1}'::jsonb AS doc`;
+      const expected = { at: "2026-11-26 10:00:00+00", span: "1 day 02:00:00", day: "2026-11-26", ats: '{"2026-11-26 10:00:00+00"}', n: 7, doc: { a: 1 } };
+      sent.length = 0;
+      expect(await database.run((db) => rows(db, read))).toEqual([expected]);
+      expect(await database.transaction((tx) => rows(tx, read))).toEqual([expected]);
+      // Queries outside transactions go through PGlite's query (a transaction's go through its own object's).
+      expect(sent.length).toBeGreaterThan(0);
+      for (const options of sent) expect(options).not.toHaveProperty("parsers");
+    } finally {
+      spy.mockRestore();
+      await database.close();
+    }
+  });
 });
