@@ -313,7 +313,8 @@ export async function loadNodeRows(tx: Executor, runId: string, keys: readonly s
 /**
  * The rows of several runs in one statement (a batch of events): for each run, the rows of `keys` that exist, each
  * looked up through the primary key (run_id, node_id). The lookup is a subquery of its own (`OFFSET 0` keeps the planner
- * from flattening it into a join), here and in `loadNodeRows`, so its plan cannot depend on statistics:
+ * from flattening it into a join), here and in `loadNodeRows`, with both columns given: how many rows the statistics
+ * say a run has cannot turn it into a scan of the run:
  * - a key list per run written as `node_id = ANY(ARRAY(SELECT ... w.keys))` is a filter, not an index condition, when the
  *   list depends on the row of `w`: a batch of a 10,000-path fan-out read every row of the run to find its hundred
  *   (100 ms a batch; now a tenth of a millisecond);
@@ -474,9 +475,9 @@ export async function insertTimer(tx: Executor, timer: { runId: string; name: st
  * Claims up to `limit` due rows under a short lease (`leaseMs`), which the claiming process renews while it works on
  * them (`renewDispatches`), and counts the delivery: SKIP LOCKED lets every process share the work. A row whose
  * lease was not renewed (its process died) is due again `leaseMs` after the last renewal. The rows are chosen once
- * (`ARRAY(...)`, run once) and updated through the primary key, whatever the statistics say: written `id IN (...)`, the
- * claim's plan depended on them, and on a young outbox it was a hash semi join over a scan of every row (seen in a
- * fan-out of 1,000 paths; with 10,000 the statistics led to the primary key).
+ * (`ARRAY(...)`, run once) and then found by their ids: written `id IN (...)`, the claim was a join whose plan the
+ * statistics decided, and on a young outbox it was a hash semi join over a scan of every row (seen in a fan-out of
+ * 1,000 paths; with 10,000 the statistics led to the primary key).
  */
 export function claimDispatches(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDispatch[]> {
   return rows<ClaimedDispatch>(db, sql`

@@ -131,7 +131,7 @@ export interface ClaimedDelivery {
 /**
  * Claims up to `limit` due deliveries under a lease and counts the attempt: SKIP LOCKED lets every process share
  * them, and a row claimed by a process that died is claimed again once its lease has run out. As the engine's
- * `claimDispatches`, the rows are chosen once and updated through the primary key, never found by a scan of the table.
+ * `claimDispatches`, the rows are chosen once and then found by their ids, not by a join the statistics decide.
  */
 export async function claimDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const claimed = await rows<{ id: string; attempts: number; url: string; secret: string; payload: unknown }>(db, sql`
