@@ -448,14 +448,9 @@ export class Engine {
           }),
         );
       }
-      if (deferred.writes.length > 0) {
-        try {
-          await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
-          await this.project(tx, deferred.transitions);
-        } catch (error) {
-          throw new BatchFault(error);
-        }
-      }
+      await this.writeDeferred(tx, deferred, after).catch((error: unknown) => {
+        throw new BatchFault(error);
+      });
       return answers;
     });
   }
@@ -494,10 +489,7 @@ export class Engine {
         answers[i] = await this.recordStart(tx, locked, input, after, deferred);
         started.push(i);
       }
-      if (deferred.writes.length > 0) {
-        await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
-        await this.project(tx, deferred.transitions);
-      }
+      await this.writeDeferred(tx, deferred, after);
       if (started.length > 0) await alongside?.(tx, started);
       return answers.map((answer) => answer!);
     });
@@ -652,6 +644,13 @@ export class Engine {
       runId: m.runId, changed: [...m.rows.values()], cancelled: [...m.cancelled], dispatches: m.dispatches, counts: m.last.counts, status: m.last.status,
       logs: m.logs, notify: m.dispatches.some((d) => !d.claimed) && this.database.kind === "postgres",
     }));
+  }
+
+  /** Writes what a batch's events (or starts) decided, in one statement, then lets the observers project it. */
+  private async writeDeferred(tx: Executor, deferred: DeferredWrites, after: AfterCommit): Promise<void> {
+    if (deferred.writes.length === 0) return;
+    await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
+    await this.project(tx, deferred.transitions);
   }
 
   private async project(tx: Executor, transitions: readonly RunTransition[]): Promise<void> {

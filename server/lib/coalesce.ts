@@ -4,7 +4,8 @@
  * item's answer once its batch has been written (or rejects with the batch's error). Workers' callbacks and answers,
  * plain flows' run starts and the dispatcher's deletions of delivered outbox rows go this way: under load, dozens
  * arrive while the previous statement is on its way, and one statement (one transaction) for all of them costs about
- * what one costs. */
+ * what one costs.
+ */
 import { AsyncResource } from "node:async_hooks";
 
 /** A failure as the answer a batch gives in its item's place (batches answer `R | Error` per item). */
