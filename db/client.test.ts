@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { existsSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { createScratchDatabase, postgresServerUrl } from "../server/testing/databases";
-import { connectPostgres, openDatabase, postgresTarget, rows } from "./client";
+import { type Executor, connectPostgres, openDatabase, postgresTarget, rows } from "./client";
 
 describe("postgresTarget", () => {
   it("leaves host:port URLs alone", () => {
@@ -73,27 +73,47 @@ describe.skipIf(!tcpUrl)("a pool of one connection (DATABASE_POOL_SIZE=1)", () =
 });
 
 describe("PGlite as drizzle is given it", () => {
-  it("reads dates, times and intervals as the text PostgreSQL sends, in and out of transactions, without sending drizzle's parsers with each query", async () => {
+  it("prepares each statement once, runs it by name, and reads dates, times and intervals as the text PostgreSQL sends, in and out of transactions", async () => {
     const { PGlite } = await import("@electric-sql/pglite");
-    const sent: unknown[] = [];
-    const query = PGlite.prototype.query;
-    const spy = vi.spyOn(PGlite.prototype, "query").mockImplementation(function (this: InstanceType<typeof PGlite>, ...args: Parameters<typeof query>) {
-      sent.push(args[2]);
-      return query.apply(this, args);
+    const sent: string[] = [];
+    const exchange = PGlite.prototype.execProtocolStream;
+    const spy = vi.spyOn(PGlite.prototype, "execProtocolStream").mockImplementation(function (this: InstanceType<typeof PGlite>, ...args: Parameters<typeof exchange>) {
+      // Each exchange's first message, by its type byte (P: parse, B: bind) and what follows it.
+      sent.push(Buffer.from(args[0]).toString("latin1"));
+      return exchange.apply(this, args);
     });
     const database = await openDatabase({ dataDir: "memory://" });
     try {
-      const read = sql`SELECT timestamptz '2026-11-26 10:00:00+00' AS at, interval '1 day 2 hours' AS span, date '2026-11-26' AS day,
-        ARRAY[timestamptz '2026-11-26 10:00:00+00'] AS ats, 7::int AS n, '{"a":1}'::jsonb AS doc`;
-      const expected = { at: "2026-11-26 10:00:00+00", span: "1 day 02:00:00", day: "2026-11-26", ats: '{"2026-11-26 10:00:00+00"}', n: 7, doc: { a: 1 } };
+      const read = (text: string, n: number) => sql`SELECT timestamptz '2026-11-26 10:00:00+00' AS at, interval '1 day 2 hours' AS span, date '2026-11-26' AS day,
+        ARRAY[timestamptz '2026-11-26 10:00:00+00'] AS ats, ${n}::int AS n, ${JSON.stringify({ a: 1 })}::jsonb AS doc, ${text}::text AS text, ${null}::text AS nothing`;
+      const expected = (text: string, n: number) => ({ at: "2026-11-26 10:00:00+00", span: "1 day 02:00:00", day: "2026-11-26", ats: '{"2026-11-26 10:00:00+00"}', n, doc: { a: 1 }, text, nothing: null });
       sent.length = 0;
-      expect(await database.run((db) => rows(db, read))).toEqual([expected]);
-      expect(await database.transaction((tx) => rows(tx, read))).toEqual([expected]);
-      // Queries outside transactions go through PGlite's query (a transaction's go through its own object's).
-      expect(sent.length).toBeGreaterThan(0);
-      for (const options of sent) expect(options).not.toHaveProperty("parsers");
+      for (let i = 0; i < 3; i++) {
+        expect(await database.run((db) => rows(db, read(`out ${i}`, i)))).toEqual([expected(`out ${i}`, i)]);
+        expect(await database.transaction((tx) => rows(tx, read(`in ${i}`, i)))).toEqual([expected(`in ${i}`, i)]);
+      }
+      // Parsed once; each of the six executions a bind of that statement.
+      const statement = sent.filter((m) => m.startsWith("P") && m.includes("interval '1 day 2 hours'"));
+      expect(statement).toHaveLength(1);
+      const name = /^P.{4}(stitch_\d+)\0/s.exec(statement[0]!)![1]!;
+      expect(sent.filter((m) => m.startsWith("B") && m.includes(`\0${name}\0`))).toHaveLength(6);
     } finally {
       spy.mockRestore();
+      await database.close();
+    }
+  });
+
+  it("a statement PostgreSQL refuses throws its error, and the connection goes on: outside a transaction and, rolled back, inside one", async () => {
+    const database = await openDatabase({ dataDir: "memory://" });
+    try {
+      await database.run((db) => db.execute(sql`CREATE TABLE once (id int PRIMARY KEY)`));
+      const insert = (id: number) => (db: Executor) => db.execute(sql`INSERT INTO once (id) VALUES (${id})`);
+      await database.run(insert(1));
+      await expect(database.run(insert(1))).rejects.toMatchObject({ cause: { code: "23505" } });
+      await expect(database.transaction(async (tx) => (await insert(2)(tx), await insert(1)(tx)))).rejects.toMatchObject({ cause: { code: "23505" } });
+      await database.run(insert(3));
+      expect(await database.run((db) => rows(db, sql`SELECT id FROM once ORDER BY id`))).toEqual([{ id: 1 }, { id: 3 }]);
+    } finally {
       await database.close();
     }
   });

@@ -4,7 +4,7 @@
  * - otherwise: embedded PGlite under DATA_DIR (default ./.data). PGlite is a single connection, so every
  *   transaction and query is serialised in-process; it is never used by more than one process.
  */
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, parse, protocol } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -85,27 +85,84 @@ export async function migratedPglite(dataDir: string, loadDataDir?: Blob): Promi
   // The extensions the migrations create (pg_trgm: the inbox's search), loaded on every open, copies included.
   const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   await client.waitReady;
-  const db = drizzlePglite({ client: adoptingParsers(client), schema }) as unknown as Db;
+  const db = drizzlePglite({ client: preparingPglite(client), schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return { client, db };
 }
 
 type QueryOptions = Parameters<PGlite["query"]>[2];
 
+/** How many prepared statements a PGlite client keeps (the least recently used one goes first). */
+const PGLITE_PREPARED = 500;
+const { serialize } = protocol;
+
 /**
- * The PGlite client as drizzle is given it, once ready (its own parsers are set up then: `waitReady`). drizzle sends
- * its parsers with every query (dates, times, intervals and their arrays read as the text PostgreSQL sends), and PGlite
- * merges a query's parsers into a copy of its whole table (one parser per type and per array type, some 400) at each
- * query: about 0.1 to 0.2 ms a statement, as much as running a small one. Here the parsers a query brings are written
- * into the client's own table (a handful of entries) and the query goes without them: every row reads as before, and
- * nothing is copied per statement. Transactions' queries alike.
+ * The PGlite client as drizzle is given it, once ready (its own parsers are set up then: `waitReady`). Two things
+ * change, and every row reads as before:
+ * - **Statements are prepared once and run by name.** PGlite's `query` sends each statement unnamed: PostgreSQL parses
+ *   and plans it at every execution (in WebAssembly, a millisecond or more for the engine's write), in six calls into
+ *   PGlite. Here a statement is parsed and described once per text (kept for the `PGLITE_PREPARED` most recently used
+ *   texts, the others closed), then each execution is one call: bind, describe, execute, sync. Its parameters are
+ *   serialized by the types the description gave, and its rows parsed by PGlite's own functions, as `query` does.
+ * - **drizzle's parsers go into the client's table.** drizzle sends its parsers with every query (dates, times,
+ *   intervals and their arrays read as the text PostgreSQL sends), and PGlite merges a query's parsers into a copy of
+ *   its whole table (some 400) at each query: here they are written into the client's own table (a handful of
+ *   entries) once, and the query goes without them.
+ * Transactions' queries alike. A query with options this does not handle (a blob, parameter types) goes to `query`.
  */
-function adoptingParsers(client: PGlite): PGlite {
+function preparingPglite(client: PGlite): PGlite {
   const lighter = (options: QueryOptions): QueryOptions => {
     if (!options?.parsers) return options;
     const { parsers, ...rest } = options;
     Object.assign(client.parsers, parsers);
     return rest;
+  };
+  const statements = new Map<string, { name: string; paramTypes: number[] }>();
+  let named = 0;
+  const exchange = (...messages: Uint8Array[]) => {
+    const bytes = new Uint8Array(messages.reduce((n, m) => n + m.length, 0));
+    messages.reduce((at, m) => (bytes.set(m, at), at + m.length), 0);
+    return client.execProtocolStream(bytes, { syncToFs: false });
+  };
+  const statementOf = async (text: string) => {
+    const known = statements.get(text);
+    if (known) {
+      // The most recently used last: the first is the one to close.
+      statements.delete(text);
+      statements.set(text, known);
+      return known;
+    }
+    const name = `stitch_${++named}`;
+    const described = await exchange(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync());
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(described) };
+    statements.set(text, statement);
+    if (statements.size > PGLITE_PREPARED) {
+      const [oldest, { name: closing }] = statements.entries().next().value!;
+      statements.delete(oldest);
+      await exchange(serialize.close({ type: "S", name: closing }), serialize.sync());
+    }
+    return statement;
+  };
+  // As PGlite's own: the client's query waits for a transaction under way to end; a transaction's runs inside it.
+  const query = (inTransaction: boolean) => async (text: string, params: unknown[] = [], options?: QueryOptions) => {
+    const own = lighter(options);
+    if (own?.blob || own?.paramTypes) return client.query(text, params, own);
+    await client._checkReady();
+    const exclusive = <T>(fn: () => Promise<T>) => (inTransaction ? fn() : client._runExclusiveTransaction(fn));
+    const results = await exclusive(() => client._runExclusiveQuery(async () => {
+      const { name, paramTypes } = await statementOf(text);
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const type = paramTypes[i]!;
+        const serializer = own?.serializers?.[type] ?? client.serializers[type];
+        return serializer ? serializer(value) : String(value);
+      });
+      const messages = await exchange(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
+      return parse.parseResults(messages, client.parsers, own)[0]!;
+    }));
+    // As PGlite's `query`: a statement outside a transaction is synced to the file system (a no-op for a directory).
+    if (!client.isInTransaction()) await client.syncToFs();
+    return results;
   };
   // Methods run on the client itself (PGlite keeps private fields, which a proxy as `this` cannot reach).
   const lightened = <C extends object>(target: C, overrides: Partial<Record<keyof C, unknown>>): C =>
@@ -117,11 +174,9 @@ function adoptingParsers(client: PGlite): PGlite {
       },
     });
   type Transaction = Parameters<Parameters<PGlite["transaction"]>[0]>[0];
-  const inTransaction = (tx: Transaction): Transaction =>
-    lightened(tx, { query: (text: string, params?: unknown[], options?: QueryOptions) => tx.query(text, params, lighter(options)) });
   return lightened(client, {
-    query: (text: string, params?: unknown[], options?: QueryOptions) => client.query(text, params, lighter(options)),
-    transaction: <T>(fn: (tx: Transaction) => Promise<T>) => client.transaction((tx) => fn(inTransaction(tx))),
+    query: query(false),
+    transaction: <T>(fn: (tx: Transaction) => Promise<T>) => client.transaction((tx) => fn(lightened(tx, { query: query(true) }))),
   });
 }
 

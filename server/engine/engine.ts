@@ -98,17 +98,27 @@ export interface RunTransition {
   runStatusBefore: RunStatus;
 }
 /**
- * Projects the transitions one transaction applied, in the order applied (one for a lone event, every event's for a
- * batch), inside that transaction: one call per transaction, so a projection can write a batch's rows in one statement.
+ * A projection of runs' transitions, inside the transaction that applies them. `concerns` says, from the transition
+ * alone (no reads), whether `project` may write anything for it: the engine hands `project` only those, all of one
+ * transaction at once and in the order applied (one for a lone event, every event's for a batch), so a projection can
+ * write a batch's rows in one statement. An event that concerns no observer may be written without a transaction
+ * (`Engine.applyUnlocked`), so `concerns` MUST be true for every transition `project` would write for.
  */
-export type TransitionObserver = (tx: Executor, transitions: readonly RunTransition[]) => Promise<void>;
+export interface TransitionObserver {
+  concerns(transition: RunTransition): boolean;
+  project(tx: Executor, transitions: readonly RunTransition[]): Promise<void>;
+}
 
-/** An observer that projects each transition on its own, in turn. */
-export const eachTransition =
-  (project: (tx: Executor, transition: RunTransition) => Promise<void>): TransitionObserver =>
-  async (tx, transitions) => {
+/** An observer that projects each transition it concerns on its own, in turn. */
+export const eachTransition = (
+  concerns: (transition: RunTransition) => boolean,
+  project: (tx: Executor, transition: RunTransition) => Promise<void>,
+): TransitionObserver => ({
+  concerns,
+  async project(tx, transitions) {
     for (const transition of transitions) await project(tx, transition);
-  };
+  },
+});
 
 /** A node of a run whose outbox rows a committed transaction deleted. */
 export interface ClearedNode {
@@ -290,7 +300,66 @@ export class Engine {
    * in-process executors report. Either the whole event is applied or, when refused, nothing is.
    */
   handle(runId: string, event: KeyedEvent, actor: string | null = null): Promise<EventResult> {
-    return this.onRun(runId, (run) => run.handle(event, actor), event);
+    return this.applyAlone(runId, event, actor);
+  }
+
+  /**
+   * One event on one run, alone: without a transaction when it can be (`applyUnlocked`), else in one with the run's
+   * row locked first (`onRun`). `admit` is the front door's check of the run, as in a batch.
+   */
+  private async applyAlone(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult> {
+    const applied = readsEveryRow(event) ? undefined : await this.applyUnlocked(runId, event, actor, admit);
+    return applied ?? this.onRun(runId, (run) => (admit?.(run), run.handle(event, actor)), event);
+  }
+
+  /**
+   * An event applied without a transaction, in two statements: a read of the run and the rows the event anticipates
+   * (one snapshot, no lock), then, once decided, its write, which takes the run's row lock and writes only if the run is
+   * still as read (`store.writeEventsIfUnchanged`: every write of a run's rows moves its version). A transaction costs
+   * four round trips (BEGIN, the lock and the read, the write, COMMIT); this costs two, and the write is the event's
+   * commit. It applies only what needs nothing but the engine's own rows: an event the run accepts, which no observer
+   * projects (a plain flow's Worker moving on, say). Anything else, and a run changed between the read and the write,
+   * answers undefined, having written nothing, and the caller applies the event the locked way, where it is decided
+   * again on what is then stored: exactly once either way.
+   */
+  private async applyUnlocked(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult | undefined> {
+    const after: AfterCommit = { dispatched: 0, handed: [], applied: [], cleared: [] };
+    let result: EventResult | undefined;
+    try {
+      result = await this.database.run(async (db) => {
+        const graphKey = this.runGraphs.get(runId);
+        const guessed = graphKey ? this.graphs.get(graphKey) : undefined;
+        const keys = guessed ? anticipatedKeys(guessed, event) : [];
+        const seen = await store.readRunUnlocked(db, runId, keys);
+        if (!seen) return undefined;
+        const { run, version } = seen;
+        const g = await this.graphOfRun(db, run);
+        const preread = graphKey === `${run.flowId}@${run.flowVersion}` ? { keys, rows: seen.rows } : undefined;
+        let step: MacrostepResult;
+        try {
+          admit?.(run);
+          step = await this.decide(db, run, g, refusingUnstorable(event, actor), undefined, undefined, anticipating(preread ? [] : anticipatedKeys(g, event), (wanted) => store.loadNodeRows(db, runId, wanted), preread));
+        } catch (error) {
+          if (error instanceof EngineError) return undefined;
+          throw error;
+        }
+        if (step.outcome.kind !== "applied") return undefined;
+        const deferred: DeferredWrites = { writes: [], transitions: [] };
+        const applied = await this.recordEvent(db, run, g, event, actor, step, after, deferred);
+        if (deferred.transitions.some((t) => this.observers.some((observer) => observer.concerns(t)))) return undefined;
+        const [writes] = this.mergedByRun(deferred.writes, after);
+        return (await store.writeEventsIfUnchanged(db, writes!, version)) ? applied : undefined;
+      });
+    } catch (error) {
+      this.local?.release(after.handed.length);
+      throw error;
+    }
+    if (!result) {
+      this.local?.release(after.handed.length);
+      return undefined;
+    }
+    this.committed(after);
+    return result;
   }
 
   cancel(runId: string, reason?: string, actor: string | null = null): Promise<EventResult> {
@@ -331,12 +400,17 @@ export class Engine {
       this.local?.release(after.handed.length);
       throw error;
     }
+    this.committed(after);
+    return result;
+  }
+
+  /** What a write leaves to do once it has committed (see `committing`). */
+  private committed(after: AfterCommit): void {
     // The cleared nodes first: a row this transaction wrote for a node it also cleared (a retry) was not deleted.
     if (after.cleared.length > 0) this.local?.cleared(after.cleared);
     if (after.handed.length > 0) this.local!.deliver(after.handed);
     if (after.dispatched > after.handed.length) this.options.onDispatch?.();
     for (const listener of this.committedListeners) for (const applied of after.applied) listener(applied);
-    return result;
   }
 
   /**
@@ -393,7 +467,7 @@ export class Engine {
    */
   async handleAll(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
     // Alone, each event's outcome is its own: one that fails does not make the others' answers errors.
-    const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.onRun(runId, (run) => (admit?.(run), run.handle(event)), event).catch(asError)));
+    const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.applyAlone(runId, event, null, admit).catch(asError)));
     // A cancellation-like event reads every row of its run, which a batch does not read: it goes alone.
     if (events.length <= 1 || events.some(({ event }) => readsEveryRow(event))) return alone();
     try {
@@ -654,8 +728,10 @@ export class Engine {
   }
 
   private async project(tx: Executor, transitions: readonly RunTransition[]): Promise<void> {
-    if (transitions.length === 0) return;
-    for (const observer of this.observers) await observer(tx, transitions);
+    for (const observer of this.observers) {
+      const concerned = transitions.filter((t) => observer.concerns(t));
+      if (concerned.length > 0) await observer.project(tx, concerned);
+    }
   }
 
   /** The callback URL of a Worker instance, with its token when callbacks are authenticated. */

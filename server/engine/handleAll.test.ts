@@ -141,11 +141,12 @@ describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
     const [r1, r2] = await startRuns(2);
     let faults = 0;
     // An observer that fails for one run only, as a broken projection would: its event cannot commit, with or without the others.
-    env.server.engine.observe(async (_tx, transitions) => {
-      if (transitions.some((t) => t.runId === r2!.id)) {
+    env.server.engine.observe({
+      concerns: (t) => t.runId === r2!.id,
+      project: async () => {
         faults++;
         throw new Error("projection broke");
-      }
+      },
     });
     const answers = await env.server.engine.handleAll([done(r1!.id, "A", "kept"), done(r2!.id, "A", "lost")]);
     // The batch was tried first, then each event alone: the faulty one answers its error, the other its result.

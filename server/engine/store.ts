@@ -292,7 +292,9 @@ interface StoredNodeRow {
   retry_from: number;
 }
 
-const NODE_COLUMN_LIST = "node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from";
+type NodeColumn = keyof StoredNodeRow;
+const NODE_COLUMN_NAMES: readonly NodeColumn[] = ["node_id", "status", "output", "error", "input", "attempt", "path_total", "path_done", "path_failed", "feedback", "retry_from"];
+const NODE_COLUMN_LIST = NODE_COLUMN_NAMES.join(", ");
 const NODE_COLUMNS = sql.raw(NODE_COLUMN_LIST);
 
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
@@ -327,12 +329,47 @@ export async function loadNodeRowsOfRuns(tx: Executor, wanted: readonly { runId:
   const byRun = new Map<string, NodeRow[]>(wanted.map((w) => [w.runId, []]));
   if (wanted.every((w) => w.keys.length === 0)) return byRun;
   const found = await rows<StoredNodeRow & { run_id: string }>(tx, sql`
-    SELECT s.run_id, ${sql.raw(NODE_COLUMN_LIST.split(", ").map((c) => `s.${c}`).join(", "))}
+    SELECT s.run_id, ${sql.raw(NODE_COLUMN_NAMES.map((c) => `s.${c}`).join(", "))}
     FROM jsonb_to_recordset(${json(wanted)}::jsonb) AS w("runId" uuid, keys jsonb)
     CROSS JOIN LATERAL jsonb_array_elements_text(w.keys) AS k(node_id)
     CROSS JOIN LATERAL (SELECT * FROM stitch_node_states WHERE run_id = w."runId" AND node_id = k.node_id OFFSET 0) s`);
   for (const row of found) byRun.get(row.run_id)?.push(toNodeRow(row));
   return byRun;
+}
+
+/** A run as read without a lock (`readRunUnlocked`): what `lockRun` answers, the run's version, and rows of its nodes. */
+export interface SeenRun {
+  run: LockedRun;
+  /**
+   * The run row's version: its `xmin`, the transaction that last wrote it. Every write of a run's node rows updates
+   * the run's row in the same statement (`writeEvents`), so while the version holds, nothing the read saw has changed.
+   */
+  version: string;
+  rows: NodeRow[];
+}
+
+/**
+ * A run and the rows of `keys` that exist, without a lock, in one statement (one snapshot): what an event applied
+ * without a transaction reads (engine.ts `applyUnlocked`), its write then guarded by the version read here. Undefined
+ * when there is no such run.
+ */
+export async function readRunUnlocked(db: Executor, runId: string, keys: readonly string[]): Promise<SeenRun | undefined> {
+  if (!isUuid(runId)) return undefined;
+  // The node's columns are named `node.*` here, apart from the run's (both have a status).
+  const found = await rows<LockedRunRow & { version: string } & { [C in NodeColumn as `node.${C}`]: StoredNodeRow[C] | null }>(db, sql`
+    SELECT ${LOCKED_RUN_COLUMNS}, r.xmin::text AS version, ${sql.raw(NODE_COLUMN_NAMES.map((c) => `s.${c} AS "node.${c}"`).join(", "))}
+    FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
+    LEFT JOIN LATERAL (
+      SELECT n.* FROM jsonb_array_elements_text(${json(keys)}::jsonb) AS k(node_id)
+      CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = r.id AND node_id = k.node_id OFFSET 0) n
+    ) s ON true
+    WHERE r.id = ${runId}`);
+  const [first] = found;
+  if (!first) return undefined;
+  const nodeRows = found
+    .filter((row) => row["node.node_id"] !== null)
+    .map((row) => toNodeRow(Object.fromEntries(NODE_COLUMN_NAMES.map((c) => [c, row[`node.${c}`]])) as unknown as StoredNodeRow));
+  return { run: toLockedRun(first), version: first.version, rows: nodeRows };
 }
 
 /** Every row of a run: only a cancellation needs them all. */
@@ -399,6 +436,23 @@ export function writeEvent(tx: Executor, runId: string, { log, ...w }: EventWrit
  * `= ANY(ARRAY(...))`), never by a join the planner could turn into a scan of a whole table.
  */
 export async function writeEvents(tx: Executor, writes: readonly RunWrites[]): Promise<void> {
+  await writeRuns(tx, writes);
+}
+
+/**
+ * One run's accepted events written outside a transaction, in one statement, if and only if the run is still at
+ * `version` (`readRunUnlocked`): answers whether it was written. The statement first updates the run's row where its
+ * version is unchanged, which locks it (the run's row first, as everywhere: every other part of the statement waits
+ * for that update's answer), and writes nothing else unless that row was updated. A transaction that changed the run
+ * since the read has moved its version, and a transaction holding its lock is waited for, then the version checked on
+ * the row it left.
+ */
+export async function writeEventsIfUnchanged(db: Executor, writes: RunWrites, version: string): Promise<boolean> {
+  return (await writeRuns(db, [writes], version)) > 0;
+}
+
+/** `writeEvents`, and with `version`, only if that one run is still at it: answers how many runs were written. */
+async function writeRuns(tx: Executor, writes: readonly RunWrites[], version?: string): Promise<number> {
   const changed = writes.flatMap((w) => w.changed.map((row) => ({ runId: w.runId, ...row })));
   const cancelled = writes.flatMap((w) => w.cancelled.map((key) => ({ runId: w.runId, key })));
   const dispatches = writes.flatMap((w) =>
@@ -407,12 +461,21 @@ export async function writeEvents(tx: Executor, writes: readonly RunWrites[]): P
   const runs = writes.map((w) => ({ id: w.runId, ...w.counts, status: w.status }));
   const logs = writes.flatMap((w) => w.logs.map((log) => ({ runId: w.runId, ...log, payload: log.payload ?? null }))).map((log, seq) => ({ seq, ...log }));
   const notify = writes.some((w) => w.notify);
-  await tx.execute(sql`
-    WITH saved AS (
+  // Guarded by a version, every part but the run's update is kept from writing unless the run's update wrote
+  // (`written`, an InitPlan evaluated before the part's first row).
+  const written = version === undefined ? sql`` : sql` AND EXISTS (SELECT 1 FROM counted)`;
+  const [result] = await rows<{ counted: number | string }>(tx, sql`
+    WITH counted AS (
+      UPDATE stitch_runs r SET running_count = x.running, waiting_count = x.waiting, failed_count = x.failed, status = x.status, updated_at = now()
+      FROM jsonb_to_recordset(${json(runs)}::jsonb) AS x(id uuid, running int, waiting int, failed int, status text)
+      WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT (e->>'id')::uuid FROM jsonb_array_elements(${json(runs)}::jsonb) e))${version === undefined ? sql`` : sql` AND r.xmin = ${version}::xid`}
+      RETURNING r.id
+    ), saved AS (
       INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from, updated_at)
       SELECT x."runId", x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
       FROM jsonb_to_recordset(${json(changed)}::jsonb)
         AS x("runId" uuid, key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
+      WHERE true${written}
       ON CONFLICT (run_id, node_id) DO UPDATE SET
         status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
         attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
@@ -421,7 +484,7 @@ export async function writeEvents(tx: Executor, writes: readonly RunWrites[]): P
       DELETE FROM stitch_dispatches
       WHERE id = ANY(ARRAY(
         SELECT d.id FROM jsonb_to_recordset(${json(cancelled)}::jsonb) AS c("runId" uuid, key text)
-        CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key OFFSET 0) d))
+        CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key OFFSET 0) d))${written}
     ), queued AS (
       INSERT INTO stitch_dispatches (id, run_id, node_id, node_attempt, kind, url, payload, run_at, locked_until, deliveries)
       SELECT COALESCE(x.claimed_id, gen_random_uuid()), x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0),
@@ -429,19 +492,18 @@ export async function writeEvents(tx: Executor, writes: readonly RunWrites[]): P
         CASE WHEN x.claimed_id IS NULL THEN 0 ELSE 1 END
       FROM jsonb_to_recordset(${json(dispatches)}::jsonb)
         AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int, claimed_id uuid, lease_ms int)
-    ), counted AS (
-      UPDATE stitch_runs r SET running_count = x.running, waiting_count = x.waiting, failed_count = x.failed, status = x.status, updated_at = now()
-      FROM jsonb_to_recordset(${json(runs)}::jsonb) AS x(id uuid, running int, waiting int, failed int, status text)
-      WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT (e->>'id')::uuid FROM jsonb_array_elements(${json(runs)}::jsonb) e))
+      WHERE true${written}
     ), logged AS (
       INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
       SELECT x."runId", x."nodeId", x.type, x.payload, x.actor
       FROM jsonb_to_recordset(${json(logs)}::jsonb) AS x(seq int, "runId" uuid, "nodeId" text, type text, payload jsonb, actor text)
+      WHERE true${written}
       ORDER BY x.seq
     ), woken AS (
-      SELECT pg_notify('stitch_dispatch', '') WHERE ${notify}
+      SELECT pg_notify('stitch_dispatch', '') WHERE ${notify}${written}
     )
-    SELECT (SELECT count(*) FROM woken) AS woken`);
+    SELECT (SELECT count(*) FROM woken) AS woken, (SELECT count(*) FROM counted) AS counted`);
+  return Number(result?.counted ?? 0);
 }
 
 

@@ -2,12 +2,15 @@
  * The plain flows' projection: a flow run that no other front door owns keeps the decisions its UX nodes and review
  * gates wait for, like every other run, so the reviewer's inbox holds them all.
  */
-import { type TransitionObserver, eachTransition } from "../engine/engine";
+import { type RunTransition, type TransitionObserver, eachTransition } from "../engine/engine";
 import type { RecordDecisions } from "../decisions/record";
 
+/** A plain flow's transition that makes a node wait for a person, or ends such a wait. */
+const concerns = (t: RunTransition): boolean =>
+  t.owner === null && t.changes.some((c) => c.after.status === "waiting_for_user" || c.before === "waiting_for_user");
+
 export function flowProjection(recordDecisions: RecordDecisions): TransitionObserver {
-  return eachTransition(async (tx, t) => {
-    if (t.owner !== null || !t.changes.some((c) => c.after.status === "waiting_for_user" || c.before === "waiting_for_user")) return;
+  return eachTransition(concerns, async (tx, t) => {
     const run = `flow run ${t.runId.slice(0, 8)}`;
     await recordDecisions(tx, t, {
       frontDoor: "flow",

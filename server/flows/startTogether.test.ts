@@ -90,11 +90,12 @@ describe.each(testDatabases)("starting plain flows' runs together on $name", (te
     const broken = `broken-${testDatabase.name}`;
     let faults = 0;
     // A projection that fails for one start only: its run cannot commit, with or without the others.
-    env.server.engine.observe(async (_tx, transitions) => {
-      if (transitions.some((t) => t.event.type === "start" && t.startedBy?.name === broken)) {
+    env.server.engine.observe({
+      concerns: (t) => t.event.type === "start" && t.startedBy?.name === broken,
+      project: async () => {
         faults++;
         throw new Error("projection broke");
-      }
+      },
     });
     const names = [`kept-${testDatabase.name}-0`, broken, `kept-${testDatabase.name}-1`];
     const starts = names.map((name) => startAs(name, flowId, { who: name }));

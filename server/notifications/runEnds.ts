@@ -45,21 +45,23 @@ async function namingOf(tx: Executor, t: RunTransition): Promise<Naming> {
 }
 
 export function runEndObserver(notifier: Notifier): TransitionObserver {
-  return async (tx: Executor, transitions: readonly RunTransition[]) => {
-    const events: NotificationEvent[] = [];
-    for (const t of transitions) {
-      if (t.runStatus === t.runStatusBefore || !(t.runStatus in ENDS)) continue;
-      const type = ENDS[t.runStatus as keyof typeof ENDS];
-      const frontDoor = t.owner?.front_door ?? "flow";
-      const runId = t.owner?.run_id ?? t.runId;
-      const reason = reasonOf(t);
-      events.push({
-        type,
-        run: { front_door: frontDoor, run_id: runId, title: titleOf(frontDoor, runId, await namingOf(tx, t)), status: t.runStatus, started_by: t.startedBy },
-        ...(reason ? { reason: reason.slice(0, 1000) } : {}),
-      });
-    }
-    // The runs a transaction ended are told together: one statement for all their events and webhook deliveries.
-    await notifier.emitAll(tx, events);
+  return {
+    concerns: (t) => t.runStatus !== t.runStatusBefore && t.runStatus in ENDS,
+    async project(tx: Executor, transitions: readonly RunTransition[]) {
+      const events: NotificationEvent[] = [];
+      for (const t of transitions) {
+        const type = ENDS[t.runStatus as keyof typeof ENDS];
+        const frontDoor = t.owner?.front_door ?? "flow";
+        const runId = t.owner?.run_id ?? t.runId;
+        const reason = reasonOf(t);
+        events.push({
+          type,
+          run: { front_door: frontDoor, run_id: runId, title: titleOf(frontDoor, runId, await namingOf(tx, t)), status: t.runStatus, started_by: t.startedBy },
+          ...(reason ? { reason: reason.slice(0, 1000) } : {}),
+        });
+      }
+      // The runs a transaction ended are told together: one statement for all their events and webhook deliveries.
+      await notifier.emitAll(tx, events);
+    },
   };
 }

@@ -63,13 +63,14 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
   return { ...(state ? { state } : {}), turns };
 }
 
+/** A transition of a run the pipeline owns that changes one of its agents' nodes. */
+const concerns = (t: RunTransition): boolean => t.owner?.front_door === "pipeline" && t.changes.some((c) => isPipelineNode(t.graph.nodes.get(c.key)));
+
 /** The observer the pipeline registers with the engine. Engine runs the pipeline does not own are left alone. */
 export function pipelineProjection(recordDecisions: RecordDecisions): TransitionObserver {
-  return eachTransition(async (tx: Executor, t: RunTransition) => {
-    if (t.owner?.front_door !== "pipeline") return;
-    if (!t.changes.some((c) => isPipelineNode(t.graph.nodes.get(c.key)))) return;
+  return eachTransition(concerns, async (tx: Executor, t: RunTransition) => {
     // The engine run is locked (this runs inside its event); the pipeline run's row comes second, as everywhere.
-    const run = await store.findRun(tx, t.owner.run_id);
+    const run = await store.findRun(tx, t.owner!.run_id);
     if (!run) return;
     const projected = project({ agents: run.agents, currentAgent: run.currentAgent }, t);
     if (projected.state) await store.updateRunState(tx, run.id, projected.state.state, projected.state.failure);

@@ -83,11 +83,12 @@ async function evaluateOutputs(tx: Executor, run: store.RunRow): Promise<Rendere
   return renderOutputs(definition.outputs, { inputs: run.inputs ?? {}, outputs: (id) => steps.get(id) });
 }
 
+/** A transition of a run the step workflows own that changes one of its steps. */
+const concerns = (t: RunTransition): boolean => t.owner?.front_door === "steps" && t.changes.some((change) => isStep(t, change.key));
+
 /** The observer the step workflows register with the engine. */
 export function stepProjection(): TransitionObserver {
-  return eachTransition(async (tx, t) => {
-    if (t.owner?.front_door !== "steps") return;
-    if (!t.changes.some((change) => isStep(t, change.key))) return;
+  return eachTransition(concerns, async (tx, t) => {
     const run = await store.findRun(tx, t.runId);
     if (!run) return;
     const projected = projectSteps(t);

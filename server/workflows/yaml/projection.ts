@@ -58,11 +58,13 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
   return { status: t.runStatus, ...(cancelReason !== undefined ? { cancelReason } : {}), turns };
 }
 
+/** A transition of a run the workflow front door owns that changes one of its jobs' nodes, or cancels the run. */
+const concerns = (t: RunTransition): boolean =>
+  t.owner?.front_door === "yaml" && (t.event.type === "cancel" || t.changes.some((c) => t.graph.nodes.get(c.key)?.spec.triggerRule !== undefined));
+
 /** The observer the workflow front door registers with the engine; engine runs it does not own are left alone. */
 export function workflowProjection(recordDecisions: RecordDecisions): TransitionObserver {
-  return eachTransition(async (tx: Executor, t: RunTransition) => {
-    if (t.owner?.front_door !== "yaml") return;
-    if (!t.changes.some((c) => t.graph.nodes.get(c.key)?.spec.triggerRule !== undefined) && t.event.type !== "cancel") return;
+  return eachTransition(concerns, async (tx: Executor, t: RunTransition) => {
     const run = await store.findRun(tx, t.runId);
     if (!run) return;
     const projected = project(run.status, t);
