@@ -205,6 +205,8 @@ export class Engine {
   private readonly graphs = new Map<string, CompiledGraph>();
   /** The graph (its `graphs` key) each run executed at its last event in this process: what its next event will read is known before its lock. */
   private readonly runGraphs = new Map<string, string>();
+  /** Runs this process last wrote without a transaction, as it left them (see `HeldRun`). */
+  private readonly heldRuns = new Map<string, HeldRun>();
   private readonly observers: TransitionObserver[] = [];
   private readonly committedListeners: ((applied: EventResult) => void)[] = [];
   private local: LocalDelivery | undefined;
@@ -324,21 +326,31 @@ export class Engine {
    */
   private async applyUnlocked(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult | undefined> {
     const after: AfterCommit = { dispatched: 0, handed: [], applied: [], cleared: [] };
+    // What this process's last write of the run left, used once: a write leaves a new one, or none.
+    const held = this.heldRuns.get(runId);
+    this.heldRuns.delete(runId);
     let result: EventResult | undefined;
     try {
       result = await this.database.run(async (db) => {
         const graphKey = this.runGraphs.get(runId);
         const guessed = graphKey ? this.graphs.get(graphKey) : undefined;
         const keys = guessed ? anticipatedKeys(guessed, event) : [];
-        const seen = await store.readRunUnlocked(db, runId, keys);
+        const seen = held && keys.length > 0 && keys.every((key) => held.rows.has(key)) ? seenFrom(held, keys) : await store.readRunUnlocked(db, runId, keys);
         if (!seen) return undefined;
         const { run, version } = seen;
         const g = await this.graphOfRun(db, run);
         const preread = graphKey === `${run.flowId}@${run.flowVersion}` ? { keys, rows: seen.rows } : undefined;
+        // Every row the event read, or found absent (null), as the read left it.
+        const read = new Map<string, NodeRow | null>(preread ? keys.map((key) => [key, seen.rows.find((row) => row.key === key) ?? null]) : []);
+        const load = async (wanted: string[]) => {
+          const found = await store.loadNodeRows(db, runId, wanted);
+          for (const key of wanted) read.set(key, found.find((row) => row.key === key) ?? null);
+          return found;
+        };
         let step: MacrostepResult;
         try {
           admit?.(run);
-          step = await this.decide(db, run, g, refusingUnstorable(event, actor), undefined, undefined, anticipating(preread ? [] : anticipatedKeys(g, event), (wanted) => store.loadNodeRows(db, runId, wanted), preread));
+          step = await this.decide(db, run, g, refusingUnstorable(event, actor), undefined, undefined, anticipating(preread ? [] : anticipatedKeys(g, event), load, preread));
         } catch (error) {
           if (error instanceof EngineError) return undefined;
           throw error;
@@ -348,7 +360,18 @@ export class Engine {
         const applied = await this.recordEvent(db, run, g, event, actor, step, after, deferred);
         if (deferred.transitions.some((t) => this.observers.some((observer) => observer.concerns(t)))) return undefined;
         const [writes] = this.mergedByRun(deferred.writes, after);
-        return (await store.writeEventsIfUnchanged(db, writes!, version)) ? applied : undefined;
+        // A run that goes on with one webhook (a chain's next Worker): the rows its callback will want are held.
+        for (const change of step.changes) read.set(change.key, change.after);
+        const webhooks = writes!.dispatches.filter((d) => d.kind === "webhook");
+        const next = webhooks.length === 1 && run.status === "running" ? anticipatedKeys(g, { type: "callback", key: webhooks[0]!.key, status: "completed", output: null }) : [];
+        const written = await store.writeEventsIfUnchanged(db, writes!, version, next.filter((key) => !read.has(key)));
+        if (!written) return undefined;
+        if (next.length > 0) {
+          const rows = new Map(next.map((key) => [key, read.has(key) ? read.get(key)! : (written.ahead.find((row) => row.key === key) ?? null)]));
+          if (this.heldRuns.size >= MAX_HELD_RUNS) this.heldRuns.clear();
+          this.heldRuns.set(runId, { version: written.version, run: { ...run, counts: { ...run.counts } }, rows });
+        }
+        return applied;
       });
     } catch (error) {
       this.local?.release(after.handed.length);
@@ -646,6 +669,8 @@ export class Engine {
   ) {
     const node = step.addressed;
     if (step.outcome.kind === "duplicate") return { duplicate: true, message: step.outcome.message, node, runStatus: run.status };
+    // What this process held of the run is no longer what the run will be.
+    this.heldRuns.delete(run.id);
 
     const counts: RunCounts = { ...run.counts };
     for (const { before, after } of step.changes) {
@@ -830,6 +855,28 @@ export class Engine {
 }
 
 type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
+
+/**
+ * A run as this process's last write left it, without a transaction (`Engine.applyUnlocked`): its version then, the
+ * run, and the rows its next event will probably want (null: no such row). An event that wants only these reads
+ * nothing: what it writes is guarded by the version, so a run changed since (by another process, or a transaction
+ * of this one) is not written over, and the event is applied the locked way.
+ */
+interface HeldRun {
+  version: string;
+  run: store.LockedRun;
+  rows: ReadonlyMap<string, NodeRow | null>;
+}
+
+/** How many runs a process holds (`HeldRun`): past it, it forgets them all and reads again. */
+const MAX_HELD_RUNS = 10_000;
+
+/** A held run as `store.readRunUnlocked` would answer it, for `keys` (all held). */
+const seenFrom = (held: HeldRun, keys: readonly string[]): store.SeenRun => ({
+  run: { ...held.run, counts: { ...held.run.counts } },
+  version: held.version,
+  rows: keys.flatMap((key) => held.rows.get(key) ?? []),
+});
 
 type RowLoader = (keys: string[]) => Promise<NodeRow[]>;
 

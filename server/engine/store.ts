@@ -297,6 +297,15 @@ const NODE_COLUMN_NAMES: readonly NodeColumn[] = ["node_id", "status", "output",
 const NODE_COLUMN_LIST = NODE_COLUMN_NAMES.join(", ");
 const NODE_COLUMNS = sql.raw(NODE_COLUMN_LIST);
 
+/** A node row's columns beside other columns, each named `<prefix>.<column>` (null where the row is absent). */
+type NodeColumnsAs<P extends string> = { [C in NodeColumn as `${P}.${C}`]: StoredNodeRow[C] | null };
+const nodeColumnsAs = (prefix: string, table: string) => sql.raw(NODE_COLUMN_NAMES.map((c) => `${table}.${c} AS "${prefix}.${c}"`).join(", "));
+/** The node rows of result rows whose node columns were named by `nodeColumnsAs` (result rows without one left out). */
+const nodeRowsAs = <P extends string>(prefix: P, found: readonly NodeColumnsAs<P>[]): NodeRow[] =>
+  found
+    .filter((row) => row[`${prefix}.node_id`] !== null)
+    .map((row) => toNodeRow(Object.fromEntries(NODE_COLUMN_NAMES.map((c) => [c, row[`${prefix}.${c}`]])) as unknown as StoredNodeRow));
+
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   key: r.node_id, status: r.status, output: r.output, error: r.error, input: r.input, attempt: r.attempt,
   pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed, feedback: r.feedback ?? null,
@@ -356,8 +365,8 @@ export interface SeenRun {
 export async function readRunUnlocked(db: Executor, runId: string, keys: readonly string[]): Promise<SeenRun | undefined> {
   if (!isUuid(runId)) return undefined;
   // The node's columns are named `node.*` here, apart from the run's (both have a status).
-  const found = await rows<LockedRunRow & { version: string } & { [C in NodeColumn as `node.${C}`]: StoredNodeRow[C] | null }>(db, sql`
-    SELECT ${LOCKED_RUN_COLUMNS}, r.xmin::text AS version, ${sql.raw(NODE_COLUMN_NAMES.map((c) => `s.${c} AS "node.${c}"`).join(", "))}
+  const found = await rows<LockedRunRow & { version: string } & NodeColumnsAs<"node">>(db, sql`
+    SELECT ${LOCKED_RUN_COLUMNS}, r.xmin::text AS version, ${nodeColumnsAs("node", "s")}
     FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
     LEFT JOIN LATERAL (
       SELECT n.* FROM jsonb_array_elements_text(${json(keys)}::jsonb) AS k(node_id)
@@ -366,9 +375,7 @@ export async function readRunUnlocked(db: Executor, runId: string, keys: readonl
     WHERE r.id = ${runId}`);
   const [first] = found;
   if (!first) return undefined;
-  const nodeRows = found
-    .filter((row) => row["node.node_id"] !== null)
-    .map((row) => toNodeRow(Object.fromEntries(NODE_COLUMN_NAMES.map((c) => [c, row[`node.${c}`]])) as unknown as StoredNodeRow));
+  const nodeRows = nodeRowsAs("node", found);
   return { run: toLockedRun(first), version: first.version, rows: nodeRows };
 }
 
@@ -441,18 +448,24 @@ export async function writeEvents(tx: Executor, writes: readonly RunWrites[]): P
 
 /**
  * One run's accepted events written outside a transaction, in one statement, if and only if the run is still at
- * `version` (`readRunUnlocked`): answers whether it was written. The statement first updates the run's row where its
- * version is unchanged, which locks it (the run's row first, as everywhere: every other part of the statement waits
- * for that update's answer), and writes nothing else unless that row was updated. A transaction that changed the run
- * since the read has moved its version, and a transaction holding its lock is waited for, then the version checked on
- * the row it left.
+ * `version` (`readRunUnlocked`): answers the run's version after the write, or undefined when nothing was written.
+ * The statement first updates the run's row where its version is unchanged, which locks it (the run's row first, as
+ * everywhere: every other part of the statement waits for that update's answer), and writes nothing else unless that
+ * row was updated. A transaction that changed the run since the read has moved its version, and a transaction holding
+ * its lock is waited for, then the version checked on the row it left. `ahead`: keys of rows this write does not
+ * change, read in the same statement (absent ones left out): what the run's next event will want, current as of the
+ * version answered.
  */
-export async function writeEventsIfUnchanged(db: Executor, writes: RunWrites, version: string): Promise<boolean> {
-  return (await writeRuns(db, [writes], version)) > 0;
+export async function writeEventsIfUnchanged(db: Executor, writes: RunWrites, version: string, ahead: readonly string[] = []): Promise<{ version: string; ahead: NodeRow[] } | undefined> {
+  const written = await writeRuns(db, [writes], { version, ahead });
+  return written.version === null ? undefined : { version: written.version, ahead: written.ahead };
 }
 
-/** `writeEvents`, and with `version`, only if that one run is still at it: answers how many runs were written. */
-async function writeRuns(tx: Executor, writes: readonly RunWrites[], version?: string): Promise<number> {
+/**
+ * `writeEvents`, and with `guard`, only if that one run is still at its version (see `writeEventsIfUnchanged`):
+ * answers the run's version after the write (null when a guard kept it from writing) and the rows read `ahead`.
+ */
+async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { version: string; ahead: readonly string[] }): Promise<{ version: string | null; ahead: NodeRow[] }> {
   const changed = writes.flatMap((w) => w.changed.map((row) => ({ runId: w.runId, ...row })));
   const cancelled = writes.flatMap((w) => w.cancelled.map((key) => ({ runId: w.runId, key })));
   const dispatches = writes.flatMap((w) =>
@@ -463,13 +476,13 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], version?: s
   const notify = writes.some((w) => w.notify);
   // Guarded by a version, every part but the run's update is kept from writing unless the run's update wrote
   // (`written`, an InitPlan evaluated before the part's first row).
-  const written = version === undefined ? sql`` : sql` AND EXISTS (SELECT 1 FROM counted)`;
-  const [result] = await rows<{ counted: number | string }>(tx, sql`
+  const written = guard === undefined ? sql`` : sql` AND EXISTS (SELECT 1 FROM counted)`;
+  const found = await rows<{ version: string | null } & NodeColumnsAs<"ahead">>(tx, sql`
     WITH counted AS (
       UPDATE stitch_runs r SET running_count = x.running, waiting_count = x.waiting, failed_count = x.failed, status = x.status, updated_at = now()
       FROM jsonb_to_recordset(${json(runs)}::jsonb) AS x(id uuid, running int, waiting int, failed int, status text)
-      WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT (e->>'id')::uuid FROM jsonb_array_elements(${json(runs)}::jsonb) e))${version === undefined ? sql`` : sql` AND r.xmin = ${version}::xid`}
-      RETURNING r.id
+      WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT (e->>'id')::uuid FROM jsonb_array_elements(${json(runs)}::jsonb) e))${guard === undefined ? sql`` : sql` AND r.xmin = ${guard.version}::xid`}
+      RETURNING r.xmin::text AS version
     ), saved AS (
       INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from, updated_at)
       SELECT x."runId", x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
@@ -501,9 +514,13 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], version?: s
       ORDER BY x.seq
     ), woken AS (
       SELECT pg_notify('stitch_dispatch', '') WHERE ${notify}${written}
+    ), ahead AS (
+      SELECT n.* FROM jsonb_array_elements_text(${json(guard?.ahead ?? [])}::jsonb) AS k(node_id)
+      CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = ${writes[0]?.runId ?? null}::uuid AND node_id = k.node_id OFFSET 0) n
     )
-    SELECT (SELECT count(*) FROM woken) AS woken, (SELECT count(*) FROM counted) AS counted`);
-  return Number(result?.counted ?? 0);
+    SELECT (SELECT count(*) FROM woken) AS woken, (SELECT version FROM counted LIMIT 1) AS version, ${nodeColumnsAs("ahead", "a")}
+    FROM (SELECT 1) AS one LEFT JOIN ahead a ON true`);
+  return { version: found[0]?.version ?? null, ahead: nodeRowsAs("ahead", found) };
 }
 
 

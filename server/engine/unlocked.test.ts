@@ -16,6 +16,9 @@ import { type WorkerServer, startWorkerServer } from "../testing/workerServer";
 import * as store from "./store";
 import { newRow } from "./transition";
 
+/** The engine's unlocked read of a run (`store.readRunUnlocked`), told from its text. */
+const isUnlockedRead = (query: SQL) => /xmin::text AS version[\s\S]*JOIN stitch_flows/.test(new PgDialect().sqlToQuery(query).sql);
+
 describe.each(testDatabases)("events applied without a transaction on $name", (testDatabase) => {
   let env: ServerOnTestDatabase;
   let worker: WorkerServer;
@@ -95,14 +98,69 @@ describe.each(testDatabases)("events applied without a transaction on $name", (t
     // Another event commits first (B's row is untouched by it, but the run's version moves).
     await env.server.engine.cancel(run.id, "moved on");
     expect(await versionOf(run.id)).not.toBe(read);
-    expect(await env.database.run((db) => store.writeEventsIfUnchanged(db, writes("stale"), read))).toBe(false);
+    expect(await env.database.run((db) => store.writeEventsIfUnchanged(db, writes("stale"), read))).toBeUndefined();
     expect((await env.api.getRun(run.id)).node_states.A!.status).toBe("cancelled");
     expect((await eventsOf(run.id)).map((e) => e.type)).toEqual(["start", "cancel"]);
 
     const current = await versionOf(run.id);
-    expect(await env.database.run((db) => store.writeEventsIfUnchanged(db, writes("fresh"), current))).toBe(true);
+    // Rows ahead are read in the same statement, as they were: B is there, Z is not.
+    const written = await env.database.run((db) => store.writeEventsIfUnchanged(db, writes("fresh"), current, ["B", "Z"]));
+    expect(written?.version).toBe(await versionOf(run.id));
+    expect(written?.version).not.toBe(current);
+    expect(written?.ahead.map((row) => [row.key, row.status])).toEqual([["B", "cancelled"]]);
     expect((await env.api.getRun(run.id)).node_states.A).toEqual({ status: "completed", output: "fresh" });
-    expect(await versionOf(run.id)).not.toBe(current);
+  });
+
+  /** Counts the engine's unlocked reads (`store.readRunUnlocked`) while `fn` runs. */
+  async function countingReads<T>(fn: () => Promise<T>): Promise<{ result: T; reads: number }> {
+    const run_ = database.run.bind(database);
+    let reads = 0;
+    Object.assign(database, {
+      run: <R>(body: Parameters<Database["run"]>[0]) =>
+        run_((db) => {
+          const execute = db.execute.bind(db);
+          const counting = Object.assign(Object.create(db) as typeof db, {
+            execute: (query: SQL) => {
+              if (isUnlockedRead(query)) reads++;
+              return execute(query);
+            },
+          });
+          return body(counting) as Promise<R>;
+        }),
+    });
+    try {
+      return { result: await fn(), reads };
+    } finally {
+      Object.assign(database, { run: run_ });
+    }
+  }
+
+  it("a chain's next callback reads nothing: the last write left the run and the rows it wants, current while the run's version holds", async () => {
+    const run = await env.api.run(graphOf(["A", "B", "C", "D"].map((id) => workerNode(id, worker.url)), chain("A", "B", "C", "D")));
+    const before = transactions;
+    const { reads } = await countingReads(async () => {
+      for (const key of ["A", "B", "C"]) await env.server.engine.handle(run.id, done(key, `${key} done`));
+    });
+    // The first callback read the run; the next two used what the write before them left.
+    expect(reads).toBe(1);
+    expect(transactions - before).toBe(0);
+    expect((await env.api.getRun(run.id)).node_states).toMatchObject({
+      A: { status: "completed", output: "A done" }, B: { status: "completed", output: "B done" }, C: { status: "completed", output: "C done" }, D: { status: "running" },
+    });
+    expect((await eventsOf(run.id)).map((e) => e.node_id)).toEqual([null, "A", "B", "C"]);
+  });
+
+  it("what this process holds of a run is not written over once the run has moved (another process wrote it): the event goes the locked way", async () => {
+    const run = await env.api.run(graphOf(["A", "B", "C"].map((id) => workerNode(id, worker.url)), chain("A", "B", "C")));
+    await env.server.engine.handle(run.id, done("A", "a"));
+    // Another process's write moves the run's version (here, its row written behind this process's back).
+    await env.database.run((db) => db.execute(sql`UPDATE stitch_runs SET updated_at = now() WHERE id = ${run.id}`));
+    const before = transactions;
+    const { reads } = await countingReads(() => env.server.engine.handle(run.id, done("B", "b")));
+    expect(reads).toBe(0);
+    expect(transactions - before).toBe(1);
+    expect((await env.api.getRun(run.id)).node_states).toMatchObject({ B: { status: "completed", output: "b" }, C: { status: "running" } });
+    expect((await eventsOf(run.id)).map((e) => e.node_id)).toEqual([null, "A", "B"]);
   });
 
   it.runIf(testDatabase.name === "postgres")("a run changed between the read and the write: the event is decided again, locked, and applied once", async () => {
@@ -117,7 +175,7 @@ describe.each(testDatabases)("events applied without a transaction on $name", (t
           const racing = Object.assign(Object.create(db) as typeof db, {
             execute: async (query: SQL) => {
               const answer = await execute(query);
-              if (!raced && new PgDialect().sqlToQuery(query).sql.includes("AS version")) {
+              if (!raced && isUnlockedRead(query)) {
                 raced = true;
                 await env.server.engine.cancel(run.id, "raced");
               }
