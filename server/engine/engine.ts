@@ -1,8 +1,10 @@
 /**
  * The engine's shell: it locks, loads and stores around the pure core. Every external event runs in one transaction
  * with the run's row locked: load what the macrostep needs, run it, then write node rows, outbox rows, run counters
- * and the event log together, and let observers project the change in the same transaction. Nothing about a run
- * lives in memory between events, so any number of processes can share the work.
+ * and the event log together, and let observers project the change in the same transaction. An event alone that
+ * needs nothing but the engine's own rows may instead be read without a lock and written in one statement guarded by
+ * the run's version (`applyUnlocked`). Nothing about a run is trusted from memory between events (what a process
+ * holds of a run it wrote is used only under that guard), so any number of processes can share the work.
  */
 import { randomUUID } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
