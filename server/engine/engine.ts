@@ -321,7 +321,7 @@ export class Engine {
    * (one snapshot, no lock), then, once decided, its write, which takes the run's row lock and writes only if the run is
    * still as read (`store.writeEventsIfUnchanged`: every write of a run's rows moves its version). A transaction costs
    * four round trips (BEGIN, the lock and the read, the write, COMMIT); this costs two, and the write is the event's
-   * commit. It applies only what needs nothing but the engine's own rows: an event the run accepts, which no observer
+   * commit; one, when this process holds what the event wants (`HeldRun`). It applies only what needs nothing but the engine's own rows: an event the run accepts, which no observer
    * projects (a plain flow's Worker moving on, say). Anything else, and a run changed between the read and the write,
    * answers undefined, having written nothing, and the caller applies the event the locked way, where it is decided
    * again on what is then stored: exactly once either way.
@@ -870,8 +870,11 @@ interface HeldRun {
   rows: ReadonlyMap<string, NodeRow | null>;
 }
 
-/** How many runs a process holds (`HeldRun`): past it, it forgets them all and reads again. */
-const MAX_HELD_RUNS = 10_000;
+/**
+ * How many runs a process holds (`HeldRun`, each with its input): past it, it forgets them all and reads again. A
+ * process holds the runs whose next Worker it has just called, so this is how many chains it keeps from reading.
+ */
+const MAX_HELD_RUNS = 1_000;
 
 /** A held run as `store.readRunUnlocked` would answer it, for `keys` (all held). */
 const seenFrom = (held: HeldRun, keys: readonly string[]): store.SeenRun => ({
