@@ -4,7 +4,7 @@
  * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { type SQL, and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
@@ -306,6 +306,14 @@ const nodeRowsAs = <P extends string>(prefix: P, found: readonly NodeColumnsAs<P
     .filter((row) => row[`${prefix}.node_id`] !== null)
     .map((row) => toNodeRow(Object.fromEntries(NODE_COLUMN_NAMES.map((c) => [c, row[`${prefix}.${c}`]])) as unknown as StoredNodeRow));
 
+/**
+ * The rows of `keys` of the run `runId` (a value or a column) that exist, each looked up through the primary key in a
+ * subquery of its own (`OFFSET 0`: see `loadNodeRowsOfRuns` for why), as a subquery to select from.
+ */
+const rowsOfKeys = (runId: SQL, keys: readonly string[]) => sql`
+  SELECT n.* FROM jsonb_array_elements_text(${json(keys)}::jsonb) AS k(node_id)
+  CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = ${runId} AND node_id = k.node_id OFFSET 0) n`;
+
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   key: r.node_id, status: r.status, output: r.output, error: r.error, input: r.input, attempt: r.attempt,
   pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed, feedback: r.feedback ?? null,
@@ -315,9 +323,7 @@ const toNodeRow = (r: StoredNodeRow): NodeRow => ({
 /** The rows of `keys` of one run that exist, each looked up through the primary key as `loadNodeRowsOfRuns` says. */
 export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
   if (keys.length === 0) return [];
-  const found = await rows<StoredNodeRow>(tx, sql`
-    SELECT s.* FROM jsonb_array_elements_text(${json(keys)}::jsonb) AS k(node_id)
-    CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = ${runId} AND node_id = k.node_id OFFSET 0) s`);
+  const found = await rows<StoredNodeRow>(tx, rowsOfKeys(sql`${runId}`, keys));
   return found.map(toNodeRow);
 }
 
@@ -368,15 +374,10 @@ export async function readRunUnlocked(db: Executor, runId: string, keys: readonl
   const found = await rows<LockedRunRow & { version: string } & NodeColumnsAs<"node">>(db, sql`
     SELECT ${LOCKED_RUN_COLUMNS}, r.xmin::text AS version, ${nodeColumnsAs("node", "s")}
     FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
-    LEFT JOIN LATERAL (
-      SELECT n.* FROM jsonb_array_elements_text(${json(keys)}::jsonb) AS k(node_id)
-      CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = r.id AND node_id = k.node_id OFFSET 0) n
-    ) s ON true
+    LEFT JOIN LATERAL (${rowsOfKeys(sql`r.id`, keys)}) s ON true
     WHERE r.id = ${runId}`);
   const [first] = found;
-  if (!first) return undefined;
-  const nodeRows = nodeRowsAs("node", found);
-  return { run: toLockedRun(first), version: first.version, rows: nodeRows };
+  return first && { run: toLockedRun(first), version: first.version, rows: nodeRowsAs("node", found) };
 }
 
 /** Every row of a run: only a cancellation needs them all. */
@@ -476,7 +477,7 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { v
   const notify = writes.some((w) => w.notify);
   // Guarded by a version, every part but the run's update is kept from writing unless the run's update wrote
   // (`written`, an InitPlan evaluated before the part's first row).
-  const written = guard === undefined ? sql`` : sql` AND EXISTS (SELECT 1 FROM counted)`;
+  const written = guard === undefined ? sql`true` : sql`EXISTS (SELECT 1 FROM counted)`;
   const found = await rows<{ version: string | null } & NodeColumnsAs<"ahead">>(tx, sql`
     WITH counted AS (
       UPDATE stitch_runs r SET running_count = x.running, waiting_count = x.waiting, failed_count = x.failed, status = x.status, updated_at = now()
@@ -488,7 +489,7 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { v
       SELECT x."runId", x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
       FROM jsonb_to_recordset(${json(changed)}::jsonb)
         AS x("runId" uuid, key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
-      WHERE true${written}
+      WHERE ${written}
       ON CONFLICT (run_id, node_id) DO UPDATE SET
         status = excluded.status, output = excluded.output, error = excluded.error, input = excluded.input,
         attempt = excluded.attempt, path_total = excluded.path_total, path_done = excluded.path_done,
@@ -497,7 +498,7 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { v
       DELETE FROM stitch_dispatches
       WHERE id = ANY(ARRAY(
         SELECT d.id FROM jsonb_to_recordset(${json(cancelled)}::jsonb) AS c("runId" uuid, key text)
-        CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key OFFSET 0) d))${written}
+        CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key OFFSET 0) d)) AND ${written}
     ), queued AS (
       INSERT INTO stitch_dispatches (id, run_id, node_id, node_attempt, kind, url, payload, run_at, locked_until, deliveries)
       SELECT COALESCE(x.claimed_id, gen_random_uuid()), x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0),
@@ -505,19 +506,16 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { v
         CASE WHEN x.claimed_id IS NULL THEN 0 ELSE 1 END
       FROM jsonb_to_recordset(${json(dispatches)}::jsonb)
         AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int, claimed_id uuid, lease_ms int)
-      WHERE true${written}
+      WHERE ${written}
     ), logged AS (
       INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
       SELECT x."runId", x."nodeId", x.type, x.payload, x.actor
       FROM jsonb_to_recordset(${json(logs)}::jsonb) AS x(seq int, "runId" uuid, "nodeId" text, type text, payload jsonb, actor text)
-      WHERE true${written}
+      WHERE ${written}
       ORDER BY x.seq
     ), woken AS (
-      SELECT pg_notify('stitch_dispatch', '') WHERE ${notify}${written}
-    ), ahead AS (
-      SELECT n.* FROM jsonb_array_elements_text(${json(guard?.ahead ?? [])}::jsonb) AS k(node_id)
-      CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = ${writes[0]?.runId ?? null}::uuid AND node_id = k.node_id OFFSET 0) n
-    )
+      SELECT pg_notify('stitch_dispatch', '') WHERE ${notify} AND ${written}
+    ), ahead AS (${rowsOfKeys(sql`${writes[0]?.runId ?? null}::uuid`, guard?.ahead ?? [])})
     SELECT (SELECT count(*) FROM woken) AS woken, (SELECT version FROM counted LIMIT 1) AS version, ${nodeColumnsAs("ahead", "a")}
     FROM (SELECT 1) AS one LEFT JOIN ahead a ON true`);
   return { version: found[0]?.version ?? null, ahead: nodeRowsAs("ahead", found) };
