@@ -27,6 +27,7 @@ import { testBootstrapToken } from "../server/testing/credentials";
 import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { type ServerProcess, startServerProcess } from "../server/testing/serverProcess";
 import { freePort } from "../server/testing/harness";
+import { type CpuMeter, type CpuSpent, cpuMeter, isLocalDatabase, procAvailable, spentSince } from "./cpu";
 import { fixed, grouped, median, percentile, table } from "./report";
 import { type KeptAliveClient, keptAliveClient } from "./http";
 import { findPgbench, measurePgbench } from "./pgbench";
@@ -125,6 +126,10 @@ interface Harness {
   driver: KeptAliveClient;
   config: Config;
   describeDatabase: string;
+  /** The CPU spent by the server, the worker and a local PostgreSQL (./cpu). */
+  cpu: CpuMeter;
+  /** What the meter's "server" covers, and whether PostgreSQL is measured. */
+  describeCpu: string;
   /** Stops the worker and the servers, then deletes the database, even when a server does not stop in time. */
   close(): Promise<void>;
 }
@@ -206,7 +211,16 @@ async function startHarness(options: Options, processCount: number): Promise<Har
     throw error;
   }
   let turn = 0;
-  return { worker, urls, next: () => urls[turn++ % urls.length]!, token, driver, config, describeDatabase, close };
+  const localPostgres = config.DATABASE_URL !== undefined && isLocalDatabase(config.DATABASE_URL) && procAvailable;
+  const servers = processCount === 1 ? ("this process" as const) : processes.map((p) => p.pid);
+  const cpu = cpuMeter(servers, worker.cpuMs, localPostgres);
+  const describeCpu =
+    (processCount === 1
+      ? "server: the benchmark's process (the server, its dispatcher and the driver's start requests" + (config.DATABASE_URL ? ")" : ", and PGlite, which runs in it)")
+      : procAvailable ? `server: the ${processCount} server processes` : "server: not measured (no /proc)") +
+    "; worker: its own process" +
+    (localPostgres ? "; PostgreSQL: all of its processes on this machine" : config.DATABASE_URL ? "; PostgreSQL: not measured (not on this machine, or no /proc)" : "");
+  return { worker, urls, next: () => urls[turn++ % urls.length]!, token, driver, config, describeDatabase, cpu, describeCpu, close };
 }
 
 /** The benchmark drives its own server as an operator, with a token made for this run. */
@@ -255,6 +269,7 @@ function chainGraph(worker: BenchWorker, length: number): StitchGraph {
 
 interface FanOutSample {
   wallMs: number;
+  cpu: CpuSpent;
   /** The producer's callback: the transaction that completes the Splitter and writes a row and a dispatch per path. */
   splitMs: number;
   callbackP50Ms: number;
@@ -263,6 +278,7 @@ interface FanOutSample {
 
 interface ChainSample {
   wallMs: number;
+  cpu: CpuSpent;
   handoffP50Ms: number;
   handoffP99Ms: number;
   /** The two halves of a hand-off: the callback (or answer) applied and committed, then the next node's dispatch received. */
@@ -271,9 +287,11 @@ interface ChainSample {
 }
 
 async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs: number): Promise<FanOutSample> {
+  const cpuBefore = await h.cpu.read();
   const startedAt = performance.now();
   const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { count: paths } });
   const trace = await h.worker.awaitRun(run.id, paths + 1, stallMs);
+  const cpu = spentSince(cpuBefore, await h.cpu.read());
   const finishedAt = Math.max(...trace.callbackAnsweredAt.values());
 
   const callbackMs: number[] = [];
@@ -283,6 +301,7 @@ async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs:
   }
   const sample: FanOutSample = {
     wallMs: finishedAt - startedAt,
+    cpu,
     splitMs: trace.callbackAnsweredAt.get("produce")! - trace.callbackSentAt.get("produce")!,
     callbackP50Ms: percentile(callbackMs, 50),
     callbackP99Ms: percentile(callbackMs, 99),
@@ -302,9 +321,11 @@ async function measureFanOut(h: Harness, flowId: string, paths: number, stallMs:
 }
 
 async function measureChain(h: Harness, flowId: string, length: number, stallMs: number): Promise<ChainSample> {
+  const cpuBefore = await h.cpu.read();
   const startedAt = performance.now();
   const run = await api<StitchRun>(h, h.next(), "POST", `/flows/${flowId}/runs`, { input: { step: 0 } });
   const trace = await h.worker.awaitRun(run.id, length, stallMs);
+  const cpu = spentSince(cpuBefore, await h.cpu.read());
   const finishedAt = trace.callbackAnsweredAt.get(chainNodeId(length - 1))!;
 
   const handoffMs: number[] = [];
@@ -323,13 +344,14 @@ async function measureChain(h: Harness, flowId: string, length: number, stallMs:
   const last = finished.node_states[chainNodeId(length - 1)]?.output as { step?: unknown } | undefined;
   if (last?.step !== length) throw new Error(`chain run ${run.id}: the last node output ${JSON.stringify(last)}, expected {"step":${length}}`);
   return {
-    wallMs: finishedAt - startedAt, handoffP50Ms: percentile(handoffMs, 50), handoffP99Ms: percentile(handoffMs, 99),
+    wallMs: finishedAt - startedAt, cpu, handoffP50Ms: percentile(handoffMs, 50), handoffP99Ms: percentile(handoffMs, 99),
     appliedP50Ms: percentile(appliedMs, 50), sentP50Ms: percentile(sentMs, 50),
   };
 }
 
 interface ConcurrentSample {
   wallMs: number;
+  cpu: CpuSpent;
   runP50Ms: number;
   runP99Ms: number;
 }
@@ -341,6 +363,7 @@ async function measureConcurrentRuns(h: Harness, flowId: string, runs: number, i
   const runMs: number[] = [];
   const ids: string[] = [];
   let next = 0;
+  const cpuBefore = await h.cpu.read();
   const startedAt = performance.now();
   const lane = async () => {
     while (next < runs) {
@@ -354,13 +377,14 @@ async function measureConcurrentRuns(h: Harness, flowId: string, runs: number, i
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, runs) }, lane));
   const wallMs = performance.now() - startedAt;
+  const cpu = spentSince(cpuBefore, await h.cpu.read());
   // Every run must have finished with the right output; checked after the clock stopped.
   for (const id of ids) {
     const finished = await api<StitchRun>(h, h.urls[0]!, "GET", `/runs/${id}`);
     const last = finished.node_states[chainNodeId(SHORT_CHAIN - 1)]?.output as { step?: unknown } | undefined;
     if (finished.status !== "completed" || last?.step !== SHORT_CHAIN) throw new Error(`short run ${id} ended ${finished.status} with ${JSON.stringify(last)}`);
   }
-  return { wallMs, runP50Ms: percentile(runMs, 50), runP99Ms: percentile(runMs, 99) };
+  return { wallMs, cpu, runP50Ms: percentile(runMs, 50), runP99Ms: percentile(runMs, 99) };
 }
 
 /**
@@ -532,6 +556,12 @@ async function runBenchmark(h: Harness, options: Options, processCount: number):
     console.log("  run: from its start request to the answer of its last callback.");
   }
 
+  reportCpu(h, [
+    ...options.sizes.map((size) => ({ what: `fan-out of ${grouped(size)}, per path`, per: size, samples: fanOutSamples.get(size)! })),
+    { what: `chain of ${grouped(options.chain)}, per step`, per: options.chain, samples: chainSamples },
+    ...(concurrentSamples.length > 0 ? [{ what: `short runs, per node completion`, per: options.runs * SHORT_CHAIN, samples: concurrentSamples }] : []),
+  ]);
+
   console.log(`\n${describeLoad("end")}`);
   const resets = await h.worker.resets();
   if (resets > 0) console.log(`the worker sent ${resets} callback(s) again after a connection reset (repeated callbacks are no-ops)`);
@@ -552,6 +582,25 @@ async function runBenchmark(h: Harness, options: Options, processCount: number):
     chainStepsPerSecond: (options.chain / chainWall) * 1000,
     ...(shortWall !== undefined ? { shortRuns: { runsPerSecond: (options.runs / shortWall) * 1000, completionsPerSecond: ((options.runs * SHORT_CHAIN) / shortWall) * 1000 } } : {}),
   };
+}
+
+/**
+ * CPU per node completion on each side, medians of the repeats: what a workload costs the server, the worker and
+ * PostgreSQL, which wall time on a shared machine does not say.
+ */
+function reportCpu(h: Harness, rows: readonly { what: string; per: number; samples: readonly { cpu: CpuSpent }[] }[]): void {
+  const measured = rows.filter((row) => row.samples.length > 0);
+  if (measured.length === 0) return;
+  const withPostgres = measured.every((row) => row.samples.every((s) => s.cpu.postgres !== undefined));
+  const perNode = (row: (typeof rows)[number], side: (cpu: CpuSpent) => number) => fixed(median(row.samples.map((s) => side(s.cpu))) / row.per, 3);
+  const sides: [string, (cpu: CpuSpent) => number][] = [
+    ["server", (cpu) => cpu.server],
+    ["worker", (cpu) => cpu.worker],
+    ...(withPostgres ? ([["PostgreSQL", (cpu) => cpu.postgres!], ["all three", (cpu) => cpu.server + cpu.worker + cpu.postgres!]] as [string, (cpu: CpuSpent) => number][]) : []),
+  ];
+  console.log("\nCPU per node completion (ms of CPU, medians):");
+  console.log(table(["workload", ...sides.map(([name]) => name)], measured.map((row) => [row.what, ...sides.map(([, side]) => perNode(row, side))])));
+  console.log(`  ${h.describeCpu}.`);
 }
 
 /** The passes side by side, one line per count of server processes: where adding processes stops paying. */

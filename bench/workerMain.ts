@@ -6,6 +6,7 @@
  * - to `{ id, type: "await", runId, count, stallMs }`: the run's times once `count` of its callbacks have been
  *   answered (0: at once), after which the run is forgotten; or the reason it failed or stalled;
  * - to `{ id, type: "resets" }`: the callbacks sent again after a connection reset;
+ * - to `{ id, type: "cpu" }`: the CPU this process has spent so far (user and system, ms);
  * - to `{ id, type: "close" }`: closes the channel, after which it stops the worker and exits, as it does when the
  *   benchmark's process goes away.
  */
@@ -30,6 +31,10 @@ async function reply(message: ToWorker): Promise<unknown> {
     }
     case "resets":
       return worker.resets();
+    case "cpu": {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1000;
+    }
     case "close":
       return null;
   }

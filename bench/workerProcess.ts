@@ -15,6 +15,7 @@ export type ToWorker =
   | { id: number; type: "clock" }
   | { id: number; type: "await"; runId: string; count: number; stallMs: number }
   | { id: number; type: "resets" }
+  | { id: number; type: "cpu" }
   | { id: number; type: "close" };
 
 export type FromWorker =
@@ -38,6 +39,8 @@ export interface BenchWorker {
   committed(runId: string, nodeId: string, at: number): void;
   /** Callbacks that were sent again after the connection was reset. */
   resets(): Promise<number>;
+  /** The CPU the worker's process has spent so far (user and system, ms). */
+  cpuMs(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -110,6 +113,7 @@ export async function forkBenchWorker(answer: AnswerMode): Promise<BenchWorker> 
     },
     committed: (runId, nodeId, at) => commitsOf(runId).noteAnswered(nodeId, at),
     resets: () => request<number>({ type: "resets" }),
+    cpuMs: () => request<number>({ type: "cpu" }),
     close: async () => {
       if (exited) return;
       const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
