@@ -214,13 +214,18 @@ async function startHarness(options: Options, processCount: number): Promise<Har
   const localPostgres = config.DATABASE_URL !== undefined && isLocalDatabase(config.DATABASE_URL) && procAvailable;
   const servers = processCount === 1 ? ("this process" as const) : processes.map((p) => p.pid);
   const cpu = cpuMeter(servers, worker.cpuMs, localPostgres);
-  const describeCpu =
-    (processCount === 1
-      ? "server: the benchmark's process (the server, its dispatcher and the driver's start requests" + (config.DATABASE_URL ? ")" : ", and PGlite, which runs in it)")
-      : procAvailable ? `server: the ${processCount} server processes` : "server: not measured (no /proc)") +
-    "; worker: its own process" +
-    (localPostgres ? "; PostgreSQL: all of its processes on this machine" : config.DATABASE_URL ? "; PostgreSQL: not measured (not on this machine, or no /proc)" : "");
+  const describeCpu = describeCpuSides(processCount, config.DATABASE_URL !== undefined, localPostgres);
   return { worker, urls, next: () => urls[turn++ % urls.length]!, token, driver, config, describeDatabase, cpu, describeCpu, close };
+}
+
+/** What each side of the CPU report covers. */
+function describeCpuSides(processCount: number, onPostgres: boolean, localPostgres: boolean): string {
+  let server: string;
+  if (processCount > 1) server = procAvailable ? `the ${processCount} server processes` : "not measured (no /proc)";
+  else server = `the benchmark's process (the server, its dispatcher and the driver's start requests${onPostgres ? "" : ", and PGlite, which runs in it"})`;
+  const sides = [`server: ${server}`, "worker: its own process"];
+  if (onPostgres) sides.push(localPostgres ? "PostgreSQL: all of its processes on this machine" : "PostgreSQL: not measured (not on this machine, or no /proc)");
+  return sides.join("; ");
 }
 
 /** The benchmark drives its own server as an operator, with a token made for this run. */
