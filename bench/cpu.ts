@@ -24,6 +24,12 @@ function statFields(pid: string | number): string[] | undefined {
   }
 }
 
+/** User and system CPU of this process so far, in ms (any platform). */
+export function ownCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
 /** User and system CPU of a process so far, in ms (fields 14 and 15 of stat: index 11 and 12 after the name). */
 export function processCpuMs(pid: number): number {
   const fields = statFields(pid);
@@ -78,21 +84,19 @@ export function spentSince(before: CpuSpent, after: CpuSpent): CpuSpent {
 
 /**
  * A meter over the server (this process, or the given server processes' ids: NaN without /proc), the worker
- * (`workerCpuMs`, its own reading) and, when `localPostgres`, PostgreSQL on this machine.
+ * (`workerCpuMs`, its own reading) and, when `localPostgres` (a server on this machine, and /proc to read it),
+ * PostgreSQL.
  */
 export function cpuMeter(servers: "this process" | readonly number[], workerCpuMs: () => Promise<number>, localPostgres: boolean): CpuMeter {
   const serverCpuMs = () => {
-    if (servers !== "this process" && !procAvailable) return Number.NaN;
-    if (servers === "this process") {
-      const used = process.cpuUsage();
-      return (used.user + used.system) / 1000;
-    }
+    if (servers === "this process") return ownCpuMs();
+    if (!procAvailable) return Number.NaN;
     return servers.reduce((sum, pid) => sum + processCpuMs(pid), 0);
   };
   return {
     async read() {
       const worker = await workerCpuMs();
-      return { server: serverCpuMs(), worker, ...(localPostgres && procAvailable ? { postgres: postgresCpuMs() } : {}) };
+      return { server: serverCpuMs(), worker, ...(localPostgres ? { postgres: postgresCpuMs() } : {}) };
     },
   };
 }

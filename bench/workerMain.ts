@@ -11,6 +11,7 @@
  *   benchmark's process goes away.
  */
 import { performance } from "node:perf_hooks";
+import { ownCpuMs } from "./cpu";
 import { type AnswerMode, type RunTimes, startBenchWorker } from "./worker";
 import type { ToWorker, FromWorker } from "./workerProcess";
 
@@ -31,10 +32,8 @@ async function reply(message: ToWorker): Promise<unknown> {
     }
     case "resets":
       return worker.resets();
-    case "cpu": {
-      const used = process.cpuUsage();
-      return (used.user + used.system) / 1000;
-    }
+    case "cpu":
+      return ownCpuMs();
     case "close":
       return null;
   }

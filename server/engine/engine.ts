@@ -321,10 +321,11 @@ export class Engine {
    * (one snapshot, no lock), then, once decided, its write, which takes the run's row lock and writes only if the run is
    * still as read (`store.writeEventsIfUnchanged`: every write of a run's rows moves its version). A transaction costs
    * four round trips (BEGIN, the lock and the read, the write, COMMIT); this costs two, and the write is the event's
-   * commit; one, when this process holds what the event wants (`HeldRun`). It applies only what needs nothing but the engine's own rows: an event the run accepts, which no observer
-   * projects (a plain flow's Worker moving on, say). Anything else, and a run changed between the read and the write,
-   * answers undefined, having written nothing, and the caller applies the event the locked way, where it is decided
-   * again on what is then stored: exactly once either way.
+   * commit; one, when this process holds what the event wants (`HeldRun`). It applies only what needs nothing but the
+   * engine's own rows: an event the run accepts, which no observer projects (a plain flow's Worker moving on, say).
+   * Anything else, and a run changed between the read and the write, answers undefined, having written nothing, and
+   * the caller applies the event the locked way, where it is decided again on what is then stored: exactly once
+   * either way.
    */
   private async applyUnlocked(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult | undefined> {
     const after: AfterCommit = { dispatched: 0, handed: [], applied: [], cleared: [] };
