@@ -4,8 +4,9 @@
  * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand.
  */
 import { randomUUID } from "node:crypto";
-import { type SQL, and, asc, desc, eq, sql } from "drizzle-orm";
+import { type Placeholder, type SQL, and, asc, desc, eq, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
+import { type Placeholders, statement } from "../../db/statement";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
@@ -310,8 +311,8 @@ const nodeRowsAs = <P extends string>(prefix: P, found: readonly NodeColumnsAs<P
  * The rows of `keys` of the run `runId` (a value or a column) that exist, each looked up through the primary key in a
  * subquery of its own (`OFFSET 0`: see `loadNodeRowsOfRuns` for why), as a subquery to select from.
  */
-const rowsOfKeys = (runId: SQL, keys: readonly string[]) => sql`
-  SELECT n.* FROM jsonb_array_elements_text(${json(keys)}::jsonb) AS k(node_id)
+const rowsOfKeys = (runId: SQL, keys: Placeholder | string) => sql`
+  SELECT n.* FROM jsonb_array_elements_text(${keys}::jsonb) AS k(node_id)
   CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = ${runId} AND node_id = k.node_id OFFSET 0) n`;
 
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
@@ -323,7 +324,7 @@ const toNodeRow = (r: StoredNodeRow): NodeRow => ({
 /** The rows of `keys` of one run that exist, each looked up through the primary key as `loadNodeRowsOfRuns` says. */
 export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
   if (keys.length === 0) return [];
-  const found = await rows<StoredNodeRow>(tx, rowsOfKeys(sql`${runId}`, keys));
+  const found = await rows<StoredNodeRow>(tx, rowsOfKeys(sql`${runId}`, json(keys)));
   return found.map(toNodeRow);
 }
 
@@ -374,7 +375,7 @@ export async function readRunUnlocked(db: Executor, runId: string, keys: readonl
   const found = await rows<LockedRunRow & { version: string } & NodeColumnsAs<"node">>(db, sql`
     SELECT ${LOCKED_RUN_COLUMNS}, r.xmin::text AS version, ${nodeColumnsAs("node", "s")}
     FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
-    LEFT JOIN LATERAL (${rowsOfKeys(sql`r.id`, keys)}) s ON true
+    LEFT JOIN LATERAL (${rowsOfKeys(sql`r.id`, json(keys))}) s ON true
     WHERE r.id = ${runId}`);
   const [first] = found;
   return first && { run: toLockedRun(first), version: first.version, rows: nodeRowsAs("node", found) };
@@ -474,20 +475,36 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { v
   );
   const runs = writes.map((w) => ({ id: w.runId, ...w.counts, status: w.status }));
   const logs = writes.flatMap((w) => w.logs.map((log) => ({ runId: w.runId, ...log, payload: log.payload ?? null }))).map((log, seq) => ({ seq, ...log }));
-  const notify = writes.some((w) => w.notify);
-  // Guarded by a version, every part but the run's update is kept from writing unless the run's update wrote
-  // (`written`, an InitPlan evaluated before the part's first row).
-  const written = guard === undefined ? sql`true` : sql`EXISTS (SELECT 1 FROM counted)`;
-  const found = await rows<{ version: string | null } & NodeColumnsAs<"ahead">>(tx, sql`
+  const values = {
+    runs: json(runs), changed: json(changed), cancelled: json(cancelled), dispatches: json(dispatches), logs: json(logs),
+    notify: writes.some((w) => w.notify), aheadRun: writes[0]?.runId ?? null, aheadKeys: json(guard?.ahead ?? []),
+  };
+  const found = guard === undefined
+    ? await writeRunsStatement.rows<WrittenRuns>(tx, values)
+    : await writeRunsIfUnchangedStatement.rows<WrittenRuns>(tx, { ...values, version: guard.version });
+  return { version: found[0]?.version ?? null, ahead: nodeRowsAs("ahead", found) };
+}
+
+type WrittenRuns = { version: string | null } & NodeColumnsAs<"ahead">;
+type RunWritesValue = "runs" | "changed" | "cancelled" | "dispatches" | "logs" | "notify" | "aheadRun" | "aheadKeys";
+
+/**
+ * `writeRuns`'s statement, written once for each of its two shapes: without a guard, and guarded by the run's
+ * version (`version`), where every part but the run's update is kept from writing unless the run's update wrote
+ * (`written`, an InitPlan evaluated before the part's first row).
+ */
+const writeRunsShape = (p: Placeholders<RunWritesValue>, version?: Placeholder) => {
+  const written = version ? sql`EXISTS (SELECT 1 FROM counted)` : sql`true`;
+  return sql`
     WITH counted AS (
       UPDATE stitch_runs r SET running_count = x.running, waiting_count = x.waiting, failed_count = x.failed, status = x.status, updated_at = now()
-      FROM jsonb_to_recordset(${json(runs)}::jsonb) AS x(id uuid, running int, waiting int, failed int, status text)
-      WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT (e->>'id')::uuid FROM jsonb_array_elements(${json(runs)}::jsonb) e))${guard === undefined ? sql`` : sql` AND r.xmin = ${guard.version}::xid`}
+      FROM jsonb_to_recordset(${p.runs}::jsonb) AS x(id uuid, running int, waiting int, failed int, status text)
+      WHERE r.id = x.id AND r.id = ANY(ARRAY(SELECT (e->>'id')::uuid FROM jsonb_array_elements(${p.runs}::jsonb) e))${version ? sql` AND r.xmin = ${version}::xid` : sql``}
       RETURNING r.xmin::text AS version
     ), saved AS (
       INSERT INTO stitch_node_states AS s (run_id, node_id, status, output, error, input, attempt, path_total, path_done, path_failed, feedback, retry_from, updated_at)
       SELECT x."runId", x.key, x.status, x.output, x.error, x.input, x.attempt, x."pathTotal", x."pathDone", x."pathFailed", x.feedback, x."retryFrom", now()
-      FROM jsonb_to_recordset(${json(changed)}::jsonb)
+      FROM jsonb_to_recordset(${p.changed}::jsonb)
         AS x("runId" uuid, key text, status text, output jsonb, error text, input jsonb, attempt int, "pathTotal" int, "pathDone" int, "pathFailed" int, feedback jsonb, "retryFrom" int)
       WHERE ${written}
       ON CONFLICT (run_id, node_id) DO UPDATE SET
@@ -497,29 +514,30 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { v
     ), removed AS (
       DELETE FROM stitch_dispatches
       WHERE id = ANY(ARRAY(
-        SELECT d.id FROM jsonb_to_recordset(${json(cancelled)}::jsonb) AS c("runId" uuid, key text)
+        SELECT d.id FROM jsonb_to_recordset(${p.cancelled}::jsonb) AS c("runId" uuid, key text)
         CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key OFFSET 0) d)) AND ${written}
     ), queued AS (
       INSERT INTO stitch_dispatches (id, run_id, node_id, node_attempt, kind, url, payload, run_at, locked_until, deliveries)
       SELECT COALESCE(x.claimed_id, gen_random_uuid()), x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0),
         CASE WHEN x.claimed_id IS NULL THEN NULL ELSE now() + make_interval(secs => x.lease_ms / 1000.0) END,
         CASE WHEN x.claimed_id IS NULL THEN 0 ELSE 1 END
-      FROM jsonb_to_recordset(${json(dispatches)}::jsonb)
+      FROM jsonb_to_recordset(${p.dispatches}::jsonb)
         AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int, claimed_id uuid, lease_ms int)
       WHERE ${written}
     ), logged AS (
       INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
       SELECT x."runId", x."nodeId", x.type, x.payload, x.actor
-      FROM jsonb_to_recordset(${json(logs)}::jsonb) AS x(seq int, "runId" uuid, "nodeId" text, type text, payload jsonb, actor text)
+      FROM jsonb_to_recordset(${p.logs}::jsonb) AS x(seq int, "runId" uuid, "nodeId" text, type text, payload jsonb, actor text)
       WHERE ${written}
       ORDER BY x.seq
     ), woken AS (
-      SELECT pg_notify('stitch_dispatch', '') WHERE ${notify} AND ${written}
-    ), ahead AS (${rowsOfKeys(sql`${writes[0]?.runId ?? null}::uuid`, guard?.ahead ?? [])})
+      SELECT pg_notify('stitch_dispatch', '') WHERE ${p.notify}::boolean AND ${written}
+    ), ahead AS (${rowsOfKeys(sql`${p.aheadRun}::uuid`, p.aheadKeys)})
     SELECT (SELECT count(*) FROM woken) AS woken, (SELECT version FROM counted LIMIT 1) AS version, ${nodeColumnsAs("ahead", "a")}
-    FROM (SELECT 1) AS one LEFT JOIN ahead a ON true`);
-  return { version: found[0]?.version ?? null, ahead: nodeRowsAs("ahead", found) };
-}
+    FROM (SELECT 1) AS one LEFT JOIN ahead a ON true`;
+};
+const writeRunsStatement = statement<RunWritesValue>((p) => writeRunsShape(p));
+const writeRunsIfUnchangedStatement = statement<RunWritesValue | "version">((p) => writeRunsShape(p, p.version));
 
 
 // ---- The outbox, as the dispatcher works it ------------------------------------------------------------------
