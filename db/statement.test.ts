@@ -2,7 +2,7 @@
  * A statement written once runs with each run's own values, inside and outside a transaction, on both drivers, and
  * answers what the same statement built by drizzle at each run answers.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rows } from "./client";
 import { statement } from "./statement";
@@ -33,6 +33,17 @@ describe.each(testDatabases)("a statement written once, on $name", (kind) => {
       await echo.rows(tx, { items, factor: 3 }),
     ]);
     expect(once).toEqual(built);
+  });
+
+  it("can be put inside another statement, its values numbered there", async () => {
+    const items = JSON.stringify([{ n: 4, s: "d" }]);
+    const inside = await database.run(async (db) => {
+      const found: unknown[] = [];
+      const capturing = new Proxy(db, { get: (target, prop, receiver) => (prop === "execute" ? (query: SQL) => (found.push(query), target.execute(query)) : Reflect.get(target, prop, receiver)) });
+      await echo.rows(capturing, { items, factor: 7 });
+      return rows<{ n: number; s: string; extra: number }>(db, sql`SELECT e.*, ${1}::int AS extra FROM (${found[0] as SQL}) AS e`);
+    });
+    expect(inside).toEqual([{ n: 28, s: "d", extra: 1 }]);
   });
 
   it("refuses a run that leaves a value out, naming it, before anything is sent", async () => {

@@ -1,6 +1,7 @@
 /** Every statement on the audit trail: append one entry, read a page. Nothing here updates or deletes (a trigger refuses both). */
 import { and, desc, eq, like, lt, type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
+import { statement } from "../../db/statement";
 import { auditLog, type AuditRow } from "../../db/schema";
 import type { AuditFilter, AuditOutcome, AuditSubject } from "./schemas";
 
@@ -11,21 +12,25 @@ export async function appendEntry(executor: Executor, subject: AuditSubject, out
   await appendEntries(executor, [{ subject, outcome }]);
 }
 
-/** Appends several entries in one statement, in the order given. */
+/** Appends several entries in one statement, in the order given (the order of their ids). */
 export async function appendEntries(executor: Executor, entries: readonly { subject: AuditSubject; outcome: AuditOutcome }[]): Promise<void> {
   if (entries.length === 0) return;
-  await executor.insert(auditLog).values(
-    entries.map(({ subject, outcome }) => ({
-      ...subject,
-      actorName: cut(subject.actorName, 200),
-      targetId: cut(subject.targetId, 300),
-      userAgent: cut(subject.userAgent, 400),
-      address: cut(subject.address, 100),
-      ...outcome,
-      message: cut(outcome.message, 1000),
-    })),
-  );
+  const records = entries.map(({ subject, outcome }, seq) => ({
+    seq,
+    actor_kind: subject.actorKind, account_id: subject.accountId, actor_name: cut(subject.actorName, 200), token_id: subject.tokenId,
+    action: subject.action, target_kind: subject.targetKind, target_id: cut(subject.targetId, 300),
+    outcome: outcome.outcome, status: outcome.status, message: cut(outcome.message, 1000),
+    address: cut(subject.address, 100), user_agent: cut(subject.userAgent, 400),
+  }));
+  await appendEntriesStatement.rows(executor, { records: JSON.stringify(records) });
 }
+
+const appendEntriesStatement = statement<"records">((p) => sql`
+  INSERT INTO audit_log (actor_kind, account_id, actor_name, token_id, action, target_kind, target_id, outcome, status, message, address, user_agent)
+  SELECT x.actor_kind, x.account_id, x.actor_name, x.token_id, x.action, x.target_kind, x.target_id, x.outcome, x.status, x.message, x.address, x.user_agent
+  FROM jsonb_to_recordset(${p.records}::jsonb) AS x(seq int, actor_kind text, account_id uuid, actor_name text, token_id uuid, action text,
+    target_kind text, target_id text, outcome text, status int, message text, address text, user_agent text)
+  ORDER BY x.seq`);
 
 export async function listEntries(executor: Executor, filter: AuditFilter): Promise<AuditRow[]> {
   const where: SQL[] = [];

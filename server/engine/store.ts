@@ -93,17 +93,19 @@ export async function insertRuns(tx: Executor, runs: readonly NewRun[]): Promise
     id: runId, flow_id: flowId, input: input ?? null, owner: owner?.kind ?? null, owner_run_id: owner ? (owner.runId ?? runId) : null,
     started_by_id: startedBy?.id ?? null, started_by_name: startedBy?.name ?? null,
   }));
-  const found = await rows<LockedRunRow & { created_at: unknown }>(tx, sql`
-    WITH r AS (
-      INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
-      SELECT x.id, f.id, x.input, x.owner, x.owner_run_id, x.started_by_id, x.started_by_name
-      FROM jsonb_to_recordset(${json(records)}::jsonb) AS x(id uuid, flow_id uuid, input jsonb, owner text, owner_run_id text, started_by_id uuid, started_by_name text)
-      JOIN stitch_flows f ON f.id = x.flow_id
-      RETURNING *
-    )
-    SELECT ${LOCKED_RUN_COLUMNS}, r.created_at FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
+  const found = await insertRunsStatement.rows<LockedRunRow & { created_at: unknown }>(tx, { records: json(records) });
   return new Map(found.map((row) => [row.id, { ...toLockedRun(row), createdAt: iso(row.created_at) }]));
 }
+
+const insertRunsStatement = statement<"records">((p) => sql`
+  WITH r AS (
+    INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
+    SELECT x.id, f.id, x.input, x.owner, x.owner_run_id, x.started_by_id, x.started_by_name
+    FROM jsonb_to_recordset(${p.records}::jsonb) AS x(id uuid, flow_id uuid, input jsonb, owner text, owner_run_id text, started_by_id uuid, started_by_name text)
+    JOIN stitch_flows f ON f.id = x.flow_id
+    RETURNING *
+  )
+  SELECT ${LOCKED_RUN_COLUMNS}, r.created_at FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
 
 /** The owner columns as the API shows them. */
 export const ownerOf = (kind: string | null, runId: string | null): RunOwner | null => (kind ? RunOwner.parse({ front_door: kind, run_id: runId }) : null);
@@ -130,12 +132,14 @@ export { isUuid } from "../lib/uuid";
  */
 export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | undefined> {
   if (!isUuid(runId)) return undefined;
-  const [row] = await rows<LockedRunRow>(tx, sql`
-    SELECT ${LOCKED_RUN_COLUMNS}
-    FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
-    WHERE r.id = ${runId} FOR UPDATE OF r`);
+  const [row] = await lockRunStatement.rows<LockedRunRow>(tx, { runId });
   return row && toLockedRun(row);
 }
+
+const lockRunStatement = statement<"runId">((p) => sql`
+  SELECT ${LOCKED_RUN_COLUMNS}
+  FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
+  WHERE r.id = ${p.runId} FOR UPDATE OF r`);
 
 /**
  * Locks many runs' rows at once, in the order of their ids: two transactions that lock several runs this way lock the
@@ -145,13 +149,15 @@ export async function lockRun(tx: Executor, runId: string): Promise<LockedRun | 
 export async function lockRuns(tx: Executor, runIds: readonly string[]): Promise<LockedRun[]> {
   const ids = runIds.filter(isUuid);
   if (ids.length === 0) return [];
-  const found = await rows<LockedRunRow>(tx, sql`
-    SELECT ${LOCKED_RUN_COLUMNS}
-    FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
-    WHERE r.id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(ids)}::jsonb)::uuid))
-    ORDER BY r.id FOR UPDATE OF r`);
+  const found = await lockRunsStatement.rows<LockedRunRow>(tx, { ids: json(ids) });
   return found.map(toLockedRun);
 }
+
+const lockRunsStatement = statement<"ids">((p) => sql`
+  SELECT ${LOCKED_RUN_COLUMNS}
+  FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
+  WHERE r.id = ANY(ARRAY(SELECT jsonb_array_elements_text(${p.ids}::jsonb)::uuid))
+  ORDER BY r.id FOR UPDATE OF r`);
 
 interface LockedRunRow {
   id: string; flow_id: string; flow_name: string; flow_version: string; input: unknown; owner: string | null; owner_run_id: string | null; status: RunStatus;
@@ -344,14 +350,16 @@ export async function loadNodeRows(tx: Executor, runId: string, keys: readonly s
 export async function loadNodeRowsOfRuns(tx: Executor, wanted: readonly { runId: string; keys: readonly string[] }[]): Promise<Map<string, NodeRow[]>> {
   const byRun = new Map<string, NodeRow[]>(wanted.map((w) => [w.runId, []]));
   if (wanted.every((w) => w.keys.length === 0)) return byRun;
-  const found = await rows<StoredNodeRow & { run_id: string }>(tx, sql`
-    SELECT s.run_id, ${sql.raw(NODE_COLUMN_NAMES.map((c) => `s.${c}`).join(", "))}
-    FROM jsonb_to_recordset(${json(wanted)}::jsonb) AS w("runId" uuid, keys jsonb)
-    CROSS JOIN LATERAL jsonb_array_elements_text(w.keys) AS k(node_id)
-    CROSS JOIN LATERAL (SELECT * FROM stitch_node_states WHERE run_id = w."runId" AND node_id = k.node_id OFFSET 0) s`);
+  const found = await nodeRowsOfRunsStatement.rows<StoredNodeRow & { run_id: string }>(tx, { wanted: json(wanted) });
   for (const row of found) byRun.get(row.run_id)?.push(toNodeRow(row));
   return byRun;
 }
+
+const nodeRowsOfRunsStatement = statement<"wanted">((p) => sql`
+  SELECT s.run_id, ${sql.raw(NODE_COLUMN_NAMES.map((c) => `s.${c}`).join(", "))}
+  FROM jsonb_to_recordset(${p.wanted}::jsonb) AS w("runId" uuid, keys jsonb)
+  CROSS JOIN LATERAL jsonb_array_elements_text(w.keys) AS k(node_id)
+  CROSS JOIN LATERAL (SELECT * FROM stitch_node_states WHERE run_id = w."runId" AND node_id = k.node_id OFFSET 0) s`);
 
 /** A run as read without a lock (`readRunUnlocked`): what `lockRun` answers, the run's version, and rows of its nodes. */
 export interface SeenRun {
@@ -372,14 +380,16 @@ export interface SeenRun {
 export async function readRunUnlocked(db: Executor, runId: string, keys: readonly string[]): Promise<SeenRun | undefined> {
   if (!isUuid(runId)) return undefined;
   // The node's columns are named `node.*` here, apart from the run's (both have a status).
-  const found = await rows<LockedRunRow & { version: string } & NodeColumnsAs<"node">>(db, sql`
-    SELECT ${LOCKED_RUN_COLUMNS}, r.xmin::text AS version, ${nodeColumnsAs("node", "s")}
-    FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
-    LEFT JOIN LATERAL (${rowsOfKeys(sql`r.id`, json(keys))}) s ON true
-    WHERE r.id = ${runId}`);
+  const found = await runUnlockedStatement.rows<LockedRunRow & { version: string } & NodeColumnsAs<"node">>(db, { runId, keys: json(keys) });
   const [first] = found;
   return first && { run: toLockedRun(first), version: first.version, rows: nodeRowsAs("node", found) };
 }
+
+const runUnlockedStatement = statement<"runId" | "keys">((p) => sql`
+  SELECT ${LOCKED_RUN_COLUMNS}, r.xmin::text AS version, ${nodeColumnsAs("node", "s")}
+  FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id
+  LEFT JOIN LATERAL (${rowsOfKeys(sql`r.id`, p.keys)}) s ON true
+  WHERE r.id = ${p.runId}`);
 
 /** Every row of a run: only a cancellation needs them all. */
 export async function loadAllNodeRows(tx: Executor, runId: string): Promise<NodeRow[]> {

@@ -8,6 +8,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, rows } from "../../db/client";
+import { statement } from "../../db/statement";
 import { type NotificationSubscriptionRow, notificationEvents, notificationSubscriptions, webhookDeliveries } from "../../db/schema";
 import { type Delivery, DeliveryStatus, NotificationEventType, NotificationPayload, type Subscription } from "./schemas";
 
@@ -54,17 +55,19 @@ export async function deleteSubscription(tx: Executor, id: string): Promise<Noti
  */
 export async function insertEvents(tx: Executor, payloads: readonly NotificationPayload[]): Promise<number> {
   if (payloads.length === 0) return 0;
-  const inserted = await rows<{ id: string }>(tx, sql`
-    WITH event AS (
-      INSERT INTO notification_events (id, type, payload)
-      SELECT x.id, x.type, x.payload FROM jsonb_to_recordset(${JSON.stringify(payloads.map((p) => ({ id: p.id, type: p.type, payload: p })))}::jsonb) AS x(id uuid, type text, payload jsonb)
-      RETURNING id, type
-    )
-    INSERT INTO webhook_deliveries (subscription_id, event_id, event_type)
-    SELECT s.id, event.id, event.type FROM event JOIN notification_subscriptions s ON s.events @> jsonb_build_array(event.type)
-    RETURNING id`);
+  const inserted = await insertEventsStatement.rows<{ id: string }>(tx, { events: JSON.stringify(payloads.map((p) => ({ id: p.id, type: p.type, payload: p }))) });
   return inserted.length;
 }
+
+const insertEventsStatement = statement<"events">((p) => sql`
+  WITH event AS (
+    INSERT INTO notification_events (id, type, payload)
+    SELECT x.id, x.type, x.payload FROM jsonb_to_recordset(${p.events}::jsonb) AS x(id uuid, type text, payload jsonb)
+    RETURNING id, type
+  )
+  INSERT INTO webhook_deliveries (subscription_id, event_id, event_type)
+  SELECT s.id, event.id, event.type FROM event JOIN notification_subscriptions s ON s.events @> jsonb_build_array(event.type)
+  RETURNING id`);
 
 export interface Recipient {
   accountId: string;
