@@ -1,7 +1,9 @@
 /**
  * Every database statement of the engine, one function each, and nothing else: the engine's shell decides, the
  * dispatcher delivers, and both come here to read and write. Bulk JSON crosses as one JSONB parameter
- * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand.
+ * (jsonb_to_recordset), so a statement costs the same round trip for one row or ten thousand. The statements every
+ * event runs (its lock, its reads, its write, a run's start) are written once (`statement`, db/statement.ts) and only
+ * filled in at each run.
  */
 import { randomUUID } from "node:crypto";
 import { type Placeholder, type SQL, and, asc, desc, eq, sql } from "drizzle-orm";
@@ -314,10 +316,11 @@ const nodeRowsAs = <P extends string>(prefix: P, found: readonly NodeColumnsAs<P
     .map((row) => toNodeRow(Object.fromEntries(NODE_COLUMN_NAMES.map((c) => [c, row[`${prefix}.${c}`]])) as unknown as StoredNodeRow));
 
 /**
- * The rows of `keys` of the run `runId` (a value or a column) that exist, each looked up through the primary key in a
- * subquery of its own (`OFFSET 0`: see `loadNodeRowsOfRuns` for why), as a subquery to select from.
+ * The rows of `keys` (a placeholder of their JSON array) of the run `runId` (a placeholder or a column) that exist, each
+ * looked up through the primary key in a subquery of its own (`OFFSET 0`: see `loadNodeRowsOfRuns` for why), as a
+ * subquery to select from.
  */
-const rowsOfKeys = (runId: SQL, keys: Placeholder | string) => sql`
+const rowsOfKeys = (runId: SQL, keys: Placeholder) => sql`
   SELECT n.* FROM jsonb_array_elements_text(${keys}::jsonb) AS k(node_id)
   CROSS JOIN LATERAL (SELECT ${NODE_COLUMNS} FROM stitch_node_states WHERE run_id = ${runId} AND node_id = k.node_id OFFSET 0) n`;
 
@@ -330,9 +333,11 @@ const toNodeRow = (r: StoredNodeRow): NodeRow => ({
 /** The rows of `keys` of one run that exist, each looked up through the primary key as `loadNodeRowsOfRuns` says. */
 export async function loadNodeRows(tx: Executor, runId: string, keys: readonly string[]): Promise<NodeRow[]> {
   if (keys.length === 0) return [];
-  const found = await rows<StoredNodeRow>(tx, rowsOfKeys(sql`${runId}`, json(keys)));
+  const found = await nodeRowsStatement.rows<StoredNodeRow>(tx, { runId, keys: json(keys) });
   return found.map(toNodeRow);
 }
+
+const nodeRowsStatement = statement<"runId" | "keys">((p) => rowsOfKeys(sql`${p.runId}`, p.keys));
 
 /**
  * The rows of several runs in one statement (a batch of events): for each run, the rows of `keys` that exist, each
