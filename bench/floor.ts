@@ -27,6 +27,8 @@ import { forkBenchWorker } from "./workerProcess";
 
 const RUN_LENGTH = 3;
 const WARM_UP_RUNS = 500;
+/** A measurement in which no run moves for this long has stalled (a worker that stopped calling back, say). */
+const STALL_MS = 30_000;
 
 const Options = z.object({
   runs: z.coerce.number({ error: "must be a whole number" }).int().min(1, "must be at least 1").default(6000),
@@ -76,10 +78,15 @@ async function measure(options: Options, store: Store | undefined): Promise<Samp
     const answer = await client.send("POST", worker.url, {}, body);
     if (answer.status !== 200) throw new Error(`the worker answered a dispatch ${answer.status}: ${answer.text.slice(0, 200)}`);
   };
-  const failed = (error: unknown) => {
-    console.error("bench:floor:", error);
-    process.exitCode = 1;
-  };
+  // The first failure (a dispatch refused, a group not stored, a callback not understood) or a stall ends the
+  // measurement with its reason: every run waiting for its last callback would otherwise wait for ever.
+  let failed!: (error: unknown) => void;
+  const stopped = new Promise<never>((_, reject) => (failed = reject));
+  stopped.catch(() => undefined);
+  let lastProgressAt = performance.now();
+  const watchdog = setInterval(() => {
+    if (performance.now() - lastProgressAt > STALL_MS) failed(new Error(`no run moved for ${STALL_MS / 1000} s`));
+  }, 1000);
 
   // Callbacks waiting for their group's transaction, and whether one is being written.
   let waiting: { runId: string; nodeId: string; output: unknown; answer: () => void }[] = [];
@@ -100,6 +107,7 @@ async function measure(options: Options, store: Store | undefined): Promise<Samp
     const step = Number(stepText);
     const { output } = JSON.parse(await readBody(req)) as { output: { step: number } };
     const answer = () => {
+      lastProgressAt = performance.now();
       res.writeHead(200, { "content-type": "application/json" }).end('{"status":"accepted"}');
       if (step + 1 < RUN_LENGTH) dispatch(runId!, step + 1, output).catch(failed);
       else finished.get(runId!)?.();
@@ -113,15 +121,14 @@ async function measure(options: Options, store: Store | undefined): Promise<Samp
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   callbackBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  let started = 0;
   const runMany = async (runs: number, tag: string) => {
     let next = 0;
     const lane = async () => {
       while (next < runs) {
-        const runId = `${tag}-${next++}-${started++}`;
+        const runId = `${tag}-${next++}`;
         const done = new Promise<void>((resolve) => finished.set(runId, resolve));
-        await dispatch(runId, 0, { step: 0 });
-        await done;
+        await Promise.race([dispatch(runId, 0, { step: 0 }), stopped]);
+        await Promise.race([done, stopped]);
         finished.delete(runId);
       }
     };
@@ -138,6 +145,7 @@ async function measure(options: Options, store: Store | undefined): Promise<Samp
       samples.push({ wallMs, serverCpuMs: ownCpuMs() - serverBefore, workerCpuMs: (await worker.cpuMs()) - workerBefore });
     }
   } finally {
+    clearInterval(watchdog);
     client.close();
     server.closeAllConnections();
     server.close();
