@@ -47,8 +47,10 @@ export interface BenchWorker {
 const CLOCK_SAMPLES = 9;
 
 export async function forkBenchWorker(answer: AnswerMode): Promise<BenchWorker> {
-  // Only tsx is carried over: the benchmark's own flags (a CPU profile, say) are for the server's process.
-  const child = fork(fileURLToPath(new URL("./workerMain.ts", import.meta.url)), [answer], { execArgv: ["--import", "tsx"], serialization: "advanced", stdio: "inherit" });
+  // Only tsx is carried over: the benchmark's own flags (a CPU profile, say) and the server's NODE_OPTIONS (its heap's
+  // sizes, from .env) are for the server's process. The worker stands for a service outside, running with Node's defaults.
+  const { NODE_OPTIONS: _serverOptions, ...env } = process.env;
+  const child = fork(fileURLToPath(new URL("./workerMain.ts", import.meta.url)), [answer], { execArgv: ["--import", "tsx"], env, serialization: "advanced", stdio: "inherit" });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let exited: Error | undefined;

@@ -17,25 +17,39 @@ export class HttpError extends Error {
   }
 }
 
-/** Reads the JSON body and validates it; anything else is a 400 (or `invalidStatus`) that names the field. */
+/** The context variable where the request guard (requestGuard.ts) leaves a JSON body it has parsed, for `readBody`. */
+export const PARSED_BODY = "parsedBody";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    [PARSED_BODY]: { value: unknown };
+  }
+}
+
+/**
+ * Reads the JSON body and validates it; anything else is a 400 (or `invalidStatus`) that names the field. A body the
+ * request guard has already parsed is not parsed again.
+ */
 export async function readBody<S extends z.ZodType>(
   c: Context,
   schema: S,
   options: { emptyAs?: unknown; invalidStatus?: ContentfulStatusCode } = {},
 ): Promise<z.infer<S>> {
-  const text = await c.req.text();
-  let value: unknown;
-  if (text.trim() === "") value = "emptyAs" in options ? options.emptyAs : {};
-  else {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new HttpError(options.invalidStatus ?? 400, "invalid_json", "request body is not valid JSON");
-    }
-  }
+  const parsedByGuard = c.get(PARSED_BODY);
+  const value = parsedByGuard ? parsedByGuard.value : jsonOf(await c.req.text(), options);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new HttpError(options.invalidStatus ?? 400, "invalid_body", describeZodError(parsed.error));
   return parsed.data;
+}
+
+/** The value of a body's JSON text: an empty body is `emptyAs` (by default `{}`); text that is not JSON is a 400. */
+function jsonOf(text: string, options: { emptyAs?: unknown; invalidStatus?: ContentfulStatusCode }): unknown {
+  if (text.trim() === "") return "emptyAs" in options ? options.emptyAs : {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(options.invalidStatus ?? 400, "invalid_json", "request body is not valid JSON");
+  }
 }
 
 export function errorResponse(c: Context, thrown: unknown): Response {

@@ -8,7 +8,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AuditTrail } from "../audit/trail";
 import { withAuditScope } from "../audit/scope";
-import type { AuditOutcome } from "../audit/schemas";
+import type { AuditOutcome, AuditSubject } from "../audit/schemas";
 import { subjectOf } from "../audit/subject";
 import { Refusal } from "../lib/refusal";
 import type { People } from "../people/people";
@@ -104,6 +104,9 @@ export function outcomeOf(status: number, error: unknown): AuditOutcome {
   return { outcome: "refused", status, message };
 }
 
+/** The status a refusal thrown before the route is answered with. */
+const statusOf = (error: unknown) => (error instanceof Refusal ? error.httpStatus : error instanceof HttpError ? error.status : 400);
+
 /** Refuses a caller whose role may not pass this door (doors for machines and open doors let anyone through). */
 export function authorize(identity: Identity, door: Door): void {
   if (typeof door === "object" && "role" in door) requireRole(identity, door.role);
@@ -112,32 +115,47 @@ export function authorize(identity: Identity, door: Door): void {
 function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<GuardEnv> {
   return async (c, next) => {
     const identity = c.get("identity");
-    const check = async () => {
+    const check = () => {
       const crossSite = c.get("crossSite");
       if (crossSite) throw crossSite;
       authorize(identity, rule.door);
     };
     if (!rule.action) {
-      await check();
+      check();
       return next();
     }
-    const target = rule.target ? { kind: rule.target.kind, id: c.req.param(rule.target.param) ?? "" } : null;
+    const target = () => (rule.target ? { kind: rule.target.kind, id: c.req.param(rule.target.param) ?? "" } : null);
     const caller = typeof rule.door === "object" && "caller" in rule.door ? rule.door.caller : undefined;
-    const subject = subjectOf(identity, requestOrigin(c), rule.action, target, caller);
+    if (caller === "worker") return workerDoor(c, next, trail, check, () => subjectOf(identity, requestOrigin(c), rule.action!, target(), caller));
+    const subject = subjectOf(identity, requestOrigin(c), rule.action, target(), caller);
     await withAuditScope(subject, async (scope) => {
       try {
-        await check();
+        check();
       } catch (error) {
-        await trail.finish(scope, outcomeOf(error instanceof Refusal ? error.httpStatus : error instanceof HttpError ? error.status : 400, error));
+        await trail.finish(scope, outcomeOf(statusOf(error), error));
         throw error;
       }
       await next();
-      const outcome = outcomeOf(c.res.status, c.error);
-      // A worker's accepted callback is recorded once, where it counts: the run's event log. Refusals are recorded here.
-      if (outcome.outcome === "accepted" && caller === "worker") return;
-      await trail.finish(scope, outcome);
+      await trail.finish(scope, outcomeOf(c.res.status, c.error));
     });
   };
+}
+
+/**
+ * A worker's callback: its accepted outcome is recorded once, where it counts, in the run's event log (the engine
+ * applies callbacks in batches, in no request's scope), so it runs in no audit scope of its own; a refusal is recorded
+ * here, naming the worker, the run and its address.
+ */
+async function workerDoor(c: Context<GuardEnv>, next: () => Promise<void>, trail: AuditTrail, check: () => void, subject: () => AuditSubject): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    await trail.record(subject(), outcomeOf(statusOf(error), error));
+    throw error;
+  }
+  await next();
+  const outcome = outcomeOf(c.res.status, c.error);
+  if (outcome.outcome === "refused") await trail.record(subject(), outcome);
 }
 
 /** Puts each rule's check in front of its route; call before the routes are mounted. */

@@ -7,12 +7,13 @@
  *   a NUL character or a lone UTF-16 surrogate in a string or key: 400 naming the field. Any other body with a NUL: 400.
  * - A NUL in a path segment (named by its route parameter) or a query parameter, and the JSON rules above for
  *   tRPC's `?input=`: 400.
+ * A REST body that is JSON is parsed here once: the route's `readBody` takes the value (see PARSED_BODY).
  * REST answers are the usual `{ error, message, detail }`; tRPC answers are tRPC error shapes (one per call of a
  * batch), so the app shows the message. A body that is not JSON is left to the route, which says so.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { type Flaw, jsonFlaw, printable, textFlaw } from "../lib/inputCheck";
-import { HttpError } from "./errors";
+import { HttpError, PARSED_BODY } from "./errors";
 import { builtinAgentPaths, docsPaths, pipelinePaths, stitchPaths, trpcEndpoint, workflowPaths } from "./paths";
 
 export interface RequestGuardOptions {
@@ -118,10 +119,14 @@ async function bodyProblem(c: Context, limit: number, trpc: boolean): Promise<Pr
   else return undefined;
   if (!bytes) return tooLarge;
   const text = new TextDecoder().decode(bytes);
-  // Hono keeps a body it has read as the promise of it (its type says the value): the route's `c.req.text()` answers it.
-  if (trpc) c.req.raw = new Request(request, { body: bytes });
-  else (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
   const value = parsedJson(text);
+  // Hono keeps a body it has read as the promise of it (its type says the value): the route's `c.req.text()` answers it,
+  // and `readBody` takes the value parsed here rather than parsing the text again.
+  if (trpc) c.req.raw = new Request(request, { body: bytes });
+  else {
+    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+    if (value !== undefined) c.set(PARSED_BODY, { value });
+  }
   const found = value === undefined ? undefined : jsonFlaw(value);
   if (found) return badInput("invalid_body", fieldName(found, trpc ? "the tRPC input" : "the body"), found.problem);
   if (value === undefined && text.includes("\u0000")) return badInput("invalid_body", "the body", textFlaw(text)!);

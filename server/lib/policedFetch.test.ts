@@ -107,6 +107,22 @@ describe("checkUrl", () => {
     expect(await checkUrl("http://nowhere.example/", PUBLIC_ONLY, { lookup })).toMatchObject({ ok: false, reason: expect.stringContaining("could not be resolved"), dnsCode: "ENOTFOUND" });
   });
 
+  it("keeps a URL's answer for its own policy only, and resolves a host name again at every check", async () => {
+    // An address URL is judged once per policy: asked again, each policy gives its own answer, in either order.
+    for (let round = 0; round < 2; round++) {
+      expect(await checkUrl("http://127.0.0.1:9/hook", PUBLIC_ONLY)).toMatchObject({ ok: false, reason: expect.stringContaining("loopback") });
+      expect(await checkUrl("http://127.0.0.1:9/hook", LOOPBACK)).toEqual({ ok: true, address: "127.0.0.1", family: 4 });
+      expect(await checkUrl(new URL("http://169.254.169.254/latest/"), LOOPBACK)).toMatchObject({ ok: false, reason: expect.stringContaining("always refused") });
+    }
+    // A name may answer another address at the next lookup (rebinding): it is never answered from what was judged before.
+    let answer = "93.184.216.34";
+    const lookup = vi.fn(async (): Promise<LookupAddress[]> => [{ address: answer, family: 4 }]);
+    expect(await checkUrl("http://rebinding.example/", PUBLIC_ONLY, { lookup })).toEqual({ ok: true, address: "93.184.216.34", family: 4 });
+    answer = "169.254.169.254";
+    expect(await checkUrl("http://rebinding.example/", PUBLIC_ONLY, { lookup })).toMatchObject({ ok: false, reason: expect.stringContaining("always refused") });
+    expect(lookup).toHaveBeenCalledTimes(2);
+  });
+
   it("refuses what is not an http(s) URL", async () => {
     expect(await checkUrl("file:///etc/passwd", PUBLIC_ONLY)).toMatchObject({ ok: false, reason: expect.stringContaining("only http and https") });
     expect(await checkUrl("not a url", PUBLIC_ONLY)).toMatchObject({ ok: false });

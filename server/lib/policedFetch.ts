@@ -34,28 +34,48 @@ export type CheckResult = { ok: true; address: string; family: 4 | 6 } | { ok: f
  * its addresses) has no refused address. `address` is the one to connect to; nothing is connected here.
  */
 export async function checkUrl(url: string | URL, policy: OutboundPolicy, options: CheckOptions = {}): Promise<CheckResult> {
+  const known = judgedLiterals.get(policy)?.get(String(url));
+  if (known) return known;
   const parsed = parseTarget(url);
   if (typeof parsed === "string") return { ok: false, reason: parsed };
   const host = hostOf(parsed);
+  if (isIpLiteral(host)) return judgedLiteral(String(url), policy, judged(parsed, [{ address: host, family: host.includes(":") ? 6 : 4 }], policy));
   let addresses: LookupAddress[];
-  if (isIpLiteral(host)) {
-    addresses = [{ address: host, family: host.includes(":") ? 6 : 4 }];
-  } else {
-    try {
-      const resolve: ResolveHost = options.lookup ?? dns.lookup;
-      addresses = await resolve(host, { all: true });
-    } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      return { ok: false, reason: `${host} could not be resolved: ${error instanceof Error ? error.message : String(error)}`, dnsCode: typeof code === "string" ? code : "EAI_FAIL" };
-    }
-    if (addresses.length === 0) return { ok: false, reason: `${host} resolves to no address` };
+  try {
+    const resolve: ResolveHost = options.lookup ?? dns.lookup;
+    addresses = await resolve(host, { all: true });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return { ok: false, reason: `${host} could not be resolved: ${error instanceof Error ? error.message : String(error)}`, dnsCode: typeof code === "string" ? code : "EAI_FAIL" };
   }
+  if (addresses.length === 0) return { ok: false, reason: `${host} resolves to no address` };
+  return judged(parsed, addresses, policy);
+}
+
+/** The policy's answer for a URL whose host has these addresses: refused if any one is. */
+function judged(url: URL, addresses: readonly LookupAddress[], policy: OutboundPolicy): CheckResult {
   for (const { address } of addresses) {
-    const reason = refusalAt(parsed, address, policy);
+    const reason = refusalAt(url, address, policy);
     if (reason) return { ok: false, reason };
   }
   const first = addresses[0] as LookupAddress;
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/**
+ * The answers for URLs whose host is an IP address, by policy and URL: such an answer depends on nothing else (no name
+ * is resolved), so a worker called at every dispatch is judged once. URLs with a host name are resolved and judged
+ * at every request, as the pinning needs. At most `MAX_JUDGED` URLs a policy are kept; the oldest go first.
+ */
+const judgedLiterals = new WeakMap<OutboundPolicy, Map<string, CheckResult>>();
+const MAX_JUDGED = 1024;
+
+function judgedLiteral(url: string, policy: OutboundPolicy, result: CheckResult): CheckResult {
+  let known = judgedLiterals.get(policy);
+  if (!known) judgedLiterals.set(policy, (known = new Map()));
+  if (known.size >= MAX_JUDGED) known.delete(known.keys().next().value as string);
+  known.set(url, result);
+  return result;
 }
 
 /** A URL the policy refused (`reason` says why), or a chain of redirects longer than allowed. */
