@@ -8,7 +8,7 @@ import { PeopleError, badCredentials } from "./errors";
 import { hashPassword, verifyPassword } from "./passwords";
 import { roleAllows } from "./roles";
 import type { Account, Identity, Role } from "./schemas";
-import { digest, newSecret } from "./secrets";
+import { PERSONAL_TOKEN_PREFIX, digest, newSecret } from "./secrets";
 import * as store from "./store";
 import { accountOf } from "./queries";
 
@@ -152,7 +152,7 @@ export class PeopleCommands {
   /** A personal token, returned once in clear; it acts as its owner, with the owner's role. */
   async createToken(by: Identity, name: string) {
     if (by.accountId === null) throw new PeopleError("bad_request", "tokens belong to accounts: sign in as an account to create one");
-    const token = newSecret("stk_");
+    const token = newSecret(PERSONAL_TOKEN_PREFIX);
     const row = await this.database.transaction(async (tx) => {
       const inserted = await store.insertToken(tx, { accountId: by.accountId!, name, tokenHash: digest(token), prefix: token.slice(0, 10) });
       nameAuditTarget("token", inserted.id);

@@ -5,8 +5,11 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rows } from "../../db/client";
+import { type Database, rows } from "../../db/client";
+import { callbackToken } from "../engine/callbackToken";
 import { testBootstrapToken } from "../testing/credentials";
+import { PeopleQueries } from "./queries";
+import { PERSONAL_TOKEN_PREFIX } from "./secrets";
 import { testDatabases } from "../testing/databases";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 
@@ -188,6 +191,18 @@ describe.each(testDatabases)("people on $name", (testDatabase) => {
     const revoked = await fetch(`${env.server.url}/runs`, { headers: { authorization: `Bearer ${created.token}` } });
     expect(revoked.status).toBe(401);
     expect((await revoked.json()).message).toMatch(/not valid/);
+    // The token without its prefix is no token: refused the same way.
+    const unprefixed = await fetch(`${env.server.url}/runs`, { headers: { authorization: `Bearer ${created.token.slice(PERSONAL_TOKEN_PREFIX.length)}` } });
+    expect(unprefixed.status).toBe(401);
+    expect((await unprefixed.json()).message).toMatch(/not valid/);
+  });
+
+  it("a bearer that is no personal token (a worker's callback token, say) is judged without reading the database", async () => {
+    const unreachable = { run: () => Promise.reject(new Error("the database was read")) } as unknown as Database;
+    const queries = new PeopleQueries(unreachable, testBootstrapToken);
+    expect(await queries.identify({ bearer: callbackToken("a-callback-secret", "run", "node"), session: undefined })).toMatchObject({ kind: "anonymous", problem: expect.stringMatching(/not valid/) });
+    expect(await queries.identify({ bearer: testBootstrapToken, session: undefined })).toMatchObject({ kind: "bootstrap" });
+    await expect(queries.identify({ bearer: `${PERSONAL_TOKEN_PREFIX}whatever`, session: undefined })).rejects.toThrow("the database was read");
   });
 
   it("the bootstrap token acts as an operator", async () => {

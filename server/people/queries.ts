@@ -6,7 +6,7 @@ import type { Database } from "../../db/client";
 import { roleAllows } from "./roles";
 import { PeopleError } from "./errors";
 import { type Account, type ApiToken, type AuthStatus, type Identity, type InvitationInfo, Role, anonymous } from "./schemas";
-import { digest, sameSecret } from "./secrets";
+import { PERSONAL_TOKEN_PREFIX, digest, sameSecret } from "./secrets";
 import * as store from "./store";
 
 export function accountOf(row: store.AccountFields & { invitationExpiresAt?: string | null }): Account {
@@ -46,7 +46,8 @@ export class PeopleQueries {
   async identify(credentials: Credentials): Promise<Identity> {
     if (credentials.bearer !== undefined) {
       if (this.bootstrapToken && sameSecret(credentials.bearer, this.bootstrapToken)) return { kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" };
-      const token = await this.database.run((db) => store.liveToken(db, digest(credentials.bearer!)));
+      // Only a personal token is looked up: another bearer (a worker's callback token, say) costs no round trip.
+      const token = credentials.bearer.startsWith(PERSONAL_TOKEN_PREFIX) ? await this.database.run((db) => store.liveToken(db, digest(credentials.bearer!))) : undefined;
       if (!token) return { ...anonymous, problem: "the bearer token is not valid: it is unknown, revoked, or its account is disabled" };
       if (!token.lastUsedAt || Date.now() - Date.parse(token.lastUsedAt) > 60_000) await this.database.run((db) => store.touchToken(db, token.tokenId));
       return { kind: "token", accountId: token.accountId, name: token.name, role: Role.parse(token.role), tokenId: token.tokenId };

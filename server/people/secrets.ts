@@ -4,6 +4,9 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
+/** How every personal token begins (issued so since tokens exist): a bearer that does not is no account's token. */
+export const PERSONAL_TOKEN_PREFIX = "stk_";
+
 export function newSecret(prefix = ""): string {
   return prefix + randomBytes(32).toString("base64url");
 }
