@@ -5,11 +5,10 @@
  * door, so the owner's rules (a pipeline reviewer's version check, a YAML approval's on_reject limit) cannot be
  * bypassed. Reads stay open (they are the engine's queries).
  */
-import { AsyncResource } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { recordAcceptedTogether } from "../audit/auditedDatabase";
-import { type AuditScope, currentAuditScope, nameAuditTarget } from "../audit/scope";
+import { type AuditScope, currentAuditScope, inAuditScope, nameAuditTarget } from "../audit/scope";
 import { type DecisionDoor, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import { type BatchedEvent, type BatchedStart, type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
@@ -22,10 +21,9 @@ import { composeFeedback } from "../review/feedback";
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
 export type OwnerDoor = (owner: RunOwner) => string;
 
-/** A start waiting for its batch, with its request's audit scope and the async context to start it alone in. */
+/** A start waiting for its batch, with its request's audit scope. */
 interface PendingStart extends BatchedStart {
   audit: AuditScope | undefined;
-  inContext: <R>(fn: () => R) => R;
 }
 
 /** How a refusal names the front door that owns a run. */
@@ -53,10 +51,11 @@ export class FlowCommands {
 
   /**
    * Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. Starts
-   * asked for together are created in one transaction (see `startTogether`), each answered as alone.
+   * asked for together are created in one transaction (see `startTogether`), each answered as alone. `audit`: the
+   * request's audit scope when its door hands it over (REST), else the current one (tRPC).
    */
-  async startRun(flowId: string, input: unknown, startedBy: StartedBy | null = null): Promise<StitchRun> {
-    const start: PendingStart = { flowId, input, options: { runId: randomUUID(), startedBy }, audit: currentAuditScope(), inContext: AsyncResource.bind((fn) => fn()) };
+  async startRun(flowId: string, input: unknown, startedBy: StartedBy | null = null, audit: AuditScope | undefined = currentAuditScope()): Promise<StitchRun> {
+    const start: PendingStart = { flowId, input, options: { runId: randomUUID(), startedBy }, audit };
     const answer = await this.starts.add(start);
     if (answer instanceof Error) throw answer;
     return answer;
@@ -66,7 +65,7 @@ export class FlowCommands {
    * Starts that arrived while the last batch was written, in one transaction (Engine.startRuns): each request's
    * accepted audit entry, naming its new run, is written in it too. A start refused (no such flow) is answered with
    * its refusal; if the batch cannot be written together, nothing of it is kept and each start goes alone, in its own
-   * request's context, with its own outcome.
+   * request's audit scope, with its own outcome.
    */
   private async startTogether(starts: PendingStart[]): Promise<(StitchRun | Error)[]> {
     if (starts.length > 1) {
@@ -79,7 +78,7 @@ export class FlowCommands {
         undoAudit();
       }
     }
-    return Promise.all(starts.map((start) => start.inContext(() => this.startAlone(start)).catch(asError)));
+    return Promise.all(starts.map((start) => (start.audit ? inAuditScope(start.audit, () => this.startAlone(start)) : this.startAlone(start)).catch(asError)));
   }
 
   private startAlone({ flowId, input, options }: BatchedStart): Promise<StitchRun> {

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../db/client";
-import { type AuditScope, withAuditScope } from "../audit/scope";
+import { type AuditScope, newAuditScope, withAuditScope } from "../audit/scope";
 import type { AuditSubject } from "../audit/schemas";
 import { EngineError } from "../engine/errors";
 import type { StitchRun } from "../engine/schemas";
@@ -86,8 +86,18 @@ describe.each(testDatabases)("starting plain flows' runs together on $name", (te
     expect(await runsStartedBy(`nul-${testDatabase.name}`)).toEqual([]);
   });
 
-  it("a batch that cannot be written together keeps nothing, and each start then goes alone: the faulty one fails, the others start and are audited once", async () => {
-    const broken = `broken-${testDatabase.name}`;
+  /** A start as the REST door makes it: its scope handed to the command, outside any audit scope's async context. */
+  const startHanded = (name: string, flow: string, input: unknown) => {
+    const scope = newAuditScope(subject(name));
+    const answer = env.server.flows.startRun(flow, input, { id: null, name }, scope).then((run) => run, (error: unknown) => error as Error);
+    return { scope, answer };
+  };
+
+  it.each([
+    ["in its request's audit scope", "scoped", startAs],
+    ["with its scope handed over, as the REST door does", "handed", startHanded],
+  ])("a batch that cannot be written together keeps nothing, and each start then goes alone (%s): the faulty one fails, the others start and are audited once", async (_, variant, startAs) => {
+    const broken = `broken-${variant}-${testDatabase.name}`;
     let faults = 0;
     // A projection that fails for one start only: its run cannot commit, with or without the others.
     env.server.engine.observe({
@@ -97,7 +107,7 @@ describe.each(testDatabases)("starting plain flows' runs together on $name", (te
         throw new Error("projection broke");
       },
     });
-    const names = [`kept-${testDatabase.name}-0`, broken, `kept-${testDatabase.name}-1`];
+    const names = [`kept-${variant}-${testDatabase.name}-0`, broken, `kept-${variant}-${testDatabase.name}-1`];
     const starts = names.map((name) => startAs(name, flowId, { who: name }));
     const answers = await Promise.all(starts.map((s) => s.answer));
 

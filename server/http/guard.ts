@@ -7,7 +7,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AuditTrail } from "../audit/trail";
-import { withAuditScope } from "../audit/scope";
+import { type AuditScope, inAuditScope, newAuditScope } from "../audit/scope";
 import type { AuditOutcome, AuditSubject } from "../audit/schemas";
 import { subjectOf } from "../audit/subject";
 import { Refusal } from "../lib/refusal";
@@ -22,6 +22,15 @@ export const SESSION_COOKIE = "stitch_session";
 export const CSRF_HEADER = "x-csrf-token";
 
 export type GuardEnv = { Variables: { identity: Identity; crossSite: CrossSiteError | null } };
+
+/** Where the guard leaves a request's audit scope for a route whose rule hands it to its command (`auditScopeOf`). */
+const AUDIT_SCOPE = "auditScope";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    [AUDIT_SCOPE]: AuditScope;
+  }
+}
 
 /** A change that may not be made from where it came: another site, a form, a cookie without its CSRF token. */
 export class CrossSiteError extends Refusal<"forbidden" | "unsupported_media_type"> {
@@ -127,8 +136,8 @@ function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<
     const target = () => (rule.target ? { kind: rule.target.kind, id: c.req.param(rule.target.param) ?? "" } : null);
     const caller = typeof rule.door === "object" && "caller" in rule.door ? rule.door.caller : undefined;
     if (caller === "worker") return workerDoor(c, next, trail, check, () => subjectOf(identity, requestOrigin(c), rule.action!, target(), caller));
-    const subject = subjectOf(identity, requestOrigin(c), rule.action, target(), caller);
-    await withAuditScope(subject, async (scope) => {
+    const scope = newAuditScope(subjectOf(identity, requestOrigin(c), rule.action, target(), caller));
+    const act = async () => {
       try {
         check();
       } catch (error) {
@@ -137,8 +146,21 @@ function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<
       }
       await next();
       await trail.finish(scope, outcomeOf(c.res.status, c.error));
-    });
+    };
+    // A door whose command is handed the scope runs outside its async context (see AccessRule's `scope`).
+    if (rule.scope === "handed") {
+      c.set(AUDIT_SCOPE, scope);
+      return act();
+    }
+    return inAuditScope(scope, act);
   };
+}
+
+/** The request's audit scope, for a route whose rule hands it to its command (AccessRule's `scope: "handed"`). */
+export function auditScopeOf(c: Context): AuditScope {
+  const scope = c.get(AUDIT_SCOPE) as AuditScope | undefined;
+  if (!scope) throw new Error(`${c.req.method} ${c.req.routePath} has no handed audit scope: its access rule must say scope: "handed"`);
+  return scope;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { FlowQueries } from "../flows/queries";
 import { CallbackBody, CancelBody, CreateFlowBody, ReviewBody, StartRunBody } from "../engine/schemas";
 import { actorOf, callerOf, starterOf } from "./actor";
 import { readBody } from "./errors";
+import { auditScopeOf } from "./guard";
 import { pageAnswer, pageQuery } from "./paging";
 import { stitchPaths as paths } from "./paths";
 
@@ -28,7 +29,7 @@ export function stitchRoutes(engine: Engine, flows: FlowCommands, flowQueries: F
   app.get(paths.flow.pattern, async (c) => c.json(await engine.getFlow(c.req.param("id"))));
   app.post(paths.flowRuns.pattern, async (c) => {
     const body = await readBody(c, StartRunBody);
-    return c.json(await flows.startRun(c.req.param("id"), body.input, starterOf(c)), 201);
+    return c.json(await flows.startRun(c.req.param("id"), body.input, starterOf(c), auditScopeOf(c)), 201);
   });
   app.get(paths.runs.pattern, async (c) => pageAnswer(c, await engine.listRuns({ flowId: c.req.query("flow_id"), ...pageQuery(c) })));
   app.get(paths.run.pattern, async (c) => c.json(await engine.getRun(c.req.param("id"))));
