@@ -28,6 +28,7 @@ import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { type ServerProcess, startServerProcess } from "../server/testing/serverProcess";
 import { freePort } from "../server/testing/harness";
 import { type CpuMeter, type CpuSpent, cpuMeter, isLocalDatabase, procAvailable, spentSince } from "./cpu";
+import { UsageError, optionsRefused, readFlags } from "./flags";
 import { fixed, grouped, median, percentile, table } from "./report";
 import { type KeptAliveClient, keptAliveClient } from "./http";
 import { findPgbench, measurePgbench } from "./pgbench";
@@ -81,24 +82,13 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
     runs: env.BENCH_RUNS, inFlight: env.BENCH_IN_FLIGHT, answer: env.BENCH_ANSWER, processes: env.BENCH_PROCESSES,
     pgbenchSeconds: env.BENCH_PGBENCH_SECONDS,
   };
-  const flagNames: Record<string, keyof Options> = {
+  const flags = readFlags(argv, {
     sizes: "sizes", repeats: "repeats", chain: "chain", "stall-ms": "stallMs", runs: "runs", "in-flight": "inFlight", answer: "answer", processes: "processes",
     "pgbench-seconds": "pgbenchSeconds",
-  };
-  for (const arg of argv) {
-    if (arg === "--help" || arg === "-h") {
-      console.log(usage);
-      process.exit(0);
-    }
-    const match = /^--([a-z-]+)=(.*)$/.exec(arg);
-    const name = match && flagNames[match[1]!];
-    if (!match || !name) throw new UsageError(`unknown argument "${arg}"`);
-    raw[name] = match[2];
-  }
+  } satisfies Record<string, keyof Options>, usage);
+  Object.assign(raw, flags);
   const parsed = Options.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== "")));
-  if (!parsed.success) {
-    throw new UsageError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "options"}: ${issue.message}`).join("; "));
-  }
+  if (!parsed.success) throw optionsRefused(parsed.error);
   // Checked before any pass runs, so a list such as 1,2,4 does not fail only after its first pass.
   if (parsed.data.processes.some((count) => count > 1)) {
     if (!env.DATABASE_URL) throw new UsageError("--processes above 1 needs DATABASE_URL: PGlite serves one process");
@@ -109,9 +99,6 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
   return parsed.data;
 }
 
-class UsageError extends Error {
-  override name = "UsageError";
-}
 
 // ---- The server under test ------------------------------------------------------------------------
 

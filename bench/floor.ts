@@ -21,6 +21,7 @@ import { z } from "zod";
 import { connectPostgres } from "../db/client";
 import { createScratchDatabase } from "../server/testing/scratchDatabases";
 import { ownCpuMs } from "./cpu";
+import { UsageError, optionsRefused, readFlags } from "./flags";
 import { keptAliveClient, readBody } from "./http";
 import { fixed, grouped, median, table } from "./report";
 import { forkBenchWorker } from "./workerProcess";
@@ -42,20 +43,8 @@ const usage = `usage: npm run bench:floor -- [--runs=6000] [--in-flight=50] [--r
   DATABASE_URL also each group of callbacks stored in one transaction (on a scratch database, dropped afterwards).`;
 
 function parseOptions(argv: readonly string[]): Options {
-  const raw: Record<string, string> = {};
-  const names: Record<string, keyof Options> = { runs: "runs", "in-flight": "inFlight", repeats: "repeats" };
-  for (const arg of argv) {
-    if (arg === "--help" || arg === "-h") {
-      console.log(usage);
-      process.exit(0);
-    }
-    const match = /^--([a-z-]+)=(.*)$/.exec(arg);
-    const name = match && names[match[1]!];
-    if (!match || !name) throw new Error(`unknown argument "${arg}"\n${usage}`);
-    raw[name] = match[2]!;
-  }
-  const parsed = Options.safeParse(raw);
-  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "));
+  const parsed = Options.safeParse(readFlags(argv, { runs: "runs", "in-flight": "inFlight", repeats: "repeats" } satisfies Record<string, keyof Options>, usage));
+  if (!parsed.success) throw optionsRefused(parsed.error);
   return parsed.data;
 }
 
@@ -197,6 +186,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(error instanceof UsageError ? `bench:floor: ${error.message}\n${usage}` : error instanceof Error ? error.message : error);
   process.exit(1);
 });

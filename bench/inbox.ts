@@ -22,6 +22,7 @@ import { DecisionQueries } from "../server/decisions/queries";
 import type { DecisionListQuery, DecisionPage } from "../server/decisions/schemas";
 import type { Identity } from "../server/people/schemas";
 import { type ScratchDatabase, createScratchDatabase } from "../server/testing/scratchDatabases";
+import { UsageError, optionsRefused, readFlags } from "./flags";
 import { fixed, grouped, median, percentile, table } from "./report";
 
 // ---- Options ----------------------------------------------------------------------------------------
@@ -47,27 +48,13 @@ const usage = `usage: npm run bench:inbox -- [--open=10000] [--decided=100000] [
   --plans=none: only the timings.
   --keep: leave the seeded databases behind (the scratch database's URL and PGlite's directory are printed); drop or delete them yourself.`;
 
-class UsageError extends Error {}
-
 function parseOptions(argv: readonly string[]): Options {
-  const flags: Record<string, keyof Options> = { open: "open", decided: "decided", "per-run": "perRun", rounds: "rounds", warmup: "warmup", databases: "databases", plans: "plans" };
-  const raw: Record<string, string | boolean> = {};
-  for (const arg of argv) {
-    if (arg === "--keep") {
-      raw.keep = true;
-      continue;
-    }
-    if (arg === "--help" || arg === "-h") {
-      console.log(usage);
-      process.exit(0);
-    }
-    const match = /^--([a-z-]+)=(.*)$/.exec(arg);
-    const name = match && flags[match[1]!];
-    if (!match || !name) throw new UsageError(`unknown argument "${arg}"`);
-    raw[name] = match[2]!;
-  }
-  const parsed = Options.safeParse(raw);
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join(".") || "options"}: ${i.message}`).join("; "));
+  // --keep is a switch; every other option is a --name=value flag.
+  const flags = readFlags(argv.filter((arg) => arg !== "--keep"), {
+    open: "open", decided: "decided", "per-run": "perRun", rounds: "rounds", warmup: "warmup", databases: "databases", plans: "plans",
+  } satisfies Record<string, keyof Options>, usage);
+  const parsed = Options.safeParse({ ...flags, ...(argv.includes("--keep") ? { keep: true } : {}) });
+  if (!parsed.success) throw optionsRefused(parsed.error);
   return parsed.data;
 }
 

@@ -26,6 +26,7 @@ import { z } from "zod";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
 import { LOOPBACK_ALLOWED } from "../server/testing/harness";
+import { UsageError, optionsRefused, readFlags } from "./flags";
 import { fixed, grouped, median, table } from "./report";
 
 const token = "bench-web-token-0123456789abcdef-not-a-secret";
@@ -44,21 +45,11 @@ type Options = z.infer<typeof Options>;
 const usage = "usage: npm run bench:web -- [--repeats=3] [--idle=30] [--trace]   (Chromium: CHROMIUM_PATH, default /usr/bin/chromium)";
 
 function parseOptions(argv: readonly string[]): Options {
-  const raw: Record<string, string> = {};
-  for (const arg of argv) {
-    if (arg === "--help" || arg === "-h") {
-      console.log(usage);
-      process.exit(0);
-    }
-    if (arg === "--trace") {
-      raw.trace = "on";
-      continue;
-    }
-    const match = /^--(repeats|idle)=(.*)$/.exec(arg);
-    if (!match) throw new Error(`unknown argument "${arg}"\n${usage}`);
-    raw[match[1]!] = match[2]!;
-  }
-  return Options.parse(raw);
+  // --trace is a switch; the others are --name=value flags.
+  const flags = readFlags(argv.filter((arg) => arg !== "--trace"), { repeats: "repeats", idle: "idle" } satisfies Record<string, keyof Options>, usage);
+  const parsed = Options.safeParse({ ...flags, ...(argv.includes("--trace") ? { trace: "on" } : {}) });
+  if (!parsed.success) throw optionsRefused(parsed.error);
+  return parsed.data;
 }
 
 interface Load {
@@ -304,4 +295,8 @@ async function main() {
   }
 }
 
-await main();
+await main().catch((error: unknown) => {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`bench:web: ${error.message}\n${usage}`);
+  process.exit(1);
+});

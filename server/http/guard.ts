@@ -8,7 +8,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AuditTrail } from "../audit/trail";
 import { type AuditScope, inAuditScope, newAuditScope } from "../audit/scope";
-import type { AuditOutcome, AuditSubject } from "../audit/schemas";
+import type { AuditOutcome } from "../audit/schemas";
 import { subjectOf } from "../audit/subject";
 import { Refusal } from "../lib/refusal";
 import type { People } from "../people/people";
@@ -129,24 +129,32 @@ function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<
       if (crossSite) throw crossSite;
       authorize(identity, rule.door);
     };
-    if (!rule.action) {
+    const action = rule.action;
+    if (!action) {
       check();
       return next();
     }
-    const target = () => (rule.target ? { kind: rule.target.kind, id: c.req.param(rule.target.param) ?? "" } : null);
     const caller = typeof rule.door === "object" && "caller" in rule.door ? rule.door.caller : undefined;
-    if (caller === "worker") return workerDoor(c, next, trail, check, () => subjectOf(identity, requestOrigin(c), rule.action!, target(), caller));
-    const scope = newAuditScope(subjectOf(identity, requestOrigin(c), rule.action, target(), caller));
+    const target = rule.target ? { kind: rule.target.kind, id: c.req.param(rule.target.param) ?? "" } : null;
+    const subject = () => subjectOf(identity, requestOrigin(c), action, target, caller);
+    // A worker's accepted callback is recorded once, where it counts: the run's event log (the engine applies callbacks
+    // in batches, in no request's scope). Its door has no audit scope and names its subject only to record a refusal.
+    const scope = caller === "worker" ? undefined : newAuditScope(subject());
+    const finish = async (outcome: AuditOutcome) => {
+      if (scope) await trail.finish(scope, outcome);
+      else if (outcome.outcome === "refused") await trail.record(subject(), outcome);
+    };
     const act = async () => {
       try {
         check();
       } catch (error) {
-        await trail.finish(scope, outcomeOf(statusOf(error), error));
+        await finish(outcomeOf(statusOf(error), error));
         throw error;
       }
       await next();
-      await trail.finish(scope, outcomeOf(c.res.status, c.error));
+      await finish(outcomeOf(c.res.status, c.error));
     };
+    if (!scope) return act();
     // A door whose command is handed the scope runs outside its async context (see AccessRule's `scope`).
     if (rule.scope === "handed") {
       c.set(AUDIT_SCOPE, scope);
@@ -161,23 +169,6 @@ export function auditScopeOf(c: Context): AuditScope {
   const scope = c.get(AUDIT_SCOPE) as AuditScope | undefined;
   if (!scope) throw new Error(`${c.req.method} ${c.req.routePath} has no handed audit scope: its access rule must say scope: "handed"`);
   return scope;
-}
-
-/**
- * A worker's callback: its accepted outcome is recorded once, where it counts, in the run's event log (the engine
- * applies callbacks in batches, in no request's scope), so it runs in no audit scope of its own; a refusal is recorded
- * here, naming the worker, the run and its address.
- */
-async function workerDoor(c: Context<GuardEnv>, next: () => Promise<void>, trail: AuditTrail, check: () => void, subject: () => AuditSubject): Promise<void> {
-  try {
-    check();
-  } catch (error) {
-    await trail.record(subject(), outcomeOf(statusOf(error), error));
-    throw error;
-  }
-  await next();
-  const outcome = outcomeOf(c.res.status, c.error);
-  if (outcome.outcome === "refused") await trail.record(subject(), outcome);
 }
 
 /** Puts each rule's check in front of its route; call before the routes are mounted. */
