@@ -1,6 +1,7 @@
 /**
  * The benchmarks' command lines: `--name=value` flags, each known by name, and `--help`. `npm run bench`,
- * `bench:floor`, `bench:inbox` and `bench:web` read theirs here (a switch such as `--keep` is taken out first), then validate the values with their own zod schema.
+ * `bench:floor`, `bench:inbox` and `bench:web` read theirs here (a switch such as `--keep` is taken out first), then
+ * validate the values with their own zod schema.
  */
 import type { z } from "zod";
 
