@@ -507,41 +507,22 @@ export class Engine {
   private handleTogether(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
     return this.committing(async (tx, after) => {
       const runIds = [...new Set(events.map((e) => e.runId).filter(store.isUuid))].sort();
-      // What every event of the batch will read is read in one statement for the whole batch: each run's rows that
-      // any of its events anticipates (a fan-out's paths, say: each path's own rows and their Collector's). For the
-      // runs whose graph this process knows from their last event (`runGraphs`), that read is sent with the lock, in
-      // the same round trip, as `onRun` does for one event: PostgreSQL runs it once the locks are granted, on a
-      // snapshot taken then, so it sees what a read sent after the lock's answer would. A run whose graph was not
-      // known, or is not the one guessed, has its rows read after the lock. The batch's writes wait until every event
-      // is decided (one statement for them all, then the projections), so a later event on the same run reads the
-      // rows the earlier ones changed from memory (`batchLoader`).
-      const wantedOf = (graphOf: (runId: string) => CompiledGraph | undefined) => {
-        const anticipated = new Map<string, Set<string>>();
-        for (const { runId, event } of events) {
-          const g = graphOf(runId);
-          if (!g) continue;
-          const keys = anticipated.get(runId) ?? new Set<string>();
-          for (const key of anticipatedKeys(g, event)) keys.add(key);
-          anticipated.set(runId, keys);
-        }
-        return [...anticipated].map(([runId, keys]) => ({ runId, keys: [...keys] }));
-      };
-      const guessedKeys = new Map(runIds.map((runId) => [runId, this.runGraphs.get(runId)]));
-      const guessed = wantedOf((runId) => {
-        const key = guessedKeys.get(runId);
-        return key ? this.graphs.get(key) : undefined;
-      });
-      const [lockedRuns, prereadRows] = await Promise.all([store.lockRuns(tx, runIds), store.loadNodeRowsOfRuns(tx, guessed)]);
-      const locked = new Map(lockedRuns.map((run) => [run.id, run]));
+      const locked = new Map((await store.lockRuns(tx, runIds)).map((run) => [run.id, run]));
       const graphs = new Map<string, CompiledGraph>();
       for (const run of locked.values()) graphs.set(run.id, await this.graphOfRun(tx, run));
-      const wanted = wantedOf((runId) => graphs.get(runId));
-      const guessedRight = (runId: string) => {
-        const run = locked.get(runId)!;
-        return guessedKeys.get(runId) === `${run.flowId}@${run.flowVersion}` && prereadRows.has(runId);
-      };
-      const preloaded = new Map([...prereadRows].filter(([runId]) => locked.has(runId) && guessedRight(runId)));
-      for (const [runId, rows] of await store.loadNodeRowsOfRuns(tx, wanted.filter((w) => !preloaded.has(w.runId)))) preloaded.set(runId, rows);
+      // What every event of the batch will read is read in one statement for the whole batch: each run's rows that
+      // any of its events anticipates (a fan-out's paths, say: each path's own rows and their Collector's). The
+      // batch's writes wait until every event is decided (one statement for them all, then the projections), so a
+      // later event on the same run reads the rows the earlier ones changed from memory (`batchLoader`).
+      const anticipated = new Map<string, Set<string>>();
+      for (const { runId, event } of events) {
+        if (!locked.has(runId)) continue;
+        const keys = anticipated.get(runId) ?? new Set<string>();
+        for (const key of anticipatedKeys(graphs.get(runId)!, event)) keys.add(key);
+        anticipated.set(runId, keys);
+      }
+      const wanted = [...anticipated].map(([runId, keys]) => ({ runId, keys: [...keys] }));
+      const preloaded = await store.loadNodeRowsOfRuns(tx, wanted);
       const deferred: DeferredWrites = { writes: [], transitions: [] };
       const loaders = new Map(wanted.map((w) => [w.runId, batchLoader(w.keys, preloaded.get(w.runId) ?? [], deferred, w.runId, (keys) => store.loadNodeRows(tx, w.runId, keys))]));
       const answers: (EventResult | Error)[] = [];
@@ -608,9 +589,8 @@ export class Engine {
         answers[i] = await this.recordStart(tx, locked, input, after, deferred);
         started.push(i);
       }
-      // What goes alongside (the starts' audit entries) is sent behind the writes without waiting for their answer,
-      // as the projections are (`writeDeferred`): one round trip for both.
-      await sentTogether([this.writeDeferred(tx, deferred, after), started.length > 0 ? alongside?.(tx, started) : undefined]);
+      await this.writeDeferred(tx, deferred, after);
+      if (started.length > 0) await alongside?.(tx, started);
       return answers.map((answer) => answer!);
     });
   }
@@ -771,9 +751,8 @@ export class Engine {
   /** Writes what a batch's events (or starts) decided, in one statement, then lets the observers project it. */
   private async writeDeferred(tx: Executor, deferred: DeferredWrites, after: AfterCommit): Promise<void> {
     if (deferred.writes.length === 0) return;
-    // The projections' statements are sent behind the write's without waiting for its answer: the connection runs
-    // them in order, so they see what it wrote, and if it fails they fail with it (the transaction is aborted).
-    await sentTogether([store.writeEvents(tx, this.mergedByRun(deferred.writes, after)), this.project(tx, deferred.transitions)]);
+    await store.writeEvents(tx, this.mergedByRun(deferred.writes, after));
+    await this.project(tx, deferred.transitions);
   }
 
   private async project(tx: Executor, transitions: readonly RunTransition[]): Promise<void> {
@@ -961,17 +940,6 @@ export interface BatchedEvent {
 
 /** One start of a batch (Engine.startRuns): the run's id is chosen by the caller. */
 export type BatchedStart = store.NewRun;
-
-/**
- * Statements of one transaction sent one behind the other without waiting for each answer (one round trip for all):
- * waits for every one of them to settle, so none is still running when the transaction ends, then throws the first
- * failure in the order given (the statement that failed; those after it failed because it aborted the transaction).
- */
-async function sentTogether(work: readonly (Promise<unknown> | undefined)[]): Promise<void> {
-  const settled = await Promise.allSettled(work);
-  const failed = settled.find((outcome) => outcome.status === "rejected");
-  if (failed) throw failed.reason;
-}
 
 /** A batch's write failed: the batch is rolled back and its events are applied one by one. */
 class BatchFault extends Error {

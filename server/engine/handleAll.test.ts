@@ -137,42 +137,6 @@ describe.each(testDatabases)("Engine.handleAll on $name", (testDatabase) => {
     expect((await env.api.getRun(r1!.id)).node_states.A!.status).toBe("running");
   });
 
-  it("once the engine knows a run's graph, a batch's read is sent with the lock, before its answer, and the projections with the write", async () => {
-    const graph = graphOf([splitterNode("S"), workerNode("W", worker.url), collectorNode("C"), workerNode("After", worker.url)], chain("S", "W", "C", "After"));
-    const run = await env.api.run(graph, { items: [0, 1, 2, 3, 4, 5] });
-    // Each statement the engine's transactions send, with how many of the transaction's statements were unanswered then.
-    const sent: number[] = [];
-    const counting: Database = {
-      ...env.database,
-      transaction: (fn) =>
-        env.database.transaction((tx) => {
-          let unanswered = 0;
-          const execute = (query: SQL) => {
-            sent.push(unanswered++);
-            return tx.execute(query).finally(() => unanswered--);
-          };
-          return fn(new Proxy(tx, { get: (target, prop, receiver) => (prop === "execute" ? execute : Reflect.get(target, prop, receiver)) }));
-        }),
-    };
-    const engine = new Engine(counting, { callbackUrl: (runId, key) => `${env.server.url}/api/stitch/callback/${runId}/${key}` });
-    // A projection of this run's events that writes (here, reads) in the batch's transaction.
-    let projected = 0;
-    engine.observe({ concerns: (t) => t.runId === run.id, project: async (tx) => void (projected++, await tx.execute(sql`SELECT 1`)) });
-    // The first batch learns the graph (this engine has not read it yet): the lock, the graph, the read, the write,
-    // and the projection's statement, sent behind the write.
-    await engine.handleAll([0, 1].map((k) => done(run.id, `W_${k}`, k)));
-    expect(sent).toEqual([0, 0, 0, 0, 1]);
-    sent.length = 0;
-    // The next: the read goes out behind the lock, before its answer, and still decides on what the lock left.
-    const answers = await engine.handleAll([2, 3].map((k) => done(run.id, `W_${k}`, k)));
-    expect(answers.every((a) => !(a instanceof Error) && !a.duplicate)).toBe(true);
-    expect(sent).toEqual([0, 1, 0, 1]);
-    expect(projected).toBe(2);
-    const states = (await env.api.getRun(run.id)).node_states;
-    for (const k of [0, 1, 2, 3]) expect(states[`W_${k}`]).toEqual({ status: "completed", output: k });
-    expect(states.C!.status).toBe("pending");
-  });
-
   it("a fault while writing rolls the batch back, and each event is then applied alone: the faulty one fails, the others hold", async () => {
     const [r1, r2] = await startRuns(2);
     let faults = 0;
