@@ -5,9 +5,11 @@
  * it; CPU per node completion says what each side costs whatever the hour, and which side to look at.
  *
  * Server processes and PostgreSQL are read from Linux's /proc (utime and stime of /proc/PID/stat, in clock ticks of
- * 1/100 s); where there is no /proc those figures are left out and the report says so.
+ * 1/100 s); where there is no /proc those figures are left out and the report says so. So is the machine's idle
+ * time (/proc/stat), and, with the server in this process, how busy its event loop was.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { type EventLoopUtilization, performance } from "node:perf_hooks";
 
 /** Linux's USER_HZ: /proc's times are in hundredths of a second on every Linux the project runs on. */
 const MS_PER_TICK = 10;
@@ -62,23 +64,48 @@ export function postgresCpuMs(): number {
   return ms;
 }
 
-/** CPU ms spent by each side during one workload. `postgres` is absent when it was not measured. */
+/**
+ * CPU ms spent by each side during one workload. `postgres` is absent when it was not measured. `idle`: the share of
+ * the machine's CPU time (all its cores) that no process used, from /proc/stat; `loopBusy`: the share of the time the
+ * server's event loop was running JavaScript or I/O callbacks rather than waiting (Node's event loop utilization),
+ * when the server runs in this process. Both say whether a workload was held by CPU: a busy loop or no idle cores.
+ */
 export interface CpuSpent {
   server: number;
   worker: number;
   postgres?: number;
+  idle?: number;
+  loopBusy?: number;
+}
+
+/** A reading of the meter: the CPU so far, and what the shares of a workload are computed from. */
+export interface CpuReading extends Omit<CpuSpent, "idle" | "loopBusy"> {
+  machine?: { idle: number; total: number };
+  loop?: EventLoopUtilization;
+}
+
+/** The machine's CPU time so far, in ticks, all cores together: idle (with waiting for I/O) and in total. */
+function machineTicks(): { idle: number; total: number } | undefined {
+  if (!procAvailable) return undefined;
+  const fields = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+  if (fields.length < 8 || fields.some((n) => !Number.isFinite(n))) return undefined;
+  return { idle: idle! + iowait!, total: user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal! };
 }
 
 export interface CpuMeter {
   /** What each side has spent so far; `spentSince` turns two readings into one workload's `CpuSpent`. */
-  read(): Promise<CpuSpent>;
+  read(): Promise<CpuReading>;
 }
 
-export function spentSince(before: CpuSpent, after: CpuSpent): CpuSpent {
+export function spentSince(before: CpuReading, after: CpuReading): CpuSpent {
+  const machineTotal = before.machine && after.machine ? after.machine.total - before.machine.total : 0;
   return {
     server: after.server - before.server,
     worker: after.worker - before.worker,
     ...(before.postgres !== undefined && after.postgres !== undefined ? { postgres: after.postgres - before.postgres } : {}),
+    ...(machineTotal > 0 ? { idle: (after.machine!.idle - before.machine!.idle) / machineTotal } : {}),
+    ...(before.loop && after.loop ? { loopBusy: performance.eventLoopUtilization(after.loop, before.loop).utilization } : {}),
   };
 }
 
@@ -96,7 +123,11 @@ export function cpuMeter(servers: "this process" | readonly number[], workerCpuM
   return {
     async read() {
       const worker = await workerCpuMs();
-      return { server: serverCpuMs(), worker, ...(localPostgres ? { postgres: postgresCpuMs() } : {}) };
+      const machine = machineTicks();
+      return {
+        server: serverCpuMs(), worker, ...(localPostgres ? { postgres: postgresCpuMs() } : {}), ...(machine ? { machine } : {}),
+        ...(servers === "this process" ? { loop: performance.eventLoopUtilization() } : {}),
+      };
     },
   };
 }

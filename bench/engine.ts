@@ -590,9 +590,25 @@ function reportCpu(h: Harness, rows: readonly { what: string; per: number; sampl
     ["worker", (cpu) => cpu.worker],
     ...(withPostgres ? ([["PostgreSQL", (cpu) => cpu.postgres!], ["all three", (cpu) => cpu.server + cpu.worker + cpu.postgres!]] as [string, (cpu: CpuSpent) => number][]) : []),
   ];
+  // Whether the workload was held by CPU: the machine's cores left idle, and the server's event loop kept busy.
+  const shares: [string, (cpu: CpuSpent) => number | undefined, string][] = [
+    ["cores idle", (cpu) => cpu.idle, "the share of all the machine's cores' time during the workload that no process used (/proc/stat)"],
+    [
+      "server's loop busy", (cpu) => cpu.loopBusy,
+      "the share of that time the benchmark's process (the server and the driver) was running work on its event loop rather than waiting for some (Node's event loop utilization)",
+    ],
+  ];
+  const shown = shares.filter(([, share]) => measured.every((row) => row.samples.every((s) => share(s.cpu) !== undefined)));
+  const percent = (row: (typeof rows)[number], share: (cpu: CpuSpent) => number | undefined) => `${fixed(median(row.samples.map((s) => share(s.cpu)!)) * 100, 0)}%`;
   console.log("\nCPU per node completion (ms of CPU, medians):");
-  console.log(table(["workload", ...sides.map(([name]) => name)], measured.map((row) => [row.what, ...sides.map(([, side]) => perNode(row, side))])));
+  console.log(
+    table(
+      ["workload", ...sides.map(([name]) => name), ...shown.map(([name]) => name)],
+      measured.map((row) => [row.what, ...sides.map(([, side]) => perNode(row, side)), ...shown.map(([, share]) => percent(row, share))]),
+    ),
+  );
   console.log(`  ${h.describeCpu}.`);
+  for (const [name, , meaning] of shown) console.log(`  ${name}: ${meaning}.`);
 }
 
 /** The passes side by side, one line per count of server processes: where adding processes stops paying. */
