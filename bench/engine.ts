@@ -99,7 +99,6 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options 
   return parsed.data;
 }
 
-
 // ---- The server under test ------------------------------------------------------------------------
 
 interface Harness {
