@@ -1,15 +1,18 @@
 // ESLint in this repo enforces the architecture's import boundaries and nothing else:
-// no stylistic or "recommended" rule sets, only `boundaries/dependencies`.
+// no stylistic or "recommended" rule sets, only `boundaries/dependencies` and `import-x/no-cycle` (no import circle).
 //
 // Layers, outermost first:
 //   routes (server/http, server/trpc) -> front doors (server/pipeline, server/workflows/<door>, server/people, server/audit)
 //   -> engine (server/engine) -> store -> db
+// Beside them: server/review (inline review of any door's outputs, which each door plugs into) sits under the front
+// doors it serves; server/lib (small tools with no knowledge of the product) sits at the bottom, above db/ only.
 //
 // Every relative import is resolved to a real file (extensionless, or with .ts/.tsx) and the
 // policies below match the *resolved* path, so `../engine/engine`, `../engine/engine.ts` and
 // `typeof import("../engine/engine")` are all checked the same way.
 import tsParser from "@typescript-eslint/parser";
 import boundaries from "eslint-plugin-boundaries";
+import importX, { createNodeResolver } from "eslint-plugin-import-x";
 
 /** File categories: a file gets every category whose pattern matches its repo-relative path. */
 const CATEGORIES = [
@@ -21,10 +24,16 @@ const CATEGORIES = [
   { category: "web-src", pattern: "web/src/**" },
   // server
   { category: "engine", pattern: "server/engine/**" },
+  // Inline review: every door's outputs, read and edited through the adapter each door registers (server/review/doors.ts).
+  { category: "review", pattern: "server/review/**" },
+  // Small tools that know nothing of the product: JSON, paging, the outbound-address policy, errors of the database.
+  { category: "lib", pattern: "server/lib/**" },
   // People (accounts, sessions, tokens) and the audit trail are doors of their own, beside the engine's front doors.
   // So are the decisions and the notifications (webhook subscriptions and email).
   { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/notifications/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
   { category: "pipeline", pattern: "server/pipeline/**" },
+  { category: "flows-door", pattern: "server/flows/**" },
+  { category: "notifications", pattern: "server/notifications/**" },
   // The workflow front doors, one folder each; server/workflows/runtime (the node runtimes) and the files directly in
   // server/workflows (the compiler, the store of the workflow tables, the executors' skeleton, and the door that
   // composes both formats) are what they share. A new front door is added to this list.
@@ -38,7 +47,7 @@ const CATEGORIES = [
   { category: "testing", pattern: ["server/testing/**", "web/src/testing/**"] },
   {
     category: "test-code",
-    pattern: ["**/*.test.ts", "**/*.test.tsx", "**/testHelpers.ts", "server/testing/**", "web/src/testing/**", "e2e/**", "bench/**"],
+    pattern: ["**/*.test.ts", "**/*.test.tsx", "server/testing/**", "web/src/testing/**", "e2e/**", "bench/**"],
   },
   // web
   { category: "feature", pattern: "web/src/features/*/**", capture: ["feature"] },
@@ -115,6 +124,18 @@ const POLICIES = [
       "[boundaries 3] a front door does not import another front door (server/workflows/{{ from.file.captured.workflow }} -> server/workflows/{{ to.file.captured.workflow }}): move the shared code down into server/engine (or a neutral server module), or compose the two in a route.",
   },
   {
+    from: from({ allOf: ["review"], noneOf: ["test-code"] }),
+    disallow: to({ anyOf: ["pipeline", "workflow", "flows-door", "notifications", "routes", "server-entry"] }),
+    message:
+      "[boundaries 3] server/review serves every front door and imports none of them (nor routes, server/app.ts, server/main.ts): a door's own rule (its artifacts' fields, its agents' claims) goes in the ReviewDoor it registers (server/review/doors.ts).",
+  },
+  {
+    from: from({ allOf: ["lib"], noneOf: ["test-code"] }),
+    disallow: to({ allOf: ["server"], noneOf: ["lib"] }),
+    message:
+      "[boundaries 2] server/lib is the bottom of the server and imports nothing from the rest of server/ (db/ is below it): move what it needs into server/lib, or move the code up to the room whose idea it is (server/engine, a front door).",
+  },
+  {
     from: from({ allOf: ["routes"], noneOf: ["test-code"] }),
     disallow: to({ anyOf: ["db", "store"] }),
     message:
@@ -165,9 +186,11 @@ export default [
   {
     files: ["server/**/*.{ts,tsx}", "web/src/**/*.{ts,tsx}", "db/**/*.{ts,tsx}", "e2e/**/*.{ts,tsx}", "bench/**/*.{ts,tsx}"],
     languageOptions: { parser: tsParser, ecmaVersion: "latest", sourceType: "module" },
-    plugins: { boundaries },
+    plugins: { boundaries, "import-x": importX },
     settings: {
       "import/resolver": { node: { extensions: [".ts", ".tsx", ".js", ".json"] } },
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
       "boundaries/root-path": import.meta.dirname,
       "boundaries/files": CATEGORIES,
       "boundaries/legacy-templates": false,
@@ -180,6 +203,9 @@ export default [
     },
     rules: {
       "boundaries/dependencies": ["error", { default: "allow", checkUnknownLocals: true, policies: POLICIES }],
+      // Two files that import each other (directly or round a longer circle) are one idea split badly, or two ideas
+      // tangled: move what both need into the lower one, or into a file of its own.
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
     },
   },
 ];

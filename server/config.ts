@@ -1,11 +1,8 @@
 /** Configuration from the environment, parsed once at start-up; a missing or bad value stops start-up with a message naming it. */
 import { z } from "zod";
 import { Duration } from "./engine/schemas";
+import { ConfigError } from "./lib/configError";
 import { describeZodError } from "./lib/zodIssues";
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

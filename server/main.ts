@@ -1,5 +1,6 @@
 /** `npm start`: load configuration, open and migrate the database, serve API and app on PORT. */
-import { type Config, ConfigError, baseUrlMismatch, loadConfig } from "./config";
+import { type Config, baseUrlMismatch, loadConfig } from "./config";
+import { ConfigError } from "./lib/configError";
 import { startServer } from "./app";
 
 /** Said once at start-up while a callback secret is missing: who can reach the server can then answer for any worker or agent. */

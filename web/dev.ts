@@ -5,7 +5,8 @@
 import { fileURLToPath } from "node:url";
 import { createServer } from "vite";
 import { startServer } from "../server/app";
-import { ConfigError, loadConfig } from "../server/config";
+import { loadConfig } from "../server/config";
+import { ConfigError } from "../server/lib/configError";
 
 let config;
 try {

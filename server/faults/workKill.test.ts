@@ -15,7 +15,7 @@ import { type Fleet, completionsPerNode, freshDatabase, sleep, startFleet } from
 import { type PostgresCluster, postgresBinaries, startPostgresCluster } from "../testing/postgresCluster";
 import { StitchClient } from "../testing/stitchClient";
 import { asTestOperator } from "../testing/credentials";
-import { StepClient } from "../workflows/steps/testHelpers";
+import { StepClient } from "../testing/stepWorkflows";
 import { eventually } from "../testing/workerServer";
 
 const STEP_RUNS = 3;

@@ -1,7 +1,7 @@
 /** The plain flows' front door, installed: its projection registered with the engine, its commands and its queries. */
 import type { RecordDecisions } from "../decisions/record";
 import type { Engine } from "../engine/engine";
-import type { ConversationMarkers } from "../lib/runChanges";
+import type { ConversationMarkers } from "../engine/runChanges";
 import { FlowCommands, type OwnerDoor } from "./commands";
 import { flowProjection } from "./projection";
 import { FlowQueries } from "./queries";

@@ -7,7 +7,7 @@ import { type Engine, EngineError, type HistoryStep, type RunHistory } from "../
 import { type CompiledGraph, keyInPath, parseKey } from "../engine/graph";
 import type { RunOwner } from "../engine/schemas";
 import type { NodeRow } from "../engine/transition";
-import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../lib/runChanges";
+import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../engine/runChanges";
 import { OWNER_NAMES } from "./commands";
 import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
 

@@ -13,7 +13,7 @@ import { holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, postJson, startWorkerServer } from "../testing/workerServer";
 import { createCaller } from "../trpc/router";
-import type { RunChanges } from "../lib/runChanges";
+import type { RunChanges } from "../engine/runChanges";
 
 const GATE = `name: changes-gate
 description: waits for a person at once

@@ -1,7 +1,7 @@
 // OUTBOUND_ALLOW read as the outbound-address policy (outboundPolicy.ts). How the policy judges the addresses a URL
 // resolves to is tested through checkUrl and policedFetch (policedFetch.test.ts).
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../config";
+import { ConfigError } from "./configError";
 import { PUBLIC_ONLY, parseOutboundAllow } from "./outboundPolicy";
 
 describe("parseOutboundAllow", () => {

@@ -18,7 +18,7 @@
  * address they reach.
  */
 import ipaddr from "ipaddr.js";
-import { ConfigError } from "../config";
+import { ConfigError } from "./configError";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];

@@ -5,7 +5,7 @@
  * whether retrying the same request may help.
  */
 import { z } from "zod";
-import { ConfigError } from "../config";
+import { ConfigError } from "../lib/configError";
 import { describeZodError } from "../lib/zodIssues";
 
 export const LlmConfig = z.object({

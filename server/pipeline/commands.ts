@@ -15,6 +15,7 @@ import type { Engine, RunOps, StartedBy } from "../engine/engine";
 import { isPlainObject, sameJson } from "../lib/json";
 import { takeOpenComments } from "../review/commands";
 import { diffOutputs } from "../review/diff";
+import { compareClaim } from "./claimCheck";
 import type { ReviewDoor } from "../review/doors";
 import { type EditProblem, describeEditProblems } from "../review/schemas";
 import { composeFeedback } from "../review/feedback";
@@ -362,6 +363,7 @@ export function pipelineReviewDoor(commands: PipelineCommands, queries: Pipeline
   return {
     versions: (decision) => queries.reviewVersions(decision),
     editProblems: (read, output) => artifactEditProblems(read.artifactType ?? "", output),
+    claimMismatches: compareClaim,
     async edit(decision, body, by) {
       await commands.editOutput(decision.run_id, body.output, by, body.note);
     },

@@ -7,7 +7,7 @@ import type { RecordDecisions } from "../decisions/record";
 import type { Database } from "../../db/client";
 import type { DispatchAdapter } from "../engine/dispatcher";
 import type { Engine } from "../engine/engine";
-import type { ConversationMarkers } from "../lib/runChanges";
+import type { ConversationMarkers } from "../engine/runChanges";
 import { PipelineCommands } from "./commands";
 import { flowIdFor, pipelineGraph } from "./definition";
 import { pipelineProjection } from "./projection";

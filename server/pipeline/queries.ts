@@ -1,6 +1,6 @@
 /** The pipeline's read models: runs, artifacts, exports and the conversation a run reads as. */
 import type { Database } from "../../db/client";
-import type { ConversationMarkers, ListChanges, RunChanges } from "../lib/runChanges";
+import type { ConversationMarkers, ListChanges, RunChanges } from "../engine/runChanges";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";

@@ -17,9 +17,6 @@ export function statusText(state: RunState): string {
   return `${prefix[state.phase]}_${(state.agent ?? "").toUpperCase()}`;
 }
 
-/** A run is over once it has completed or was cancelled; a failed agent can still be retried. */
-export const isOver = (phase: RunPhase) => phase === "completed" || phase === "cancelled";
-
 /**
  * Why the operator cannot retry the run's agent now; undefined when the retry is allowed. A failed agent can be
  * retried; so can one in progress for longer than `stuckAfterMs` (AGENT_STUCK_AFTER_MS) since it was called

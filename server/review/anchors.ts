@@ -12,6 +12,7 @@
  *   `:Pn` a paragraph (text separated by a blank line). For an output that is text the path is empty: `P3`, `L7`.
  * Ids and paragraphs survive a revision that keeps the part; positions and lines are re-found by the text they held.
  */
+import { isPlainObject } from "../lib/json";
 import type { AnchorInfo } from "./schemas";
 
 export type Segment = { field: string } | { key: string } | { index: number };
@@ -75,7 +76,6 @@ export function formatAnchor(parsed: ParsedAnchor): string {
 
 // ---- Ids of list items ------------------------------------------------------------------------------------------
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const idText = (value: unknown): string | undefined =>
   (typeof value === "string" && value.trim() !== "") || typeof value === "number" ? String(value).trim() : undefined;
 const usableKey = (key: string | undefined): key is string => key !== undefined && !/[[\]]/.test(key) && !/^#\d+$/.test(key);
@@ -83,7 +83,7 @@ const usableKey = (key: string | undefined): key is string => key !== undefined 
 /** Each item's segment in its list: its id when it has a usable, unique one, else its position. */
 export function itemSegments(items: readonly unknown[]): Segment[] {
   const candidates = items.map((item) => {
-    if (!isObject(item)) return undefined;
+    if (!isPlainObject(item)) return undefined;
     return idText(item.id) ?? idText(item.story_id) ?? idText(item.user_story_id && !("test_cases" in item) && !("title" in item) ? item.user_story_id : undefined) ?? idText(item.name);
   });
   const counts = new Map<string, number>();
@@ -101,7 +101,7 @@ export function textOf(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (value === null || value === undefined) return "";
   if (Array.isArray(value)) return value.map(textOf).join("; ");
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     const id = idText(value.id);
     for (const field of TEXT_FIELDS) {
       const text = value[field];
@@ -165,7 +165,7 @@ export function anchorsOf(output: unknown): AnchorInfo[] {
       });
       return;
     }
-    if (isObject(value)) {
+    if (isPlainObject(value)) {
       for (const [key, child] of Object.entries(value)) {
         const segment: Segment = WORD.test(key) ? { field: key } : { key };
         // An item's id is its address already; a key that cannot be written in brackets has none.
@@ -184,14 +184,14 @@ export function anchorsOf(output: unknown): AnchorInfo[] {
 // ---- Resolving an anchor ----------------------------------------------------------------------------------------
 
 function step(value: unknown, segment: Segment): unknown {
-  if ("field" in segment) return isObject(value) ? value[segment.field] : undefined;
+  if ("field" in segment) return isPlainObject(value) ? value[segment.field] : undefined;
   if ("index" in segment) return Array.isArray(value) ? value[segment.index - 1] : undefined;
   if (Array.isArray(value)) {
     const segments = itemSegments(value);
     const i = segments.findIndex((s) => "key" in s && s.key === segment.key);
     return i < 0 ? undefined : value[i];
   }
-  return isObject(value) ? value[segment.key] : undefined;
+  return isPlainObject(value) ? value[segment.key] : undefined;
 }
 
 function partOf(text: unknown, part: NonNullable<ParsedAnchor["part"]>): string | undefined {
@@ -271,7 +271,7 @@ export function replaceAt<T>(output: T, anchor: string, value: unknown): T {
       copy[i] = write(current[i], depth + 1);
       return copy;
     }
-    if (isObject(current) && !("index" in segment)) {
+    if (isPlainObject(current) && !("index" in segment)) {
       const key = "field" in segment ? segment.field : segment.key;
       if (!(key in current)) throw new AnchorError(`anchor "${anchor}": no field "${key}"`);
       return { ...current, [key]: write(current[key], depth + 1) };

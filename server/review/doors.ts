@@ -9,7 +9,7 @@ import type { Decider, Decision } from "../decisions/schemas";
 import type { Engine } from "../engine/engine";
 import { sameJson } from "../lib/json";
 import { ReviewError } from "./errors";
-import type { EditBody, EditProblem, OutputVersion, ReviewOutput } from "./schemas";
+import type { ClaimMismatch, DiffChange, EditBody, EditProblem, OutputVersion, ReviewOutput } from "./schemas";
 import * as store from "./store";
 
 /** One version of a reviewed output, with the agent's own account of what it changed (its claim), if any. */
@@ -35,6 +35,8 @@ export interface ReviewDoor {
   edits?(decision: Decision): Promise<boolean>;
   /** What keeps `output` from being saved as an edit of `read`'s version under review, by the rules `edit` applies (none: it can be). */
   editProblems?(read: ReviewedVersions, output: unknown): EditProblem[];
+  /** Where an agent's own account of a revision (its `changes_made`) and the computed diff disagree (none checked: no mismatch shown). */
+  claimMismatches?(changesMade: unknown, changes: DiffChange[]): ClaimMismatch[];
 }
 
 /** A snapshot's edit: a text stays a non-empty text; anything else must be some JSON value. */

@@ -10,7 +10,7 @@ import { sameJson } from "../lib/json";
 import { anchorsOf, relocate, valueAt } from "./anchors";
 import type { ReviewDoor, ReviewedVersions, StoredVersion } from "./doors";
 import { ReviewError } from "./errors";
-import { compareClaim, diffOutputs } from "./diff";
+import { diffOutputs } from "./diff";
 import type { AnchorInfo, Draft, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
 import * as store from "./store";
 
@@ -87,7 +87,7 @@ export class ReviewQueries {
    * older one, `version` the newer. With the newer version's claim (the agent's `changes_made`) and where they disagree.
    */
   async diff(decisionId: string, query: { against?: number | undefined; version?: number | undefined }): Promise<ReviewDiff> {
-    const { decision, read } = await this.reviewed(decisionId);
+    const { decision, door, read } = await this.reviewed(decisionId);
     const numbers = read.versions.map((v) => v.version);
     const range = numbers.length === 1 ? "version 1 only" : `versions 1 to ${numbers.length}`;
     const to = read.versions.find((v) => v.version === (query.version ?? read.underReview));
@@ -100,7 +100,7 @@ export class ReviewQueries {
     const { changes, unchanged } = diffOutputs(from.output, to.output);
     return {
       decision_id: decision.id, from_version: from.version, to_version: to.version, changes, unchanged, claim: to.claim,
-      mismatches: to.claim && to.author.kind === "agent" ? compareClaim(to.claim.changes_made, changes) : [],
+      mismatches: to.claim && to.author.kind === "agent" ? (door.claimMismatches?.(to.claim.changes_made, changes) ?? []) : [],
     };
   }
 

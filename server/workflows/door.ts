@@ -3,7 +3,7 @@
  * router call for either format (commands.ts, queries.ts). The front doors themselves know nothing of each other.
  */
 import type { Database } from "../../db/client";
-import type { ConversationMarkers } from "../lib/runChanges";
+import type { ConversationMarkers } from "../engine/runChanges";
 import { WorkflowDoorCommands } from "./commands";
 import { WorkflowDoorQueries } from "./queries";
 import type { StepWorkflows } from "./steps/steps";

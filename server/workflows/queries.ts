@@ -5,7 +5,7 @@
  */
 import type { Database } from "../../db/client";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
-import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../lib/runChanges";
+import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../engine/runChanges";
 import type { AnyConversation, AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary } from "./schemas";
 import { stepRunSummary } from "./steps/queries";
 import type { StepWorkflows } from "./steps/steps";

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { BRIEFS, type ChatAnswer, type ChatRequest, type ChatServer, completion, feedbackCall, firstCall, runPipeline, startChatServer } from "../../testing/agentTestkit";
-import { ConfigError } from "../../config";
+import { ConfigError } from "../../lib/configError";
 import { type LlmConfig, LlmError, llmConfigFromEnv } from "../../llm/chat";
 import { z } from "zod";
 import { composeFeedback } from "../../review/feedback";

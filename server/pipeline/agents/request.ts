@@ -70,13 +70,6 @@ export function contextArtifact<T extends ArtifactType>(request: AgentRequest, t
   return readArtifact(type, value, `context.${type}`, forAgent);
 }
 
-/** Like contextArtifact, for context entries an agent can do without. */
-export function optionalContextArtifact<T extends ArtifactType>(request: AgentRequest, type: T, forAgent: ArtifactType): ArtifactOf<T> | undefined {
-  const value = request.context[type];
-  if (value === undefined || value === null) return undefined;
-  return readArtifact(type, value, `context.${type}`, forAgent);
-}
-
 /** On a feedback call (a reviewer rejected the agent's output) the context is this agent's own last content envelope. */
 export function previousArtifact<T extends ArtifactType>(request: AgentRequest, type: T): ArtifactOf<T> {
   if (!("artifact" in request.context) && Object.keys(request.context).length === 0) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runBash, runUntilBash } from "./bash";
 import { killRun } from "./processes";
-import { isAlive } from "./testHelpers";
+import { isAlive } from "../../testing/workflowRuntime";
 
 const workDir = mkdtempSync(join(tmpdir(), "stitch-bash-test-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { createLimiter, killRun, runProcess, runningProcesses, type ProcessOptions } from "./processes";
-import { isAlive } from "./testHelpers";
+import { isAlive } from "../../testing/workflowRuntime";
 
 const base = (command: string[], extra: Partial<ProcessOptions> = {}): ProcessOptions => ({
   command,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestDatabase, testDatabases } from "../../testing/databases";
 import { type TestServer, startTestServer } from "../../testing/harness";
-import { SEED_EXAMPLE, StepClient, statuses, stepOf, temporaryDir } from "./testHelpers";
+import { SEED_EXAMPLE, StepClient, statuses, stepOf, temporaryDir } from "../../testing/stepWorkflows";
 
 const ECHO_TWICE = {
   id: "echo-twice",

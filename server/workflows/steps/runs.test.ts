@@ -10,8 +10,8 @@ import { rows } from "../../../db/client";
 import { type ChatServer, completion, startChatServer } from "../../testing/agentTestkit";
 import { type TestDatabase, testDatabases } from "../../testing/databases";
 import { type TestServer, startTestServer } from "../../testing/harness";
-import { SEED_EXAMPLE, StepClient, statuses, stepOf, temporaryDir } from "./testHelpers";
-import { type StandIn, startStandIn } from "./tools/testContext";
+import { SEED_EXAMPLE, StepClient, statuses, stepOf, temporaryDir } from "../../testing/stepWorkflows";
+import { type StandIn, startStandIn } from "../../testing/stepTools";
 
 const PEOPLE = ["Jane Doe", "John Smith"];
 const ORGANIC = [

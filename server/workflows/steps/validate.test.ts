@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Problem, StepWorkflowDefinition } from "./definition";
 import { type TemplateScope, renderOutputs, renderParams } from "./templates";
 import type { ToolCatalog } from "./tools/catalog";
-import { SEED_EXAMPLE as SUMMIT_EXAMPLE } from "./testHelpers";
+import { SEED_EXAMPLE as SUMMIT_EXAMPLE } from "../../testing/stepWorkflows";
 import { checkInputs, validateDefinition } from "./validate";
 
 const TOOLS: Record<string, z.ZodType> = {

@@ -12,7 +12,7 @@ import { type ChatRequest, type ChatServer, completion, startChatServer } from "
 import { reviewerNamed } from "../../testing/deciders";
 import { testDatabases } from "../../testing/databases";
 import { startTestServer } from "../../testing/harness";
-import { workflowSuite } from "./testHelpers";
+import { workflowSuite } from "../../testing/yamlWorkflows";
 
 type Message = { role: string; content: string };
 

@@ -12,7 +12,7 @@ import { type TestServer, startTestServer } from "../../testing/harness";
 import { type ReopenableDatabase, createReopenableDatabase } from "../../testing/reopenableDatabase";
 import { runningProcesses } from "../runtime/processes";
 import { reviewerNamed } from "../../testing/deciders";
-import { WorkflowDriver, waitFor, workflowSuite } from "./testHelpers";
+import { WorkflowDriver, waitFor, workflowSuite } from "../../testing/yamlWorkflows";
 
 const GATED = `name: gated
 description: a draft, a review, what follows

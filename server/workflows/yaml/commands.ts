@@ -19,11 +19,11 @@ import { hashedUuid, isUuid } from "../../lib/uuid";
 import { requireRoleOrStarter } from "../../people/roles";
 import { killRun } from "../runtime/processes";
 import { lowerWorkflow } from "./compile";
-import type { LocatedIssue, WorkflowDefinition, WorkflowNode } from "./definition";
+import { type LocatedIssue, type WorkflowDefinition, type WorkflowNode, rejectionOutcome } from "./definition";
 import { InvalidWorkflow, WorkflowError, yamlDefinition, yamlRun } from "./errors";
 import { loadWorkflow } from "./loader";
 import type { WorkflowQueries } from "./queries";
-import type { RegisteredWorkflow, RejectionOutcome, StartRunBody, WorkflowRunView } from "./schemas";
+import type { RegisteredWorkflow, StartRunBody, WorkflowRunView } from "./schemas";
 import * as store from "../store";
 
 export interface WorkflowCommandOptions {
@@ -238,20 +238,6 @@ export class WorkflowCommands {
     if (!node) throw new WorkflowError("not_found", `run ${runId} has no node "${nodeId}"`);
     return { run, node };
   }
-}
-
-/**
- * What rejecting the approval node does now, given the run's turns: with `on_reject`, its prompt runs with the reason
- * and the node waits again, until the rejection that reaches `max_attempts` (counted since the run was last resumed: a
- * resumed gate gets its attempts afresh); without it, or at that limit, the run is cancelled. `reject` acts on it, and
- * the conversation tells the reviewer before they decide.
- */
-export function rejectionOutcome(node: Extract<WorkflowNode, { kind: "approval" }>, turns: readonly Pick<store.TurnRow, "id" | "kind" | "nodeId">[]): RejectionOutcome {
-  const onReject = node.approval.on_reject;
-  if (!onReject) return "cancel";
-  const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
-  const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === node.id && t.id > resumedAt).length;
-  return rejectionsSoFar + 1 < onReject.max_attempts ? "revise" : "cancel";
 }
 
 /** How the decisions of YAML runs (approvals, interactive loops' questions) are taken from the inbox and by their deadlines. */

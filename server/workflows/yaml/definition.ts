@@ -105,3 +105,21 @@ export type LocatedIssue = z.infer<typeof LocatedIssue>;
 export type LoadResult =
   | { ok: true; definition: WorkflowDefinition; warnings: LocatedIssue[] }
   | { ok: false; issues: LocatedIssue[]; warnings: LocatedIssue[] };
+
+/** What rejecting an approval does: run its `on_reject` prompt and wait again, or cancel the run. */
+export const RejectionOutcome = z.enum(["revise", "cancel"]);
+export type RejectionOutcome = z.infer<typeof RejectionOutcome>;
+
+/**
+ * What rejecting the approval node does now, given the run's turns: with `on_reject`, its prompt runs with the reason
+ * and the node waits again, until the rejection that reaches `max_attempts` (counted since the run was last resumed: a
+ * resumed gate gets its attempts afresh); without it, or at that limit, the run is cancelled. `reject` acts on it, and
+ * the conversation tells the reviewer before they decide.
+ */
+export function rejectionOutcome(node: Extract<WorkflowNode, { kind: "approval" }>, turns: readonly { id: number; kind: string; nodeId: string | null }[]): RejectionOutcome {
+  const onReject = node.approval.on_reject;
+  if (!onReject) return "cancel";
+  const resumedAt = turns.filter((t) => t.kind === "resumed").at(-1)?.id ?? 0;
+  const rejectionsSoFar = turns.filter((t) => t.kind === "rejected" && t.nodeId === node.id && t.id > resumedAt).length;
+  return rejectionsSoFar + 1 < onReject.max_attempts ? "revise" : "cancel";
+}

@@ -13,7 +13,7 @@ import { reviewerNamed } from "../../testing/deciders";
 import { pglite } from "../../testing/databases";
 import { type TestServer, startTestServer } from "../../testing/harness";
 import { loadWorkflow } from "./loader";
-import { waitFor } from "./testHelpers";
+import { waitFor } from "../../testing/yamlWorkflows";
 
 const workflowsDir = fileURLToPath(new URL("../../../workflows/", import.meta.url));
 const read = (file: string) => readFileSync(join(workflowsDir, file), "utf8");

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { testDatabases } from "../../testing/databases";
 import { startTestServer } from "../../testing/harness";
 import { TRIGGER_RULES, type TriggerRule } from "./definition";
-import { workflowSuite } from "./testHelpers";
+import { workflowSuite } from "../../testing/yamlWorkflows";
 
 /** A bash script that waits until the test writes `release` into the run's directory. */
 const UNTIL_RELEASED = "while [ ! -f release ]; do sleep 0.05; done";

@@ -2,7 +2,7 @@
 import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
 import type { NodeRow } from "../../engine/transition";
-import { rejectionOutcome } from "./commands";
+import { rejectionOutcome } from "./definition";
 import { yamlDefinition, yamlRun } from "./errors";
 import { substitute } from "./references";
 import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";

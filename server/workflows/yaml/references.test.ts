@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   ReferenceProblem, UnresolvableReference, readOutputReference, referenceText, referencesIn, scanReferences, substitute,
 } from "./references";
-import { context } from "./testHelpers";
+import { context } from "../../testing/yamlWorkflows";
 
 describe("referencesIn: the node-output references of a text", () => {
   it("finds $id.output and $id.output.field with their offsets", () => {

@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { testDatabases } from "../../testing/databases";
 import { startTestServer } from "../../testing/harness";
 import { runningProcesses } from "../runtime/processes";
-import { isAlive } from "../runtime/testHelpers";
-import { waitFor, workflowSuite } from "./testHelpers";
+import { isAlive } from "../../testing/workflowRuntime";
+import { waitFor, workflowSuite } from "../../testing/yamlWorkflows";
 
 describe.each(testDatabases)("YAML workflow runs on $name", (testDatabase) => {
   const wf = workflowSuite({ open: () => testDatabase.open(), start: startTestServer });

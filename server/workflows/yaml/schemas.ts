@@ -1,7 +1,7 @@
 /** What clients of the YAML workflows read and send (REST and tRPC), defined once as zod schemas; the types are inferred. */
 import { z } from "zod";
 import { StartedBy } from "../../engine/schemas";
-import { LocatedIssue, WorkflowDefinition } from "./definition";
+import { LocatedIssue, RejectionOutcome, WorkflowDefinition } from "./definition";
 
 export const RegisterBody = z.union([z.object({ yaml: z.string().min(1, "yaml must not be empty") }), z.string().min(1, "the YAML text must not be empty")]);
 
@@ -79,10 +79,6 @@ export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
 
 export const WorkflowRunSummary = WorkflowRunView.omit({ nodes: true });
 export type WorkflowRunSummary = z.infer<typeof WorkflowRunSummary>;
-
-/** What rejecting an approval node does: its on_reject prompt revises the work, or the run is cancelled. */
-export const RejectionOutcome = z.enum(["revise", "cancel"]);
-export type RejectionOutcome = z.infer<typeof RejectionOutcome>;
 
 /** One turn of a workflow run's conversation. */
 export const WorkflowTurn = z.object({

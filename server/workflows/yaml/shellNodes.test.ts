@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { testDatabases } from "../../testing/databases";
 import { startTestServer } from "../../testing/harness";
 import { runningProcesses } from "../runtime/processes";
-import { isAlive } from "../runtime/testHelpers";
-import { waitFor, workflowSuite } from "./testHelpers";
+import { isAlive } from "../../testing/workflowRuntime";
+import { waitFor, workflowSuite } from "../../testing/yamlWorkflows";
 
 /** Server variables no node may see: set in this process (the server's) for the tests of this file. */
 const SECRETS = { LLM_API_KEY: "sk-secret-of-the-server", STITCH_TEST_TOKEN: "token-of-the-server" };

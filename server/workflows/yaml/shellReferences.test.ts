@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { UnresolvableReference, referenceText } from "./references";
 import { UnsafeShellReference, shellReferences, shellReferencesIn, substituteForShell } from "./shellReferences";
-import { context } from "./testHelpers";
+import { context } from "../../testing/yamlWorkflows";
 
 describe("substituteForShell: the script and the environment it runs with", () => {
   it("replaces a bare reference by a double-quoted variable and puts the value in env", () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { testDatabases } from "../../testing/databases";
 import { startTestServer } from "../../testing/harness";
-import { workflowSuite } from "./testHelpers";
+import { workflowSuite } from "../../testing/yamlWorkflows";
 
 describe.each(testDatabases)("YAML workflows on $name", (testDatabase) => {
   const wf = workflowSuite({ open: () => testDatabase.open(), start: startTestServer });

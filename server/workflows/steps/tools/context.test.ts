@@ -1,6 +1,6 @@
 // The tools' services built from the environment: which graph, which outbound policy, which LLM.
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../../config";
+import { ConfigError } from "../../../lib/configError";
 import { toolServicesFromEnv } from "./context";
 
 describe("toolServicesFromEnv", () => {

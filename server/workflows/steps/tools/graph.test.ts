@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { embeddedGraphStore } from "./graph/embedded";
 import { toolRegistry } from "./registry";
-import { type TestContext, testContext } from "./testContext";
+import { type TestContext, testContext } from "../../../testing/stepTools";
 
 let context: TestContext;
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ChatAnswer, type ChatServer, completion, startChatServer } from "../../../testing/agentTestkit";
 import { textOf } from "./llm.extract_entities";
 import { toolRegistry } from "./registry";
-import { type TestContext, testContext } from "./testContext";
+import { type TestContext, testContext } from "../../../testing/stepTools";
 
 const TEXT = "Tim Cook is the chief executive of Apple Inc. in Cupertino, California. Jane Doe joined Acme Corporation in Berlin.";
 

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ToolRegistry, listTools, toolRegistry } from "./registry";
-import { type TestContext, testContext } from "./testContext";
+import { type TestContext, testContext } from "../../../testing/stepTools";
 import { ToolError, defineTool } from "./tool";
 
 let context: TestContext;

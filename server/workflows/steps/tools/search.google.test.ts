@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PUBLIC_ONLY } from "../../../lib/outboundPolicy";
 import { toolRegistry } from "./registry";
-import { type StandIn, type TestContext, startStandIn, testContext } from "./testContext";
+import { type StandIn, type TestContext, startStandIn, testContext } from "../../../testing/stepTools";
 
 const ORGANIC = [
   { position: 1, title: "Acme Corp | LinkedIn", link: "https://www.linkedin.com/company/acme", snippet: "Acme Corp. 5,000 followers. Jane Doe, CEO.", displayed_link: "linkedin.com" },

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PUBLIC_ONLY } from "../../../lib/outboundPolicy";
 import { toolRegistry } from "./registry";
-import { type StandIn, type TestContext, startStandIn, testContext } from "./testContext";
+import { type StandIn, type TestContext, startStandIn, testContext } from "../../../testing/stepTools";
 import { MAX_RESPONSE_BYTES } from "./utils.http";
 
 let context: TestContext;

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RunStep, StepRunView } from "./schemas";
-import { asTestOperator } from "../../testing/credentials";
+import type { RunStep, StepRunView } from "../workflows/steps/schemas";
+import { asTestOperator } from "./credentials";
 
 /** The example of the Summit-Flow specification, as written there. */
 export const SEED_EXAMPLE = {

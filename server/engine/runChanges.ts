@@ -6,7 +6,7 @@
  * its comments): the app registers those once (app.ts), for every front door.
  */
 import { z } from "zod";
-import type { RunStatus } from "../engine/schemas";
+import type { RunStatus } from "./schemas";
 
 /**
  * Whether anything a run's conversation shows has changed: `marker` is opaque and moves with every new turn, state,

@@ -9,11 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import type { Database } from "../../../db/client";
-import type { NodeOutput, SubstitutionContext } from "./references";
-import type { RegisteredWorkflow, WorkflowConversation, WorkflowRunView } from "./schemas";
-import type { YamlWorkflows } from "./workflows";
-import { asTestOperator } from "../../testing/credentials";
+import type { Database } from "../../db/client";
+import type { NodeOutput, SubstitutionContext } from "../workflows/yaml/references";
+import type { RegisteredWorkflow, WorkflowConversation, WorkflowRunView } from "../workflows/yaml/schemas";
+import type { YamlWorkflows } from "../workflows/yaml/workflows";
+import { asTestOperator } from "./credentials";
 
 /** A context whose nodes have these outputs (completed unless given as a NodeOutput). */
 export function context(outputs: Record<string, string | NodeOutput>, extra: Partial<SubstitutionContext> = {}): SubstitutionContext {

@@ -7,9 +7,9 @@ import { type IncomingMessage, type ServerResponse, createServer } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseOutboundAllow } from "../../../lib/outboundPolicy";
-import { embeddedGraphStore } from "./graph/embedded";
-import type { ToolContext } from "./tool";
+import { parseOutboundAllow } from "../lib/outboundPolicy";
+import { embeddedGraphStore } from "../workflows/steps/tools/graph/embedded";
+import type { ToolContext } from "../workflows/steps/tools/tool";
 
 export interface TestContext extends ToolContext {
   dir: string;
