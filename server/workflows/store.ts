@@ -178,28 +178,46 @@ export async function setRunOutputs(tx: Executor, runId: string, outputs: Render
   await tx.update(workflowRuns).set({ outputs, updatedAt: sql`now()` }).where(eq(workflowRuns.id, runId));
 }
 
+/** A `workflow_runs` row (with its starter) as `to_jsonb` writes it: snake_case keys, timestamps as text. */
+const RunJson = z.object({
+  id: z.string(), definition_id: z.string(), workflow: z.string(), version: z.number(), format: z.string(), message: z.string(),
+  inputs: z.unknown(), status: z.string(), cancel_reason: z.string().nullable(), outputs: z.unknown().transform((v) => v ?? null),
+  created_at: z.string(), updated_at: z.string(), started_by_id: z.string().nullable(), started_by_name: z.string().nullable(),
+});
+/** The run's `run_steps` rows as `jsonb_agg(to_jsonb(...))` writes them (null: none yet). */
+const StepsJson = z
+  .array(
+    z.object({
+      id: z.string(), run_id: z.string(), step_id: z.string(), status: z.string(), input: z.unknown().transform((v) => v ?? null),
+      output: z.unknown().transform((v) => v ?? null), error: z.string().nullable(), attempts: z.number(),
+      started_at: z.string().nullable(), completed_at: z.string().nullable(),
+    }),
+  )
+  .nullable()
+  .transform((steps) => steps ?? []);
+
 /**
  * A step run and its `run_steps` rows read by ONE statement, so that they are of one moment (a run never shows
  * `completed` beside a step still running). Timestamps come back as text.
  */
 export async function findRunWithSteps(db: Executor, runId: string): Promise<{ run: RunRow; steps: RunStepRow[] } | undefined> {
   if (!isUuid(runId)) return undefined;
-  const [found] = await rows<{ run: Record<string, unknown>; steps: Record<string, unknown>[] | null }>(db, sql`
+  const [found] = await rows<{ run: unknown; steps: unknown }>(db, sql`
     SELECT to_jsonb(r) || jsonb_build_object('started_by_id', e.started_by_id, 'started_by_name', e.started_by_name) AS run,
       (SELECT jsonb_agg(to_jsonb(s)) FROM run_steps s WHERE s.run_id = r.id) AS steps
     FROM workflow_runs r LEFT JOIN stitch_runs e ON e.id = r.id WHERE r.id = ${runId}`);
   if (!found) return undefined;
-  const run = found.run;
+  const run = RunJson.parse(found.run);
   return {
     run: runRow({
-      id: String(run.id), definitionId: String(run.definition_id), workflow: String(run.workflow), version: Number(run.version), format: String(run.format),
-      message: String(run.message), inputs: run.inputs, status: String(run.status), cancelReason: (run.cancel_reason as string | null) ?? null,
-      outputs: run.outputs ?? null, createdAt: String(run.created_at), updatedAt: String(run.updated_at),
-      startedById: (run.started_by_id as string | null) ?? null, startedByName: (run.started_by_name as string | null) ?? null,
+      id: run.id, definitionId: run.definition_id, workflow: run.workflow, version: run.version, format: run.format,
+      message: run.message, inputs: run.inputs, status: run.status, cancelReason: run.cancel_reason,
+      outputs: run.outputs, createdAt: run.created_at, updatedAt: run.updated_at,
+      startedById: run.started_by_id, startedByName: run.started_by_name,
     }),
-    steps: (found.steps ?? []).map((s) => ({
-      id: String(s.id), runId: String(s.run_id), stepId: String(s.step_id), status: String(s.status), input: s.input ?? null, output: s.output ?? null,
-      error: (s.error as string | null) ?? null, attempts: Number(s.attempts), startedAt: (s.started_at as string | null) ?? null, completedAt: (s.completed_at as string | null) ?? null,
+    steps: StepsJson.parse(found.steps).map((s) => ({
+      id: s.id, runId: s.run_id, stepId: s.step_id, status: s.status, input: s.input, output: s.output,
+      error: s.error, attempts: s.attempts, startedAt: s.started_at, completedAt: s.completed_at,
     })),
   };
 }
