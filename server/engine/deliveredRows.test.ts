@@ -9,7 +9,7 @@ import type { ClaimedDispatch } from "./store";
 const GRACE_MS = 200;
 
 const row = (id: string, node: string, runId = "run-1"): ClaimedDispatch => ({
-  id, run_id: runId, node_id: node, node_attempt: 1, kind: "webhook", url: "https://worker.example.test/hook", payload: {}, deliveries: 1,
+  id, run_id: runId, node_id: node, node_attempt: 1, kind: "webhook", url: "https://worker.example.test/hook", payload: {}, deliveries: 1, redelivery: null,
 });
 
 describe("DeliveredRows", () => {

@@ -52,12 +52,12 @@ describe.each(testDatabases)("dispatch leases on $name", (testDatabase) => {
         (await database.run((db) => rows<{ node_id: string; ms: number | null }>(db, sql`
           SELECT node_id, (extract(epoch FROM locked_until - now()) * 1000)::int AS ms FROM stitch_dispatches WHERE kind = 'webhook'`))).map((r) => [r.node_id, r.ms]),
       );
-    const claimed = await database.run((db) => claimDispatches(db, 10, 200));
+    const claimed = await database.run((db) => claimDispatches(db, 10, 200, "test"));
     expect(claimed.map((c) => c.node_id).sort()).toEqual(["A", "B"]);
     const [a, b] = ["A", "B"].map((key) => claimed.find((c) => c.node_id === key)!);
     // Both leases lapse and a later claim takes both rows (their delivery counts go up); then A is released.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const again = await database.run((db) => claimDispatches(db, 10, 200));
+    const again = await database.run((db) => claimDispatches(db, 10, 200, "test"));
     expect(again.map((c) => c.node_id).sort()).toEqual(["A", "B"]);
     await database.run((db) => db.execute(sql`UPDATE stitch_dispatches SET locked_until = NULL WHERE id = ${a!.id}`));
     const bAgain = again.find((c) => c.node_id === "B");
