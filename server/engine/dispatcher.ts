@@ -192,6 +192,8 @@ export class Dispatcher {
     return this.deliverAndRecord(row)
       .catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))
       .finally(() => {
+        // Unless this process claimed the row again meanwhile (its lease lapsed): that claim's work holds it now.
+        if (this.held.get(row.id)?.deliveries !== row.deliveries) return;
         if (!this.deliveredRows.isWaiting(row.id)) this.held.delete(row.id);
         this.deliveredRows.settled(row.id);
       });

@@ -14,8 +14,9 @@ import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 import { claimDispatches, renewDispatches } from "./store";
 
-const LEASE_MS = 300;
-const ANSWER_AFTER_MS = 1500;
+// A second: a send starts only with half a lease left, and on a loaded machine a claim's round trip can take 300 ms.
+const LEASE_MS = 1000;
+const ANSWER_AFTER_MS = 5000;
 
 describe.each(testDatabases)("dispatch leases on $name", (testDatabase) => {
   let env: ServerOnTestDatabase | undefined;
@@ -33,7 +34,7 @@ describe.each(testDatabases)("dispatch leases on $name", (testDatabase) => {
   });
 
   it("a delivery five times slower than the lease is delivered once: the heartbeat keeps its lease", async () => {
-    env = await serverOn(testDatabase, { DISPATCH_LEASE_MS: String(LEASE_MS), DISPATCH_POLL_MS: "50", DISPATCH_TIMEOUT_MS: "5000" });
+    env = await serverOn(testDatabase, { DISPATCH_LEASE_MS: String(LEASE_MS), DISPATCH_POLL_MS: "50", DISPATCH_TIMEOUT_MS: "15000" });
     const flow = await env.api.createFlow(graphOf([workerNode("W", `${worker.url}/slow`)], []), "slow worker");
     const run = await env.api.startRun(flow.id, {});
     const pending = async () => (await env!.database.run((db) => rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM stitch_dispatches WHERE run_id = ${run.id} AND kind = 'webhook'`)))[0]!.n;

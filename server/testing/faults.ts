@@ -28,13 +28,13 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** `count` server processes started together on `url`, each with a DATA_DIR of its own; `env` goes to each. */
-export async function startFleet(url: string, count: number, env: Record<string, string> = {}): Promise<Fleet> {
+/** `count` server processes started together on `url`, each with a DATA_DIR of its own; `env` and `preload` (startServerProcess) go to each. */
+export async function startFleet(url: string, count: number, env: Record<string, string> = {}, preload: readonly string[] = []): Promise<Fleet> {
   const dataDir = mkdtempSync(join(tmpdir(), "stitch-fault-"));
   const killed = new Set<ServerProcess>();
   let n = 0;
   const start = async () => {
-    const p = await startServerProcess({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(n++)), ...env }, 120_000);
+    const p = await startServerProcess({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(n++)), ...env }, 120_000, preload);
     const kill = p.kill;
     const stop = p.stop;
     p.kill = async () => (killed.add(p), kill());
