@@ -70,7 +70,7 @@ describe.skipIf(!binaries)(title, () => {
       void callBack(dispatch);
     });
     fleet = await startFleet(url, 3, { DISPATCH_POLL_MS: "200", DISPATCH_BACKOFF_MS: "100", STITCH_STALL_MS: String(STALL_MS) }, ["server/testing/stallHook.ts"]);
-  }, 240_000);
+  }, 400_000);
 
   afterAll(async () => {
     stopping = true;

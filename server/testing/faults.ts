@@ -34,7 +34,8 @@ export async function startFleet(url: string, count: number, env: Record<string,
   const killed = new Set<ServerProcess>();
   let n = 0;
   const start = async () => {
-    const p = await startServerProcess({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(n++)), ...env }, 120_000, preload);
+    // Generous: on a machine shared with other work, a process has taken more than two minutes to be ready.
+    const p = await startServerProcess({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(n++)), ...env }, 300_000, preload);
     const kill = p.kill;
     const stop = p.stop;
     p.kill = async () => (killed.add(p), kill());
