@@ -1,8 +1,9 @@
 /**
  * The fault suite, issue 40: a webhook is delivered again only when a fault explains it, and every repeat says why.
  * Three server processes share a fan-out of FAULT_REDELIVERY_PATHS (300) paths, a Collector and a Worker after it; the
- * worker answers each delivery at once and calls back 0 to 2 s later to a live process picked at random, a fifth of the
- * paths twice (to another). Each round runs the fan-out three times:
+ * worker answers each delivery 0 to 1 s after it came (so the processes hold deliveries in flight when the fault
+ * comes) and calls back 0 to 2 s later to a live process picked at random, a fifth of the paths twice (to another).
+ * Each round runs the fan-out three times:
  * - no fault: no webhook is delivered twice, and the run's event log records no repeat;
  * - one process's event loop stalled for 3 s (SIGUSR2 to server/testing/stallHook.ts, a busy loop) a third of the way
  *   in: no other process sends what the stalled one holds, so again nothing is delivered twice;
@@ -65,7 +66,8 @@ describe.skipIf(!binaries)(title, () => {
   beforeAll(async () => {
     cluster = await startPostgresCluster();
     const url = await freshDatabase(cluster, "redelivery");
-    worker = await startWorkerServer((dispatch, res) => {
+    worker = await startWorkerServer(async (dispatch, res) => {
+      await sleep(Math.random() * 1000);
       res.writeHead(200).end("{}");
       void callBack(dispatch);
     });
