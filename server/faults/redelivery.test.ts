@@ -15,7 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chain, collectorNode, graphOf, splitterNode, workerNode } from "../testing/flows";
-import { type Fleet, completionsPerNode, freshDatabase, pathOf, postUntilAnswered, sleep, startFleet } from "../testing/faults";
+import { type Fleet, completionsPerNode, freshDatabase, holderPid, pathOf, postUntilAnswered, redeliveryRecords, sleep, startFleet } from "../testing/faults";
 import { type PostgresCluster, postgresBinaries, startPostgresCluster } from "../testing/postgresCluster";
 import type { ServerProcess } from "../testing/serverProcess";
 import { StitchClient, dispatchesOf } from "../testing/stitchClient";
@@ -27,18 +27,11 @@ const DUPLICATES = 0.2;
 const STALL_MS = 3000;
 
 type Fault = "none" | "stall" | "kill";
-interface RedeliveryRecord {
-  node_id: string;
-  payload: { cause: string; holder: string | null; by: string; delivery: number; webhookId: string };
-}
 
 const binaries = postgresBinaries();
 const title = binaries
   ? `3 processes, a ${PATHS}-path fan-out with ${DUPLICATES * 100}% duplicate callbacks: no fault, a 3 s stall, a kill -9 (${ROUNDS} round${ROUNDS === 1 ? "" : "s"})`
   : "skipped: the redelivery fault needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin/initdb), and this machine has none";
-
-/** The process id in a claim's holder (`<host>/<pid>/<random>`, Dispatcher `holder`). */
-const pidOf = (holder: string | null) => Number(holder?.split("/")[1]);
 
 describe.skipIf(!binaries)(title, () => {
   let cluster: PostgresCluster | undefined;
@@ -112,8 +105,7 @@ describe.skipIf(!binaries)(title, () => {
       byWebhook.set(id, [...(byWebhook.get(id) ?? []), d]);
     }
     const repeated = [...byWebhook.values()].filter((ds) => ds.length > 1);
-    const events = (await client().get<{ type: string; node_id: string; payload: RedeliveryRecord["payload"] }[]>(`/api/stitch/runs/${run.id}/events`)).body;
-    const records = events.filter((e) => e.type === "redelivery");
+    const records = await redeliveryRecords(client(), run.id);
     const causes = new Map<string, number>();
     for (const r of records) causes.set(r.payload.cause, (causes.get(r.payload.cause) ?? 0) + 1);
 
@@ -128,7 +120,7 @@ describe.skipIf(!binaries)(title, () => {
         const recorded = records.filter((r) => r.payload.webhookId === ds[0]!.headers["webhook-id"]);
         expect(recorded.length, `the repeat of ${ds[0]!.payload.nodeId} recorded`).toBeGreaterThan(0);
       }
-      expect(records.filter((r) => r.payload.cause !== "lease_lapsed" || pidOf(r.payload.holder) !== target.pid), "repeats of rows another process held").toEqual([]);
+      expect(records.filter((r) => r.payload.cause !== "lease_lapsed" || holderPid(r.payload.holder) !== target.pid), "repeats of rows another process held").toEqual([]);
     }
     expect(fleet!.exitedOnTheirOwn()).toEqual([]);
     const figures = { round, fault, paths: PATHS, deliveries: [...byWebhook.values()].reduce((n, ds) => n + ds.length, 0), repeated: repeated.length, records: records.length, causes: Object.fromEntries(causes), tookMs };

@@ -80,6 +80,20 @@ export const pathOf = (url: string) => {
   return `${parsed.pathname}${parsed.search}`;
 };
 
+/** A run's records of repeated deliveries (redelivery.ts), from its event log. */
+export interface RedeliveryRecord {
+  node_id: string;
+  payload: { cause: string; holder: string | null; by: string; delivery: number; webhookId: string };
+}
+
+export async function redeliveryRecords(client: StitchClient, runId: string): Promise<RedeliveryRecord[]> {
+  const events = (await client.get<(RedeliveryRecord & { type: string })[]>(`/api/stitch/runs/${runId}/events`)).body;
+  return events.filter((e) => e.type === "redelivery");
+}
+
+/** The process id in a claim's holder (`<host>/<pid>/<random>`, Dispatcher `holder`). */
+export const holderPid = (holder: string | null) => Number(holder?.split("/")[1]);
+
 /** Accepted completions per node whose id starts with `prefix`, from the run's event log (a repeated callback is answered, not logged). */
 export async function completionsPerNode(client: StitchClient, runId: string, prefix: string): Promise<Map<string, number>> {
   const events = (await client.get<{ node_id: string | null; type: string }[]>(`/api/stitch/runs/${runId}/events`)).body;
