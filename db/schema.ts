@@ -97,6 +97,12 @@ export const stitchDispatches = pgTable(
     runAt: timestamp("run_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
     lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "string" }),
     lastError: text("last_error"),
+    /** What the last failed attempt met (`worker_answered`, `network_error`, `timeout`, `work_failed`, `no_handler`): a repeat's cause. */
+    lastFailure: text("last_failure"),
+    /** The process holding the row's current claim (or that held its last one): whose lapsed lease a repeat names. */
+    claimedBy: text("claimed_by"),
+    /** Why the current delivery repeats an earlier one (dispatchSchemas.ts `Redelivery`), set by the claim; null for a first delivery. */
+    redelivery: jsonb("redelivery"),
     createdAt: createdAt(),
   },
   (t) => [index("stitch_dispatches_due_idx").on(t.runAt), index("stitch_dispatches_node_idx").on(t.runId, t.nodeId)],

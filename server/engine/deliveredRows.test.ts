@@ -9,7 +9,7 @@ import type { ClaimedDispatch } from "./store";
 const GRACE_MS = 200;
 
 const row = (id: string, node: string, runId = "run-1"): ClaimedDispatch => ({
-  id, run_id: runId, node_id: node, node_attempt: 1, kind: "webhook", url: "https://worker.example.test/hook", payload: {}, deliveries: 1,
+  id, run_id: runId, node_id: node, node_attempt: 1, kind: "webhook", url: "https://worker.example.test/hook", payload: {}, deliveries: 1, redelivery: null,
 });
 
 describe("DeliveredRows", () => {
@@ -99,5 +99,26 @@ describe("DeliveredRows", () => {
     failing.delivered("d2");
     await vi.advanceTimersByTimeAsync(GRACE_MS);
     expect(errors).toEqual([new Error("database away")]);
+  });
+
+  it("issue 40: a delivered row is let go (its lease no longer renewed) only once it is gone, never while its deletion waits", async () => {
+    const gone: string[][] = [];
+    let deleted: () => void = () => {};
+    const slow = new DeliveredRows(() => new Promise<void>((resolve) => (deleted = resolve)), GRACE_MS, (error) => errors.push(error), (ids) => gone.push(ids));
+    for (const [id, node] of [["d1", "A"], ["d2", "B"]] as const) {
+      slow.track(row(id, node));
+      slow.delivered(id);
+      slow.settled(id);
+    }
+    expect(slow.isWaiting("d1")).toBe(true);
+    // A callback's commit seen here deletes d1: gone at once.
+    slow.cleared([{ runId: "run-1", key: "A" }]);
+    expect(gone).toEqual([["d1"]]);
+    // d2 waits out the grace, then its deletion: still held until that has committed.
+    await vi.advanceTimersByTimeAsync(GRACE_MS * 5);
+    expect(gone).toEqual([["d1"]]);
+    deleted();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gone).toEqual([["d1"], ["d2"]]);
   });
 });

@@ -5,8 +5,11 @@
  * waits up to `graceMs` for this process to commit a transaction that cleared its node (`cleared`), and only the rows
  * still there then are deleted, together, in one statement.
  *
- * - A callback applied by another process is not seen here: that row is deleted after the grace. Its lease outlasts
- *   the grace: the heartbeat renewed it until the delivery ended, so at least two thirds of it are left.
+ * - A delivered row stays held by this process (its lease renewed) until it is gone: deleted by a callback's commit
+ *   seen here, or by the deletion after the grace once that has committed (`gone`). A row let go when its delivery
+ *   ended had its lease lapse while the deletion waited (the grace, then a busy pool or a stalled event loop), and was
+ *   claimed and delivered again by another process with nothing wrong anywhere.
+ * - A callback applied by another process is not seen here: that row is deleted after the grace.
  * - A process that dies within the grace leaves its delivered rows claimed; their leases run out and they are
  *   delivered again, as a row whose delivery ended just before a crash always could be (delivery is at least once,
  *   and a repeated callback changes nothing).
@@ -37,6 +40,8 @@ export class DeliveredRows {
     private readonly remove: (ids: string[]) => Promise<void>,
     private readonly graceMs: number,
     private readonly onError: (error: unknown) => void,
+    /** Delivered rows this no longer waits for: deleted, or their deletion failed (their lease is left to lapse). */
+    private readonly gone: (ids: string[]) => void = () => {},
   ) {}
 
   /** A row this process is about to deliver. */
@@ -53,8 +58,11 @@ export class DeliveredRows {
     for (const { runId, key } of nodes) {
       for (const id of this.byNode.get(nodeOf(runId, key)) ?? []) {
         const row = this.tracked.get(id)!;
-        if (row.waiting) this.untrack(id);
-        else row.cleared = true;
+        if (!row.waiting) row.cleared = true;
+        else {
+          this.untrack(id);
+          this.gone([id]);
+        }
       }
     }
   }
@@ -63,8 +71,11 @@ export class DeliveredRows {
   delivered(id: string): void {
     const row = this.tracked.get(id);
     // Not tracked (nothing should deliver such a row): deleted at once, as every delivered row was before.
-    if (!row) return void this.remove([id]).catch(this.onError);
-    if (row.cleared) return this.untrack(id);
+    if (!row) return void this.remove([id]).catch(this.onError).finally(() => this.gone([id]));
+    if (row.cleared) {
+      this.untrack(id);
+      return this.gone([id]);
+    }
     row.waiting = true;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
@@ -74,7 +85,12 @@ export class DeliveredRows {
 
   /** The row's work is over: unless it waits for its callback, this no longer keeps track of it (deleted, rescheduled, released). */
   settled(id: string): void {
-    if (!this.tracked.get(id)?.waiting) this.untrack(id);
+    if (!this.isWaiting(id)) this.untrack(id);
+  }
+
+  /** Whether the row was delivered and waits to be deleted (the dispatcher keeps holding it meanwhile). */
+  isWaiting(id: string): boolean {
+    return this.tracked.get(id)?.waiting === true;
   }
 
   /** How many delivered rows wait for their callback. */
@@ -90,7 +106,12 @@ export class DeliveredRows {
     this.timer = undefined;
     const ids = [...this.tracked].filter(([, row]) => row.waiting).map(([id]) => id);
     for (const id of ids) this.untrack(id);
-    if (ids.length > 0) await this.remove(ids);
+    if (ids.length === 0) return;
+    try {
+      await this.remove(ids);
+    } finally {
+      this.gone(ids);
+    }
   }
 
   private untrack(id: string): void {

@@ -149,8 +149,10 @@ describe.each(testDatabases)("Dispatcher on $name", (testDatabase) => {
     expect((await failed(refused.id, "A")).node_states.A!.error).toMatch(
       new RegExp(`^could not deliver to http://127\\.0\\.0\\.1:${closedPort}/hook: network error ECONNREFUSED .*\\(3 attempts\\)$`),
     );
-    const events = await api.get(`/api/stitch/runs/${refused.id}/events`);
-    expect((events.body as { type: string }[]).map((e) => e.type)).toEqual(["start", "delivery_failed"]);
+    const events = (await api.get(`/api/stitch/runs/${refused.id}/events`)).body as { type: string; payload: { delivery?: number; cause?: string } }[];
+    expect(events.map((e) => e.type)).toEqual(["start", "redelivery", "redelivery", "delivery_failed"]);
+    // Issue 40: deliveries 2 and 3 each say why they came, in the run's event log: the one before met a network error.
+    expect(events.filter((e) => e.type === "redelivery").map((e) => [e.payload.delivery, e.payload.cause])).toEqual([[2, "network_error"], [3, "network_error"]]);
     // Port 9 is one fetch refuses to call at all: the error says why, and since no retry can help, there is one attempt.
     const blocked = await api.run(graphOf([workerNode("A", "http://127.0.0.1:9/hook")]));
     expect((await failed(blocked.id, "A")).node_states.A!.error).toBe("could not deliver to http://127.0.0.1:9/hook: network error: bad port (1 attempt)");

@@ -1,15 +1,26 @@
 /**
  * Delivers the outbox. Rows are claimed with FOR UPDATE SKIP LOCKED under a short lease (`leaseMs`, 5 s by default),
- * so any number of processes share the work. While this process works on a row (a delivery waiting for its worker's
- * answer up to `timeoutMs`, an executor performing a node) a heartbeat renews the row's lease every third of it; a
+ * so any number of processes share the work. While this process holds a row (from its claim, or the commit that wrote
+ * it claimed, until it is deleted, rescheduled or released: a delivery waiting for its worker's answer, a delivered
+ * row waiting for its deletion, an executor performing a node) a heartbeat renews the row's lease every fifth of it; a
  * process that died renews nothing, and its rows are claimed again `leaseMs` after its last heartbeat. A row is
  * renewed for at most its hold (`config.leaseMs` of the node, else `timeoutMs` + 10 s): work that hangs in a live
  * process is taken over too.
+ *
+ * A row is never sent by a process whose claim on it lapsed. Each renewal is fenced (the row's delivery count, which
+ * every claim raises) and answers which rows it renewed; a row it did not renew is no longer this process's. Before a
+ * send (or work performed here) starts, the claim MUST hold for at least half a lease more by this process's own clock,
+ * counted from when the statement that set the lease was sent; otherwise it is renewed first, fenced, and a claim
+ * found lost is not sent. Half a lease is what the send has to get onto the wire, and what a stall of this process's
+ * event loop may take before another process could claim the row.
+ *
  * A row MUST be deleted once delivered, rescheduled with backoff after a failed attempt, or turned into a
  * `delivery_failed` event after the last one: never left claimed. A delivered webhook's row is deleted by the
  * transaction of the callback that follows, when it comes to this process within a grace (deliveredRows.ts).
+ * Every delivery after a row's first says why (redelivery.ts): to the worker, in the run's event log and in the log.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Database } from "../../db/client";
 import type { OutboundPolicy } from "../lib/outboundPolicy";
 import { OutboxPump } from "../lib/outboxPump";
@@ -18,6 +29,7 @@ import type { Engine, EventResult, KeyedEvent } from "./engine";
 import { Coalescer } from "../lib/coalesce";
 import { EngineError } from "./errors";
 import { DeliveredRows } from "./deliveredRows";
+import { type AttemptFailure, describeRedelivery } from "./redelivery";
 import { CallbackBody, type WorkerPayload } from "./schemas";
 import { type ClaimedDispatch, claimDispatches, deleteDispatches, releaseDispatch, renewDispatches, rescheduleDispatch } from "./store";
 
@@ -28,8 +40,10 @@ export interface DispatcherOptions {
   backoffMs: number;
   /** How long one delivery may wait for the worker's answer. */
   timeoutMs: number;
-  /** A claimed row's lease, renewed every third of it while this process holds the row; default 5 s. */
+  /** A claimed row's lease, renewed every fifth of it while this process holds the row; default 5 s. */
   leaseMs?: number;
+  /** This process as its claims name it (`claimed_by`); default `<host>/<pid>/<random>`. */
+  holder?: string;
   /** Deliveries in flight at once in this process. */
   concurrency: number;
   /** How often to look for due rows when nothing woke the dispatcher. */
@@ -82,11 +96,27 @@ export type TimerHandler = (timer: { runId: string; subject: string; payload: un
  */
 const DELIVERED_GRACE_MS = 200;
 
+const LOST: Delivery = { ok: false, lost: true };
+
 /**
  * `reported`: the result a Worker with `data.answer: "response"` put in its answer, to be applied as its callback.
  * `performedHere`: work this process did itself (an executor's, an adapter's `perform`), which a stop gives up rather than fails.
  */
-type Delivery = { ok: true; reported?: CallbackBody } | { ok: false; error: string; permanent: boolean; url?: string; performedHere?: true };
+type Delivery =
+  | { ok: true; reported?: CallbackBody }
+  | { ok: false; error: string; cause: AttemptFailure; permanent: boolean; url?: string; performedHere?: true }
+  /** Not sent: this process's claim on the row lapsed, and the row is another process's now (or gone). */
+  | { ok: false; lost: true };
+
+/** A row this process holds. */
+interface Held {
+  /** The delivery count its claim set: the fence of its renewals. */
+  deliveries: number;
+  /** Until when (Date.now()) the heartbeat renews it: its hold. */
+  renewUntil: number;
+  /** Until when (performance.now()) its lease surely holds: the statement that last set it was sent at `validUntil - leaseMs`. */
+  validUntil: number;
+}
 
 export class Dispatcher {
   /** Aborted when the dispatcher stops, so executors performing work in this process give it up. */
@@ -95,8 +125,10 @@ export class Dispatcher {
   private readonly adapters = new Map<string, DispatchAdapter>();
   private readonly executors = new Map<string, NodeExecutor>();
   private readonly timers = new Map<string, TimerHandler>();
-  /** The rows this process holds (by id): the delivery count its claim set, and until when the heartbeat renews it. */
-  private readonly held = new Map<string, { deliveries: number; renewUntil: number }>();
+  /** The rows this process holds, by id. */
+  private readonly held = new Map<string, Held>();
+  /** This process, as its claims name it. */
+  readonly holder: string;
   private heartbeat: NodeJS.Timeout | undefined;
   private renewing = false;
   /** Delivered rows are deleted together: one statement for the deliveries that finish while the last one runs. */
@@ -106,6 +138,12 @@ export class Dispatcher {
   });
   /** Delivered webhooks' rows, deleted by their callbacks' transactions or, after a grace, by the dispatcher. */
   readonly deliveredRows: DeliveredRows;
+  /** Rows about to be sent with too little of their lease left, renewed (fenced) together: whether each is still held. */
+  private readonly fences = new Coalescer<{ id: string; deliveries: number }, boolean>(async (rows) => {
+    const sentAt = performance.now();
+    const renewed = await this.database.runApart((db) => renewDispatches(db, rows, this.leaseMs));
+    return rows.map((row) => this.renewed(row, renewed.has(row.id), sentAt));
+  });
   /** Workers' answers that carry their result are applied together: one transaction for those that arrive together. */
   private readonly answers = new Coalescer<{ runId: string; event: KeyedEvent }, EventResult | Error>((events) => this.engine.handleAll(events));
 
@@ -114,6 +152,7 @@ export class Dispatcher {
     private readonly engine: Engine,
     private readonly options: DispatcherOptions,
   ) {
+    this.holder = options.holder ?? `${hostname()}/${process.pid}/${randomBytes(3).toString("hex")}`;
     this.pump = new OutboxPump(database, {
       name: "dispatcher",
       channel: "stitch_dispatch",
@@ -125,28 +164,37 @@ export class Dispatcher {
       (ids) => this.database.run((db) => deleteDispatches(db, ids)),
       DELIVERED_GRACE_MS,
       (error) => this.pump.failed("deleting delivered rows", error),
+      (ids) => {
+        for (const id of ids) this.held.delete(id);
+      },
     );
     // The webhooks this process's transactions write are written claimed by it, and delivered here once committed.
     engine.deliverHere({
       leaseMs: this.leaseMs,
+      holder: this.holder,
       cleared: (nodes) => this.deliveredRows.cleared(nodes),
       reserve: (wanted) => this.pump.reserve(wanted),
       release: (count) => this.pump.release(count),
-      deliver: (rows) => {
+      deliver: (rows, leasedFrom) => {
         // Stopped meanwhile: the rows' leases run out and another process (or this one, restarted) claims them.
         if (this.stopping.signal.aborted) return this.pump.release(rows.length);
-        this.hold(rows);
+        this.hold(rows, leasedFrom);
         for (const row of rows) this.pump.runReserved(() => this.work(row));
       },
     });
   }
 
-  /** One claimed row's delivery and what follows it; the row is held (its lease renewed) until then. */
+  /**
+   * One claimed row's delivery and what follows it; the row is held (its lease renewed) until then, and a delivered
+   * webhook's row until it is deleted (deliveredRows.ts `gone`).
+   */
   private work(row: ClaimedDispatch): Promise<void> {
     return this.deliverAndRecord(row)
       .catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))
       .finally(() => {
-        this.held.delete(row.id);
+        // Unless this process claimed the row again meanwhile (its lease lapsed): that claim's work holds it now.
+        if (this.held.get(row.id)?.deliveries !== row.deliveries) return;
+        if (!this.deliveredRows.isWaiting(row.id)) this.held.delete(row.id);
         this.deliveredRows.settled(row.id);
       });
   }
@@ -168,7 +216,8 @@ export class Dispatcher {
 
   async start(): Promise<void> {
     this.stopping = new AbortController();
-    this.heartbeat = setInterval(() => void this.renew(), this.leaseMs / 3);
+    // A fifth: a lease outlasts a stall of the event loop of up to three fifths of it (3 s of 5) and the renewal's round trip.
+    this.heartbeat = setInterval(() => void this.renew(), this.leaseMs / 5);
     this.heartbeat.unref();
     await this.pump.start();
   }
@@ -192,8 +241,10 @@ export class Dispatcher {
     const now = Date.now();
     const held = [...this.held].filter(([, h]) => h.renewUntil > now).map(([id, h]) => ({ id, deliveries: h.deliveries }));
     try {
+      const sentAt = performance.now();
       // On a connection of its own: behind a busy pool's queue the leases would lapse while their work goes on.
-      await this.database.runApart((db) => renewDispatches(db, held, this.leaseMs));
+      const renewed = await this.database.runApart((db) => renewDispatches(db, held, this.leaseMs));
+      for (const row of held) this.renewed(row, renewed.has(row.id), sentAt);
     } catch (error) {
       this.pump.failed("renewing leases", error);
     } finally {
@@ -205,19 +256,54 @@ export class Dispatcher {
     this.pump.wake();
   }
 
+  /**
+   * A renewal's answer for one row, sent at `sentAt`: renewed, its lease holds until `sentAt + leaseMs`; not renewed,
+   * the row is no longer this process's (claimed by another since, or deleted, rescheduled, released) and is let go.
+   * Answers whether the row is still held. A renewal of an earlier claim of the row (this process claimed it again
+   * since) changes nothing.
+   */
+  private renewed(row: { id: string; deliveries: number }, renewed: boolean, sentAt: number): boolean {
+    const held = this.held.get(row.id);
+    if (!held || held.deliveries !== row.deliveries) return false;
+    if (!renewed) {
+      this.held.delete(row.id);
+      return false;
+    }
+    held.validUntil = Math.max(held.validUntil, sentAt + this.leaseMs);
+    return true;
+  }
+
+  /**
+   * Whether this process may start sending the row (or performing its work) now: its claim holds for at least half a
+   * lease more, renewed first (fenced) when less is left. False: the claim lapsed and the row is not this process's.
+   */
+  private async stillHeld(row: ClaimedDispatch): Promise<boolean> {
+    const held = this.held.get(row.id);
+    if (!held || held.deliveries !== row.deliveries) return false;
+    if (held.validUntil - performance.now() >= this.leaseMs / 2) return true;
+    return this.fences.add({ id: row.id, deliveries: row.deliveries });
+  }
+
   private async claim(limit: number): Promise<ClaimedDispatch[]> {
-    const claimed = await this.database.run((db) => claimDispatches(db, limit, this.leaseMs));
-    this.hold(claimed);
+    const sentAt = performance.now();
+    const claimed = await this.database.run((db) => claimDispatches(db, limit, this.leaseMs, this.holder));
+    this.hold(claimed, sentAt);
+    for (const row of claimed) {
+      if (row.redelivery) console.warn(`dispatcher: delivering ${row.kind} ${row.id} (node ${row.node_id} of run ${row.run_id}) again, delivery ${row.deliveries}: ${describeRedelivery(row.redelivery)}`);
+    }
     return claimed;
   }
 
-  /** Rows this process now holds: the heartbeat renews their leases while it works on them, for at most their hold. */
-  private hold(rows: readonly ClaimedDispatch[]): void {
+  /**
+   * Rows this process now holds, leased by a statement sent at `leasedFrom` (performance.now()): the heartbeat renews
+   * their leases while it works on them, for at most their hold.
+   */
+  private hold(rows: readonly ClaimedDispatch[], leasedFrom: number): void {
     const now = Date.now();
     for (const row of rows) {
       const leaseMs = (row.payload as { config?: { leaseMs?: unknown } } | null)?.config?.leaseMs;
       const holdMs = typeof leaseMs === "number" ? leaseMs : this.options.timeoutMs + 10_000;
-      this.held.set(row.id, { deliveries: row.deliveries, renewUntil: now + holdMs });
+      this.held.set(row.id, { deliveries: row.deliveries, renewUntil: now + holdMs, validUntil: leasedFrom + this.leaseMs });
       if (row.kind === "webhook") this.deliveredRows.track(row);
     }
   }
@@ -257,7 +343,7 @@ export class Dispatcher {
       const handler = this.timers.get(row.url);
       if (!handler) {
         // A process without this handler (an older version during a rolling deploy): the timer waits for one that has it.
-        await this.database.run((db) => rescheduleDispatch(db, row.id, 60_000, `no timer handler "${row.url}" in this server`));
+        await this.database.run((db) => rescheduleDispatch(db, row.id, 60_000, { cause: "no_handler", error: `no timer handler "${row.url}" in this server` }));
         return;
       }
       await handler({ runId: row.run_id, subject: row.node_id, payload: row.payload });
@@ -265,6 +351,10 @@ export class Dispatcher {
       return;
     }
     const result = await this.deliver(row);
+    if ("lost" in result) {
+      console.warn(`dispatcher: not delivering ${row.id} (node ${row.node_id} of run ${row.run_id}), delivery ${row.deliveries}: this process's claim on it lapsed before the send, and it is no longer this process's`);
+      return;
+    }
     if (result.ok) {
       if (result.reported) await this.applyAnswer(row, result.reported);
       else this.deliveredRows.delivered(row.id);
@@ -277,7 +367,7 @@ export class Dispatcher {
     }
     if (!result.permanent && row.deliveries < this.options.maxAttempts) {
       const delayMs = backoff(this.options.backoffMs, row.deliveries);
-      await this.database.run((db) => rescheduleDispatch(db, row.id, delayMs, result.error));
+      await this.database.run((db) => rescheduleDispatch(db, row.id, delayMs, { cause: result.cause, error: result.error }));
       return;
     }
     const attempts = row.deliveries === 1 ? "1 attempt" : `${row.deliveries} attempts`;
@@ -290,6 +380,7 @@ export class Dispatcher {
 
   private async deliver(row: ClaimedDispatch): Promise<Delivery> {
     if (row.url.startsWith("executor:")) {
+      if (!(await this.stillHeld(row))) return LOST;
       const name = row.url.slice("executor:".length);
       return executeWith(this.executors.get(name), name, row, this.stopping.signal);
     }
@@ -300,13 +391,14 @@ export class Dispatcher {
     const protocol = workerPayload.config?.protocol;
     if (typeof protocol === "string") {
       const adapter = this.adapters.get(protocol);
-      if (!adapter) return { ok: false, error: `no dispatch adapter for protocol "${protocol}"`, permanent: true };
+      if (!adapter) return { ok: false, error: `no dispatch adapter for protocol "${protocol}"`, cause: "work_failed", permanent: true };
       let adapted: AdaptedDispatch;
       try {
         adapted = await adapter({ runId: row.run_id, nodeId: row.node_id, url: row.url, payload: workerPayload });
       } catch (error) {
-        return { ok: false, error: error instanceof Error ? error.message : String(error), permanent: true };
+        return { ok: false, error: error instanceof Error ? error.message : String(error), cause: "work_failed", permanent: true };
       }
+      if (!(await this.stillHeld(row))) return LOST;
       if ("perform" in adapted) return performHere(`protocol "${protocol}"`, () => adapted.perform(this.stopping.signal));
       ({ url, body: payload } = adapted);
     }
@@ -317,8 +409,13 @@ export class Dispatcher {
       "user-agent": "stitch-engine",
       "webhook-id": row.id,
       "webhook-timestamp": timestamp,
+      // The worker sees which delivery of this webhook-id this is, and why it came again.
+      "stitch-delivery-attempt": String(row.deliveries),
     };
+    if (row.redelivery) headers["stitch-redelivery-cause"] = row.redelivery.cause;
     if (this.options.signingSecret) headers["webhook-signature"] = sign(this.options.signingSecret, row.id, timestamp, body);
+    // The last moment before the request goes: from here its bytes are written within the half lease stillHeld leaves.
+    if (!(await this.stillHeld(row))) return LOST;
     try {
       const { policy, lookup } = this.options.outbound;
       // undici's `request`, not `fetch`: a delivery is the engine's hottest outgoing call (policedFetch.ts says why).
@@ -327,23 +424,23 @@ export class Dispatcher {
       const retryable = answer.status >= 500 || answer.status === 408 || answer.status === 429;
       const detail = answer.text.trim().slice(0, 200);
       const status = `HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}`;
-      return { ok: false, error: detail ? `${status}: ${detail}` : status, permanent: !retryable, url };
+      return { ok: false, error: detail ? `${status}: ${detail}` : status, cause: "worker_answered", permanent: !retryable, url };
     } catch (error) {
       if (error instanceof OutboundRefusal) {
         // A name that did not resolve was judged on no address: a network error, which a later attempt may not meet.
-        if (error.dnsCode) return { ok: false, error: `network error ${error.dnsCode} (${error.reason})`, permanent: false, url };
-        return { ok: false, error: `refused by the outbound-address policy (OUTBOUND_ALLOW): ${error.reason}`, permanent: true, url };
+        if (error.dnsCode) return { ok: false, error: `network error ${error.dnsCode} (${error.reason})`, cause: "network_error", permanent: false, url };
+        return { ok: false, error: `refused by the outbound-address policy (OUTBOUND_ALLOW): ${error.reason}`, cause: "network_error", permanent: true, url };
       }
       // A port the Fetch standard forbids ("bad port") is refused before connecting: no retry can change that.
-      if (error instanceof BadPort) return { ok: false, error: "network error: bad port", permanent: true, url };
-      return { ok: false, error: describeDeliveryError(error, this.options.timeoutMs), permanent: false, url };
+      if (error instanceof BadPort) return { ok: false, error: "network error: bad port", cause: "network_error", permanent: true, url };
+      return { ok: false, ...describeDeliveryError(error, this.options.timeoutMs), permanent: false, url };
     }
   }
 }
 
 /** Work this server performs itself; its failures are told to the engine by the executor, so only a throw is a failed delivery. */
 function executeWith(executor: NodeExecutor | undefined, name: string, row: ClaimedDispatch, signal: AbortSignal): Promise<Delivery> {
-  if (!executor) return Promise.resolve({ ok: false, error: `no executor "${name}" in this server`, permanent: true });
+  if (!executor) return Promise.resolve({ ok: false, error: `no executor "${name}" in this server`, cause: "work_failed", permanent: true });
   return performHere(`executor "${name}"`, () => executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: row.payload as WorkerPayload, signal }));
 }
 
@@ -352,7 +449,7 @@ async function performHere(what: string, work: () => Promise<void>): Promise<Del
     await work();
     return { ok: true };
   } catch (error) {
-    return { ok: false, error: `${what} failed: ${error instanceof Error ? error.message : String(error)}`, permanent: false, performedHere: true };
+    return { ok: false, error: `${what} failed: ${error instanceof Error ? error.message : String(error)}`, cause: "work_failed", permanent: false, performedHere: true };
   }
 }
 
@@ -372,7 +469,7 @@ function reportedIn(status: number, answer: string, url: string): Delivery {
   const reported = CallbackBody.safeParse(parsed);
   if (reported.success) return { ok: true, reported: reported.data };
   return {
-    ok: false, permanent: true, url,
+    ok: false, permanent: true, url, cause: "worker_answered",
     error: `HTTP ${status}: the node has data.answer "response", but the answer is not a callback body ({"status": "completed" or "failed", "output"?, "error"?}): ${answer.trim().slice(0, 200)}`,
   };
 }
@@ -388,12 +485,12 @@ export function sign(secret: string, id: string, timestamp: string, body: string
   return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
 }
 
-function describeDeliveryError(error: unknown, timeoutMs: number): string {
+function describeDeliveryError(error: unknown, timeoutMs: number): { error: string; cause: AttemptFailure } {
   const code = (error as { code?: unknown } | null)?.code;
   // undici's HeadersTimeoutError and BodyTimeoutError: the worker did not answer (or finish answering) in time.
-  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return `no answer within ${timeoutMs} ms`;
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return { error: `no answer within ${timeoutMs} ms`, cause: "timeout" };
   // A socket's own error (ECONNREFUSED, ECONNRESET...) is the error itself; undici's wrap theirs in `cause`.
   const cause = (error instanceof Error && typeof code !== "string" ? error.cause : error) as { code?: string; message?: string } | undefined;
-  if (typeof cause?.code === "string") return `network error ${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
-  return `network error: ${error instanceof Error ? error.message : String(error)}`;
+  if (typeof cause?.code === "string") return { error: `network error ${cause.code}${cause.message ? ` (${cause.message})` : ""}`, cause: "network_error" };
+  return { error: `network error: ${error instanceof Error ? error.message : String(error)}`, cause: "network_error" };
 }

@@ -131,15 +131,19 @@ export interface ClearedNode {
 /**
  * The dispatcher of this process, as the engine hands it the webhooks it writes: `reserve` takes up to `wanted` free
  * delivery slots (answering how many; none when the dispatcher is stopped), `release` gives back slots of a
- * transaction that rolled back, and `deliver` delivers rows written claimed under `leaseMs`, once committed.
+ * transaction that rolled back, and `deliver` delivers rows written claimed by `holder` under `leaseMs`, once
+ * committed. `leasedFrom` (performance.now()) is when the transaction that wrote them began: their lease started no
+ * earlier (the database's `now()` is its transaction's start), so it holds until at least `leasedFrom + leaseMs`.
  */
 export interface LocalDelivery {
   readonly leaseMs: number;
+  /** This process, as a claim names it (`claimed_by`). */
+  readonly holder: string;
   /** After a commit: the nodes whose outbox rows the transaction deleted (told before the rows it wrote are handed over). */
   cleared(nodes: readonly ClearedNode[]): void;
   reserve(wanted: number): number;
   release(count: number): void;
-  deliver(rows: store.ClaimedDispatch[]): void;
+  deliver(rows: store.ClaimedDispatch[], leasedFrom: number): void;
 }
 
 export interface EngineOptions {
@@ -328,7 +332,7 @@ export class Engine {
    * either way.
    */
   private async applyUnlocked(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult | undefined> {
-    const after: AfterCommit = { dispatched: 0, handed: [], applied: [], cleared: [] };
+    const after = newAfterCommit();
     // What this process's last write of the run left, used once: a write leaves a new one, or none.
     const held = this.heldRuns.get(runId);
     this.heldRuns.delete(runId);
@@ -418,7 +422,7 @@ export class Engine {
    * `afterCommit` listeners of the events applied. When it rolls back, the delivery slots it reserved are given back.
    */
   private async committing<T>(work: (tx: Executor, after: AfterCommit) => Promise<T>): Promise<T> {
-    const after: AfterCommit = { dispatched: 0, handed: [], applied: [], cleared: [] };
+    const after = newAfterCommit();
     let result: T;
     try {
       result = await this.database.transaction((tx) => work(tx, after));
@@ -434,7 +438,7 @@ export class Engine {
   private committed(after: AfterCommit): void {
     // The cleared nodes first: a row this transaction wrote for a node it also cleared (a retry) was not deleted.
     if (after.cleared.length > 0) this.local?.cleared(after.cleared);
-    if (after.handed.length > 0) this.local!.deliver(after.handed);
+    if (after.handed.length > 0) this.local!.deliver(after.handed, after.begun);
     if (after.dispatched > after.handed.length) this.options.onDispatch?.();
     for (const listener of this.committedListeners) for (const applied of after.applied) listener(applied);
   }
@@ -715,8 +719,8 @@ export class Engine {
     const due = dispatches.filter((d) => d.kind === "webhook" && d.delayMs === 0);
     const room = due.length > 0 && this.local ? this.local.reserve(due.length) : 0;
     return due.slice(0, room).map((d) => {
-      d.claimed = { id: randomUUID(), leaseMs: this.local!.leaseMs };
-      return { id: d.claimed.id, run_id: runId, node_id: d.key, node_attempt: d.attempt, kind: d.kind, url: d.url, payload: d.payload, deliveries: 1 };
+      d.claimed = { id: randomUUID(), leaseMs: this.local!.leaseMs, holder: this.local!.holder };
+      return { id: d.claimed.id, run_id: runId, node_id: d.key, node_attempt: d.attempt, kind: d.kind, url: d.url, payload: d.payload, deliveries: 1, redelivery: null };
     });
   }
 
@@ -888,6 +892,8 @@ type RowLoader = (keys: string[]) => Promise<NodeRow[]>;
 
 /** What one engine transaction leaves to do once it has committed (Engine.committing). */
 interface AfterCommit {
+  /** performance.now() before the transaction began: no lease it writes starts earlier (LocalDelivery `leasedFrom`). */
+  begun: number;
   /** Outbox rows written (webhooks and timers). */
   dispatched: number;
   /** Webhooks written claimed by this process, which it delivers itself. */
@@ -897,6 +903,8 @@ interface AfterCommit {
   /** The nodes whose outbox rows were deleted. */
   cleared: ClearedNode[];
 }
+
+const newAfterCommit = (): AfterCommit => ({ begun: performance.now(), dispatched: 0, handed: [], applied: [], cleared: [] });
 
 /**
  * The rows a batch's event on run `runId` reads: first what earlier events of the batch changed (`deferred`, not

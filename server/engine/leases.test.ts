@@ -14,8 +14,9 @@ import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 import { claimDispatches, renewDispatches } from "./store";
 
-const LEASE_MS = 300;
-const ANSWER_AFTER_MS = 1500;
+// A second: a send starts only with half a lease left, and on a loaded machine a claim's round trip can take 300 ms.
+const LEASE_MS = 1000;
+const ANSWER_AFTER_MS = 5000;
 
 describe.each(testDatabases)("dispatch leases on $name", (testDatabase) => {
   let env: ServerOnTestDatabase | undefined;
@@ -33,7 +34,7 @@ describe.each(testDatabases)("dispatch leases on $name", (testDatabase) => {
   });
 
   it("a delivery five times slower than the lease is delivered once: the heartbeat keeps its lease", async () => {
-    env = await serverOn(testDatabase, { DISPATCH_LEASE_MS: String(LEASE_MS), DISPATCH_POLL_MS: "50", DISPATCH_TIMEOUT_MS: "5000" });
+    env = await serverOn(testDatabase, { DISPATCH_LEASE_MS: String(LEASE_MS), DISPATCH_POLL_MS: "50", DISPATCH_TIMEOUT_MS: "15000" });
     const flow = await env.api.createFlow(graphOf([workerNode("W", `${worker.url}/slow`)], []), "slow worker");
     const run = await env.api.startRun(flow.id, {});
     const pending = async () => (await env!.database.run((db) => rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM stitch_dispatches WHERE run_id = ${run.id} AND kind = 'webhook'`)))[0]!.n;
@@ -52,12 +53,12 @@ describe.each(testDatabases)("dispatch leases on $name", (testDatabase) => {
         (await database.run((db) => rows<{ node_id: string; ms: number | null }>(db, sql`
           SELECT node_id, (extract(epoch FROM locked_until - now()) * 1000)::int AS ms FROM stitch_dispatches WHERE kind = 'webhook'`))).map((r) => [r.node_id, r.ms]),
       );
-    const claimed = await database.run((db) => claimDispatches(db, 10, 200));
+    const claimed = await database.run((db) => claimDispatches(db, 10, 200, "test"));
     expect(claimed.map((c) => c.node_id).sort()).toEqual(["A", "B"]);
     const [a, b] = ["A", "B"].map((key) => claimed.find((c) => c.node_id === key)!);
     // Both leases lapse and a later claim takes both rows (their delivery counts go up); then A is released.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const again = await database.run((db) => claimDispatches(db, 10, 200));
+    const again = await database.run((db) => claimDispatches(db, 10, 200, "test"));
     expect(again.map((c) => c.node_id).sort()).toEqual(["A", "B"]);
     await database.run((db) => db.execute(sql`UPDATE stitch_dispatches SET locked_until = NULL WHERE id = ${a!.id}`));
     const bAgain = again.find((c) => c.node_id === "B");

@@ -21,6 +21,7 @@ function localDelivery(slots: number) {
   let free = slots;
   const local: LocalDelivery = {
     leaseMs: 5000,
+    holder: "test",
     reserve(wanted) {
       const granted = Math.min(wanted, free);
       free -= granted;

@@ -6,7 +6,7 @@
  * filled in at each run.
  */
 import { randomUUID } from "node:crypto";
-import { type Placeholder, type SQL, and, asc, desc, eq, sql } from "drizzle-orm";
+import { type Placeholder, type SQL, and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { type Placeholders, statement } from "../../db/statement";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
@@ -14,6 +14,7 @@ import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
 import { ExternalEvent, type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, type StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
+import { type AttemptFailure, REDELIVERY_EVENT, Redelivery } from "./redelivery";
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
@@ -275,7 +276,8 @@ export interface LoggedEvent {
  * an event's node apart from its payload, and a start's payload holds the run's input, which the event does not).
  */
 export async function listLoggedEvents(db: Executor, runId: string): Promise<LoggedEvent[]> {
-  const found = await db.select().from(stitchRunEvents).where(eq(stitchRunEvents.runId, runId)).orderBy(asc(stitchRunEvents.id));
+  // A repeated delivery's record is in the log for people, not an event the run was given.
+  const found = await db.select().from(stitchRunEvents).where(and(eq(stitchRunEvents.runId, runId), ne(stitchRunEvents.type, REDELIVERY_EVENT))).orderBy(asc(stitchRunEvents.id));
   return found.map((e) => {
     const payload = e.payload !== null && typeof e.payload === "object" && !Array.isArray(e.payload) ? e.payload : {};
     const event = ExternalEvent.parse({ ...payload, type: e.type, ...(e.nodeId === null ? {} : { key: e.nodeId }) });
@@ -414,9 +416,9 @@ export interface NewDispatch {
   delayMs: number;
   /**
    * Set when the process writing the row delivers it itself once the transaction commits: the row's id, and it is
-   * written claimed (its first delivery counted, under a lease of `leaseMs`) as `claimDispatches` would leave it.
+   * written claimed by `holder` (its first delivery counted, under a lease of `leaseMs`) as `claimDispatches` would leave it.
    */
-  claimed?: { id: string; leaseMs: number };
+  claimed?: { id: string; leaseMs: number; holder: string };
 }
 
 export interface EventWrites {
@@ -486,7 +488,7 @@ async function writeRuns(tx: Executor, writes: readonly RunWrites[], guard?: { v
   const changed = writes.flatMap((w) => w.changed.map((row) => ({ runId: w.runId, ...row })));
   const cancelled = writes.flatMap((w) => w.cancelled.map((key) => ({ runId: w.runId, key })));
   const dispatches = writes.flatMap((w) =>
-    w.dispatches.map(({ claimed, ...d }) => ({ runId: w.runId, ...d, ...(claimed ? { claimed_id: claimed.id, lease_ms: claimed.leaseMs } : {}) })),
+    w.dispatches.map(({ claimed, ...d }) => ({ runId: w.runId, ...d, ...(claimed ? { claimed_id: claimed.id, lease_ms: claimed.leaseMs, holder: claimed.holder } : {}) })),
   );
   const runs = writes.map((w) => ({ id: w.runId, ...w.counts, status: w.status }));
   const logs = writes.flatMap((w) => w.logs.map((log) => ({ runId: w.runId, ...log, payload: log.payload ?? null }))).map((log, seq) => ({ seq, ...log }));
@@ -532,12 +534,12 @@ const writeRunsShape = (p: Placeholders<RunWritesValue>, version?: Placeholder) 
         SELECT d.id FROM jsonb_to_recordset(${p.cancelled}::jsonb) AS c("runId" uuid, key text)
         CROSS JOIN LATERAL (SELECT id FROM stitch_dispatches WHERE run_id = c."runId" AND node_id = c.key OFFSET 0) d)) AND ${written}
     ), queued AS (
-      INSERT INTO stitch_dispatches (id, run_id, node_id, node_attempt, kind, url, payload, run_at, locked_until, deliveries)
+      INSERT INTO stitch_dispatches (id, run_id, node_id, node_attempt, kind, url, payload, run_at, locked_until, deliveries, claimed_by)
       SELECT COALESCE(x.claimed_id, gen_random_uuid()), x."runId", x.key, x.attempt, x.kind, x.url, x.payload, now() + make_interval(secs => x."delayMs" / 1000.0),
         CASE WHEN x.claimed_id IS NULL THEN NULL ELSE now() + make_interval(secs => x.lease_ms / 1000.0) END,
-        CASE WHEN x.claimed_id IS NULL THEN 0 ELSE 1 END
+        CASE WHEN x.claimed_id IS NULL THEN 0 ELSE 1 END, x.holder
       FROM jsonb_to_recordset(${p.dispatches}::jsonb)
-        AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int, claimed_id uuid, lease_ms int)
+        AS x("runId" uuid, kind text, key text, attempt int, url text, payload jsonb, "delayMs" int, claimed_id uuid, lease_ms int, holder text)
       WHERE ${written}
     ), logged AS (
       INSERT INTO stitch_run_events (run_id, node_id, type, payload, actor)
@@ -565,7 +567,10 @@ export interface ClaimedDispatch {
   kind: "webhook" | "timeout" | "retry" | "timer";
   url: string;
   payload: unknown;
+  /** Claims of the row so far, this one included: the delivery's number, and the fence of this claim (`renewDispatches`). */
   deliveries: number;
+  /** Why this delivery repeats an earlier one; null for the first (redelivery.ts). */
+  redelivery: Redelivery | null;
 }
 
 /**
@@ -582,36 +587,57 @@ export async function insertTimer(tx: Executor, timer: { runId: string; name: st
 }
 
 /**
- * Claims up to `limit` due rows under a short lease (`leaseMs`), which the claiming process renews while it works on
- * them (`renewDispatches`), and counts the delivery: SKIP LOCKED lets every process share the work. A row whose
- * lease was not renewed (its process died) is due again `leaseMs` after the last renewal. The rows are chosen once
- * (`ARRAY(...)`, run once) and then found by their ids: written `id IN (...)`, the claim was a join whose plan the
+ * Claims up to `limit` due rows for `holder` under a short lease (`leaseMs`), which the claiming process renews while
+ * it works on them (`renewDispatches`), and counts the delivery: SKIP LOCKED lets every process share the work. A row
+ * whose lease was not renewed (its process died) is due again `leaseMs` after the last renewal. The rows are chosen
+ * once (`ARRAY(...)`, run once) and then found by their ids: written `id IN (...)`, the claim was a join whose plan the
  * statistics decided, and on a young outbox it was a hash semi join over a scan of every row (seen in a fan-out of
  * 1,000 paths; with 10,000 the statistics led to the primary key).
+ *
+ * A row claimed before MUST say why it is delivered again (redelivery.ts): the SET's expressions read the row as the
+ * last claim left it, so a lease still set means that claim lapsed (its holder neither renewed, deleted, rescheduled
+ * nor released it), and no lease means an attempt failed (`last_failure`). A repeated webhook is also logged in the
+ * run's event log, in the same statement.
  */
-export function claimDispatches(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDispatch[]> {
-  return rows<ClaimedDispatch>(db, sql`
-    UPDATE stitch_dispatches d
-    SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), deliveries = d.deliveries + 1
-    WHERE d.id = ANY(ARRAY(
-      SELECT id FROM stitch_dispatches
-      WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
-      ORDER BY run_at LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED))
-    RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries`);
+export async function claimDispatches(db: Executor, limit: number, leaseMs: number, holder: string): Promise<ClaimedDispatch[]> {
+  const claimed = await rows<Omit<ClaimedDispatch, "redelivery"> & { redelivery: unknown }>(db, sql`
+    WITH claimed AS (
+      UPDATE stitch_dispatches d
+      SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), deliveries = d.deliveries + 1, claimed_by = ${holder},
+        redelivery = CASE
+          WHEN d.deliveries = 0 THEN NULL
+          WHEN d.locked_until IS NOT NULL THEN jsonb_build_object('cause', 'lease_lapsed', 'holder', d.claimed_by, 'leaseEndedAt', d.locked_until)
+          ELSE jsonb_build_object('cause', coalesce(d.last_failure, 'network_error'), 'holder', d.claimed_by, 'error', d.last_error)
+        END
+      WHERE d.id = ANY(ARRAY(
+        SELECT id FROM stitch_dispatches
+        WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+        ORDER BY run_at LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED))
+      RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries, d.redelivery
+    ), logged AS (
+      INSERT INTO stitch_run_events (run_id, node_id, type, payload)
+      SELECT c.run_id, c.node_id, ${REDELIVERY_EVENT}, c.redelivery || jsonb_build_object('delivery', c.deliveries, 'webhookId', c.id, 'by', ${holder}::text)
+      FROM claimed c WHERE c.redelivery IS NOT NULL AND c.kind = 'webhook'
+    )
+    SELECT * FROM claimed`);
+  return claimed.map((row) => ({ ...row, redelivery: row.redelivery === null ? null : Redelivery.parse(row.redelivery) }));
 }
 
 /**
- * The heartbeat: extends the lease of rows this process still holds by `leaseMs` from now. A row is named with the
- * delivery count its claim set, so a row another process claimed since (its count went up) is left alone, and so is
- * one released or rescheduled meanwhile (no lease).
+ * The heartbeat, and the check before a send: extends the lease of rows this process still holds by `leaseMs` from
+ * now, and answers the ids of those it renewed. A row is named with the delivery count its claim set, its fence: a
+ * row another process claimed since (its count went up) is left alone, and so is one released, rescheduled or deleted
+ * meanwhile (no lease, no row). A row not answered is no longer this process's to send.
  */
-export async function renewDispatches(db: Executor, held: readonly { id: string; deliveries: number }[], leaseMs: number): Promise<void> {
-  if (held.length === 0) return;
-  await db.execute(sql`
+export async function renewDispatches(db: Executor, held: readonly { id: string; deliveries: number }[], leaseMs: number): Promise<Set<string>> {
+  if (held.length === 0) return new Set();
+  const renewed = await rows<{ id: string }>(db, sql`
     UPDATE stitch_dispatches d SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0)
     FROM jsonb_to_recordset(${json(held)}::jsonb) AS h(id uuid, deliveries int)
-    WHERE d.id = h.id AND d.deliveries = h.deliveries AND d.locked_until IS NOT NULL`);
+    WHERE d.id = h.id AND d.deliveries = h.deliveries AND d.locked_until IS NOT NULL
+    RETURNING d.id`);
+  return new Set(renewed.map((row) => row.id));
 }
 
 /** Deletes delivered rows, many at once (the dispatcher coalesces its deliveries' deletions). */
@@ -625,10 +651,10 @@ export async function releaseDispatch(db: Executor, id: string): Promise<void> {
   await db.execute(sql`UPDATE stitch_dispatches SET run_at = now(), locked_until = NULL, deliveries = GREATEST(deliveries - 1, 0) WHERE id = ${id}`);
 }
 
-/** Releases a claimed row for another attempt after `delayMs`, recording why this one failed. */
-export async function rescheduleDispatch(db: Executor, id: string, delayMs: number, error: string): Promise<void> {
+/** Releases a claimed row for another attempt after `delayMs`, recording why this one failed: the next delivery's cause. */
+export async function rescheduleDispatch(db: Executor, id: string, delayMs: number, failure: { cause: AttemptFailure; error: string }): Promise<void> {
   await db.execute(sql`
     UPDATE stitch_dispatches
-    SET run_at = now() + make_interval(secs => ${delayMs / 1000}), locked_until = NULL, last_error = ${error}
+    SET run_at = now() + make_interval(secs => ${delayMs / 1000}), locked_until = NULL, last_error = ${failure.error}, last_failure = ${failure.cause}
     WHERE id = ${id}`);
 }

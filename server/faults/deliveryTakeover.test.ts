@@ -4,14 +4,16 @@
  * in this test); a second process starts meanwhile and takes none of them, their leases renewed by the first one's
  * heartbeat. Then the first is killed: its leases are no longer renewed (DISPATCH_LEASE_MS, 5 s by default), so the
  * second claims and delivers them again. Asserted: every path is delivered again within 10 s of the kill, none twice,
- * no lease has lapsed once they are; then the worker answers and calls back, and every path completes exactly once.
+ * no lease has lapsed once they are, and each repeat told the worker its number and cause (a lapsed lease) and is
+ * recorded in the run's event log naming the killed process; then the worker answers and calls back, and every path
+ * completes exactly once.
  * Prints how long the takeover took. Needs PostgreSQL's server binaries; without them it is skipped.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerResponse } from "node:http";
 import { connectPostgres } from "../../db/client";
 import { chain, collectorNode, graphOf, splitterNode, workerNode } from "../testing/flows";
-import { type Fleet, completionsPerNode, freshDatabase, pathOf, postUntilAnswered, sleep, startFleet } from "../testing/faults";
+import { type Fleet, completionsPerNode, freshDatabase, holderPid, pathOf, postUntilAnswered, redeliveryRecords, sleep, startFleet } from "../testing/faults";
 import { type PostgresCluster, postgresBinaries, startPostgresCluster } from "../testing/postgresCluster";
 import { StitchClient } from "../testing/stitchClient";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
@@ -77,6 +79,13 @@ describe.skipIf(!binaries)(title, () => {
       expect(again.length, "the killed process held some deliveries").toBeGreaterThan(0);
       expect(takeoverMs, "every delivery of the killed process was delivered again within 10 s").toBeLessThan(TAKEOVER_LIMIT_MS);
       expect(new Set(again.map((d) => d.payload.nodeId)).size, "none delivered again twice").toBe(again.length);
+      // Issue 40: every repeat says why, to the worker (the second delivery of its webhook-id, a lapsed lease) and in the
+      // run's event log, naming the killed process as the holder that stopped renewing.
+      const told = again.map((d) => `${String(d.headers["stitch-delivery-attempt"])} ${String(d.headers["stitch-redelivery-cause"])}`);
+      expect(told.filter((t) => t !== "2 lease_lapsed"), "each repeat told the worker its number and cause").toEqual([]);
+      const records = await redeliveryRecords(client, run.id);
+      expect(records.map((r) => r.node_id).sort(), "each repeat recorded in the run's event log").toEqual(again.map((d) => d.payload.nodeId).sort());
+      expect(records.filter((r) => r.payload.cause !== "lease_lapsed" || holderPid(r.payload.holder) !== doomed.pid), "records of another cause or holder").toEqual([]);
     } finally {
       await admin.end();
     }

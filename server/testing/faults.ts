@@ -28,13 +28,14 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** `count` server processes started together on `url`, each with a DATA_DIR of its own; `env` goes to each. */
-export async function startFleet(url: string, count: number, env: Record<string, string> = {}): Promise<Fleet> {
+/** `count` server processes started together on `url`, each with a DATA_DIR of its own; `env` and `preload` (startServerProcess) go to each. */
+export async function startFleet(url: string, count: number, env: Record<string, string> = {}, preload: readonly string[] = []): Promise<Fleet> {
   const dataDir = mkdtempSync(join(tmpdir(), "stitch-fault-"));
   const killed = new Set<ServerProcess>();
   let n = 0;
   const start = async () => {
-    const p = await startServerProcess({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(n++)), ...env }, 120_000);
+    // Generous: on a machine shared with other work, a process has taken more than two minutes to be ready.
+    const p = await startServerProcess({ DATABASE_URL: url, DATA_DIR: join(dataDir, String(n++)), ...env }, 300_000, preload);
     const kill = p.kill;
     const stop = p.stop;
     p.kill = async () => (killed.add(p), kill());
@@ -78,6 +79,20 @@ export const pathOf = (url: string) => {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
 };
+
+/** A run's records of repeated deliveries (redelivery.ts), from its event log. */
+export interface RedeliveryRecord {
+  node_id: string;
+  payload: { cause: string; holder: string | null; by: string; delivery: number; webhookId: string };
+}
+
+export async function redeliveryRecords(client: StitchClient, runId: string): Promise<RedeliveryRecord[]> {
+  const events = (await client.get<(RedeliveryRecord & { type: string })[]>(`/api/stitch/runs/${runId}/events`)).body;
+  return events.filter((e) => e.type === "redelivery");
+}
+
+/** The process id in a claim's holder (`<host>/<pid>/<random>`, Dispatcher `holder`). */
+export const holderPid = (holder: string | null) => Number(holder?.split("/")[1]);
 
 /** Accepted completions per node whose id starts with `prefix`, from the run's event log (a repeated callback is answered, not logged). */
 export async function completionsPerNode(client: StitchClient, runId: string, prefix: string): Promise<Map<string, number>> {

@@ -22,10 +22,12 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-export async function startServerProcess(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
+/** `preload`: modules imported into the process before the server (test hooks such as stallHook.ts), paths from the repository's root. */
+export async function startServerProcess(env: Record<string, string>, readyTimeoutMs = 60_000, preload: readonly string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const imports = preload.flatMap((path) => ["--import", `./${path}`]);
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", ...imports, "server/main.ts"], {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NEXT_PUBLIC_BASE_URL: url, STITCH_BOOTSTRAP_TOKEN: testBootstrapToken, OUTBOUND_ALLOW: LOOPBACK_ALLOWED, ...env },
     stdio: ["ignore", "pipe", "pipe"],
