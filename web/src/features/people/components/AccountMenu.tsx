@@ -1,6 +1,6 @@
 /**
  * The signed-in person in the top bar: their name and role, and under it (a disclosure) what their role may do,
- * the pages about people and settings (People, Subscriptions and Audit for operators; API tokens and My settings for
+ * the pages about people and settings (People, Subscriptions, Audit and Policies for operators; API tokens and My settings for
  * everyone) and "Sign out".
  */
 import { useEffect, useId, useRef, useState } from "react";
@@ -48,6 +48,7 @@ export function AccountMenu() {
     { to: paths.tokens(), label: "API tokens" },
     ...(operator ? [{ to: paths.subscriptions(), label: "Subscriptions" }] : []),
     ...(operator ? [{ to: paths.audit(), label: "Audit" }] : []),
+    ...(operator ? [{ to: paths.policies(), label: "Policies" }] : []),
   ];
   return (
     <div className="account-menu" ref={rootRef}>
