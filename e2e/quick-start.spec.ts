@@ -2,7 +2,7 @@
  * The README's quick start, followed word for word by a newcomer, in Chromium: a server on a fresh database of its
  * own (as `npm start` on a fresh clone: nobody has an account yet); "open http://localhost:3000" (the root address):
  * the app asks to create the first account, an operator; then "submit a brief and review each agent's output" as that
- * same account, alone: with the install's default policy (self-approval allowed) every output is approved by the
+ * same account, alone (on a desktop, where the brief box is the widest thing in its form): with the install's default policy (self-approval allowed) every output is approved by the
  * brief's own submitter, and the bundle is downloaded with the account's session.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -59,6 +59,10 @@ test("the README's quick start: the first account, made in the app, submits a br
 
   // "Then submit a brief": nothing waits for a new operator, so she lands on the new brief.
   await expect(page).toHaveURL(/\/app$/);
+  // On a desktop the brief box is the widest thing in the form: the guidance sits under it without narrowing it.
+  const briefBox = await page.getByRole("textbox", { name: "Brief" }).boundingBox();
+  const widths = await page.locator("form.brief-composer").locator("input, textarea, select, aside").evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().width));
+  expect(briefBox!.width).toBeGreaterThanOrEqual(Math.max(...widths) - 1);
   await page.getByRole("textbox", { name: "Domain" }).fill("tool-library");
   await page.getByRole("textbox", { name: "Brief" }).fill(brief);
   await submitBrief(page);
