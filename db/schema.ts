@@ -443,8 +443,20 @@ export const decisions = pgTable(
     assigneeAccountId: uuid("assignee_account_id"),
     /** The assigned account's name as it was when assigned, for the inbox and the refusals that name who may decide. */
     assigneeName: text("assignee_name"),
-    /** Whether the account that started the run may take it (the pipeline's reviews: no, separation of duties). */
+    /** Whether the account that started the run may take it (separation of duties when false). */
     selfApproval: boolean("self_approval").notNull().default(true),
+    /**
+     * Whether `self_approval` came from the instance policy (the definition set none): such a decision follows the
+     * policy while it is open, so an operator's change of the policy applies to what already waits.
+     */
+    selfApprovalByPolicy: boolean("self_approval_by_policy").notNull().default(false),
+    /**
+     * Whether anyone can take the decision now (server/decisions/decidability.ts): computed when it opens and whenever
+     * people, roles, assignments, approvals or the policy change. When false, `undecidable_cause` and `_reason` say why.
+     */
+    decidable: boolean("decidable").notNull().default(true),
+    undecidableCause: text("undecidable_cause"),
+    undecidableReason: text("undecidable_reason"),
     /** How many distinct accounts must approve before the approval is given (`approvals: N`). */
     approvalsNeeded: integer("approvals_needed").notNull().default(1),
     /** The approvals given so far, while fewer than needed: `[{account_id, by, at}]` (schemas.ts `Approval`). */
@@ -491,9 +503,24 @@ export const decisions = pgTable(
     index("decisions_open_due_idx").on(t.waitingSince, t.id).where(sql`${t.state} = 'open' AND ${t.dueAt} IS NOT NULL`),
     index("decisions_waiting_idx").on(t.waitingSince, t.id),
     index("decisions_search_idx").using("gin", t.searchText.op("gin_trgm_ops")),
+    // What needs an operator: the open decisions nobody can take.
+    index("decisions_open_undecidable_idx").on(t.waitingSince, t.id).where(sql`${t.state} = 'open' AND NOT ${t.decidable}`),
   ],
 );
 export type DecisionRow = typeof decisions.$inferSelect;
+
+/**
+ * The instance's policies, one row (`id` is always true): what operators set in the app for every definition that
+ * says nothing. `self_approval`: whether the person who started a run may decide its decisions (true on a fresh
+ * install, so the first account can take its own first run to its end). server/policy/store.ts is the only writer.
+ */
+export const instancePolicy = pgTable("instance_policy", {
+  id: boolean("id").primaryKey().default(true),
+  selfApproval: boolean("self_approval").notNull().default(true),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  updatedBy: text("updated_by"),
+});
+export type InstancePolicyRow = typeof instancePolicy.$inferSelect;
 
 /**
  * What happened to a decision, in order, for its run's conversation: opened, claimed, released, assigned, one approval

@@ -1,8 +1,8 @@
 /**
  * The reviewer's desk in Chromium, each person in a browser context of their own (invited by the bootstrap operator,
  * signed in with their own session): an analyst submits a brief; the reviewer's navigation and tab title count one
- * more decision; she claims it in the inbox and approves it in the conversation. A reviewer who submitted a brief
- * herself is refused her own decision (separation of duties). A YAML approval that needs two approvers waits after
+ * more decision; she claims it in the inbox and approves it in the conversation. With the policy set to separation of
+ * duties, a reviewer who submitted a brief himself is refused his own decision, and his conversation says why and who can. A YAML approval that needs two approvers waits after
  * the first and passes with the second. An operator reassigns an overdue decision to a reviewer by name.
  */
 import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
@@ -69,7 +69,9 @@ test("an analyst submits; the reviewer sees one more, claims it in the inbox and
   await rita.page.getByRole("region", { name: "Review Requirements" }).getByRole("button", { name: "Approve" }).click();
   await expect(rita.page.getByRole("article", { name: "Inception output, version 1" })).toBeVisible({ timeout: 60_000 });
 
-  // A reviewer who submits a brief may not decide its outputs: the inbox refuses her claim, naming the rule.
+  // With the policy an operator sets to separation of duties, a reviewer who submits a brief may not decide its
+  // outputs: his conversation says so in words and who can; the inbox refuses his claim, naming the rule.
+  expect((await request.post("/trpc/policy.change", { data: { self_approval: false } })).ok()).toBe(true);
   const rex = await person(browser, request, baseURL, "Rex Reviewer", "reviewer");
   const own = `own-${Date.now()}`;
   await rex.page.goto("/app");
@@ -77,6 +79,7 @@ test("an analyst submits; the reviewer sees one more, claims it in the inbox and
   await rex.page.getByRole("textbox", { name: "Brief" }).fill(BRIEF);
   await submitBrief(rex.page);
   await expect(rex.page).toHaveURL(/\/app\/runs\/[^/]+$/);
+  await expect(rex.page.getByText("You submitted this brief; a colleague reviews it")).toContainText("anyone but you with the reviewer role", { timeout: 60_000 });
   await reviewsLink(rex.page).click();
   await rex.page.getByRole("button", { name: "All" }).click();
   await rex.page.getByRole("searchbox", { name: "Search reviews" }).fill(own);
@@ -85,6 +88,7 @@ test("an analyst submits; the reviewer sees one more, claims it in the inbox and
   await ownItem.getByRole("button", { name: /^Claim it/ }).click({ timeout: 60_000 });
   await expect(ownItem.getByRole("alert")).toContainText("separation of duties");
   await snapshot(rex.page, testInfo, "02-own-brief-refused");
+  expect((await request.post("/trpc/policy.change", { data: { self_approval: true } })).ok()).toBe(true);
 });
 
 test("a YAML approval that needs two approvers waits after the first and passes with the second", async ({ browser, request }, testInfo) => {

@@ -4,7 +4,7 @@
  * serious or critical violation and names each one with its page and elements. It runs last (after people.spec.ts has
  * made accounts: the sign-in page is scanned too) on data it makes itself: a pipeline run through all six agents and
  * one waiting for review, a YAML workflow run waiting for an approval, a step workflow and its run, a plain flow's run
- * waiting at a UX node, a webhook subscription, and an API token.
+ * waiting at a UX node, a YAML approval nobody can take, a webhook subscription, and an API token.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
@@ -83,6 +83,11 @@ async function makeData(request: APIRequestContext): Promise<Data> {
   );
   const flowRun = (await ok<{ id: string }>(await request.post(`/api/stitch/flows/${flow.id}/runs`, { data: { input: { topic: "tides" } } }))).id;
 
+  // A decision nobody can take (more approvals than people), marked with its fix in Reviews and its conversation.
+  const quorum = "name: a11y-quorum\ndescription: more approvals than people\nnodes:\n  - id: ok\n    approval:\n      message: \"Ship it?\"\n      approvals: 20\n";
+  await ok(await request.post("/api/workflows", { data: { yaml: quorum } }));
+  await ok(await request.post("/api/workflows/a11y-quorum/runs", { data: { message: "release 2.0" } }));
+
   await ok(await request.post("/api/subscriptions", { data: { url: "http://127.0.0.1:9/a11y-hook", events: ["decision.waiting"] } }));
   return { finishedRun, waitingRun, stitchRun: conversation.stitch_run_id, workflowRun, stepWorkflow, stepRun, flowRun };
 }
@@ -143,6 +148,13 @@ function pages(data: Data): { path: string; ready: (page: Page) => Promise<void>
       await expect(page.getByText("http://127.0.0.1:9/a11y-hook").first()).toBeVisible();
     } },
     { path: "/app/settings", ready: heading(/settings/i) },
+    { path: "/app/policies", ready: async (page) => {
+      await heading("Policies")(page);
+      await expect(page.getByRole("radio", { name: /Allow self-approval/ })).toBeVisible();
+    } },
+    { path: "/app/reviews?view=undecidable", ready: async (page) => {
+      await expect(page.getByText("Nobody can take this decision").first()).toBeVisible();
+    } },
     { path: "/app/no-such-page", ready: async (page) => {
       await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     } },
@@ -154,6 +166,8 @@ async function violations(page: Page, where: string): Promise<string[]> {
   // Loaded: no skeleton or busy region left, no spinner.
   await expect(page.locator("[aria-busy=true], .skeleton")).toHaveCount(0);
   const results = await new AxeBuilder({ page }).analyze();
+  // The current axe-core (pinned as `axe-core` under the Playwright wrapper, package.json `overrides`), not the wrapper's own.
+  expect(results.testEngine.version).toMatch(/^4\.14\./);
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${where}: ${v.impact} ${v.id} (${v.help}) on ${v.nodes.length} element(s): ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(" | ")}`);

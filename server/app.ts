@@ -32,6 +32,7 @@ import { peopleRoutes } from "./http/peopleRoutes";
 import { type DrawApp, loadDrawing, webAppRoutes } from "./http/webAppRoutes";
 import { isHttps } from "./http/sessionCookie";
 import { type People, installPeople } from "./people/people";
+import { type Policy, installPolicy } from "./policy/policy";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
 import { healthRoutes } from "./http/healthRoutes";
@@ -90,6 +91,8 @@ export interface Services {
   people: People;
   /** Who did what: every state change, accepted or refused. */
   audit: AuditTrail;
+  /** The instance's policy operators set (separation of duties where a definition is silent). */
+  policy: Policy;
   /** Webhook subscriptions and email: `notifications.notifier.emit(tx, event)` tells the outside what happened. */
   notifications: Notifications;
   /** What start-up did with each file of WORKFLOWS_DIR. */
@@ -144,6 +147,7 @@ export async function createServices(config: Config, database?: Database, overri
   // Every transaction of the engine and the front doors also records the current request's audit entry.
   const db = auditedDatabase(database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE })));
   const people = installPeople(db, { bootstrapToken: config.STITCH_BOOTSTRAP_TOKEN });
+  const policy = installPolicy(db);
   const audit = new AuditTrail(db);
   const baseUrl = config.NEXT_PUBLIC_BASE_URL;
   const outbound = webhookPolicy(config);
@@ -184,7 +188,13 @@ export async function createServices(config: Config, database?: Database, overri
     settings: { defaultDueIn: config.DECISION_DUE_IN, reminderPercent: config.DECISION_REMINDER_PERCENT },
     notify: (tx, event) => notifications.notifier.emit(tx, event),
     findAccount: async (accountId) => (await people.queries.listAccounts()).find((a) => a.id === accountId),
+    readPolicy: async (tx) => ({ selfApproval: (await policy.read(tx)).self_approval }),
   });
+  // Whether anyone can take each open decision changes with people, roles and the policy: computed again after each
+  // such change, and once at start-up (a process that stopped between a change and its reassessment left it behind).
+  const reassess = () => decisionsInstalled.commands.reassess();
+  people.commands.onPeopleChanged(reassess);
+  policy.commands.onChange(reassess);
   const recordDecisions = decisionsInstalled.record;
   const agents = resolveAgents(readDefinitionFile(config.PIPELINE_DEFINITION ?? defaultDefinitionPath), config.env, (slug) => builtinAgentPaths.webhookUrl(baseUrl, slug));
   const llm = llmConfigFromEnv(config.env);
@@ -229,9 +239,10 @@ export async function createServices(config: Config, database?: Database, overri
   // Every conversation's "anything changed?" marker moves with its decisions' events and its comments too.
   conversationMarkers.watchAlso((engineRunId) => decisions.activityMarker(engineRunId));
   conversationMarkers.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));
+  await reassess();
   return {
     config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
-    workflowDoor: workflowDoor(db, workflows, steps, conversationMarkers), people, audit, notifications, workflowFiles,
+    workflowDoor: workflowDoor(db, workflows, steps, conversationMarkers), people, audit, policy, notifications, workflowFiles,
   };
 }
 
@@ -241,9 +252,9 @@ const builtDrawing = fileURLToPath(new URL("../dist/ssr/serverRender.js", import
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
+  const { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, policy, notifications } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, policy, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */

@@ -13,7 +13,8 @@ import { Refusal } from "../lib/refusal";
 import { isUuid } from "../lib/uuid";
 import { roleAllows } from "../people/roles";
 import { DecisionError } from "./errors";
-import { type Notify, DecisionTimer, notified } from "./record";
+import { decidability, type Person } from "./decidability";
+import { type Notify, type ReadPolicy, DecisionTimer, notified, tellUndecidable } from "./record";
 import { type AssignBody, DEADLINE, type DecideBody, type Decider, type Decision, type DecisionOutcome } from "./schemas";
 import * as store from "./store";
 
@@ -90,6 +91,12 @@ export async function admitDecider(tx: Executor, engineRunId: string, nodeKey: s
   return store.decisionOf(open);
 }
 
+/** A decision's separation rule as it stands (the policy's, when the definition set none) and whether anyone can take it. */
+function assess(row: DecisionRow, people: readonly Person[], policySelfApproval: boolean) {
+  const selfApproval = row.selfApprovalByPolicy ? policySelfApproval : row.selfApproval;
+  return { selfApproval, canDecide: decidability({ ...store.rulesOf(row), selfApproval }, people) };
+}
+
 /** Whether `by` may take the open decision (the app shows an edit control only then); no lock, no refusal. */
 export function mayDecide(decision: Decision, by: Decider): boolean {
   if (decision.state !== "open") return false;
@@ -104,7 +111,39 @@ export class DecisionCommands {
     private readonly engine: Engine,
     private readonly findAccount: FindAccount,
     private readonly notify: Notify,
+    private readonly readPolicy: ReadPolicy,
   ) {}
+
+  /**
+   * Computes again, for every open decision, whether anyone can take it (and its separation rule, when it follows the
+   * policy): called after people, roles or the policy changed. Read first without locks; each decision whose answer
+   * changed is then written under its engine run's lock, then its own (the product's one lock order), and computed
+   * once more there, so a change made meanwhile is not overwritten with a stale answer.
+   */
+  async reassess(): Promise<void> {
+    const { rows, people, policy } = await this.engine.database.run(async (db) => ({ rows: await store.openDecisions(db), people: await store.peopleWhoCanSignIn(db), policy: await this.readPolicy(db) }));
+    for (const row of rows) {
+      const { selfApproval, canDecide } = assess(row, people, policy.selfApproval);
+      if (store.sameDecidability(row, selfApproval, canDecide)) continue;
+      await this.engine.onRun(row.engineRunId, async (_ops, tx) => {
+        const locked = await store.lockDecision(tx, row.id);
+        if (locked?.state === "open") await this.reassessLocked(tx, locked);
+      });
+    }
+  }
+
+  /**
+   * The decision `row` (locked, after its run) assessed again with the people and the policy as they are now: written
+   * when the answer changed, the conversation told, and the operators told when nobody can take it any more.
+   */
+  private async reassessLocked(tx: Executor, row: DecisionRow): Promise<DecisionRow> {
+    const { selfApproval, canDecide } = assess(row, await store.peopleWhoCanSignIn(tx), (await this.readPolicy(tx)).selfApproval);
+    if (store.sameDecidability(row, selfApproval, canDecide)) return row;
+    const updated = await store.setDecidability(tx, row.id, selfApproval, canDecide);
+    if (!canDecide.decidable) await tellUndecidable(tx, updated, canDecide.reason, this.notify);
+    else if (!row.decidable) await store.addEvent(tx, { decision: updated, type: "decidable" });
+    return updated;
+  }
 
   /** Registers how a front door takes its runs' decisions (`decide`, and a deadline's outcome). */
   useDoor(frontDoor: Decision["front_door"], door: DecisionDoor): void {
@@ -122,7 +161,7 @@ export class DecisionCommands {
       if (!row.selfApproval && row.startedById === by.accountId) throw forbidden(`you started this run, and its decisions are for someone else (separation of duties)`);
       const claimed = await store.setAssignee(tx, row.id, { role: row.assigneeRole, accountId: by.accountId, name: by.name });
       await store.addEvent(tx, { decision: claimed, type: "claimed", by: { id: by.accountId, name: by.name } });
-      return claimed;
+      return this.reassessLocked(tx, claimed);
     });
   }
 
@@ -133,7 +172,7 @@ export class DecisionCommands {
       if (row.assigneeAccountId !== by.accountId && !roleAllows(by.role, "operator")) throw forbidden(`only ${whoMay(row)}, or an operator, may release "${row.title}"`);
       const released = await store.setAssignee(tx, row.id, { role: row.assigneeRole, accountId: null, name: null });
       await store.addEvent(tx, { decision: released, type: "released", by: { id: by.accountId, name: by.name }, detail: { assignee: { kind: "role", name: null, role: released.assigneeRole } } });
-      return released;
+      return this.reassessLocked(tx, released);
     });
   }
 
@@ -153,7 +192,7 @@ export class DecisionCommands {
         assigned = await store.setAssignee(tx, row.id, { role: row.assigneeRole, accountId: account.id, name: account.name });
       }
       await this.assigned(tx, assigned, "assigned", { id: by.accountId, name: by.name });
-      return assigned;
+      return this.reassessLocked(tx, assigned);
     });
   }
 
@@ -215,6 +254,7 @@ export class DecisionCommands {
       const escalated = await store.setAssignee(tx, id, account ? { role: row.assigneeRole, accountId: account.id, name: account.name } : { role: to.includes("@") ? row.assigneeRole : to, accountId: null, name: null });
       const reason = account || !to.includes("@") ? "overdue" : `overdue; no active account has the email ${to}, so it is for everyone with the ${row.assigneeRole} role`;
       await this.assigned(tx, escalated, "escalated", null, reason);
+      await this.reassessLocked(tx, escalated);
     });
   }
 

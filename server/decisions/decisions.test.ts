@@ -103,7 +103,8 @@ describe.each(testDatabases)("decisions on $name", (testDatabase) => {
     expect((await inbox("?q=tool-lib&view=all&state=all")).items.every((d) => d.title.includes("tool-library"))).toBe(true);
   });
 
-  it("separation of duties: whoever submitted the brief may not review its outputs (403 naming who may); another reviewer may", async () => {
+  it("separation of duties, when the instance's policy sets it: whoever submitted the brief may not review its outputs (403 naming who may); another reviewer may", async () => {
+    await env.server.policy.commands.change({ kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" }, { self_approval: false });
     const sam = await createPerson(env.server.people, "Sam Submitter", "reviewer");
     const rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
     const run = (await env.api.as(sam.token).post("/runs", BRIEF)).body;
@@ -118,6 +119,7 @@ describe.each(testDatabases)("decisions on $name", (testDatabase) => {
     expect((await env.api.as(sam.token).post(`/api/decisions/${waiting!.id}/claim`)).status).toBe(403);
     expect((await env.api.as(rita.token).post(`/runs/${run.run_id}/approve`)).status).toBe(200);
     expect((await env.api.get<Decision>(`/api/decisions/${waiting!.id}`)).body).toMatchObject({ state: "decided", outcome: "approve", decided_by: "Rita Ramos" });
+    await env.server.policy.commands.change({ kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" }, { self_approval: true });
   });
 
   it("claims: of two reviewers claiming at once one wins; then only she may decide, until she releases it or an operator reassigns it", async () => {

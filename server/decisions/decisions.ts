@@ -8,7 +8,7 @@ import type { Dispatcher } from "../engine/dispatcher";
 import type { Engine } from "../engine/engine";
 import { DecisionCommands, type FindAccount } from "./commands";
 import { DecisionQueries } from "./queries";
-import { DECISION_TIMER, type DecisionSettings, type Notify, type RecordDecisions, decisionRecorder } from "./record";
+import { DECISION_TIMER, type DecisionSettings, type Notify, type ReadPolicy, type RecordDecisions, decisionRecorder } from "./record";
 
 export interface Decisions {
   record: RecordDecisions;
@@ -17,9 +17,9 @@ export interface Decisions {
 }
 
 export function installDecisions(
-  database: Database, engine: Engine, dispatcher: Dispatcher, options: { settings: DecisionSettings; notify: Notify; findAccount: FindAccount },
+  database: Database, engine: Engine, dispatcher: Dispatcher, options: { settings: DecisionSettings; notify: Notify; findAccount: FindAccount; readPolicy: ReadPolicy },
 ): Decisions {
-  const commands = new DecisionCommands(engine, options.findAccount, options.notify);
+  const commands = new DecisionCommands(engine, options.findAccount, options.notify, options.readPolicy);
   dispatcher.useTimer(DECISION_TIMER, ({ payload }) => commands.fire(payload));
-  return { record: decisionRecorder(options.settings, options.notify), commands, queries: new DecisionQueries(database) };
+  return { record: decisionRecorder(options.settings, options.notify, options.readPolicy), commands, queries: new DecisionQueries(database) };
 }

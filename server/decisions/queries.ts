@@ -27,15 +27,17 @@ export class DecisionQueries {
     } catch {
       throw new DecisionError("bad_request", "cursor: not a cursor of the decisions list; pass the next_cursor of the page before");
     }
-    const [found, openForMe] = await Promise.all([
+    const [found, openForMe, undecidable] = await Promise.all([
       this.database.run((db) => store.listDecisions(db, { ...caller, view: query.view, state: query.state, runId: query.run_id, q: query.q || undefined, limit: query.limit + 1, before })),
       this.database.run((db) => store.countOpenFor(db, caller)),
+      this.database.run((db) => store.countUndecidable(db)),
     ]);
     const page = found.slice(0, query.limit);
     return {
       items: page.map(({ item }) => store.decisionOf(item)),
       next_cursor: found.length > query.limit ? encodeCursor(page[page.length - 1]!.key) : null,
       open_for_me: openForMe,
+      undecidable,
     };
   }
 

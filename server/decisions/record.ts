@@ -15,6 +15,7 @@ import { type DecisionRules, durationMs } from "../engine/schemas";
 
 import type { NotificationEvent } from "../notifications/schemas";
 import { DEADLINE, type DecisionFrontDoor, type DecisionKind, type DecisionOutcome, type DecisionState } from "./schemas";
+import { decidability } from "./decidability";
 import * as store from "./store";
 
 export interface WaitingNode {
@@ -31,11 +32,14 @@ export interface DecisionRecorder {
   runId: string;
   /** What the node asks of a person now that it waits (undefined: the wait is not a person's decision). */
   describe(change: RowChange): Promise<WaitingNode | undefined> | WaitingNode | undefined;
-  /** The front door's own defaults under the node's rules (the pipeline: `self_approval: false`). */
+  /** The front door's own defaults under the node's rules (`self_approval` comes from the instance policy where both are silent). */
   defaults?: DecisionRules;
   /** How the decision closed, when the front door knows better than the event (a rejection that cancels the run). */
   closedAs?(change: RowChange): { state: Exclude<DecisionState, "open">; outcome: DecisionOutcome } | undefined;
 }
+
+/** The instance's policy as an operator set it (server/policy), read inside the caller's transaction. */
+export type ReadPolicy = (tx: Executor) => Promise<{ selfApproval: boolean }>;
 
 /** What the server says where a definition is silent. */
 export interface DecisionSettings {
@@ -81,7 +85,13 @@ async function assigneeOf(tx: Executor, assignee: string | undefined): Promise<{
   return { role: "reviewer", accountId: null, name: null, unresolved: `no active account has the email ${assignee}, so it is for the reviewers` };
 }
 
-export function decisionRecorder(settings: DecisionSettings, notify: Notify): RecordDecisions {
+/** Tells the operators (subscriptions, email) and the run's conversation that nobody can take the decision. */
+export async function tellUndecidable(tx: Executor, row: DecisionRow, reason: string, notify: Notify): Promise<void> {
+  await store.addEvent(tx, { decision: row, type: "undecidable", detail: { reason } });
+  await notify(tx, { type: "decision.undecidable", decision: notified(row), reason });
+}
+
+export function decisionRecorder(settings: DecisionSettings, notify: Notify, readPolicy: ReadPolicy): RecordDecisions {
   return async (tx, t, recorder) => {
     for (const change of t.changes) {
       const waitsNow = change.after.status === "waiting_for_user";
@@ -93,11 +103,19 @@ export function decisionRecorder(settings: DecisionSettings, notify: Notify): Re
         const rules: DecisionRules = { ...recorder.defaults };
         for (const key of ["assignee", "approvals", "self_approval", "due_in", "on_overdue"] as const) if (spec?.[key] !== undefined) Object.assign(rules, { [key]: spec[key] });
         const assignee = await assigneeOf(tx, rules.assignee);
+        const selfApprovalByPolicy = rules.self_approval === undefined;
+        const selfApproval = rules.self_approval ?? (await readPolicy(tx)).selfApproval;
+        const approvalsNeeded = rules.approvals ?? 1;
+        const startedById = t.startedBy?.id ?? null;
+        const canDecide = decidability(
+          { assigneeRole: assignee.role, assigneeAccountId: assignee.accountId, assigneeName: assignee.name, approvalsNeeded, approvedBy: [], selfApproval, startedById, startedByName: t.startedBy?.name ?? null },
+          await store.peopleWhoCanSignIn(tx),
+        );
         const dueIn = rules.due_in ?? settings.defaultDueIn;
         const dueInMs = dueIn === undefined ? null : durationMs(dueIn);
         const opened = await store.openDecision(tx, {
           engineRunId: t.runId, nodeKey: change.key, frontDoor: recorder.frontDoor, runId: recorder.runId, startedBy: t.startedBy, ...waiting,
-          selfApproval: rules.self_approval ?? true, assignee, approvalsNeeded: rules.approvals ?? 1, onOverdue: rules.on_overdue ?? null,
+          selfApproval, selfApprovalByPolicy, decidability: canDecide, assignee, approvalsNeeded, onOverdue: rules.on_overdue ?? null,
           dueInMs, remindInMs: dueInMs !== null && settings.reminderPercent > 0 ? Math.round((dueInMs * settings.reminderPercent) / 100) : null,
         });
         if (!opened) continue;
@@ -110,6 +128,7 @@ export function decisionRecorder(settings: DecisionSettings, notify: Notify): Re
         if (opened.remindAt) await setTimer(tx, { runId: t.runId, name: DECISION_TIMER, subject, at: opened.remindAt, payload: DecisionTimer.parse({ decision_id: opened.id, what: "remind" }) });
         if (opened.dueAt) await setTimer(tx, { runId: t.runId, name: DECISION_TIMER, subject, at: opened.dueAt, payload: DecisionTimer.parse({ decision_id: opened.id, what: "due" }) });
         await notify(tx, { type: "decision.waiting", decision: notified(opened) });
+        if (!canDecide.decidable) await tellUndecidable(tx, opened, canDecide.reason, notify);
       } else if (waitedBefore && !waitsNow) {
         let closed = recorder.closedAs?.(change) ?? closing(t, change.key);
         if (closed.state === "decided" && t.actor === DEADLINE.name) closed = { ...closed, state: "expired" };

@@ -15,6 +15,8 @@ import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 import type { Decision, DecisionActivity, DecisionPage } from "./schemas";
 
+const OPERATOR = { kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" } as const;
+
 /** A YAML workflow of one approval with the given decision rules (indented YAML lines under `approval:`). */
 const approvalWorkflow = (name: string, rules: string) => `name: ${name}
 description: one approval with its decision rules
@@ -119,7 +121,8 @@ describe.each(testDatabases)("decision rules on $name", (testDatabase) => {
     expect((await decide(open.id, rita, { outcome: "approve" })).status).toBe(200);
   });
 
-  it("the pipeline's reviews are not for whoever submitted the brief, even a reviewer", async () => {
+  it("with the instance's policy set to separation of duties, the pipeline's reviews are not for whoever submitted the brief, even a reviewer", async () => {
+    await env.server.policy.commands.change(OPERATOR, { self_approval: false });
     const run = await env.api.as(rita.token).post("/runs", { domain: "tool-library", brief: "A tool library where neighbours lend drills, ladders and saws to each other." });
     const open = await openOf(run.body.run_id);
     const refused = await env.api.as(rita.token).post(`/runs/${run.body.run_id}/approve`);
@@ -128,6 +131,7 @@ describe.each(testDatabases)("decision rules on $name", (testDatabase) => {
     expect((await decide(open.id, sam, { outcome: "request_changes" })).status).toBe(422); // feedback (or an open comment on a part) is required
     expect((await decide(open.id, sam, { outcome: "request_changes", comment: "add a waiting list" })).body).toMatchObject({ state: "decided", outcome: "request_changes" });
     await env.api.post(`/runs/${run.body.run_id}/cancel`, { reason: "done testing" });
+    await env.server.policy.commands.change(OPERATOR, { self_approval: true });
   });
 
   it("approvals: 2 needs two different people; the same person twice is refused; the conversation says 1 of 2", async () => {

@@ -18,6 +18,18 @@ export type DecisionFrontDoor = z.infer<typeof DecisionFrontDoor>;
 export const DecisionOutcome = z.enum(["approve", "request_changes", "reject", "answer", "complete", "cancelled"]);
 export type DecisionOutcome = z.infer<typeof DecisionOutcome>;
 
+/**
+ * Why nobody can take a decision: its assignee cannot sign in (`assignee_inactive`), nobody has its role
+ * (`no_one_with_role`), only whoever started the run has it and separation of duties keeps them out (`separation`),
+ * or fewer people may approve than its approvals need (`quorum`). Each has its fix (invite someone, assign it to
+ * someone who can, or allow self-approval); none is applied silently.
+ */
+export const UndecidableCause = z.enum(["assignee_inactive", "no_one_with_role", "separation", "quorum"]);
+export type UndecidableCause = z.infer<typeof UndecidableCause>;
+
+/** Whether anyone can take a decision now (decidability.ts), and if not why. */
+export type Decidability = { decidable: true } | { decidable: false; cause: UndecidableCause; reason: string };
+
 export const Decision = z.object({
   id: z.string().uuid(),
   kind: DecisionKind,
@@ -38,8 +50,11 @@ export const Decision = z.object({
   approvals_needed: z.number().int().positive(),
   /** The approvals given so far ("1 of 2: approved by Rita Ramos"); once decided, every approval that passed it. */
   approvals: z.array(z.object({ by: z.string(), at: z.string() })),
-  /** Whether the account that started the run may decide it (`self_approval`; the pipeline's reviews: no). */
+  /** Whether the account that started the run may decide it (`self_approval`, or the instance policy where the definition is silent). */
   self_approval: z.boolean(),
+  /** Whether anyone can take it now (always true once closed); when not, `undecidable` says why. */
+  decidable: z.boolean(),
+  undecidable: z.object({ cause: UndecidableCause, reason: z.string() }).nullable(),
   /** What the due time does when it passes (null: it only marks the decision overdue). */
   on_overdue: OnOverdue.nullable(),
   decided_by: z.string().nullable(),
@@ -50,11 +65,12 @@ export type Decision = z.infer<typeof Decision>;
 
 /**
  * What the inbox asks for. `view`: `mine` assigned to the caller, `role` those a role the caller has may take,
- * `unassigned` assigned to no person, `overdue` past their due time, `decided` those the caller took, `all` every one
+ * `unassigned` assigned to no person, `overdue` past their due time, `undecidable` open ones nobody can take (what
+ * needs an operator), `decided` those the caller took, `all` every one
  * (open and closed unless `state` says otherwise).
  */
 export const DecisionListQuery = z.object({
-  view: z.enum(["mine", "role", "unassigned", "overdue", "decided", "all"]).default("role"),
+  view: z.enum(["mine", "role", "unassigned", "overdue", "undecidable", "decided", "all"]).default("role"),
   state: z.enum(["open", "decided", "all"]).optional(),
   run_id: z.string().min(1).max(200).optional(),
   q: z.string().trim().max(200).optional(),
@@ -63,7 +79,7 @@ export const DecisionListQuery = z.object({
 });
 export type DecisionListQuery = z.infer<typeof DecisionListQuery>;
 
-export const DecisionPage = z.object({ items: z.array(Decision), next_cursor: z.string().nullable(), open_for_me: z.number().int() });
+export const DecisionPage = z.object({ items: z.array(Decision), next_cursor: z.string().nullable(), open_for_me: z.number().int(), undecidable: z.number().int() });
 export type DecisionPage = z.infer<typeof DecisionPage>;
 
 /** One approval of a decision that needs several (`approvals: N`): who, as named then, and when. */
@@ -81,6 +97,9 @@ export interface OpenedDecision {
   context: string;
   startedBy: StartedBy | null;
   selfApproval: boolean;
+  /** Whether `selfApproval` is the instance policy's (the definition set none): it then follows the policy while open. */
+  selfApprovalByPolicy: boolean;
+  decidability: Decidability;
   assignee: { role: string; accountId: string | null; name: string | null };
   approvalsNeeded: number;
   onOverdue: OnOverdue | null;
@@ -90,7 +109,7 @@ export interface OpenedDecision {
 }
 
 /** What can happen to a decision, as its run's conversation tells it. */
-export const DecisionEventType = z.enum(["opened", "claimed", "released", "assigned", "approved", "reminded", "overdue", "escalated", "decided", "expired", "cancelled"]);
+export const DecisionEventType = z.enum(["opened", "claimed", "released", "assigned", "approved", "reminded", "overdue", "escalated", "undecidable", "decidable", "decided", "expired", "cancelled"]);
 export type DecisionEventType = z.infer<typeof DecisionEventType>;
 
 /** An event's particulars: to whom it went (assigned, escalated, opened), an approval's count, an outcome, a reason. */

@@ -2,14 +2,17 @@
  * Every statement on the `decisions` table, and the only module that writes it. Projections open and close decisions
  * inside the engine event's transaction (after the engine's run lock, like every front door's row); the inbox reads.
  */
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, not, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { type DecisionEventRow, type DecisionRow, accounts, decisionEvents, decisions } from "../../db/schema";
 import { OnOverdue } from "../engine/schemas";
+import { Role } from "../people/schemas";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../lib/paging";
 import {
-  Approval, Decision, DecisionActivity, DecisionEventDetail, DecisionEventType, DecisionFrontDoor, DecisionKind, DecisionOutcome, DecisionState, type OpenedDecision,
+  Approval, type Decidability, Decision, DecisionActivity, DecisionEventDetail, DecisionEventType, DecisionFrontDoor, DecisionKind, DecisionOutcome, DecisionState, type OpenedDecision,
+  UndecidableCause,
 } from "./schemas";
+import type { Person, WhoMayDecide } from "./decidability";
 
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -24,9 +27,45 @@ export function decisionOf(row: DecisionRow): Decision {
       ? { kind: "account", id: row.assigneeAccountId, name: row.assigneeName, role: row.assigneeRole }
       : { kind: "role", id: null, name: null, role: row.assigneeRole },
     approvals_needed: row.approvalsNeeded, approvals: approvalsOf(row).map(({ by, at }) => ({ by, at })),
-    self_approval: row.selfApproval, on_overdue: row.onOverdue === null ? null : OnOverdue.parse(row.onOverdue),
+    self_approval: row.selfApproval,
+    decidable: row.state !== "open" || row.decidable,
+    undecidable: row.state === "open" && !row.decidable ? { cause: UndecidableCause.parse(row.undecidableCause), reason: row.undecidableReason ?? "" } : null,
+    on_overdue: row.onOverdue === null ? null : OnOverdue.parse(row.onOverdue),
     decided_by: row.decidedBy, decided_at: iso(row.decidedAt), outcome: row.outcome === null ? null : DecisionOutcome.parse(row.outcome),
   });
+}
+
+/** What decidability.ts reads of a decision row. */
+export function rulesOf(row: DecisionRow): WhoMayDecide {
+  return {
+    assigneeRole: row.assigneeRole, assigneeAccountId: row.assigneeAccountId, assigneeName: row.assigneeName, approvalsNeeded: row.approvalsNeeded,
+    approvedBy: approvalsOf(row).map((a) => a.account_id), selfApproval: row.selfApproval, startedById: row.startedById, startedByName: row.startedByName,
+  };
+}
+
+const decidabilityColumns = (d: Decidability) =>
+  d.decidable ? { decidable: true, undecidableCause: null, undecidableReason: null } : { decidable: false, undecidableCause: d.cause, undecidableReason: d.reason };
+
+/** Whether the row says the same as `d` (and `selfApproval`): nothing to write or tell when it does. */
+export function sameDecidability(row: DecisionRow, selfApproval: boolean, d: Decidability): boolean {
+  return row.selfApproval === selfApproval && row.decidable === d.decidable && (d.decidable || (row.undecidableCause === d.cause && row.undecidableReason === d.reason));
+}
+
+/** A decision's separation rule (when it follows the policy) and whether anyone can take it, as computed again. */
+export async function setDecidability(tx: Executor, id: string, selfApproval: boolean, d: Decidability): Promise<DecisionRow> {
+  const [row] = await tx.update(decisions).set({ selfApproval, ...decidabilityColumns(d) }).where(eq(decisions.id, id)).returning();
+  return row!;
+}
+
+/** The people who can take decisions now: accounts that chose a password and are not disabled. */
+export async function peopleWhoCanSignIn(db: Executor): Promise<Person[]> {
+  const rows = await db.select({ id: accounts.id, name: accounts.name, role: accounts.role }).from(accounts).where(and(isNotNull(accounts.passwordHash), isNull(accounts.disabledAt)));
+  return rows.map((r) => ({ id: r.id, name: r.name, role: Role.parse(r.role) }));
+}
+
+/** Every open decision, unlocked: the candidates for reassessment after people or the policy changed (each is then locked in its run's order). */
+export async function openDecisions(db: Executor): Promise<DecisionRow[]> {
+  return db.select().from(decisions).where(eq(decisions.state, "open"));
 }
 
 /** The approvals a decision has gathered (JSONB, parsed). */
@@ -42,7 +81,8 @@ export async function openDecision(tx: Executor, d: OpenedDecision): Promise<Dec
     .insert(decisions)
     .values({
       engineRunId: d.engineRunId, nodeKey: d.nodeKey, frontDoor: d.frontDoor, runId: d.runId, kind: d.kind, title: d.title, context: d.context,
-      startedById: d.startedBy?.id ?? null, startedByName: d.startedBy?.name ?? null, selfApproval: d.selfApproval,
+      startedById: d.startedBy?.id ?? null, startedByName: d.startedBy?.name ?? null, selfApproval: d.selfApproval, selfApprovalByPolicy: d.selfApprovalByPolicy,
+      ...decidabilityColumns(d.decidability),
       assigneeRole: d.assignee.role, assigneeAccountId: d.assignee.accountId, assigneeName: d.assignee.name,
       approvalsNeeded: d.approvalsNeeded, onOverdue: d.onOverdue, dueAt: after(d.dueInMs), remindAt: after(d.remindInMs),
       reviewed: d.reviewed === undefined ? null : d.reviewed,
@@ -131,7 +171,7 @@ export async function activeAccountByEmail(db: Executor, email: string): Promise
 }
 
 export interface ListFilter {
-  view: "mine" | "role" | "unassigned" | "overdue" | "decided" | "all";
+  view: "mine" | "role" | "unassigned" | "overdue" | "undecidable" | "decided" | "all";
   state?: "open" | "decided" | "all";
   runId?: string;
   q?: string;
@@ -153,6 +193,7 @@ function where(f: Omit<ListFilter, "limit" | "before">) {
     f.view === "role" ? and(inArray(decisions.assigneeRole, [...f.roles]), f.accountId ? or(isNull(decisions.assigneeAccountId), eq(decisions.assigneeAccountId, f.accountId)) : isNull(decisions.assigneeAccountId)) : undefined,
     f.view === "unassigned" ? isNull(decisions.assigneeAccountId) : undefined,
     f.view === "overdue" ? lt(decisions.dueAt, sql`now()`) : undefined,
+    f.view === "undecidable" ? and(eq(decisions.state, "open"), not(decisions.decidable)) : undefined,
     f.view === "decided" ? (f.accountId ? eq(decisions.decidedById, f.accountId) : sql`false`) : undefined,
     f.runId ? eq(decisions.runId, f.runId) : undefined,
     // The ILIKE of title and context, read from their lower-cased copy (served by its trigram index; schema.ts).
@@ -174,6 +215,12 @@ export async function listDecisions(db: Executor, f: ListFilter): Promise<Keyed<
 /** How many open decisions the caller may take (the navigation's and the tab title's count). */
 export async function countOpenFor(db: Executor, caller: Pick<ListFilter, "accountId" | "roles">): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(decisions).where(where({ view: "role", state: "open", ...caller }));
+  return Number(row?.n ?? 0);
+}
+
+/** How many open decisions nobody can take (what needs an operator). */
+export async function countUndecidable(db: Executor): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(decisions).where(and(eq(decisions.state, "open"), not(decisions.decidable)));
   return Number(row?.n ?? 0);
 }
 

@@ -45,7 +45,7 @@ export const sectionModules: { path: RegExp; module: string }[] = [
   { path: /^\/app\/workflows(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/workflows.ts" },
   { path: /^\/app\/steps(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/steps.ts" },
   { path: /^\/app\/flows\/runs\/[^/]+\/?$/, module: "src/app/sections/flows.ts" },
-  { path: /^\/app\/(people|tokens|audit|subscriptions|settings)\/?$/, module: "src/app/sections/account.tsx" },
+  { path: /^\/app\/(people|tokens|audit|subscriptions|policies|settings)\/?$/, module: "src/app/sections/account.tsx" },
 ];
 
 const ManifestChunk = z.object({ file: z.string(), imports: z.array(z.string()).optional(), css: z.array(z.string()).optional(), isEntry: z.boolean().optional() });

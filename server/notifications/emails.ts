@@ -12,7 +12,7 @@ export interface RenderedEmail {
 
 /** The events a person may be emailed about; the others (a decision taken, a run cancelled) go to webhooks only. */
 export type EmailedEvent =
-  | (Extract<NotificationPayload, { decision: unknown }> & { type: "decision.waiting" | "decision.assigned" | "decision.due_soon" | "decision.overdue" })
+  | (Extract<NotificationPayload, { decision: unknown }> & { type: "decision.waiting" | "decision.assigned" | "decision.due_soon" | "decision.overdue" | "decision.undecidable" })
   | (Extract<NotificationPayload, { run: unknown }> & { type: "run.completed" | "run.failed" });
 
 const dueLine = (dueAt: string | null) => (dueAt ? `It is due ${new Date(dueAt).toUTCString()}.` : "");
@@ -36,6 +36,12 @@ function decisionLines(payload: Extract<EmailedEvent, { decision: unknown }>): {
         subject: `Overdue: ${payload.title}`,
         lines: [`"${payload.title}" is past its due time${decision.due_at ? ` (${new Date(decision.due_at).toUTCString()})` : ""} and still waits for a decision by ${who}.`],
         because,
+      };
+    case "decision.undecidable":
+      return {
+        subject: `Nobody can decide: ${payload.title}`,
+        lines: [`"${payload.title}" waits for a decision that nobody can take now.`, "Open it to invite someone, assign it to someone who can, or change the policy."],
+        because: "you are an operator, and only an operator can fix this",
       };
   }
 }

@@ -144,10 +144,10 @@ describe.each(testDatabases)("notifications on $name", (testDatabase) => {
     expect(Buffer.from(subscription.secret.slice(6), "base64")).toHaveLength(24);
 
     const decisions = new Map<string, DecisionEvent["decision"]>();
-    for (const type of ["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "decision.decided"] as const) {
+    for (const type of ["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "decision.undecidable", "decision.decided"] as const) {
       const d = decision({ title: `Decision for ${type}`, ...(type === "decision.decided" ? { state: "decided", outcome: "approve", decided_by: "Rita" } : {}) });
       decisions.set(type, d);
-      await emit({ type, decision: d, ...(type === "decision.overdue" ? { reason: "due an hour ago" } : {}) });
+      await emit({ type, decision: d, ...(type === "decision.overdue" ? { reason: "due an hour ago" } : type === "decision.undecidable" ? { reason: "nobody who can sign in is a reviewer" } : {}) });
     }
     const runs = { "run.completed": await runTo("completed"), "run.failed": await runTo("failed"), "run.cancelled": await runTo("cancelled") };
 

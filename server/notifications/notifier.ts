@@ -8,6 +8,7 @@
  * Who is emailed:
  * - decision.waiting, .assigned, .due_soon, .overdue: the assignee, an account, or else every account whose role is
  *   exactly the decision's role (those who would find it in "for my role");
+ * - decision.undecidable: the operators, who can invite someone, assign it or change the policy;
  * - run.completed, run.failed: the account that started the run (its analyst);
  * - decision.decided, run.cancelled: nobody (webhooks only): a person who decided or cancelled knows it already;
  * always skipping accounts that are disabled, have not accepted their invitation, or turned email off.
@@ -39,7 +40,7 @@ export interface NotifierOptions {
   onEmit?: () => void;
 }
 
-const EMAILED = new Set(["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "run.completed", "run.failed"]);
+const EMAILED = new Set(["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "decision.undecidable", "run.completed", "run.failed"]);
 const isEmailed = (payload: NotificationPayload): payload is EmailedEvent => EMAILED.has(payload.type);
 
 export class Notifier {
@@ -78,7 +79,9 @@ export class Notifier {
 
   private async emailsFor(tx: Executor, payload: EmailedEvent): Promise<store.NewEmail[]> {
     let recipients: store.Recipient[];
-    if ("decision" in payload) {
+    if (payload.type === "decision.undecidable") {
+      recipients = await store.emailRecipients(tx, { role: "operator" });
+    } else if ("decision" in payload) {
       const { assignee } = payload.decision;
       recipients = await store.emailRecipients(tx, assignee.kind === "account" && assignee.id ? { accountId: assignee.id } : { role: assignee.role });
     } else {

@@ -10,6 +10,7 @@ export const NOTIFICATION_EVENTS = [
   "decision.assigned",
   "decision.due_soon",
   "decision.overdue",
+  "decision.undecidable",
   "decision.decided",
   "run.completed",
   "run.failed",
@@ -49,12 +50,12 @@ export const NotifiedRun = z.object({
  * and only if the change commits). `decision` for decision.* events, `run` for run.* events.
  */
 export const NotificationEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.enum(["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "decision.decided"]), decision: NotifiedDecision, reason: z.string().optional() }),
+  z.object({ type: z.enum(["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "decision.undecidable", "decision.decided"]), decision: NotifiedDecision, reason: z.string().optional() }),
   z.object({ type: z.enum(["run.completed", "run.failed", "run.cancelled"]), run: NotifiedRun, reason: z.string().optional() }),
 ]);
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
 
-const DecisionEventType = NotificationEventType.extract(["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "decision.decided"]);
+const DecisionEventType = NotificationEventType.extract(["decision.waiting", "decision.assigned", "decision.due_soon", "decision.overdue", "decision.undecidable", "decision.decided"]);
 const RunEventType = NotificationEventType.extract(["run.completed", "run.failed", "run.cancelled"]);
 
 /** Where a person (`app`, the web app's page) and a program (`api`, the REST resource) find what the event is about. */

@@ -46,10 +46,25 @@ export const defaultPeopleOptions: PeopleOptions = {
 export const invitationPath = (token: string) => `/app/invite/${token}`;
 
 export class PeopleCommands {
+  private readonly followers: (() => Promise<void>)[] = [];
+
   constructor(
     private readonly database: Database,
     private readonly options: PeopleOptions = defaultPeopleOptions,
   ) {}
+
+  /**
+   * Called after a change of who can decide has committed: a role changed, an account was disabled or enabled, an
+   * invitation accepted (server/app.ts: whether anyone can take each open decision is computed again).
+   */
+  onPeopleChanged(follower: () => Promise<void>): void {
+    this.followers.push(follower);
+  }
+
+  private async peopleChanged<T>(result: T): Promise<T> {
+    for (const follower of this.followers) await follower();
+    return result;
+  }
 
   /** The first account, an operator; refused once any account exists. */
   async setup(input: { name: string; email: string; password: string }, origin: RequestOrigin): Promise<NewSession> {
@@ -119,7 +134,7 @@ export class PeopleCommands {
 
   async acceptInvitation(input: { token: string; password: string }, origin: RequestOrigin): Promise<NewSession> {
     const passwordHash = await hashPassword(input.password);
-    return this.database.transaction(async (tx) => {
+    const session = await this.database.transaction(async (tx) => {
       const invitation = await store.openInvitation(tx, digest(input.token));
       if (!invitation) throw new PeopleError("not_found", "this invitation does not work: it was used already, has expired or was replaced by a newer link. Ask an operator for a new one");
       const account = await store.accountById(tx, invitation.accountId);
@@ -128,25 +143,28 @@ export class PeopleCommands {
       await store.acceptInvitation(tx, invitation.tokenHash);
       return this.openSession(tx, { ...account, active: true }, origin);
     });
+    return this.peopleChanged(session);
   }
 
   async changeRole(accountId: string, role: Role): Promise<Account> {
-    return this.database.transaction(async (tx) => {
+    const changed = await this.database.transaction(async (tx) => {
       const account = await this.mustFind(tx, accountId);
       if (account.role === "operator" && role !== "operator") await this.keepAnOperator(tx, accountId);
       return accountOf((await store.setRole(tx, accountId, role))!);
     });
+    return this.peopleChanged(changed);
   }
 
   /** A disabled account's sessions end at once; its tokens stop working while it stays disabled. */
   async setDisabled(by: Identity, accountId: string, disabled: boolean): Promise<Account> {
     if (disabled && by.accountId === accountId) throw new PeopleError("conflict", "you cannot disable your own account");
-    return this.database.transaction(async (tx) => {
+    const changed = await this.database.transaction(async (tx) => {
       const account = await this.mustFind(tx, accountId);
       if (disabled && account.role === "operator") await this.keepAnOperator(tx, accountId);
       if (disabled) await store.revokeSessionsOf(tx, accountId);
       return accountOf((await store.setDisabled(tx, accountId, disabled))!);
     });
+    return this.peopleChanged(changed);
   }
 
   /** A personal token, returned once in clear; it acts as its owner, with the owner's role. */

@@ -89,8 +89,8 @@ export function pipelineProjection(recordDecisions: RecordDecisions): Transition
         const version = ((await store.latestArtifact(tx, run.id, agent.artifact_type))?.version ?? 0) + (delivered ? 1 : 0);
         return { kind: "review", title: `Review ${agent.name} v${version} of ${run.domain}`, context: run.domain };
       },
-      // Separation of duties: whoever submitted the brief does not review its outputs, unless the agent's definition says so.
-      defaults: { self_approval: false },
+      // Separation of duties (whether the brief's submitter reviews its outputs) is the agent's definition's
+      // `self_approval` where it sets one, and the instance's policy otherwise (server/decisions/record.ts).
     });
   });
 }

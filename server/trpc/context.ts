@@ -11,6 +11,7 @@ import type { RequestOrigin } from "../people/commands";
 import type { People } from "../people/people";
 import type { Identity } from "../people/schemas";
 import type { Pipeline } from "../pipeline/pipeline";
+import type { Policy } from "../policy/policy";
 import type { WorkflowDoor } from "../workflows/door";
 import type { StepWorkflows } from "../workflows/steps/steps";
 import type { YamlWorkflows } from "../workflows/yaml/workflows";
@@ -34,6 +35,8 @@ export interface AppContext {
   workflowDoor: WorkflowDoor;
   people: People;
   audit: AuditTrail;
+  /** The instance's policy (separation of duties where a definition is silent): anyone reads it, operators change it. */
+  policy: Pick<Policy, "commands" | "queries">;
   /** Webhook subscriptions (operators) and each person's email preference. */
   notifications: Pick<Notifications, "commands" | "queries">;
   /** Who is calling (identified by the HTTP door from the session cookie or bearer token). */

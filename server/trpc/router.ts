@@ -5,13 +5,14 @@ import { reviewRouter } from "./routers/review";
 import { flowsRouter } from "./routers/flows";
 import { accountsRouter, authRouter, tokensRouter } from "./routers/people";
 import { pipelineRouter } from "./routers/pipeline";
+import { policyRouter } from "./routers/policy";
 import { runsRouter } from "./routers/runs";
 import { stepsRouter } from "./routers/steps";
 import { meRouter, subscriptionsRouter } from "./routers/subscriptions";
 import { workflowsRouter } from "./routers/workflows";
 import { createCallerFactory, router } from "./trpc";
 
-/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows, the JSON step workflows, people and the audit trail, webhook subscriptions and my own settings. */
+/** One namespace per front door: the engine's flows and runs, the agent pipeline's runs, the YAML workflows, the JSON step workflows, people, the audit trail and the instance's policy, webhook subscriptions and my own settings. */
 export const appRouter = router({
   engine: router({ flows: flowsRouter, runs: runsRouter }),
   pipeline: pipelineRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   accounts: accountsRouter,
   tokens: tokensRouter,
   audit: auditRouter,
+  policy: policyRouter,
   subscriptions: subscriptionsRouter,
   me: meRouter,
 });

@@ -22,7 +22,7 @@ export function decisionPathItems() {
           "Newest wait first; page with `cursor` (the `next_cursor` of the page before). `open_for_me` counts the open decisions the caller may take " +
           "(those assigned to a role the caller's role covers, or to the caller).",
         parameters: [
-          param("view", "`mine` assigned to me, `role` for a role I have (default), `unassigned`, `overdue`, `decided` (those I took), `all`."),
+          param("view", "`mine` assigned to me, `role` for a role I have (default), `unassigned`, `overdue`, `undecidable` (open ones nobody can take), `decided` (those I took), `all`."),
           param("state", "`open` (the default, but `decided` for the `decided` view and `all` for the `all` view), `decided` (decided, expired or cancelled) or `all`."),
           param("run_id", "Only the decisions of this run (the front door's id of it)."),
           param("q", "Only decisions whose title or context (a brief's domain, a workflow's message) contains this text."),

@@ -85,7 +85,7 @@ function Shell() {
       ? "workflows"
       : pathname.startsWith("/app/steps")
         ? "steps"
-        : /^\/app\/(people|tokens|audit|subscriptions|settings)(\/|$)/.test(pathname)
+        : /^\/app\/(people|tokens|audit|subscriptions|policies|settings)(\/|$)/.test(pathname)
           ? "account"
           : "briefs";
   return (
@@ -109,8 +109,8 @@ function Shell() {
           </svg>
           <span className="visually-hidden">Show runs</span>
         </button>
-        {/* Named on its own: on a phone the word "Stitch" is hidden and only the mark shows. */}
-        <Link to={paths.home()} className="brand" aria-label="Stitch: start a new brief">
+        {/* Named on its own: on a phone the word "Stitch" is hidden and only the mark shows. It leads where the person's work is (lib/landing.ts). */}
+        <Link to="/" className="brand" aria-label="Stitch, home: where your work is">
           <span className="brand-mark" aria-hidden="true">
             <svg viewBox="0 0 32 32">
               <rect width="32" height="32" rx="8" fill="currentColor" />

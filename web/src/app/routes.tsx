@@ -2,12 +2,15 @@
  * The app's pages, each under /app so no server path (/runs, /trpc, /api, ...) is shadowed. Pages are
  * where features meet: a feature never imports another, so what one needs from another is passed here.
  */
-import { lazy, Suspense, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { EmptyState } from "../components/EmptyState";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { RequireRole } from "../components/RequireRole";
 import { Spinner } from "../components/Spinner";
-import { Link, matchPath, paths } from "../lib/router";
+import { landingPath } from "../lib/landing";
+import { Link, matchPath, navigate, paths } from "../lib/router";
+import { roleAllows, useMe } from "../lib/session";
+import { trpc } from "../lib/trpc";
 import { RunWatched } from "../lib/runChanges";
 import { InboxPage } from "../features/decisions/components/InboxPage";
 import { useFlowConversation } from "../features/flow-conversation/api/runs";
@@ -49,6 +52,7 @@ const TokensPage = lazy(() => account().then((m) => ({ default: m.TokensPage }))
 const AuditTrailPage = lazy(() => account().then((m) => ({ default: m.AuditTrailPage })));
 const SubscriptionsPage = lazy(() => account().then((m) => ({ default: m.SubscriptionsPage })));
 const SettingsPage = lazy(() => account().then((m) => ({ default: m.SettingsPage })));
+const PolicyPage = lazy(() => account().then((m) => ({ default: m.PolicyPage })));
 
 function Loading({ children }: { children: ReactNode }) {
   return (
@@ -75,6 +79,30 @@ function HomePage() {
         <NewBrief />
         <PipelineOverview />
       </div>
+    </div>
+  );
+}
+
+/**
+ * `/`, the address people open and the brand link: the page where the person's work is (lib/landing.ts), once what
+ * waits for them is read. A read that fails leaves them on the new brief rather than on a spinner.
+ */
+function LandingPage() {
+  const me = useMe();
+  const reviewer = roleAllows(me?.role, "reviewer");
+  const operator = roleAllows(me?.role, "operator");
+  const decisions = trpc.decisions.list.useQuery({ view: "role", state: "open", limit: 1 }, { enabled: reviewer, retry: false });
+  const runs = trpc.pipeline.listRuns.useQuery({ limit: 50 }, { enabled: operator, retry: false });
+  const settled = (!reviewer || !decisions.isPending) && (!operator || !runs.isPending);
+  useEffect(() => {
+    if (!settled) return;
+    const failed = runs.data?.items.find((run) => run.state.phase === "failed");
+    const facts = { waitingForMe: decisions.data?.open_for_me ?? 0, undecidable: decisions.data?.undecidable ?? 0, failedRunId: failed?.run_id ?? null };
+    navigate(landingPath(me?.role ?? null, facts), { replace: true });
+  }, [settled, decisions.data, runs.data, me?.role]);
+  return (
+    <div className="page-pad">
+      <Spinner label="Finding what waits for you" size="md" />
     </div>
   );
 }
@@ -153,7 +181,8 @@ export interface ResolvedRoute {
 }
 
 export function resolveRoute(pathname: string): ResolvedRoute {
-  if (pathname === "/" || matchPath("/app", pathname)) return { page: <HomePage />, runId: null, title: "New brief" };
+  if (pathname === "/") return { page: <LandingPage />, runId: null, title: "Stitch" };
+  if (matchPath("/app", pathname)) return { page: <HomePage />, runId: null, title: "New brief" };
   let params = matchPath("/app/runs/:runId", pathname);
   if (params) return { page: <ConversationPage key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Conversation" };
   params = matchPath("/app/runs/:runId/graph", pathname);
@@ -186,6 +215,7 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (matchPath("/app/tokens", pathname)) return { page: <Loading><TokensPage /></Loading>, runId: null, title: "API tokens" };
   if (matchPath("/app/audit", pathname)) return { page: <RequireRole role="operator"><Loading><AuditTrailPage /></Loading></RequireRole>, runId: null, title: "Audit trail" };
   if (matchPath("/app/subscriptions", pathname)) return { page: <RequireRole role="operator"><Loading><SubscriptionsPage /></Loading></RequireRole>, runId: null, title: "Subscriptions" };
+  if (matchPath("/app/policies", pathname)) return { page: <RequireRole role="operator"><Loading><PolicyPage /></Loading></RequireRole>, runId: null, title: "Policies" };
   if (matchPath("/app/settings", pathname)) return { page: <Loading><SettingsPage /></Loading>, runId: null, title: "My settings" };
   return { page: <NotFoundPage />, runId: null, title: "Not found" };
 }

@@ -8,10 +8,14 @@ import { useMe } from "../lib/session";
 import { formatDateTime, formatDayTime } from "../lib/time";
 import type { Decision } from "../lib/trpc";
 import { DecisionHistory } from "./DecisionHistory";
+import { UndecidableNotice } from "./Undecidable";
 import "./Chat.css";
 
 /** The parts of a decision this line reads (a decision from the inbox's list is one). */
-export type WaitingDecision = Pick<Decision, "id" | "run_id" | "waiting_since" | "due_at" | "assignee" | "approvals_needed" | "approvals">;
+export type WaitingDecision = Pick<
+  Decision,
+  "id" | "run_id" | "kind" | "front_door" | "waiting_since" | "due_at" | "assignee" | "approvals_needed" | "approvals" | "started_by" | "self_approval" | "undecidable"
+>;
 
 const withArticle = (role: string) => `${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`;
 
@@ -79,8 +83,20 @@ export function WaitingForWithHistory({ decision }: { decision: WaitingDecision 
 }
 
 /**
+ * Why separation of duties keeps `me` from a decision, in words, with who can take it instead: "You submitted this
+ * brief; a colleague reviews it: anyone with the reviewer role but you." Null when it does not.
+ */
+export function separationText(decision: WaitingDecision, meId: string | null | undefined): string | null {
+  if (decision.self_approval || !meId || decision.started_by?.id !== meId) return null;
+  const brief = decision.front_door === "pipeline" && decision.kind === "review";
+  const who = decision.assignee.kind === "account" ? decision.assignee.name ?? "the person it is assigned to" : `anyone but you with the ${decision.assignee.role} role (or an operator)`;
+  return `${brief ? "You submitted this brief; a colleague reviews it" : "You started this run; a colleague decides it"} (separation of duties, set by an operator). Who can: ${who}.`;
+}
+
+/**
  * Where the decision controls would be, for someone who may not take the decision: who it waits for and since when,
- * or, with no decision known, that it waits for a reviewer or an operator.
+ * why not them when separation of duties is the reason, and, when nobody can take it, why and the fix; or, with no
+ * decision known, that it waits for a reviewer or an operator.
  */
 export function WaitingForDecision({ decision, subject, what }: { decision: WaitingDecision | undefined; subject: string; what: string }) {
   const me = useMe();
@@ -89,6 +105,8 @@ export function WaitingForDecision({ decision, subject, what }: { decision: Wait
     <section className="composer waiting-for-reviewer" aria-label={`Waiting for ${who} on ${subject}`} role="status">
       {decision ? (
         <>
+          <UndecidableNotice decision={decision} />
+          {separationText(decision, me?.id) ? <p className="separation-reason">{separationText(decision, me?.id)}</p> : null}
           <WaitingForWithHistory decision={decision} />
           <p className="muted small">
             {subject} waits for {what}; this page shows it as soon as there is one.

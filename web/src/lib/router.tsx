@@ -80,6 +80,8 @@ export const paths = {
   tokens: () => "/app/tokens",
   audit: () => "/app/audit",
   subscriptions: () => "/app/subscriptions",
+  /** Operators' policies: separation of duties where a definition is silent. */
+  policies: () => "/app/policies",
   /** A person's own settings; emails link here to turn them off (server/http/paths.ts `appPagePaths.settings`). */
   settings: () => "/app/settings",
 };

@@ -7,6 +7,6 @@ export function decision(fields: Partial<Decision> = {}): Decision {
     id: "d-1", kind: "review", state: "open", front_door: "pipeline", run_id: "RUN_1", engine_run_id: "e-1", node_id: "review_requirements",
     title: "Review Requirements v2 of tool-library", context: "tool-library", started_by: { id: null, name: "Ana Analyst" },
     waiting_since: new Date(Date.now() - 60_000).toISOString(), due_at: null, assignee: { kind: "role", id: null, name: null, role: "reviewer" },
-    approvals_needed: 1, approvals: [], self_approval: false, on_overdue: null, decided_by: null, decided_at: null, outcome: null, ...fields,
+    approvals_needed: 1, approvals: [], self_approval: false, decidable: true, undecidable: null, on_overdue: null, decided_by: null, decided_at: null, outcome: null, ...fields,
   };
 }

@@ -13,7 +13,8 @@ import { useCan, useMe } from "../../../lib/session";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { Decision, DecisionView } from "../../../lib/trpc";
 import { useClaimDecision, useDecision, useDecisions } from "../api/decisions";
-import { KIND_LABELS, OUTCOME_LABELS, VIEWS, approvalsText, assigneeText, decisionPage, isOverdue } from "../utils/decisions";
+import { KIND_LABELS, OUTCOME_LABELS, VIEWS, approvalsText, assigneeText, decisionPage, isOverdue, linkedView } from "../utils/decisions";
+import { UndecidableNotice } from "../../../components/Undecidable";
 import { AssignDecision } from "./AssignDecision";
 import { useNotificationSetting } from "../api/notifications";
 import { turnNotificationsOff, turnNotificationsOn } from "../utils/notifications";
@@ -21,7 +22,9 @@ import { turnNotificationsOff, turnNotificationsOn } from "../utils/notification
 export function InboxPage() {
   useOpenLinkedDecision();
   const reviewer = useCan("reviewer");
-  const [view, setView] = useState<DecisionView>(reviewer ? "role" : "all");
+  const operator = useCan("operator");
+  // A link may name the view (the landing sends operators to `?view=undecidable`); drawn on the server there is no address.
+  const [view, setView] = useState<DecisionView>(() => (typeof window === "undefined" ? undefined : linkedView(window.location.search)) ?? (reviewer ? "role" : "all"));
   const [q, setQ] = useState("");
   const decisions = useDecisions(view, q);
   const searchId = useId();
@@ -38,7 +41,7 @@ export function InboxPage() {
       </header>
       <div className="inbox-filters">
         <div className="inbox-views" role="group" aria-label="Show">
-          {VIEWS.map((option) => (
+          {VIEWS.filter((option) => operator || option.view !== "undecidable").map((option) => (
             <button key={option.view} type="button" className="chip-button" aria-pressed={view === option.view} onClick={() => setView(option.view)}>
               {option.label}
             </button>
@@ -58,7 +61,7 @@ export function InboxPage() {
       ) : decisions.isError && !decisions.data ? (
         <ErrorNotice title="The reviews could not be loaded" error={decisions.error} />
       ) : decisions.data.items.length === 0 ? (
-        <EmptyState title={q.trim() ? "Nothing matches" : view === "decided" ? "Nothing decided yet" : "Nothing is waiting"}>
+        <EmptyState title={q.trim() ? "Nothing matches" : view === "decided" ? "Nothing decided yet" : view === "undecidable" ? "Every decision has someone who can take it" : "Nothing is waiting"}>
           {q.trim() ? "Try other words, or another view." : "Decisions appear here as soon as a run waits for a person."}
         </EmptyState>
       ) : (
@@ -180,6 +183,7 @@ function DecisionSummary({ decision }: { decision: Decision }) {
         ) : null}
         {approvalsText(decision) ? <> · {approvalsText(decision)}</> : null}
       </p>
+      {open ? <UndecidableNotice decision={decision} /> : null}
     </>
   );
 }

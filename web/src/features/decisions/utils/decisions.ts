@@ -13,9 +13,16 @@ export const VIEWS: { view: DecisionView; label: string }[] = [
   { view: "mine", label: "Assigned to me" },
   { view: "unassigned", label: "Unassigned" },
   { view: "overdue", label: "Overdue" },
+  { view: "undecidable", label: "Nobody can decide" },
   { view: "decided", label: "Decided by me" },
   { view: "all", label: "All" },
 ];
+
+/** The view a link asks for (`/app/reviews?view=undecidable`), when it names one. */
+export function linkedView(search: string): DecisionView | undefined {
+  const view = new URLSearchParams(search).get("view");
+  return VIEWS.find((option) => option.view === view)?.view;
+}
 
 /** The page where the decision is taken: the run's conversation, whichever front door's (a plain flow run's too). */
 export function decisionPage(decision: Pick<Decision, "front_door" | "run_id" | "engine_run_id">): string {

@@ -10,6 +10,7 @@ export const eventDescriptions: Record<NotificationEventType, string> = {
   "decision.assigned": "a decision is assigned to someone, or to a role",
   "decision.due_soon": "a decision's due time is near",
   "decision.overdue": "a decision's due time has passed",
+  "decision.undecidable": "nobody can take a waiting decision (operators are emailed)",
   "decision.decided": "a decision is taken",
   "run.completed": "a run completes",
   "run.failed": "a run fails",

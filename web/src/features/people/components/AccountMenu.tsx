@@ -1,6 +1,6 @@
 /**
  * The signed-in person in the top bar: their name and role, and under it (a disclosure) what their role may do,
- * the pages about people and settings (People, Subscriptions and Audit for operators; API tokens and My settings for
+ * the pages about people and settings (People, Subscriptions, Audit and Policies for operators; API tokens and My settings for
  * everyone) and "Sign out".
  */
 import { useEffect, useId, useRef, useState } from "react";
@@ -48,14 +48,16 @@ export function AccountMenu() {
     { to: paths.tokens(), label: "API tokens" },
     ...(operator ? [{ to: paths.subscriptions(), label: "Subscriptions" }] : []),
     ...(operator ? [{ to: paths.audit(), label: "Audit" }] : []),
+    ...(operator ? [{ to: paths.policies(), label: "Policies" }] : []),
   ];
   return (
     <div className="account-menu" ref={rootRef}>
-      <button ref={buttonRef} type="button" className="account-button" aria-label={`${me.name}, ${me.role}`} aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((o) => !o)}>
+      <button ref={buttonRef} type="button" className="account-button" aria-label={`${me.name} ${me.role}`} aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((o) => !o)}>
         <span className="account-initial" aria-hidden="true">
           {me.name.trim().charAt(0).toUpperCase() || "?"}
         </span>
-        <span className="account-name">{me.name}</span>
+        {/* The name it is read by holds what it shows, name then role (WCAG 2.5.3, label in name); on a phone only the initial shows. */}
+        <span className="account-name">{me.name}</span>{" "}
         <span className="tag account-role">{me.role}</span>
         <svg className={`icon account-chevron${open ? " open" : ""}`} viewBox="0 0 20 20" aria-hidden="true">
           <path d="M6 8l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
