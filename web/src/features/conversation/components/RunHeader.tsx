@@ -3,6 +3,7 @@
  * switch between its conversation and its flow graph.
  */
 import { type RefObject, useRef } from "react";
+import { BreakableText } from "../../../components/BreakableText";
 import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { RunStatusPill } from "../../../components/StatusPill";
 import { paths } from "../../../lib/router";
@@ -19,13 +20,16 @@ export function RunHeader({ run, view, statusRef, exportable = false }: { run: P
   return (
     <header className="run-header">
       <RunTitleRow title={run.domain} titleRef={titleRef}>
-        <span className="run-status" ref={statusRef} tabIndex={-1}>
+        <span className="run-header-status" ref={statusRef} tabIndex={-1}>
           <RunStatusPill state={run.state} agentName={run.current_agent?.name} />
         </span>
         {isRunCancellable(run.state) ? <CancelPipelineRun runId={run.run_id} submittedById={run.submitted_by?.id} onCancelled={() => titleRef.current?.focus()} /> : null}
       </RunTitleRow>
       <p className="run-sub muted small">
-        <code>{run.run_id}</code> · {run.submitted_by?.name ? `submitted by ${run.submitted_by.name}, ` : "started "}
+        <code>
+          <BreakableText text={run.run_id} />
+        </code>{" "}
+        · {run.submitted_by?.name ? `submitted by ${run.submitted_by.name}, ` : "started "}
         {formatDateTime(run.created_at)}
       </p>
       {exportable ? <RunDownloads runId={run.run_id} completed={run.state.phase === "completed"} /> : null}
