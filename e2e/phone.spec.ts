@@ -77,7 +77,10 @@ test("a diagram opens full screen to zoom and move, and pseudocode wraps inside 
     if (slug !== "pseudocodigo") expect((await request.post(`/runs/${runId}/approve`, { data: {} })).ok()).toBe(true);
   }
   await page.goto(`/app/runs/${runId}`);
+  // Approved, the diagrams read as one line; the step bar opens them.
+  await page.getByRole("list", { name: "Pipeline progress" }).getByRole("link", { name: /^Diagrams/ }).click();
   const diagram = page.getByRole("article", { name: "Diagrams output, version 1" });
+  await expect(diagram).toBeFocused();
   const open = diagram.getByRole("button", { name: /^Open full screen: Sequence diagram/ });
   await expect(open).toBeVisible();
   await open.click();

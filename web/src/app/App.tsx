@@ -4,7 +4,7 @@
  */
 import type { QueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { Link, paths, usePathname } from "../lib/router";
+import { Link, arrivedFrom, paths, usePathname } from "../lib/router";
 import { useCan } from "../lib/session";
 import { useDecisionCount } from "../features/decisions/api/decisions";
 import { useDecisionNotifications } from "../features/decisions/api/notifications";
@@ -77,7 +77,8 @@ function Shell() {
     };
   }, [menuOpen]);
 
-  const section = pathname.startsWith("/app/reviews")
+  // A run opened from the inbox (or a notification of a decision) is still the reviewer's errand: "Reviews" stays lit.
+  const section = pathname.startsWith("/app/reviews") || arrivedFrom()?.section === "inbox"
     ? "inbox"
     : pathname.startsWith("/app/engine") || pathname.startsWith("/app/flows")
     ? "engine"

@@ -37,6 +37,8 @@ export interface ReviewFormProps {
   draftKey: string | null;
   /** Rejecting cancels the run (no revision step is left): "Reject and cancel run", confirmed first. */
   rejectCancels?: boolean;
+  /** The form's element id, so a "Skip to the decision" link can lead to it. */
+  id?: string;
   /** The feedback box's text, trimmed (possibly empty); resolving true once accepted clears the box. */
   onApprove(feedback: string): void | Promise<boolean>;
   /** Resolves true when the server accepted the feedback, so the box can be cleared. */
@@ -48,7 +50,7 @@ export function ReviewForm(props: ReviewFormProps) {
   return <ReviewFormControl {...props} />;
 }
 
-function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, decision, draftKey, rejectCancels = false, onApprove, onReject }: ReviewFormProps) {
+function ReviewFormControl({ subject, title, consequence, placeholder, hint, pending, error, decision, draftKey, rejectCancels = false, id, onApprove, onReject }: ReviewFormProps) {
   const { text: feedback, setText: setFeedback, clear: clearFeedback, openComments } = useReviewDraft(draftKey, decision?.id);
   const openCommentsId = useId();
   const [validation, setValidation] = useState<string | null>(null);
@@ -91,7 +93,7 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
   };
 
   return (
-    <section className="composer review-composer" aria-label={`Review ${subject}`} aria-busy={busy}>
+    <section id={id} className="composer review-composer" aria-label={`Review ${subject}`} aria-busy={busy}>
       <div className="composer-head">
         <h2 className="composer-title">{title}</h2>
         <p className="composer-sub">{consequence}</p>

@@ -28,10 +28,23 @@ export function usePathname(): string {
   );
 }
 
-export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (options.replace) window.history.replaceState(null, "", to);
-  else window.history.pushState(null, "", to);
+/** Which section of the app a page was opened from, kept in the history entry (it survives a reload, not a new tab). */
+export interface ArrivedFrom {
+  section: "inbox";
+}
+
+export function navigate(to: string, options: { replace?: boolean; from?: ArrivedFrom } = {}): void {
+  const state = options.from ?? null;
+  if (options.replace) window.history.replaceState(state, "", to);
+  else window.history.pushState(state, "", to);
   window.dispatchEvent(new Event(changeEvent));
+}
+
+/** The section the current page was opened from (the inbox's link to a run), read with the path it came with. */
+export function arrivedFrom(): ArrivedFrom | null {
+  if (typeof window === "undefined") return null;
+  const state: unknown = window.history.state;
+  return typeof state === "object" && state !== null && (state as { section?: unknown }).section === "inbox" ? { section: "inbox" } : null;
 }
 
 /** Matches "/app/runs/:runId" against a path; returns the decoded params or null. */
@@ -86,14 +99,14 @@ export const paths = {
   settings: () => "/app/settings",
 };
 
-type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; onNavigate?: () => void };
+type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; onNavigate?: () => void; from?: ArrivedFrom };
 
-export function Link({ to, onClick, onNavigate, ...rest }: LinkProps) {
+export function Link({ to, onClick, onNavigate, from, ...rest }: LinkProps) {
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    if (window.location.pathname !== to) navigate(to);
+    if (window.location.pathname !== to) navigate(to, from ? { from } : {});
     onNavigate?.();
   };
   return <a href={to} onClick={handleClick} {...rest} />;

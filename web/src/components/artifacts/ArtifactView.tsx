@@ -47,6 +47,9 @@ const layouts: Record<string, FieldSpec[]> = {
   qa: [{ key: "test_suites", label: "Test suites", render: (v, anchor) => <TestSuites value={v} anchor={anchor} /> }],
 };
 
+/** The fields of an artifact type in the order its page shows them (the editor follows it); none for an unknown type. */
+export const fieldOrder = (artifactType: string | null): string[] => (artifactType ? layouts[artifactType] ?? [] : []).map((spec) => spec.key);
+
 /** Under review (a PartsProvider above), each field and item carries its comment button (parts.tsx). */
 export const ArtifactView = memo(function ArtifactView({ artifactType, artifact }: { artifactType: string; artifact: unknown }) {
   return <ArtifactSections artifact={artifact} specs={layouts[artifactType] ?? []} />;

@@ -65,6 +65,9 @@ function Cell({ column, value }: { column: string; value: unknown }) {
   return <PrimitiveView value={value as string | number | boolean | null | undefined} />;
 }
 
+/** A cell of a sentence or more, which gets room to be read in lines (Table.css). */
+const isProse = (value: unknown) => typeof value === "string" && value.length > 40 && /\s/.test(value);
+
 /** One row; under review its first cell holds the row's comment button and its comments follow in a row of their own. */
 function DataRow({ row, columns, anchor }: { row: Plain; columns: string[]; anchor: string | undefined }) {
   const threads = usePartThreads(anchor);
@@ -72,7 +75,7 @@ function DataRow({ row, columns, anchor }: { row: Plain; columns: string[]; anch
     <>
       <tr>
         {columns.map((column, i) => (
-          <td key={column} className={column === "id" ? "nowrap" : undefined}>
+          <td key={column} className={column === "id" ? "nowrap" : isProse(row[column]) ? "cell-prose" : undefined}>
             <Cell column={column} value={row[column]} />
             {i === 0 ? <PartButton anchor={anchor} /> : null}
           </td>
@@ -80,7 +83,9 @@ function DataRow({ row, columns, anchor }: { row: Plain; columns: string[]; anch
       </tr>
       {threads ? (
         <tr className="part-threads-row">
-          <td colSpan={columns.length}>{threads}</td>
+          <td colSpan={columns.length}>
+            <div className="part-threads-frame">{threads}</div>
+          </td>
         </tr>
       ) : null}
     </>

@@ -14,6 +14,7 @@ import { Pill } from "../../../components/StatusPill";
 import { Table } from "../../../components/Table";
 import { Link, paths } from "../../../lib/router";
 import { formatDateTime } from "../../../lib/time";
+import { BreakableText } from "../../../components/BreakableText";
 import type { AuditEntry, AuditFilter } from "../../../lib/trpc";
 import { useAuditTrail } from "../api/audit";
 import "../audit.css";
@@ -119,7 +120,7 @@ function AuditEntries({ filter, filtered }: { filter: AuditFilter; filtered: boo
   return (
     <>
       {trail.isRefetchError ? <ErrorNotice title="Updates paused: the latest entries could not be fetched" error={trail.error} /> : null}
-      <Table label="Audit entries" className="audit-table" columns={["When", "Who", "Action", "Target", "Outcome", "Address"]}>
+      <Table label="Audit entries" className="audit-table table-cards" columns={["When", "Who", "Action", "Target", "Outcome", "Address"]}>
         {entries.map((entry) => (
           <AuditRow key={entry.id} entry={entry} />
         ))}
@@ -184,46 +185,50 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
   const link = runLink(entry);
   return (
     <tr>
-      <td className="nowrap">
+      <td className="nowrap" data-label="When">
         <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
       </td>
-      <td>
-        {entry.actor_name ?? <span className="muted">no one</span>}
+      <td data-label="Who">
+        {entry.actor_name ? <BreakableText text={entry.actor_name} /> : <span className="muted">no one</span>}
         {kind && entry.actor_name !== kind ? (
           <div className="audit-kind">
             <span className="tag">{kind}</span>
           </div>
         ) : null}
       </td>
-      <td className="audit-action">
+      <td className="audit-action" data-label="Action">
         <code>{entry.action}</code>
       </td>
-      <td>
+      <td data-label="Target">
         {entry.target_id ? (
           <>
             {entry.target_title ? <div className="audit-target-title">{entry.target_title}</div> : null}
             {entry.target_kind ? <span className="muted small">{entry.target_kind} </span> : null}
             {link ? (
               <Link to={link}>
-                <code>{entry.target_id}</code>
+                <code>
+                  <BreakableText text={entry.target_id} />
+                </code>
               </Link>
             ) : (
-              <code>{entry.target_id}</code>
+              <code>
+                <BreakableText text={entry.target_id} />
+              </code>
             )}
           </>
         ) : (
           <span className="muted">—</span>
         )}
       </td>
-      <td>
+      <td data-label="Outcome">
         <Pill tone={entry.outcome === "accepted" ? "success" : "danger"}>
           {entry.outcome === "accepted" ? "Accepted" : "Refused"}
           {entry.status ? ` · ${entry.status}` : ""}
         </Pill>
         {entry.message ? <AuditMessage entry={entry} /> : null}
       </td>
-      <td>
-        {entry.address ?? <span className="muted">—</span>}
+      <td data-label="Address">
+        {entry.address ? <BreakableText text={entry.address} /> : <span className="muted">—</span>}
         {entry.user_agent ? (
           <p className="audit-agent muted small" title={entry.user_agent}>
             {entry.user_agent}

@@ -23,12 +23,24 @@ import { useOwnsRun } from "../../../lib/session";
 import { EditBrief } from "./EditBrief";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
-import { ApprovalMessage, ArtifactMessage, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
+import { ApprovalMessage, ArtifactMessage, outputElementId, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
 import { ReviewComposer } from "./ReviewComposer";
 import { RunHeader } from "./RunHeader";
+import { useConversationFocus } from "../utils/useConversationFocus";
 import "../conversation.css";
 
 type ReviewedOutput = NonNullable<RouterInputs["pipeline"]["approve"]["expected"]>;
+
+/** The reviewer's form, where "Skip to the decision" leads: one per page, as a run waits for one review at a time. */
+const decisionElementId = "decision";
+
+/** Focus into the review form's feedback box (where a decision starts), brought into view. */
+function focusDecision() {
+  const form = document.getElementById(decisionElementId);
+  const field = form?.querySelector<HTMLElement>("textarea, button");
+  if (typeof form?.scrollIntoView === "function") form.scrollIntoView({ block: "nearest" });
+  field?.focus();
+}
 
 export function ConversationView({ runId, agents }: { runId: string; agents: PipelineAgent[] }) {
   const conversation = useConversation(runId);
@@ -104,7 +116,12 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
       return error;
     }
   };
-  const decide = async (action: "approve" | "reject", text: string, output: ReviewedOutput) => (await send(action, text, output)) === null;
+  const focus = useConversationFocus({ runId: run.run_id, awaitingId: notes.awaitingArtifactId, decidable });
+  const decide = async (action: "approve" | "reject", text: string, output: ReviewedOutput) => {
+    const accepted = (await send(action, text, output)) === null;
+    if (accepted && awaiting) focus.afterDecision(awaiting.id);
+    return accepted;
+  };
   /** The refused text, sent again against the output waiting now; the card (and the draft it came from) goes once accepted. */
   const resend = async (sent: RefusedDecision, output: ReviewedOutput) => {
     const error = await send(sent.action, sent.text, output, sent.draftKey ?? undefined);
@@ -127,8 +144,8 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
 
   return (
     <div className="conversation">
-      <RunHeader run={run} view="conversation" />
-      {agents.length > 0 ? <AgentProgress agents={agents} conversation={conversation} /> : <div className="progress progress-placeholder" />}
+      <RunHeader run={run} view="conversation" statusRef={focus.statusRef} exportable={messages.some((m) => m.kind === "artifact")} />
+      {agents.length > 0 ? <AgentProgress agents={agents} conversation={conversation} outputHref={outputElementId} onJump={focus.reveal} /> : <div className="progress progress-placeholder" />}
       {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
 
       <div className="messages" ref={messagesRef} role="log" aria-label="Conversation" aria-live="polite">
@@ -140,6 +157,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
             message={message}
             notes={notes}
             decidable={decidable}
+            reveal={focus.request?.messageId === message.id ? focus.request.seq : 0}
             retry={message.id === notes.retryableErrorId || (stuck && message.id === notes.liveWorkingId) ? retryControl : null}
             edit={message.id === latestBrief?.id && mayEditBrief ? <EditBrief runId={run.run_id} brief={latestBrief.brief} firstAgentName={agents[0]?.name ?? "first"} /> : undefined}
           />
@@ -178,6 +196,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
       {run.is_waiting_for_user && run.current_agent && expected ? (
         <ReviewComposer
           key={outputTarget(expected)}
+          id={decisionElementId}
           agentName={run.current_agent.name}
           version={expected.version}
           nextAgentName={nextAgent?.name ?? null}
@@ -195,8 +214,8 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   );
 }
 
-function MessageItem({ runId, message, notes, decidable, retry, edit }: {
-  runId: string; message: ConversationMessage; notes: ConversationNotes; decidable: boolean; retry: RetryControl | null; edit?: ReactNode;
+function MessageItem({ runId, message, notes, decidable, reveal, retry, edit }: {
+  runId: string; message: ConversationMessage; notes: ConversationNotes; decidable: boolean; reveal: number; retry: RetryControl | null; edit?: ReactNode;
 }) {
   switch (message.kind) {
     case "brief":
@@ -204,7 +223,7 @@ function MessageItem({ runId, message, notes, decidable, retry, edit }: {
     case "agent_working":
       return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} retry={retry} />;
     case "artifact":
-      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} runId={runId} />;
+      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} runId={runId} reveal={reveal} onSkipToDecision={focusDecision} />;
     case "approval":
       return <ApprovalMessage message={message} />;
     case "rejection":

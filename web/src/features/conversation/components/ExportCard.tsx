@@ -1,8 +1,15 @@
-/** The end of a completed run: what the export holds and the two downloads. */
+/** The end of a completed run: what the export holds, and the way back to its downloads in the run's header. */
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { formatDateTime } from "../../../lib/time";
-import { downloadLinks, useExport } from "../api/get-export";
+import { useExport } from "../api/get-export";
+
+/** The header's first download, focused and brought into view. */
+function goToDownloads() {
+  const first = document.querySelector<HTMLElement>(".run-downloads a");
+  if (typeof first?.scrollIntoView === "function") first.scrollIntoView({ block: "center" });
+  first?.focus({ preventScroll: true });
+}
 
 const filePrefix: Record<string, string> = { requirements: "REQ", inception: "INC", agile: "US", diagramacion: "DIA", pseudocodigo: "PSE", qa: "TC" };
 
@@ -18,7 +25,7 @@ export function ExportCard({ runId, agentNames }: { runId: string; agentNames: R
         </span>
         <div>
           <h2 id={`${runId}-export-title`} className="export-title">Export</h2>
-          <p className="muted small">The approved version of every artifact, as a ZIP bundle of numbered files or as one JSON document.</p>
+          <p className="muted small">The approved version of every artifact, as a ZIP bundle of numbered files or as one JSON document: both are downloaded from the top of the run.</p>
         </div>
       </div>
       {exported.isPending ? (
@@ -40,12 +47,9 @@ export function ExportCard({ runId, agentNames }: { runId: string; agentNames: R
         </ul>
       )}
       <div className="export-actions">
-        <a className="button button-primary" href={downloadLinks.bundle(runId)} download>
-          Download bundle
-        </a>
-        <a className="button button-secondary" href={downloadLinks.exportJson(runId)} download>
-          Download JSON
-        </a>
+        <button type="button" className="button button-primary" onClick={goToDownloads}>
+          Go to the downloads
+        </button>
       </div>
     </section>
   );

@@ -1,5 +1,5 @@
 /** One component per kind of conversation message; each renders only what its message holds. */
-import { memo, type ReactNode, useState } from "react";
+import { memo, type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
 import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
@@ -8,6 +8,7 @@ import { CancelledNote, RetryAction, type RetryControl, Time, TypingDots } from 
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
+import { decidedLine } from "../utils/decidedLine";
 
 export type { RetryControl };
 
@@ -72,26 +73,62 @@ const reviewLabel: Record<ArtifactNote["review"], string | null> = {
   unreviewed: null,
 };
 
+/** The element id of an output's turn: the step bar and the arrival link to it. */
+export const outputElementId = (messageId: string) => `output-${messageId}`;
+
+export interface ArtifactMessageProps {
+  message: MessageOf<"artifact">;
+  note: ArtifactNote;
+  /** Whether the signed-in person may take the review the output waits for (default: yes, as outside the sign-in gate). */
+  decidable?: boolean;
+  /** The run, so the output is shown for inline review (comments, diff, edit) where the app provides it. */
+  runId?: string;
+  /** A request to open this output, scroll to it and focus it; each new number is a new request (0: none). */
+  reveal?: number;
+  /** Where the reviewer's decision on this output is taken: the "Skip to the decision" link moves focus there. */
+  onSkipToDecision?: () => void;
+}
+
 /**
- * `decidable`: whether the signed-in person may take the review the output waits for (default: yes, as outside the
- * sign-in gate). `runId`: the run, so the output is shown for inline review (comments, diff, edit) where the app provides it.
+ * An agent's output. An output that was decided (approved, or sent back and superseded) reads as one line (who
+ * decided, when, what changed) until opened, so the page is as long as what still needs reading; the one waiting for
+ * review is open, with "Skip to the decision" first in it for a keyboard past its comment buttons.
  */
-export const ArtifactMessage = memo(function ArtifactMessage({ message, note, decidable = true, runId }: { message: MessageOf<"artifact">; note: ArtifactNote; decidable?: boolean; runId?: string }) {
-  const [expanded, setExpanded] = useState(!note.superseded);
-  // When a newer version arrives this one folds away, so the reviewer reads the revision; scroll
+export const ArtifactMessage = memo(function ArtifactMessage({ message, note, decidable = true, runId, reveal = 0, onSkipToDecision }: ArtifactMessageProps) {
+  const folded = note.superseded || note.decided !== undefined;
+  const [expanded, setExpanded] = useState(!folded);
+  // When it is decided or a newer version arrives, this one folds away, so the reviewer reads what comes next; scroll
   // anchoring keeps what is on screen in place.
-  const [wasSuperseded, setWasSuperseded] = useState(note.superseded);
-  if (note.superseded !== wasSuperseded) {
-    setWasSuperseded(note.superseded);
-    if (note.superseded) setExpanded(false);
+  const [wasFolded, setWasFolded] = useState(folded);
+  if (folded !== wasFolded) {
+    setWasFolded(folded);
+    if (folded) setExpanded(false);
   }
+  const article = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (reveal === 0) return;
+    setExpanded(true);
+    // After the page's own move to its top (App.tsx), once the opened output is laid out.
+    const frame = requestAnimationFrame(() => {
+      if (typeof article.current?.scrollIntoView === "function") article.current.scrollIntoView({ block: "start" });
+      article.current?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [reveal]);
   const envelope = readEnvelope(message.content);
   // Someone who may not decide (an analyst, the brief's submitter, anyone but its assignee) reads that it waits for review, not for theirs.
   const label = note.review === "awaiting_review" && !decidable ? "Awaiting review" : reviewLabel[note.review];
   const bodyId = `${message.id}-body`;
+  const skip = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    onSkipToDecision?.();
+  };
   return (
     <article
-      className={`message message-agent${note.review === "awaiting_review" ? " is-awaiting" : ""}`}
+      ref={article}
+      id={outputElementId(message.id)}
+      tabIndex={-1}
+      className={`message message-agent${note.review === "awaiting_review" ? " is-awaiting" : ""}${expanded ? "" : " is-folded"}`}
       aria-label={`${message.agent.name} output, version ${message.version}`}
     >
       <AgentAvatar agent={message.agent} />
@@ -109,6 +146,12 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
                 {label ? <span className={`review-chip review-${note.review}`}>{label}</span> : null}
                 {note.superseded ? <span className="review-chip review-superseded">Superseded</span> : null}
               </span>
+            ) : null}
+            {!expanded && folded ? <span className="artifact-summary">{decidedLine(note, envelope.changes)}</span> : null}
+            {note.review === "awaiting_review" && decidable && onSkipToDecision ? (
+              <a className="skip-to-decision" href="#decision" onClick={skip}>
+                Skip to the decision
+              </a>
             ) : null}
           </div>
           <button
@@ -146,11 +189,7 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
             </details>
           ) : null}
         </div>
-        {!expanded ? (
-          <p className="muted small collapsed-note">
-            {note.superseded ? "A newer version follows below." : "Collapsed."}
-          </p>
-        ) : null}
+        {!expanded && !folded ? <p className="muted small collapsed-note">Collapsed.</p> : null}
       </div>
     </article>
   );

@@ -19,11 +19,14 @@ export interface ReviewComposerProps {
   onApprove(comment: string): Promise<boolean>;
   /** Resolves true when the server accepted the feedback, so the box can be cleared. */
   onReject(feedback: string): Promise<boolean>;
+  /** The form's element id ("Skip to the decision" leads there). */
+  id?: string;
 }
 
-export function ReviewComposer({ agentName, version, nextAgentName, pending, error, decision, draftKey, onApprove, onReject }: ReviewComposerProps) {
+export function ReviewComposer({ agentName, version, nextAgentName, pending, error, decision, draftKey, onApprove, onReject, id }: ReviewComposerProps) {
   return (
     <ReviewForm
+      id={id}
       subject={agentName}
       title={
         <>

@@ -1,5 +1,9 @@
-/** The run's title, status, "Cancel run" while it can still be cancelled, and the switch between its conversation and its flow graph. */
-import { useRef } from "react";
+/**
+ * The run's title, status, "Cancel run" while it can still be cancelled, its downloads once it has an output, and the
+ * switch between its conversation and its flow graph.
+ */
+import { type RefObject, useRef } from "react";
+import { BreakableText } from "../../../components/BreakableText";
 import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { RunStatusPill } from "../../../components/StatusPill";
 import { paths } from "../../../lib/router";
@@ -7,20 +11,28 @@ import { isRunCancellable } from "../../../lib/runStatus";
 import { formatDateTime } from "../../../lib/time";
 import type { PipelineRun } from "../../../lib/trpc";
 import { CancelPipelineRun } from "./CancelPipelineRun";
+import { RunDownloads } from "./RunDownloads";
 import "../conversation.css";
 
-export function RunHeader({ run, view }: { run: PipelineRun; view: "conversation" | "graph" }) {
+/** `statusRef`: where focus goes after a decision (the run's status says what happens next); `exportable`: it has an output. */
+export function RunHeader({ run, view, statusRef, exportable = false }: { run: PipelineRun; view: "conversation" | "graph"; statusRef?: RefObject<HTMLSpanElement | null>; exportable?: boolean }) {
   const titleRef = useRef<HTMLHeadingElement>(null);
   return (
     <header className="run-header">
       <RunTitleRow title={run.domain} titleRef={titleRef}>
-        <RunStatusPill state={run.state} agentName={run.current_agent?.name} />
+        <span className="run-header-status" ref={statusRef} tabIndex={-1}>
+          <RunStatusPill state={run.state} agentName={run.current_agent?.name} />
+        </span>
         {isRunCancellable(run.state) ? <CancelPipelineRun runId={run.run_id} submittedById={run.submitted_by?.id} onCancelled={() => titleRef.current?.focus()} /> : null}
       </RunTitleRow>
       <p className="run-sub muted small">
-        <code>{run.run_id}</code> · {run.submitted_by?.name ? `submitted by ${run.submitted_by.name}, ` : "started "}
+        <code>
+          <BreakableText text={run.run_id} />
+        </code>{" "}
+        · {run.submitted_by?.name ? `submitted by ${run.submitted_by.name}, ` : "started "}
         {formatDateTime(run.created_at)}
       </p>
+      {exportable ? <RunDownloads runId={run.run_id} completed={run.state.phase === "completed"} /> : null}
       <RunTabs conversation={paths.run(run.run_id)} graph={paths.runGraph(run.run_id)} view={view} />
     </header>
   );

@@ -15,7 +15,7 @@ describe("annotateConversation", () => {
       m.artifact("a2", requirements, 2, envelope(requirementsArtifact, { added: ["PDF export"] })),
     ];
     const notes = annotateConversation({ run: runView(), messages: list });
-    expect(notes.artifacts.get("a1")).toEqual({ review: "changes_requested", superseded: true, isRevision: false });
+    expect(notes.artifacts.get("a1")).toEqual({ review: "changes_requested", superseded: true, isRevision: false, decided: { kind: "rejection", actor: "dana", at: list[3]!.at } });
     expect(notes.artifacts.get("a2")).toEqual({ review: "awaiting_review", superseded: false, isRevision: true });
     expect(notes.awaitingArtifactId).toBe("a2");
     expect(notes.liveWorkingId).toBeNull();
@@ -26,6 +26,7 @@ describe("annotateConversation", () => {
     const run = runView({ state: { phase: "in_progress", agent: "inception" }, current_agent: inception, is_waiting_for_user: false });
     const notes = annotateConversation({ run, messages: list });
     expect(notes.artifacts.get("a1")!.review).toBe("approved");
+    expect(notes.artifacts.get("a1")!.decided).toEqual({ kind: "approval", actor: null, at: list[3]!.at });
     expect(notes.liveWorkingId).toBe("w2");
     expect(notes.awaitingArtifactId).toBeNull();
   });

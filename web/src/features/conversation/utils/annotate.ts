@@ -14,6 +14,14 @@ export interface ArtifactNote {
   superseded: boolean;
   /** Whether a version before this one exists (so changes_made describe a revision). */
   isRevision: boolean;
+  /** The decision taken on this version, when one was: what, by whom, when (its collapsed line says so). */
+  decided?: Decided;
+}
+
+export interface Decided {
+  kind: "approval" | "rejection";
+  actor: string | null;
+  at: string;
 }
 
 export interface ConversationNotes {
@@ -44,7 +52,10 @@ export function annotateConversation({ run, messages }: Pick<Conversation, "run"
     } else if (message.kind === "approval" || message.kind === "rejection") {
       const reviewed = [...lastArtifactOf.values()].find((a) => a.agent.slug === message.agent.slug);
       const note = reviewed ? artifacts.get(reviewed.id) : undefined;
-      if (note && note.review === "unreviewed") note.review = message.kind === "approval" ? "approved" : "changes_requested";
+      if (note && note.review === "unreviewed") {
+        note.review = message.kind === "approval" ? "approved" : "changes_requested";
+        note.decided = { kind: message.kind, actor: message.actor, at: message.at };
+      }
     }
   }
 

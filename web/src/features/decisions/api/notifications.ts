@@ -7,7 +7,7 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { navigate } from "../../../lib/router";
 import { trpc } from "../../../lib/trpc";
-import { decisionPage } from "../utils/decisions";
+import { decisionPage, fromReviews } from "../utils/decisions";
 import { freshDecisions, notificationOf, notificationSetting, subscribeToNotificationSetting } from "../utils/notifications";
 import { INBOX_REFRESH_MS } from "./decisions";
 
@@ -35,7 +35,7 @@ export function useDecisionNotifications(enabled: boolean) {
       const notification = new Notification(title, { body, tag: `decision-${decision.id}` });
       notification.onclick = () => {
         window.focus();
-        navigate(decisionPage(decision));
+        navigate(decisionPage(decision), { from: fromReviews });
         notification.close();
       };
     }

@@ -13,7 +13,7 @@ import { useCan, useMe } from "../../../lib/session";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { Decision, DecisionView } from "../../../lib/trpc";
 import { useClaimDecision, useDecision, useDecisions } from "../api/decisions";
-import { KIND_LABELS, OUTCOME_LABELS, VIEWS, approvalsText, assigneeText, decisionPage, isOverdue, linkedView } from "../utils/decisions";
+import { KIND_LABELS, OUTCOME_LABELS, VIEWS, approvalsText, assigneeText, decisionPage, fromReviews, isOverdue, linkedView } from "../utils/decisions";
 import { UndecidableNotice } from "../../../components/Undecidable";
 import { AssignDecision } from "./AssignDecision";
 import { useNotificationSetting } from "../api/notifications";
@@ -157,7 +157,7 @@ function DecisionSummary({ decision }: { decision: Decision }) {
     <>
       <div className="inbox-item-head">
         <span className={`inbox-kind kind-${decision.kind}`}>{KIND_LABELS[decision.kind]}</span>
-        <Link to={decisionPage(decision)} className="inbox-title">
+        <Link to={decisionPage(decision)} from={fromReviews} className="inbox-title">
           {decision.title}
         </Link>
       </div>
@@ -197,6 +197,6 @@ function useOpenLinkedDecision(): void {
   const [linked] = useState(() => (typeof window === "undefined" ? null : new URLSearchParams(window.location.search).get("decision")));
   const decision = useDecision(linked);
   useEffect(() => {
-    if (decision.data) navigate(decisionPage(decision.data), { replace: true });
+    if (decision.data) navigate(decisionPage(decision.data), { replace: true, from: fromReviews });
   }, [decision.data]);
 }

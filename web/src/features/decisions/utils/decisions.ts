@@ -1,5 +1,5 @@
 /** How a decision reads in the inbox: what it asks, where its conversation is, who it waits for. */
-import { paths } from "../../../lib/router";
+import { type ArrivedFrom, paths } from "../../../lib/router";
 import type { Decision, DecisionView, RouterInputs } from "../../../lib/trpc";
 
 export const KIND_LABELS: Record<Decision["kind"], string> = { review: "Review", approval: "Approval", answer: "Question", completion: "Input needed" };
@@ -37,6 +37,9 @@ export function decisionPage(decision: Pick<Decision, "front_door" | "run_id" | 
       return paths.flowRun(decision.engine_run_id);
   }
 }
+
+/** A decision's page opened from the inbox (or a notification of it) keeps "Reviews" highlighted in the top bar. */
+export const fromReviews: ArrivedFrom = { section: "inbox" };
 
 /** Who may take it: a person once assigned, otherwise everyone with the role. */
 export function assigneeText(assignee: Decision["assignee"]): string {

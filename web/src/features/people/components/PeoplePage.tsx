@@ -16,7 +16,8 @@ import { SubmitButton } from "../../../components/SubmitButton";
 import { Table } from "../../../components/Table";
 import { errorMessage, fieldErrorsOf } from "../../../lib/errors";
 import { roleDescriptions, roles, useMe, withArticle } from "../../../lib/session";
-import { formatDateTime, formatRelative } from "../../../lib/time";
+import { formatDateTime } from "../../../lib/time";
+import { BreakableText } from "../../../components/BreakableText";
 import type { Account, Invitation, Role } from "../../../lib/trpc";
 import { useAccounts, useChangeRole, useDisableAccount, useEnableAccount, useInvite, useReissueInvitation } from "../api/accounts";
 import "../people.css";
@@ -113,7 +114,7 @@ function AccountList() {
   return (
     <>
       {reissued ? <InvitationLink invitation={reissued} lead="A new invitation link" onDone={() => setReissued(null)} /> : null}
-      <Table label="Account list" className="accounts-table" columns={["Name", "Email", "Role", "Status", "Created", ""]}>
+      <Table label="Account list" className="accounts-table table-cards" columns={["Name", "Email", "Role", "Status", "Created", ""]}>
         {accounts.data.map((account) => (
           <AccountRow key={account.id} account={account} onReissued={setReissued} />
         ))}
@@ -135,7 +136,7 @@ function AccountStatus({ account }: { account: Account }) {
             "link expired"
           ) : (
             <>
-              link expires <time dateTime={expires} title={formatDateTime(expires)}>{formatRelative(expires)}</time>
+              link expires <time dateTime={expires}>{formatDateTime(expires)}</time>
             </>
           )}
         </span>
@@ -166,7 +167,7 @@ function AccountRow({ account, onReissued }: { account: Account; onReissued(invi
   };
   return (
     <tr aria-label={account.name}>
-      <td>
+      <td data-label="Name">
         <strong>{account.name}</strong>
         {you ? <span className="muted small"> (you)</span> : null}
         {error && !pending ? (
@@ -175,8 +176,10 @@ function AccountRow({ account, onReissued }: { account: Account; onReissued(invi
           </p>
         ) : null}
       </td>
-      <td>{account.email}</td>
-      <td className="nowrap">
+      <td data-label="Email">
+        <BreakableText text={account.email} />
+      </td>
+      <td className="nowrap" data-label="Role">
         <select
           ref={selectRef}
           className="input role-select"
@@ -231,15 +234,13 @@ function AccountRow({ account, onReissued }: { account: Account; onReissued(invi
           </div>
         ) : null}
       </td>
-      <td className="nowrap">
+      <td data-label="Status">
         <AccountStatus account={account} />
       </td>
-      <td className="nowrap">
-        <time dateTime={account.created_at} title={formatDateTime(account.created_at)}>
-          {formatRelative(account.created_at)}
-        </time>
+      <td className="nowrap" data-label="Created">
+        <time dateTime={account.created_at}>{formatDateTime(account.created_at)}</time>
       </td>
-      <td className="nowrap account-actions">
+      <td className="account-actions" data-label="Actions">
         {invited ? (
           <button
             type="button"

@@ -2,7 +2,7 @@
  * Writing a comment on a part, or a reply to a thread: stored at once when sent. What is typed is kept in the tab
  * (useDraft, one key per decision and part or thread) until the server accepted it, so a refusal or a reload loses nothing.
  */
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { Spinner } from "../../../components/Spinner";
@@ -24,6 +24,14 @@ export function CommentBox({ decisionId, target, replyTo, onDone }: CommentBoxPr
   const [invalid, setInvalid] = useState<string | null>(null);
   const add = useAddComment();
   const what = replyTo ? "Reply" : `Comment on ${target.label}`;
+  // Focused once placed beside its part (the margin aligns it in a layout effect, before this runs), and without the
+  // browser's own scroll to it: the page stays on the part the comment is about, the box only brought into view.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const box = form.current?.querySelector("textarea");
+    box?.focus({ preventScroll: true });
+    if (typeof form.current?.scrollIntoView === "function") form.current.scrollIntoView({ block: "nearest" });
+  }, []);
 
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -46,7 +54,7 @@ export function CommentBox({ decisionId, target, replyTo, onDone }: CommentBoxPr
   };
 
   return (
-    <form className="comment-box" onSubmit={send} noValidate aria-label={what}>
+    <form ref={form} className="comment-box" onSubmit={send} noValidate aria-label={what}>
       {target.quote ? <blockquote className="comment-quote">{target.quote}</blockquote> : null}
       <Field
         label={what}
@@ -56,7 +64,6 @@ export function CommentBox({ decisionId, target, replyTo, onDone }: CommentBoxPr
         error={invalid}
         announce="alert"
         hint="Ctrl+Enter sends it; Escape closes the box and keeps the text."
-        autoFocus
         onChange={(event) => {
           setText(event.target.value);
           if (invalid) setInvalid(null);

@@ -7,7 +7,7 @@ export function CommentButton({ part, name }: { part: PartInfo; name: string }) 
   const count = session.threads.byAnchor.get(part.anchor)?.length ?? 0;
   if (!session.canComment && count === 0) return null;
   return (
-    <span className="part-comment">
+    <span className="part-comment" data-part={part.anchor}>
       {session.canComment ? (
         <button
           type="button"

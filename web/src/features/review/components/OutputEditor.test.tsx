@@ -150,4 +150,32 @@ describe("OutputEditor", () => {
     fireEvent.click(screen.getByRole("button", { name: "Save as v3" }));
     await vi.waitFor(() => expect(edit.mutateAsync).toHaveBeenCalledWith({ decisionId: "d-1", body: { output: { limit: 2, note: "" } } }));
   });
+
+  it("shows the fields in the page's order, and offers a field an item lacks empty: typed, it is added; emptied again, it is left out", async () => {
+    edit.mutateAsync.mockResolvedValue({});
+    // Stored in another order than the page reads, and CAP-002 without the domain CAP-001 has.
+    const { problem_statement_refined, core_capabilities, ...rest } = requirementsArtifact;
+    const shuffled = {
+      ...rest,
+      core_capabilities: [{ ...core_capabilities[0]!, domain: "mobility" }, core_capabilities[1]!],
+      problem_statement_refined,
+    };
+    render(<OutputEditor output={{ ...output, output: shuffled }} onClose={vi.fn()} />);
+    const topLevel = [...document.querySelectorAll(".edit-fields > .edit-field > label, .edit-fields > fieldset > legend")].map((label) => label.textContent);
+    expect(topLevel).toEqual(["Problem statement refined", "Identified domains", "Core capabilities", "External dependencies", "Assumptions"]);
+
+    const cap2 = screen.getByRole("group", { name: "CAP-002" });
+    const domain = within(cap2).getByRole("textbox", { name: "Domain" });
+    expect((domain as HTMLTextAreaElement).value).toBe("");
+    // Offered, not required: left empty it is no problem and not saved.
+    expect(screen.queryByRole("status")).toBeNull();
+    fireEvent.change(domain, { target: { value: "payments" } });
+    fireEvent.change(domain, { target: { value: "" } });
+    expect(screen.getByRole("button", { name: "Save as v3" }).hasAttribute("disabled")).toBe(true);
+    fireEvent.change(domain, { target: { value: "payments" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save as v3" }));
+    await vi.waitFor(() => expect(edit.mutateAsync).toHaveBeenCalled());
+    const saved = (edit.mutateAsync.mock.calls[0]![0] as { body: { output: typeof shuffled } }).body.output;
+    expect(saved.core_capabilities[1]).toEqual({ ...core_capabilities[1], domain: "payments" });
+  });
 });

@@ -11,7 +11,8 @@ import { Field } from "../../../components/Field";
 import { Spinner } from "../../../components/Spinner";
 import type { ReviewOutput } from "../../../lib/trpc";
 import { type EditProblem, useEditCheck, useEditOutput } from "../api/review";
-import { type Path, emptyTexts, parseJson, setAt } from "../utils/editing";
+import { fieldOrder } from "../../../components/artifacts/ArtifactView";
+import { type Path, emptyTexts, fieldsInOrder, parseJson, setAt } from "../utils/editing";
 import { ValueEditor } from "./ValueEditor";
 
 export function OutputEditor({ output, onClose }: { output: ReviewOutput; onClose(): void }) {
@@ -146,7 +147,14 @@ function StructuredEditor({ output, onClose }: { output: ReviewOutput; onClose()
         </button>
       </div>
       {mode === "form" ? (
-        <ValueEditor value={value} label="Output" path={[]} onChange={(path: Path, next) => setValue((before: unknown) => setAt(before, path, next))} />
+        <ValueEditor
+          value={value}
+          label="Output"
+          path={[]}
+          fields={fieldsInOrder(value, fieldOrder(output.artifact_type))}
+          original={output.output}
+          onChange={(path: Path, next) => setValue((before: unknown) => setAt(before, path, next))}
+        />
       ) : (
         <Field
           className="edit-field edit-json"

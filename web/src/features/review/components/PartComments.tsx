@@ -9,7 +9,7 @@ export function PartComments({ anchor, showPart = false }: { anchor: string; sho
   const composing = session.composing?.anchor === anchor ? session.composing : null;
   if (threads.length === 0 && !composing) return null;
   return (
-    <div className="part-comments">
+    <div className="part-comments" data-anchor={anchor}>
       {threads.map((thread) => (
         <CommentThread key={thread.root.id} thread={thread} showPart={showPart} />
       ))}

@@ -75,7 +75,10 @@ function UnderReview({ output, open, diff, children }: { output: ReviewOutput; o
   const [composing, setComposing] = useState<CommentTarget | null>(null);
   const [editing, setEditing] = useState(false);
   const trigger = useRef<HTMLElement | null>(null);
-  const [box, wide] = useWide<HTMLDivElement>(760);
+  const [box, wideScreen] = useWide<HTMLDivElement>(760);
+  // The margin takes room from the output only while it holds something (a thread, a comment being written): an output
+  // without comments keeps its full width, so a wide table fits instead of scrolling.
+  const wide = wideScreen && (threads.byAnchor.size > 0 || composing !== null);
   const main = useRef<HTMLDivElement | null>(null);
   const [shownAnchors, setShownAnchors] = useState<ReadonlySet<string>>(new Set());
 

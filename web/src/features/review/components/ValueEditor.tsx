@@ -1,16 +1,25 @@
 /**
  * A form for any JSON value, field by field and item by item: a text as a text box, a number, a yes/no; a record's
  * fields in a group; a list's items with move up, move down and remove, and "Add" for a new one shaped like the others.
+ * Fields come in the order the page shows them: the artifact's own order at the top (`fields`), and in a list of
+ * records every field any of its items has, in the order of the table's columns; a field an item lacks (a capability
+ * without a domain) is offered empty, and stays out of the output unless something is typed into it.
  */
 import { Field } from "../../../components/Field";
 import { humanizeKey } from "../../../components/artifacts/shape";
-import { type Path, moveItem, newItem, removeItem } from "../utils/editing";
+import { type Path, fieldsOfItems, moveItem, newItem, removeItem } from "../utils/editing";
 
 interface ValueEditorProps {
   value: unknown;
   label: string;
   path: Path;
   onChange(path: Path, value: unknown): void;
+  /** A record's fields in the page's order, with a value like each one's (for a field this record lacks). */
+  fields?: ReadonlyMap<string, unknown>;
+  /** The value as the version holds it (undefined: a field it lacks, offered empty; emptied again, it is left out). */
+  original?: unknown;
+  /** For a field the record lacks: a value like the one its other items hold. */
+  like?: unknown;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -23,7 +32,8 @@ function itemName(item: unknown, listLabel: string, i: number): string {
   return `${listLabel}, item ${i + 1}`;
 }
 
-function ListEditor({ value, label, path, onChange }: ValueEditorProps & { value: unknown[] }) {
+function ListEditor({ value, label, path, onChange, original }: ValueEditorProps & { value: unknown[] }) {
+  const fields = fieldsOfItems(value);
   return (
     <fieldset className="edit-group edit-list">
       <legend>{label}</legend>
@@ -32,7 +42,7 @@ function ListEditor({ value, label, path, onChange }: ValueEditorProps & { value
           const name = itemName(item, label, i);
           return (
             <li key={i} className="edit-item">
-              <ValueEditor value={item} label={name} path={[...path, i]} onChange={onChange} />
+              <ValueEditor value={item} label={name} path={[...path, i]} onChange={onChange} fields={fields} original={Array.isArray(original) ? original[i] : undefined} />
               <div className="edit-item-actions">
                 <button type="button" className="button button-ghost button-small" disabled={i === 0} onClick={() => onChange(path, moveItem(value, i, i - 1))} aria-label={`Move ${name} up`}>
                   Move up
@@ -55,7 +65,26 @@ function ListEditor({ value, label, path, onChange }: ValueEditorProps & { value
   );
 }
 
-export function ValueEditor({ value, label, path, onChange }: ValueEditorProps) {
+export function ValueEditor({ value, label, path, onChange, fields, original, like }: ValueEditorProps) {
+  // A field the version lacks is offered like its neighbours' (a text, a list); other kinds are edited as JSON.
+  if (value === undefined) {
+    if (Array.isArray(like)) return <ListEditor value={[]} label={label} path={path} onChange={onChange} />;
+    if (typeof like !== "string") return null;
+  }
+  if (value === undefined || (typeof value === "string" && original === undefined)) {
+    const text = typeof value === "string" ? value : "";
+    return (
+      <Field
+        className="edit-field"
+        label={label}
+        multiline
+        rows={1}
+        value={text}
+        hint={text === "" ? "Empty: type to add it." : null}
+        onChange={(event) => onChange(path, event.target.value === "" ? undefined : event.target.value)}
+      />
+    );
+  }
   if (typeof value === "string") {
     const empty = value.trim() === "";
     return (
@@ -82,12 +111,16 @@ export function ValueEditor({ value, label, path, onChange }: ValueEditorProps) 
   }
   if (Array.isArray(value)) return <ListEditor value={value} label={label} path={path} onChange={onChange} />;
   if (isRecord(value)) {
-    const fields = Object.entries(value).map(([key, v]) => <ValueEditor key={key} value={v} label={humanizeKey(key)} path={[...path, key]} onChange={onChange} />);
-    if (path.length === 0) return <div className="edit-fields">{fields}</div>;
+    const keys = [...(fields?.keys() ?? []), ...Object.keys(value).filter((key) => !fields?.has(key))];
+    const originalRecord = isRecord(original) ? original : {};
+    const editors = keys.map((key) => (
+      <ValueEditor key={key} value={value[key]} label={humanizeKey(key)} path={[...path, key]} onChange={onChange} original={originalRecord[key]} like={fields?.get(key)} />
+    ));
+    if (path.length === 0) return <div className="edit-fields">{editors}</div>;
     return (
       <fieldset className="edit-group">
         <legend>{label}</legend>
-        {fields}
+        {editors}
       </fieldset>
     );
   }

@@ -59,6 +59,24 @@ export function newItem(items: readonly unknown[]): unknown {
   return blank;
 }
 
+/**
+ * The fields of a list's records as its table shows them: every field any item has, in the order they first appear,
+ * each with the first value it holds (what a field an item lacks is offered as). Undefined for a list not all records.
+ */
+export function fieldsOfItems(items: readonly unknown[]): Map<string, unknown> | undefined {
+  if (items.length === 0 || !items.every(isRecord)) return undefined;
+  const fields = new Map<string, unknown>();
+  for (const item of items) for (const [key, value] of Object.entries(item)) if (!fields.has(key) && value !== undefined) fields.set(key, value);
+  return fields;
+}
+
+/** An artifact's fields in the order its page shows them (`order`, the renderer's), then the others as they come. */
+export function fieldsInOrder(artifact: unknown, order: readonly string[]): Map<string, unknown> | undefined {
+  if (!isRecord(artifact)) return undefined;
+  const keys = [...order.filter((key) => key in artifact), ...Object.keys(artifact).filter((key) => !order.includes(key))];
+  return new Map(keys.map((key) => [key, artifact[key]]));
+}
+
 /** Where a text was left empty, as paths ("core_capabilities.2.description"). */
 export function emptyTexts(value: unknown, path: Path = []): string[] {
   if (typeof value === "string") return value.trim() === "" ? [path.join(".")] : [];

@@ -117,7 +117,9 @@ export function RunItems({ runs, activeRunId, onNavigate }: { runs: RunSummary[]
               onNavigate={onNavigate}
             >
               <span className="run-item-top">
-                <span className="run-domain">{run.domain}</span>
+                <span className="run-domain" title={run.domain}>
+                  {run.domain}
+                </span>
                 {mine ? (
                   <span className="badge" title="Waiting for your review">
                     Review
