@@ -11,6 +11,7 @@ import { gateKey } from "./definition";
 import type { Decision } from "../decisions/schemas";
 import type { ReviewedVersions, StoredVersion } from "../review/doors";
 import { EditedBy } from "./schemas";
+import { madeByStored } from "./provenance";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 
@@ -190,11 +191,12 @@ export class PipelineQueries {
           const edited = EditedBy.safeParse(artifact.metadata?.edited_by);
           messages.push({
             kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata,
-            edited_by: edited.success ? edited.data.name : null,
+            edited_by: edited.success ? edited.data.name : null, made_by: madeByStored(agents.find((a) => a.slug === e.agent), artifact.metadata),
           });
         }
       } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor, comment: e.payload.comment });
-      else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
+      // A rejection with nothing said is what an edited brief's restart left behind before it was its own turn alone.
+      else if (e.kind === "rejected" && agent && e.payload.feedback.trim() !== "") messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
       else if (e.kind === "failed") {
         // Only the failure the run is stuck on can be retried; earlier ones were retried already.
         const latestFailure = e.id === lastFailureId && run.failure !== null;
