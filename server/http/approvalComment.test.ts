@@ -78,10 +78,10 @@ describe.each(testDatabases)("an approval's comment on $name", (testDatabase) =>
 
     const response = await fetch(`${env.server.url}/runs/${runId}/artifacts/bundle`, { headers: asTestOperator });
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
-    const requirements = strFromU8(files["REQ-001-requirements.md"]!);
+    const requirements = strFromU8(files["01-requirements.md"]!);
     expect(requirements).toContain("## Approval");
     expect(requirements).toMatch(/- Approved by .+ on .+:\n {2}> Keep the lending rules short\./);
-    expect(strFromU8(files["INC-001-inception.md"]!)).toContain("- Approved by Rita Ramos on ");
-    expect(strFromU8(files["US-001-user-stories.md"]!)).toMatch(/- Approved by .+ \(no comment\)/);
+    expect(strFromU8(files["02-inception.md"]!)).toContain("- Approved by Rita Ramos on ");
+    expect(strFromU8(files["03-user-stories.md"]!)).toMatch(/- Approved by .+ \(no comment\)/);
   });
 });

@@ -63,6 +63,18 @@ function approvalsByVersion(agents: readonly PipelineAgent[], turns: readonly st
   return approvals;
 }
 
+/**
+ * Every version of a run's brief, oldest first: the brief as submitted is the one the first edit replaced; each edit
+ * is a version of its own, by whoever made it (its turn's id, `turnId`). The last is the one the agents read.
+ */
+function briefVersions(run: store.PipelineRunRow, turns: readonly store.TurnRow[]): { version: number; brief: string; by: string | null; turnId: number | null }[] {
+  const edits = turns.flatMap((e) => (e.kind === "brief_edited" ? [e] : []));
+  return [
+    { version: 1, brief: edits[0]?.payload.previous ?? run.brief, by: run.submittedBy?.name ?? null, turnId: null },
+    ...edits.map((e, index) => ({ version: index + 2, brief: e.payload.brief, by: e.actor, turnId: e.id })),
+  ];
+}
+
 export class PipelineQueries {
   /** AGENT_STUCK_AFTER_MS: how long an agent may be in progress before it may be retried (status.ts `retryRefusal`). */
   readonly stuckAfterMs: number;
@@ -156,9 +168,11 @@ export class PipelineQueries {
   async bundle(runId: string, now: Date = new Date()): Promise<Uint8Array> {
     const [run, latest, turns] = await Promise.all([this.findRun(runId), this.latestArtifacts(runId), this.database.run((db) => store.listTurns(db, runId))]);
     const approvals = approvalsByVersion(run.agents, turns);
+    const agentOfType = (type: string) => run.agents.find((a) => a.artifact_type === type);
     return buildBundle(
       exportOf(runId, latest, now),
-      latest.map((a) => ({ ...a, approvals: approvals.get(`${a.artifact_type} v${a.version}`) ?? [] })),
+      latest.map((a) => ({ ...a, approvals: approvals.get(`${a.artifact_type} v${a.version}`) ?? [], made_by: madeByStored(agentOfType(a.artifact_type), a.metadata) })),
+      { domain: run.domain, briefs: briefVersions(run, turns).map(({ version, brief, by }) => ({ version, brief, by })), steps: run.agents.map((a) => ({ artifact_type: a.artifact_type, name: a.name })) },
     );
   }
 
@@ -176,10 +190,9 @@ export class PipelineQueries {
       const agent = agents.find((a) => a.slug === slug);
       return agent ? agentRef(agent) : null;
     };
-    // The brief as submitted is the one the first edit replaced; each edit is a version of its own, by whoever made it.
-    const edits = turns.flatMap((e) => (e.kind === "brief_edited" ? [e] : []));
-    const submitted = edits[0]?.payload.previous ?? run.brief;
-    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: submitted, version: 1, by: run.submittedBy?.name ?? null }];
+    const briefs = briefVersions(run, turns);
+    const [submitted] = briefs;
+    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: submitted!.brief, version: 1, by: submitted!.by }];
     for (const e of turns) {
       const id = `e${e.id}`;
       const at = iso(e.createdAt);
@@ -203,7 +216,10 @@ export class PipelineQueries {
         messages.push({ kind: "error", id, at, agent, error: e.payload.error || "the agent failed", retryable: latestFailure });
       } else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
       else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
-      else if (e.kind === "brief_edited") messages.push({ kind: "brief", id, at, domain: run.domain, brief: e.payload.brief, version: edits.indexOf(e) + 2, by: e.actor });
+      else if (e.kind === "brief_edited") {
+        const edit = briefs.find((b) => b.turnId === e.id)!;
+        messages.push({ kind: "brief", id, at, domain: run.domain, brief: edit.brief, version: edit.version, by: edit.by });
+      }
     }
     return { run: await this.view(run), stitch_run_id: run.stitchRunId, messages };
   }
