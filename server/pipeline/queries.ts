@@ -1,4 +1,5 @@
 /** The pipeline's read models: runs, artifacts, exports and the conversation a run reads as. */
+import { z } from "zod";
 import type { Database } from "../../db/client";
 import type { ConversationMarkers, ListChanges, RunChanges } from "../lib/runChanges";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
@@ -12,6 +13,9 @@ import type { Decision } from "../decisions/schemas";
 import type { ReviewedVersions, StoredVersion } from "../review/doors";
 import { EditedBy } from "./schemas";
 import { madeByStored } from "./provenance";
+
+/** An agent's `comment_outcomes` as stored in its envelope, read for what each says was done. */
+const StoredCommentOutcomes = z.array(z.object({ anchor: z.string(), done: z.boolean() }));
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 
@@ -236,11 +240,13 @@ export class PipelineQueries {
     const versions = stored.map((a): StoredVersion => {
       const envelope = a.content;
       const edited = EditedBy.safeParse(a.metadata?.edited_by);
+      const outcomes = StoredCommentOutcomes.safeParse(envelope.comment_outcomes);
       return {
         version: a.version, revises: a.version > 1 ? a.version - 1 : null, created_at: iso(a.createdAt),
         author: edited.success ? { kind: "person", name: edited.data.name, account_id: edited.data.id } : { kind: "agent", name: agent.name, account_id: null },
         output: "artifact" in envelope ? envelope.artifact : envelope,
         claim: "artifact" in envelope ? { changes_made: envelope.changes_made ?? null, justification: typeof envelope.justification === "string" ? envelope.justification : "" } : null,
+        ...(outcomes.success ? { commentOutcomes: outcomes.data } : {}),
       };
     });
     const closedAt = decision.decided_at ? Date.parse(decision.decided_at) : undefined;
