@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { BRIEFS, type PipelineEnvelopes, feedbackCall, runPipeline } from "../../../testing/agentTestkit";
 import { ARTIFACT_TYPES } from "../../artifacts";
+import { commentOutcomesOf } from "../comments";
 import { numberWord } from "../text/lists";
 import { draft } from "./index";
 
@@ -94,13 +95,13 @@ describe("a reviewer's words never become the deliverable's", () => {
     const after = draft("requirements", { ...feedbackCall(before, ""), comments: [{ anchor: "core_capabilities[CAP-007]", label: "CAP-007", quote: "", text: remark }] });
     expect(after.artifact).toEqual(before.artifact);
     expect(JSON.stringify(after.artifact)).not.toContain("tenant");
-    expect(after.comment_outcomes).toEqual([{ anchor: "core_capabilities[CAP-007]", done: false, message: expect.stringContaining("is left as it was") }]);
+    expect(commentOutcomesOf(after)).toEqual([{ anchor: "core_capabilities[CAP-007]", done: false, message: expect.stringContaining("is left as it was") }]);
   });
 
   it("a request to add a topic to a text is refused rather than pasted; an aside about the brief stays out of a new capability", () => {
     const topic = draft("requirements", { ...feedbackCall(before, ""), comments: [{ anchor: "problem_statement_refined", label: "Problem", quote: "", text: "add the weekly overdue list" }] });
     expect(topic.artifact.problem_statement_refined).toBe(before.artifact.problem_statement_refined);
-    expect(topic.comment_outcomes?.[0]?.done).toBe(false);
+    expect(commentOutcomesOf(topic)?.[0]?.done).toBe(false);
     const general = draft("requirements", feedbackCall(before, "It must also support a weekly overdue list (CSV), which the brief now asks for."));
     expect(JSON.stringify(general.artifact)).not.toMatch(/brief now asks/);
   });
