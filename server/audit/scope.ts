@@ -61,11 +61,12 @@ export function nameAuditTarget(kind: TargetKind, id: string): void {
 }
 
 /**
- * Keeps what the person said with the current action (an approval's comment) on its audit entry: the accepted entry
- * records it as its message. Called by the command, inside the transaction that records the entry. Outside a
- * request's scope it does nothing.
+ * Keeps what the action was about and what the person said with it (an approval's step and version, then her
+ * comment) on its audit entry: the accepted entry records the notes, in the order taken, as its message
+ * ("step: Requirements v2; comment: ..."). Called by the command, inside the transaction that records the entry.
+ * Outside a request's scope it does nothing.
  */
 export function noteAudit(label: string, text: string): void {
   const scope = storage.getStore();
-  if (scope) scope.note = `${label}: ${text}`;
+  if (scope) scope.note = scope.note ? `${scope.note}; ${label}: ${text}` : `${label}: ${text}`;
 }

@@ -53,7 +53,15 @@ describe.each(testDatabases)("an approval's comment on $name", (testDatabase) =>
     expect(rest.body.current_agent.slug).toBe("inception");
     expect(viaTrpc.current_agent?.slug).toBe("agile");
 
-    const approvals = (await trpc().pipeline.conversation({ runId })).messages.filter((m) => m.kind === "approval");
+    const messages = (await trpc().pipeline.conversation({ runId })).messages;
+    // Every version says what made it: here the built-in agents' offline drafting, which says it stands in for a model.
+    const outputs = messages.flatMap((m) => (m.kind === "artifact" ? [m] : []));
+    expect(outputs.length).toBeGreaterThanOrEqual(3);
+    for (const output of outputs) {
+      expect(output.made_by.kind).toBe("offline");
+      expect(output.made_by.detail).toContain("stand-in for a language model");
+    }
+    const approvals = messages.filter((m) => m.kind === "approval");
     expect(approvals.map((m) => [m.agent.slug, m.actor, m.comment])).toEqual([
       ["requirements", expect.any(String), "Keep the lending rules short."],
       ["inception", "Rita Ramos", "Inception reads well."],
@@ -61,14 +69,19 @@ describe.each(testDatabases)("an approval's comment on $name", (testDatabase) =>
     ]);
 
     const audit = (await env.api.get(`/api/audit?target=${runId}&action=pipeline.approve&outcome=accepted`)).body.entries as { message: string | null }[];
-    expect(audit.map((e) => e.message).reverse()).toEqual(["comment: Keep the lending rules short.", "comment: Inception reads well.", null]);
+    // Each entry names the step and the version approved, then what the reviewer said.
+    expect(audit.map((e) => e.message).reverse()).toEqual([
+      "step: Requirements v1; comment: Keep the lending rules short.",
+      "step: Inception v1; comment: Inception reads well.",
+      "step: User stories v1",
+    ]);
 
     const response = await fetch(`${env.server.url}/runs/${runId}/artifacts/bundle`, { headers: asTestOperator });
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
-    const requirements = strFromU8(files["REQ-001-requirements.md"]!);
+    const requirements = strFromU8(files["01-requirements.md"]!);
     expect(requirements).toContain("## Approval");
     expect(requirements).toMatch(/- Approved by .+ on .+:\n {2}> Keep the lending rules short\./);
-    expect(strFromU8(files["INC-001-inception.md"]!)).toContain("- Approved by Rita Ramos on ");
-    expect(strFromU8(files["US-001-user-stories.md"]!)).toMatch(/- Approved by .+ \(no comment\)/);
+    expect(strFromU8(files["02-inception.md"]!)).toContain("- Approved by Rita Ramos on ");
+    expect(strFromU8(files["03-user-stories.md"]!)).toMatch(/- Approved by .+ \(no comment\)/);
   });
 });

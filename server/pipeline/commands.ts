@@ -25,6 +25,7 @@ import { PipelineError, runNotFound } from "./errors";
 import { type AgentCallback, type AgentOutput, callOfToken } from "./protocol";
 import type { PipelineQueries } from "./queries";
 import { ArtifactContent, type CallbackResult, type CreateRunBody, EditedBy, type PipelineAgent, type PipelineRunView, type ReviewedOutput } from "./schemas";
+import { type OutputSource, madeByOf, madeByPerson } from "./provenance";
 import * as store from "./store";
 import { retryRefusal } from "./status";
 
@@ -77,6 +78,7 @@ export class PipelineCommands {
       async (ops, found) => {
         if (this.callbackSecret) await this.authorizeCallback(ops, found, callback.runId, slug, token);
       },
+      "callback",
       call,
     );
   }
@@ -92,16 +94,19 @@ export class PipelineCommands {
       return await this.receive(slug, callback, async (ops) => {
         const calls = (await ops?.nodeRow(workerKey(slug)))?.attempt;
         if (calls !== call) throw new PipelineError("conflict", `this answers call ${call} of agent "${slug}"; the run is at call ${calls ?? 0}`);
-      });
+      }, "builtin");
     } catch (error) {
       if (error instanceof PipelineError && (error.code === "conflict" || error.code === "not_found")) return undefined;
       throw error;
     }
   }
 
-  /** `call`: the callback_url's call number, when the answer came over HTTP (the built-in agents' own answers say theirs in `authorize`). */
+  /**
+   * `source`: how the answer came (its provenance, provenance.ts). `call`: the callback_url's call number, when the
+   * answer came over HTTP (the built-in agents' own answers say theirs in `authorize`).
+   */
   private receive(
-    slug: string, callback: AgentCallback, authorize: (ops: RunOps | undefined, run: store.PipelineRunRow | undefined) => Promise<void>, call?: number,
+    slug: string, callback: AgentCallback, authorize: (ops: RunOps | undefined, run: store.PipelineRunRow | undefined) => Promise<void>, source: OutputSource, call?: number,
   ): Promise<CallbackResult> {
     return this.onRunIfAny(callback.runId, async (ops, tx, found) => {
       await authorize(ops, found);
@@ -120,7 +125,7 @@ export class PipelineCommands {
         await ops!.handle({ type: "callback", key: workerKey(slug), status: "failed", error: callback.failed });
         return { status: "ok" as const, run_id: run.id, artifact_type: agent.artifact_type, version: 0, duplicate: false };
       }
-      return acceptOutput(tx, ops!, run, agent, callback.output);
+      return acceptOutput(tx, ops!, run, agent, callback.output, source);
     });
   }
 
@@ -157,7 +162,7 @@ export class PipelineCommands {
       const agent = agentOf(run, run.currentAgent);
       // Stored under the current agent's artifact type, as the pipeline always has; the requested name is kept, not lost.
       const kept = artifactType === agent.artifact_type ? output : { ...output, metadata: { ...(output.metadata ?? {}), requested_artifact_type: artifactType } };
-      return acceptOutput(tx, ops, run, agent, kept);
+      return acceptOutput(tx, ops, run, agent, kept, "manual");
     });
   }
 
@@ -168,7 +173,8 @@ export class PipelineCommands {
   async approve(runId: string, by: Decider, expected?: ReviewedOutput, comment?: string): Promise<PipelineRunView> {
     const said = comment?.trim() || undefined;
     await this.onRun(runId, async (ops, tx, run) => {
-      await checkWaiting(tx, run, "approve", expected);
+      const latest = await checkWaiting(tx, run, "approve", expected);
+      noteReviewedStep(run, latest);
       if (said) noteAudit("comment", said);
       // Several approvers needed: this one is recorded, and the output waits for the next.
       if (!(await admitDecision(tx, ops.id, gateKey(run.currentAgent!), by, "approve"))) return;
@@ -185,6 +191,7 @@ export class PipelineCommands {
   async reject(runId: string, feedback: string, by: Decider, expected?: ReviewedOutput): Promise<PipelineRunView> {
     await this.onRun(runId, async (ops, tx, run) => {
       const latest = await checkWaiting(tx, run, "reject", expected);
+      noteReviewedStep(run, latest);
       await admitDecision(tx, ops.id, gateKey(run.currentAgent!), by, "request_changes");
       const comments = await takeOpenComments(tx, { engine_run_id: ops.id, node_id: gateKey(run.currentAgent!) }, latest?.version ?? 1);
       if (feedback.trim() === "" && comments.length === 0) {
@@ -220,7 +227,9 @@ export class PipelineCommands {
         justification: `Edited by ${who}${note?.trim() ? `: ${note.trim()}` : ""}.`,
       };
       const version = (latest?.version ?? 0) + 1;
-      const metadata = { edited_by: EditedBy.parse({ id: by.accountId, name: who }), revises: latest?.version ?? null, ...(note?.trim() ? { note: note.trim() } : {}) };
+      const metadata = {
+        edited_by: EditedBy.parse({ id: by.accountId, name: who }), made_by: madeByPerson(who), revises: latest?.version ?? null, ...(note?.trim() ? { note: note.trim() } : {}),
+      };
       const artifactId = await store.insertArtifact(tx, { runId: run.id, artifactType: agent.artifact_type, version, content, metadata });
       await store.insertTurns(tx, [{ runId: run.id, kind: "artifact", agent: agent.slug, actor: who, payload: { artifact_id: artifactId, version } }]);
       return { status: "ok" as const, run_id: run.id, artifact_type: agent.artifact_type, version, duplicate: false };
@@ -311,6 +320,11 @@ async function checkWaiting(tx: Executor, run: store.PipelineRunRow, action: str
   return latest;
 }
 
+/** The audit entry of a decision names the step and the version decided on ("step: Requirements v2"), whatever else is said. */
+function noteReviewedStep(run: store.PipelineRunRow, latest: { version: number } | undefined): void {
+  noteAudit("step", `${agentOf(run, run.currentAgent!).name} v${latest?.version ?? 0}`);
+}
+
 function agentOf(run: store.PipelineRunRow, slug: string): PipelineAgent {
   const agent = run.agents.find((a) => a.slug === slug);
   if (!agent) throw new PipelineError("not_found", `no agent "${slug}" in the pipeline of run ${run.id}`);
@@ -321,7 +335,7 @@ function agentOf(run: store.PipelineRunRow, slug: string): PipelineAgent {
  * Stores a new version of the agent's artifact and completes its Worker, in the caller's transaction. A content
  * equal to the latest stored version is a repeat (n8n retries echo no attempt number) and stores nothing.
  */
-async function acceptOutput(tx: Executor, ops: RunOps, run: store.PipelineRunRow, agent: PipelineAgent, output: AgentOutput): Promise<CallbackResult> {
+async function acceptOutput(tx: Executor, ops: RunOps, run: store.PipelineRunRow, agent: PipelineAgent, output: AgentOutput, source: OutputSource): Promise<CallbackResult> {
   const latest = await store.latestArtifact(tx, run.id, agent.artifact_type);
   const answer = (version: number, duplicate: boolean): CallbackResult => ({ status: "ok", run_id: run.id, artifact_type: agent.artifact_type, version, duplicate });
   if (latest && sameJson(latest.content, output.content)) return answer(latest.version, true);
@@ -331,7 +345,9 @@ async function acceptOutput(tx: Executor, ops: RunOps, run: store.PipelineRunRow
   // Agents' shapes vary in the field: an output that does not fit its schema is kept (the reviewer decides), with
   // the mismatch recorded so the reviewer sees it.
   const check = isArtifactType(agent.artifact_type) ? parseEnvelope(agent.artifact_type, output.content) : undefined;
-  const metadata = check && !check.success ? { ...(output.metadata ?? {}), schema_issues: check.error } : (output.metadata ?? null);
+  // What made it is the pipeline's to say (provenance.ts), whatever the agent's own metadata claims.
+  const madeBy = madeByOf(agent, source, output.metadata);
+  const metadata = { ...(output.metadata ?? {}), made_by: madeBy, ...(check && !check.success ? { schema_issues: check.error } : {}) };
   const artifactId = await store.insertArtifact(tx, { runId: run.id, artifactType: agent.artifact_type, version, content: output.content, metadata });
   await store.insertTurns(tx, [{ runId: run.id, kind: "artifact", agent: agent.slug, payload: { artifact_id: artifactId, version } }]);
   return answer(version, false);

@@ -23,7 +23,7 @@ function pipelineRun() {
   let currentAgent: string | null = null;
   const ctx = { runId: "run-1", runInput: { brief: "b" }, callbackUrl: (key: string) => `https://stitch.example.test/cb/${key}` };
   return (event: ExternalEvent, actor: string | null = null): Projected => {
-    const seed = event.type === "cancel" ? rows : undefined;
+    const seed = event.type === "cancel" || event.type === "restart" ? rows : undefined;
     const step = settleSync(macrostep(graph, event, ctx, seed), (keys) => keys.flatMap((key) => rows.get(key) ?? []));
     expect(step.outcome.kind).toBe("applied");
     for (const change of step.changes) rows.set(change.key, change.after);
@@ -80,5 +80,14 @@ describe("the pipeline projection", () => {
     const cancelled = send({ type: "cancel", reason: "wrong brief" }, "ops");
     expect(cancelled.state).toEqual({ state: { phase: "cancelled", agent: null }, failure: null });
     expect(cancelled.turns).toEqual([{ kind: "cancelled", agent: "requirements", payload: { reason: "wrong brief" }, actor: "ops" }]);
+  });
+
+  it("an edited brief's restart while the output waits is the agent starting over, with no empty request for changes", () => {
+    const send = pipelineRun();
+    send({ type: "start" });
+    send({ type: "callback", key: workerKey("requirements"), status: "completed", output: { artifact: {} } });
+    const restarted = send({ type: "restart", key: workerKey("requirements") }, "ana");
+    expect(restarted.turns).toEqual([{ kind: "started", agent: "requirements", payload: { is_feedback: false, attempt: 2 }, actor: null }]);
+    expect(restarted.state?.state).toEqual({ phase: "in_progress", agent: "requirements" });
   });
 });

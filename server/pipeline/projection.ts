@@ -56,7 +56,9 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
         state = { state: { phase: "completed", agent: null }, failure: null };
         turn({ kind: "completed", payload: null }, null);
       }
-    } else if (before === "waiting_for_user" && after === "pending") {
+    } else if (before === "waiting_for_user" && after === "pending" && t.event.type !== "restart") {
+      // An edited brief sets the waiting output aside too (pending again), but nobody requested changes: the
+      // restart is its own turn (brief_edited, written by the command), not a rejection with nothing said.
       turn({ kind: "rejected", payload: { feedback: t.event.type === "review" ? (t.event.feedback ?? "") : "" } }, slug, t.actor);
     }
   }

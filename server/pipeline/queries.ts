@@ -1,4 +1,5 @@
 /** The pipeline's read models: runs, artifacts, exports and the conversation a run reads as. */
+import { z } from "zod";
 import type { Database } from "../../db/client";
 import type { ConversationMarkers, ListChanges, RunChanges } from "../engine/runChanges";
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
@@ -11,6 +12,10 @@ import { gateKey } from "./definition";
 import type { Decision } from "../decisions/schemas";
 import type { ReviewedVersions, StoredVersion } from "../review/doors";
 import { EditedBy } from "./schemas";
+import { madeByStored } from "./provenance";
+
+/** An agent's `comment_outcomes` as stored in its envelope, read for what each says was done. */
+const StoredCommentOutcomes = z.array(z.object({ anchor: z.string(), done: z.boolean() }));
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 
@@ -60,6 +65,18 @@ function approvalsByVersion(agents: readonly PipelineAgent[], turns: readonly st
     approvals.set(key, [...(approvals.get(key) ?? []), { by: turn.actor, at: iso(turn.createdAt), comment: turn.payload.comment }]);
   }
   return approvals;
+}
+
+/**
+ * Every version of a run's brief, oldest first: the brief as submitted is the one the first edit replaced; each edit
+ * is a version of its own, by whoever made it (its turn's id, `turnId`). The last is the one the agents read.
+ */
+function briefVersions(run: store.PipelineRunRow, turns: readonly store.TurnRow[]): { version: number; brief: string; by: string | null; turnId: number | null }[] {
+  const edits = turns.flatMap((e) => (e.kind === "brief_edited" ? [e] : []));
+  return [
+    { version: 1, brief: edits[0]?.payload.previous ?? run.brief, by: run.submittedBy?.name ?? null, turnId: null },
+    ...edits.map((e, index) => ({ version: index + 2, brief: e.payload.brief, by: e.actor, turnId: e.id })),
+  ];
 }
 
 export class PipelineQueries {
@@ -155,9 +172,11 @@ export class PipelineQueries {
   async bundle(runId: string, now: Date = new Date()): Promise<Uint8Array> {
     const [run, latest, turns] = await Promise.all([this.findRun(runId), this.latestArtifacts(runId), this.database.run((db) => store.listTurns(db, runId))]);
     const approvals = approvalsByVersion(run.agents, turns);
+    const agentOfType = (type: string) => run.agents.find((a) => a.artifact_type === type);
     return buildBundle(
       exportOf(runId, latest, now),
-      latest.map((a) => ({ ...a, approvals: approvals.get(`${a.artifact_type} v${a.version}`) ?? [] })),
+      latest.map((a) => ({ ...a, approvals: approvals.get(`${a.artifact_type} v${a.version}`) ?? [], made_by: madeByStored(agentOfType(a.artifact_type), a.metadata) })),
+      { domain: run.domain, briefs: briefVersions(run, turns).map(({ version, brief, by }) => ({ version, brief, by })), steps: run.agents.map((a) => ({ artifact_type: a.artifact_type, name: a.name })) },
     );
   }
 
@@ -175,10 +194,9 @@ export class PipelineQueries {
       const agent = agents.find((a) => a.slug === slug);
       return agent ? agentRef(agent) : null;
     };
-    // The brief as submitted is the one the first edit replaced; each edit is a version of its own, by whoever made it.
-    const edits = turns.flatMap((e) => (e.kind === "brief_edited" ? [e] : []));
-    const submitted = edits[0]?.payload.previous ?? run.brief;
-    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: submitted, version: 1, by: run.submittedBy?.name ?? null }];
+    const briefs = briefVersions(run, turns);
+    const [submitted] = briefs;
+    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: submitted!.brief, version: 1, by: submitted!.by }];
     for (const e of turns) {
       const id = `e${e.id}`;
       const at = iso(e.createdAt);
@@ -190,18 +208,22 @@ export class PipelineQueries {
           const edited = EditedBy.safeParse(artifact.metadata?.edited_by);
           messages.push({
             kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata,
-            edited_by: edited.success ? edited.data.name : null,
+            edited_by: edited.success ? edited.data.name : null, made_by: madeByStored(agents.find((a) => a.slug === e.agent), artifact.metadata),
           });
         }
       } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor, comment: e.payload.comment });
-      else if (e.kind === "rejected" && agent) messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
+      // A rejection with nothing said is what an edited brief's restart left behind before it was its own turn alone.
+      else if (e.kind === "rejected" && agent && e.payload.feedback.trim() !== "") messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
       else if (e.kind === "failed") {
         // Only the failure the run is stuck on can be retried; earlier ones were retried already.
         const latestFailure = e.id === lastFailureId && run.failure !== null;
         messages.push({ kind: "error", id, at, agent, error: e.payload.error || "the agent failed", retryable: latestFailure });
       } else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
       else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
-      else if (e.kind === "brief_edited") messages.push({ kind: "brief", id, at, domain: run.domain, brief: e.payload.brief, version: edits.indexOf(e) + 2, by: e.actor });
+      else if (e.kind === "brief_edited") {
+        const edit = briefs.find((b) => b.turnId === e.id)!;
+        messages.push({ kind: "brief", id, at, domain: run.domain, brief: edit.brief, version: edit.version, by: edit.by });
+      }
     }
     return { run: await this.view(run), stitch_run_id: run.stitchRunId, messages };
   }
@@ -218,11 +240,13 @@ export class PipelineQueries {
     const versions = stored.map((a): StoredVersion => {
       const envelope = a.content;
       const edited = EditedBy.safeParse(a.metadata?.edited_by);
+      const outcomes = StoredCommentOutcomes.safeParse(envelope.comment_outcomes);
       return {
         version: a.version, revises: a.version > 1 ? a.version - 1 : null, created_at: iso(a.createdAt),
         author: edited.success ? { kind: "person", name: edited.data.name, account_id: edited.data.id } : { kind: "agent", name: agent.name, account_id: null },
         output: "artifact" in envelope ? envelope.artifact : envelope,
         claim: "artifact" in envelope ? { changes_made: envelope.changes_made ?? null, justification: typeof envelope.justification === "string" ? envelope.justification : "" } : null,
+        ...(outcomes.success ? { commentOutcomes: outcomes.data } : {}),
       };
     });
     const closedAt = decision.decided_at ? Date.parse(decision.decided_at) : undefined;

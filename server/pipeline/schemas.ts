@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DecisionRules } from "../engine/schemas";
 import { SentComment } from "../review/schemas";
+import { MadeBy } from "./provenance";
 
 export const AgentSlug = z.string().regex(/^[a-z][a-z0-9_-]*$/, "agent slugs are lowercase letters, digits, - and _");
 
@@ -183,6 +184,8 @@ export const ConversationMessage = z.discriminatedUnion("kind", [
     content: ArtifactContent, metadata: z.record(z.string(), z.unknown()).nullable(),
     /** The reviewer who edited this version by hand ("Edited by Rita Ramos"); null for the agent's own. */
     edited_by: z.string().nullable(),
+    /** What made this version: an n8n agent, a model by name, the offline drafting or a person (provenance.ts). */
+    made_by: MadeBy,
   }),
   z.object({ kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable(), comment: z.string().nullable() }),
   z.object({ kind: z.literal("rejection"), id: z.string(), at: z.string(), agent: AgentRef, feedback: z.string(), actor: z.string().nullable() }),

@@ -16,6 +16,11 @@ import * as store from "./store";
 export interface StoredVersion extends OutputVersion {
   output: unknown;
   claim: { changes_made: unknown; justification: string } | null;
+  /**
+   * What the agent that made this version says it did with each comment sent to it (`comment_outcomes`); undefined
+   * when it says nothing of them (an agent that reads only the feedback text).
+   */
+  commentOutcomes?: { anchor: string; done: boolean }[];
 }
 
 export interface ReviewedVersions {

@@ -17,6 +17,15 @@ import * as store from "./store";
 /** Whose draft a caller's is: their account, or one shared "anonymous" when the server runs without sign-in. */
 export const draftOwner = (by: Decider) => by.accountId ?? "anonymous";
 
+/**
+ * What the agent says of the comment on `anchor` in the latest version after `from` (up to `to`) that answers it:
+ * true done, false not done, undefined when no version in between answers comments on that part.
+ */
+export function claimedDone(versions: readonly StoredVersion[], anchor: string, from: number, to: number): boolean | undefined {
+  const answering = versions.filter((v) => v.version > from && v.version <= to && v.commentOutcomes?.some((outcome) => outcome.anchor === anchor)).at(-1);
+  return answering?.commentOutcomes?.filter((outcome) => outcome.anchor === anchor).every((outcome) => outcome.done);
+}
+
 export class ReviewQueries {
   constructor(
     private readonly database: Database,
@@ -71,7 +80,10 @@ export class ReviewQueries {
       items: rows.map((row): ReviewComment => {
         const thread = row.replyTo ? (byId.get(row.replyTo) ?? row) : row;
         const currentAnchor = relocate(current.output, row.anchor, row.quote, anchorsNow);
-        const changed = currentAnchor !== null && row.version !== current.version && !sameJson(valueAt(outputOf(row.version), row.anchor), valueAt(current.output, currentAnchor));
+        const differs = currentAnchor !== null && row.version !== current.version && !sameJson(valueAt(outputOf(row.version), row.anchor), valueAt(current.output, currentAnchor));
+        // "Changed" is shown only where the part differs and, when the agent answered the comment, it says it did it:
+        // a part that moved for another reason while the agent reports the comment not done was not changed for her.
+        const changed = differs && claimedDone(read.versions, row.anchor, row.version, current.version) !== false;
         return {
           id: row.id, decision_id: row.decisionId, version: row.version, anchor: row.anchor, label: row.label, quote: row.quote, text: row.text,
           reply_to: row.replyTo, author: { id: row.authorId, name: row.authorName }, created_at: row.createdAt,

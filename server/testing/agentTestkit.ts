@@ -34,12 +34,33 @@ export const BRIEFS = {
     domain: "",
     brief: "A clinic booking portal where patients book appointments online, doctors manage their schedules, and receptionists confirm visits by SMS.",
   },
+  /**
+   * A brief as an analyst writes one: a product description that starts "A web app for", relative clauses ("members who
+   * return late twice"), "see who has what", a rule, a report, a payment provider and an email reminder.
+   */
+  toolLibrary: {
+    domain: "tool-library",
+    brief:
+      "A web app for a neighbourhood tool library run by volunteers. Members browse the catalogue, reserve a tool for up to three days and get an email reminder " +
+      "the day before it is due back. Volunteers check tools out and in at the shed, mark damaged tools, and see who has what. Members who return late twice are " +
+      "suspended for a month. The coordinator manages volunteers and exports a weekly overdue list as CSV. Payments of the yearly membership fee go through Stripe.",
+  },
   /** No product description; a group named in the singular ("the back office reconciles ..."). */
   streetVendors: {
     domain: "",
     brief: "Street vendors accept QR payments and see daily totals; the back office reconciles settlements with the bank every night.",
   },
 } as const;
+
+/** The default pipeline's steps in order, as a bundle names them. */
+export const PIPELINE_STEPS = [
+  { artifact_type: "requirements", name: "Requirements" },
+  { artifact_type: "inception", name: "Inception" },
+  { artifact_type: "agile", name: "User stories" },
+  { artifact_type: "diagramacion", name: "Diagrams" },
+  { artifact_type: "pseudocodigo", name: "Pseudocode" },
+  { artifact_type: "qa", name: "QA" },
+];
 
 export type PipelineEnvelopes = { [T in ArtifactType]: EnvelopeOf<T> };
 

@@ -20,7 +20,7 @@ export interface ProducedArtifact<T extends ArtifactType = ArtifactType> {
   metadata: ArtifactMetadata;
 }
 
-export const DETERMINISTIC_NOTE = "drafted deterministically from the brief; configure LLM_BASE_URL for model-written drafts";
+export const DETERMINISTIC_NOTE = "drafted offline by rules from the brief: a stand-in for a language model, not a model's writing; configure LLM_BASE_URL for model-written drafts";
 
 /**
  * Never falls back from a failed LLM call to the deterministic draft: the error propagates, so the pipeline

@@ -162,9 +162,25 @@ const DEICTIC = /^(?:this|it|that|these|those|the whole (?:\w+)|this (?:\w+)|tha
 const LABEL_FIELDS = ["name", "title", "risk"];
 const ADD_FIELDS = ["description", "mitigation", "responsibility", "interest", "expected_result", "purpose"];
 
-/** The sentence a request adds: the reviewer's own words when the request is a statement, else what they ask for. */
+/** The sentence a request adds: the rule the reviewer stated, in her words ("A reservation must be limited to 3 days."). */
 export function addedSentence(directive: Directive): string {
-  return `${sentenceCase(directive.wish ? withoutIds(directive.sentence) : directive.subject)}.`;
+  return `${sentenceCase(withoutIds(directive.sentence))}.`;
+}
+
+/** A statement of what must hold: a modal or a limit ("must", "at most 3", "only", "never"). */
+const RULE = /\b(?:must|should|shall|may|can|cannot|can't|has to|have to|needs? to|is to|are to|at most|at least|no more than|up to|only|never|always|limited|required|mandatory)\b/i;
+
+/**
+ * Why the offline drafting leaves a part as it was rather than write a request into it, or undefined when the request
+ * is a rule the part can carry in the reviewer's own words. A remark ("'Return late twice' is not something a tenant
+ * does") says what is wrong, not what the part should say; "add a late fee" names a topic, not a sentence to write.
+ * Pasting either into a deliverable would make it read as the reviewer's note, not as the product's requirement.
+ */
+function cannotWrite(directive: Directive, part: Part): string | undefined {
+  if (directive.wish && RULE.test(directive.sentence)) return undefined;
+  return directive.wish
+    ? `${quoted(directive.sentence)} says what is wrong with ${part.name}, not what it should say instead; the offline drafting does not write a reviewer's words into the output, so it is left as it was (say "change X to Y", or edit it by hand)`
+    : `the offline drafting cannot write new wording about ${quoted(directive.subject)} into ${part.name}, so it is left as it was (say "change X to Y", state the rule it must hold, or edit it by hand)`;
 }
 
 const quoted = (text: string) => `"${normalizeSpace(text).length > 120 ? `${normalizeSpace(text).slice(0, 119)}…` : normalizeSpace(text)}"`;
@@ -277,10 +293,10 @@ function applyAdd<A>(revision: Revision<A>, part: Part, directive: Directive, ru
   }
   if (typeof part.value === "string") {
     const text = part.value;
-    const edit: Edit<string> = rules.addToText?.(text, directive, part) ?? {
-      value: `${text.replace(/\s+$/, "")} ${addedSentence(directive)}`.trim(),
-      did: `added ${quoted(addedSentence(directive))}`,
-    };
+    const refusal = cannotWrite(directive, part);
+    const edit: Edit<string> =
+      rules.addToText?.(text, directive, part) ??
+      (refusal ? { refused: refusal } : { value: `${text.replace(/\s+$/, "")} ${addedSentence(directive)}`.trim(), did: `added ${quoted(addedSentence(directive))}` });
     if ("refused" in edit) return { done: false, message: `${part.name}: ${edit.refused}` };
     write(revision, part.anchor, edit.value);
     revision.changes.modified.push(`${part.anchor}: ${edit.did}`);
@@ -290,9 +306,12 @@ function applyAdd<A>(revision: Revision<A>, part: Part, directive: Directive, ru
   const item = part.value;
   const field = ADD_FIELDS.find((key) => typeof item[key] === "string");
   const sentence = addedSentence(directive);
-  const fallback: Edit<Json> = field
-    ? { value: { ...item, [field]: `${String(item[field]).replace(/\s+$/, "")} ${sentence}`.trim() }, did: `added ${quoted(sentence)} to its ${field}` }
-    : { refused: "it has no text the request can be added to" };
+  const refusal = cannotWrite(directive, part);
+  const fallback: Edit<Json> = refusal
+    ? { refused: refusal }
+    : field
+      ? { value: { ...item, [field]: `${String(item[field]).replace(/\s+$/, "")} ${sentence}`.trim() }, did: `added ${quoted(sentence)} to its ${field}` }
+      : { refused: "it has no text the request can be added to" };
   const edit = rules.addToItem?.(item, directive, part) ?? fallback;
   if ("refused" in edit) return { done: false, message: `nothing was added to ${part.name}: ${edit.refused}` };
   write(revision, part.anchor, edit.value);

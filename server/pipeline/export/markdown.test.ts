@@ -8,30 +8,30 @@ const envelopes = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
 const render = (artifact_type: string, content: unknown, version = 1) => renderArtifactMarkdown({ artifact_type, version, created_at: "2026-02-17T22:10:00Z", content, run_id: "RUN_1" });
 
 describe("file names", () => {
-  it("keep the original prefixes, numbered by artifact version", () => {
-    expect(ARTIFACT_TYPES.map((type) => artifactFileName(type, 1))).toEqual([
-      "REQ-001-requirements.md",
-      "INC-001-inception.md",
-      "US-001-user-stories.md",
-      "DIA-001-diagrams.md",
-      "PSE-001-pseudocode.md",
-      "TC-001-test-cases.md",
+  it("are the step's place in the pipeline and what it holds, so they sort in pipeline order; no version that reads like an item id", () => {
+    expect(ARTIFACT_TYPES.map((type, index) => artifactFileName(type, index + 1))).toEqual([
+      "01-requirements.md",
+      "02-inception.md",
+      "03-user-stories.md",
+      "04-diagrams.md",
+      "05-pseudocode.md",
+      "06-test-cases.md",
     ]);
-    expect(artifactFileName("requirements", 12)).toBe("REQ-012-requirements.md");
-    expect(artifactFileName("Security Review", 2)).toBe("SEC-002-security-review.md");
+    expect(artifactFileName("Security Review", 7)).toBe("07-security-review.md");
   });
 });
 
 describe("built-in artifacts", () => {
-  it("starts with the numbered title, version, time and run", () => {
-    expect(render("requirements", envelopes.requirements, 2).split("\n").slice(0, 6)).toEqual([
-      "# REQ-002 Requirements",
+  it("starts with the step's title, version, time and run; without a step, the type's readable title", () => {
+    expect(render("requirements", envelopes.requirements, 2).split("\n").slice(0, 5)).toEqual([
+      "# Requirements",
       "",
-      "- **Artifact type:** requirements",
       "- **Version:** 2",
       "- **Created:** 2026-02-17T22:10:00Z",
       "- **Run:** RUN_1",
     ]);
+    const step = renderArtifactMarkdown({ artifact_type: "diagramacion", version: 3, created_at: "2026-02-17T22:10:00Z", content: envelopes.diagramacion, step: { name: "Diagrams", position: 4, of: 6 } });
+    expect(step.split("\n").slice(0, 5)).toEqual(["# 04 Diagrams", "", "- **Step:** 4 of 6, Diagrams", "- **Version:** 3", "- **Created:** 2026-02-17T22:10:00Z"]);
   });
 
   it("requirements: sections in the artifact's field order, capabilities as a table, extra fields generically", () => {
@@ -50,7 +50,7 @@ describe("built-in artifacts", () => {
     expect(markdown).toContain("| ID | Name | Description | Actor | Kind | Domain |");
     expect(markdown).toContain("| CAP-001 | Order food | Customers can order food. | Customers | person | Ordering and commerce |");
     expect(markdown).toContain("- The app must respond within 300 ms.");
-    expect(markdown).toContain('- core_capabilities: CAP-001 "Order food"');
+    expect(markdown).toContain('- Core capabilities: CAP-001 "Order food"');
   });
 
   it("inception: risk matrix and requirement lists as tables", () => {
@@ -111,7 +111,7 @@ describe("whatever an n8n agent returns", () => {
 
   it("keeps unknown fields and escapes table cells", () => {
     const markdown = render("security-review", { artifact: { findings: [{ id: "F1", severity: "high", text: "SQL | injection\nin search" }] } });
-    expect(markdown).toContain("# SEC-001 Security review");
+    expect(markdown).toContain("# Security review\n");
     expect(markdown).toContain("## Findings\n\n| ID | Severity | Text |\n| --- | --- | --- |\n| F1 | high | SQL \\| injection<br>in search |");
   });
 

@@ -1,11 +1,11 @@
 /**
  * One readable Markdown document per artifact, for the export bundle.
  *
- * File names keep the original system's prefixes and number them by artifact version:
- * `<PREFIX>-<version, 3 digits>-<name>.md`, so REQ-001-requirements.md is version 1 of the requirements and
- * REQ-003-requirements.md its third revision. Prefixes and names: REQ requirements, INC inception,
- * US user-stories (agile), DIA diagrams, PSE pseudocode, TC test-cases; an artifact type outside the six
- * gets the first three letters of its name. Items inside keep their own ids (US-001, TC-004, ...).
+ * Files are named by the step's place in the pipeline and what it holds, so they sort in pipeline order:
+ * `01-requirements.md`, `02-inception.md`, `03-user-stories.md`, `04-diagrams.md`, `05-pseudocode.md`,
+ * `06-test-cases.md`; an artifact type outside the six is named after itself. The version is in the header, never in
+ * the name, where it read like an item id (REQ-004). Headers name the step as people call it ("User stories"), not
+ * the artifact type's slug.
  *
  * What must hold: rendering never throws. Real n8n agents return shapes of their own, so every known
  * section checks the shape it gets and falls back to a generic rendering (headings for objects, bullets for
@@ -13,32 +13,36 @@
  */
 import { ARTIFACT_TYPES } from "../artifacts";
 
-const KNOWN: Record<string, { prefix: string; name: string; title: string }> = {
-  requirements: { prefix: "REQ", name: "requirements", title: "Requirements" },
-  inception: { prefix: "INC", name: "inception", title: "Inception" },
-  agile: { prefix: "US", name: "user-stories", title: "User stories" },
-  diagramacion: { prefix: "DIA", name: "diagrams", title: "Diagrams" },
-  pseudocodigo: { prefix: "PSE", name: "pseudocode", title: "Pseudocode" },
-  qa: { prefix: "TC", name: "test-cases", title: "Test cases" },
+const KNOWN: Record<string, { name: string; title: string }> = {
+  requirements: { name: "requirements", title: "Requirements" },
+  inception: { name: "inception", title: "Inception" },
+  agile: { name: "user-stories", title: "User stories" },
+  diagramacion: { name: "diagrams", title: "Diagrams" },
+  pseudocodigo: { name: "pseudocode", title: "Pseudocode" },
+  qa: { name: "test-cases", title: "Test cases" },
 };
 
-function describeType(artifactType: string): { prefix: string; name: string; title: string } {
+function describeType(artifactType: string): { name: string; title: string } {
   const known = KNOWN[artifactType];
   if (known) return known;
   const name = artifactType.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "artifact";
-  const prefix = name.replace(/[^a-z]/g, "").slice(0, 3).toUpperCase() || "ART";
-  return { prefix, name, title: humanize(artifactType) || "Artifact" };
+  return { name, title: humanize(artifactType) || "Artifact" };
 }
 
-export function artifactFileName(artifactType: string, version: number): string {
-  const { prefix, name } = describeType(artifactType);
-  return `${prefix}-${String(Math.max(0, Math.trunc(version))).padStart(3, "0")}-${name}.md`;
+/** "01-requirements.md": the step's position in the pipeline (from 1), then what the artifact is. */
+export function artifactFileName(artifactType: string, position: number): string {
+  return `${String(Math.max(0, Math.trunc(position))).padStart(2, "0")}-${describeType(artifactType).name}.md`;
 }
 
 /** Pipeline order for known types, then the others by name: the order files appear in a bundle. */
 export function artifactOrder(artifactType: string): number {
   const index = (ARTIFACT_TYPES as readonly string[]).indexOf(artifactType);
   return index >= 0 ? index : ARTIFACT_TYPES.length;
+}
+
+/** The title a step's document carries when the pipeline does not name the step. */
+export function artifactTitle(artifactType: string): string {
+  return describeType(artifactType).title;
 }
 
 export interface MarkdownInput {
@@ -48,6 +52,10 @@ export interface MarkdownInput {
   /** The stored content: the agent's envelope `{ artifact, changes_made, justification }`, or a bare artifact. */
   content: unknown;
   run_id?: string;
+  /** The step as the pipeline names it ("User stories") and its place (1 for the first); else the type's own title. */
+  step?: { name: string; position: number; of: number };
+  /** What made this version, in words (provenance.ts `MadeBy`). */
+  made_by?: { label: string; detail: string };
   /** This version's approvals, with each reviewer's comment. */
   approvals?: readonly { by: string | null; at: string; comment: string | null }[];
 }
@@ -416,27 +424,44 @@ function approvalsSection(approvals: NonNullable<MarkdownInput["approvals"]>): L
   return [...lines, ""];
 }
 
+/** A part's address at the start of a change line, as a person says it: "core_capabilities[CAP-001].description: ..." -> "CAP-001 description: ...". */
+const LEADING_ANCHOR = /^([a-z_]+(?:\[[^\]]+\])*(?:\.[a-z_]+(?:\[[^\]]+\])*)*)(?::([LP])(\d+))?(:\s|$)/;
+
+export function readableAnchors(line: string): string {
+  const match = LEADING_ANCHOR.exec(line);
+  if (!match?.[1]) return line;
+  const path = match[1];
+  const ids = [...path.matchAll(/\[([^\]]+)\]/g)].map((found) => found[1] ?? "");
+  const lastId = ids.at(-1);
+  const afterId = lastId ? path.slice(path.lastIndexOf(`[${lastId}]`) + lastId.length + 2) : path;
+  const fields = afterId.split(".").filter(Boolean).map((field) => humanize(field).toLowerCase());
+  const base = [lastId, ...fields].filter(Boolean).join(" ");
+  const named = lastId ? base : humanize(path.replace(/\./g, " "));
+  const where = match[2] ? `${match[2] === "L" ? "line" : "paragraph"} ${match[3]} of ${named}` : named;
+  return `${where.charAt(0).toUpperCase()}${where.slice(1)}${match[4] ?? ""}${line.slice(match[0].length)}`;
+}
+
 function changesSection(changes: unknown): Lines {
   if (!isRecord(changes)) return changes === undefined ? [] : [heading(2, "Changes in this version"), "", ...safely(generic, changes, 3), ""];
   const lines: Lines = [heading(2, "Changes in this version"), ""];
   for (const [kind, items] of Object.entries(changes)) {
     if (Array.isArray(items) && items.length === 0) continue;
-    lines.push(`**${humanize(kind)}**`, "", ...(Array.isArray(items) ? items.map((item) => `- ${itemLabel(item)}`) : safely(generic, items, 3)), "");
+    lines.push(`**${humanize(kind)}**`, "", ...(Array.isArray(items) ? items.map((item) => `- ${readableAnchors(itemLabel(item))}`) : safely(generic, items, 3)), "");
   }
   return lines.length > 2 ? lines : [];
 }
 
 export function renderArtifactMarkdown(input: MarkdownInput): string {
-  const { prefix, title } = describeType(input.artifact_type);
+  const title = input.step?.name ?? describeType(input.artifact_type).title;
   const content = input.content;
   const isEnvelope = isRecord(content) && "artifact" in content;
   const artifact = isEnvelope ? content.artifact : content;
-  const number = `${prefix}-${String(Math.max(0, Math.trunc(input.version))).padStart(3, "0")}`;
   const lines: Lines = [
-    heading(1, `${number} ${title}`),
+    heading(1, input.step ? `${String(input.step.position).padStart(2, "0")} ${title}` : title),
     "",
-    `- **Artifact type:** ${inline(input.artifact_type)}`,
+    ...(input.step ? [`- **Step:** ${input.step.position} of ${input.step.of}, ${inline(title)}`] : []),
     `- **Version:** ${input.version}`,
+    ...(input.made_by ? [`- **Made by:** ${inline(input.made_by.label)}. ${inline(input.made_by.detail)}`] : []),
     `- **Created:** ${inline(input.created_at)}`,
     ...(input.run_id ? [`- **Run:** ${inline(input.run_id)}`] : []),
     "",
@@ -447,7 +472,9 @@ export function renderArtifactMarkdown(input: MarkdownInput): string {
     if (content.justification !== undefined && content.justification !== "") {
       lines.push(heading(2, "Justification"), "", ...safely(paragraph, content.justification, 3), "");
     }
-    const extras = Object.fromEntries(Object.entries(content).filter(([key]) => !["artifact", "changes_made", "justification"].includes(key)));
+    // comment_outcomes answer the review round before this version, and the justification says them in words: as a
+    // table they were stale "Done: false" rows with raw anchors.
+    const extras = Object.fromEntries(Object.entries(content).filter(([key]) => !["artifact", "changes_made", "justification", "comment_outcomes"].includes(key)));
     if (Object.keys(extras).length > 0) lines.push(heading(2, "Other fields"), "", ...safely(generic, extras, 3), "");
   }
   lines.push(...approvalsSection(input.approvals ?? []));

@@ -216,7 +216,9 @@ export function reviseRequirements(request: AgentRequest): EnvelopeOf<"requireme
     return named ? Object.fromEntries(Object.entries(lists).filter(([field]) => (named as string[]).includes(field))) : lists;
   };
 
-  const addCapability = (directive: Directive) => {
+  const addCapability = (asked: Directive) => {
+    // "a weekly overdue list (CSV), which the brief now asks for": the reviewer's aside is hers, not the capability's.
+    const directive = { ...asked, subject: asked.subject.replace(/,?\s+(?:which|that|as|since|because)\s+(?:the brief|you|i|we|she|he|they|it)\b.*$/i, "").trim() };
     const ids = artifact.core_capabilities.map((item) => (typeof item === "object" && item && "id" in item ? String(item.id) : ""));
     const { clause, condition } = mainClause(directive.subject);
     const read = capabilitiesIn(clause)[0];

@@ -44,11 +44,34 @@ function segmentsOf(sentence: string): string[] {
     if (!relative?.[1] || !relative[2]) return [segment];
     const before = tokensOf(relative[1]);
     const head = before[before.length - 1] ?? "";
-    if (!isActorNoun(bare(head))) return [segment];
+    // "see who has what": "who" after a verb asks a question, it names no group.
+    if (!isActorNoun(bare(head)) || isBaseVerb(bare(head))) return [segment];
     const qualifier = before[before.length - 2];
     const group = qualifier && !NOT_IN_NOUN_PHRASE.has(bare(qualifier)) && !DETERMINERS.has(bare(qualifier)) ? `${qualifier} ${head}` : head;
+    const passive = passiveRule(before.length === 1 || before.length === 2 ? group : relative[1], relative[2]);
+    if (passive) return [passive];
     return [relative[1], `${group} ${relative[2]}`];
   });
+}
+
+/** "suspended" -> "suspend", "banned" -> "ban", "notified" -> "notify": the base verb of a past participle, when known. */
+function baseOfParticiple(word: string): string | undefined {
+  const lower = word.toLowerCase();
+  if (!/(?:ed|en)$/.test(lower)) return undefined;
+  const stem = lower.slice(0, -2);
+  const candidates = [stem, lower.slice(0, -1), stem.slice(0, -1), `${stem.slice(0, -1)}y`, `${lower.slice(0, -3)}y`];
+  return candidates.find((candidate) => candidate.length >= 2 && isBaseVerb(candidate));
+}
+
+/**
+ * "Members who return late twice are suspended for a month": the group is acted on, so the product does it, on a
+ * condition: "the system suspends members for a month when they return late twice". Undefined for any other shape.
+ */
+function passiveRule(group: string, relative: string): string | undefined {
+  const split = /^(.+?)\s+(?:are|is|get|gets|will be|must be|should be)\s+([a-z]+)\b(.*)$/i.exec(relative);
+  const base = split?.[2] ? baseOfParticiple(split[2]) : undefined;
+  if (!split?.[1] || !base) return undefined;
+  return `the system ${thirdPersonPhrase(base)} ${lowerFirst(group)}${split[3] ?? ""} when they ${split[1]}`;
 }
 
 /** Pieces of a segment split at commas and conjunctions, each with the separator that preceded it. */
@@ -180,13 +203,21 @@ export function readClauses(text: string): Clause[] {
 
 /** "We are building a super-app where ..." -> "a super-app": what the brief says the product is, when it says so. */
 export function productDescriptionIn(brief: string): string | undefined {
-  const first = readClauses(splitSentences(brief)[0] ?? "").find((clause) => clause.kind === "description");
+  const sentence = splitSentences(brief)[0] ?? "";
+  const first = readClauses(sentence).find((clause) => clause.kind === "description");
   if (!first) return undefined;
-  const described = first.action
+  // The clause reader splits at "and" ("a web and mobile app" -> "a web"): the description is the sentence's opening
+  // up to where its clauses begin, when that is where the description clause starts.
+  const opening = normalizeSpace(sentence.split(/\s*[:;]\s*|,?\s+(?:where|in which|through which|with which|whereby|that lets|which lets|so that)\s+/i)[0] ?? "");
+  const whole = opening.toLowerCase().startsWith(first.action.toLowerCase()) ? opening : first.action;
+  const described = whole
     .replace(/^(?:we|i)\s+(?:are|am|'re)\s+(?:building|creating|developing|making|designing|launching)\s+/i, "")
     .replace(/^(?:we|i)\s+(?:want|need|plan|would like)\s+(?:to\s+(?:build|create|develop|make|launch)\s+)?/i, "")
     .replace(/^(?:build|create|develop|design|launch|make)\s+/i, "")
     .replace(/^(?:this|it|the product)\s+is\s+/i, "")
     .replace(/[.,;:]+$/, "");
-  return /^(?:a|an)\s+\S/i.test(described) && described.split(" ").length <= 14 ? lowerFirst(described) : undefined;
+  // A description ends in what the product is, never in an adjective or a word that joins ("a web", "an app for").
+  const last = described.split(" ").at(-1)?.toLowerCase() ?? "";
+  const dangling = /^(?:web|mobile|online|digital|desktop|native|hybrid|cloud|simple|small|new|and|or|for|of|with|to|the|a|an)$/.test(last);
+  return /^(?:a|an)\s+\S/i.test(described) && described.split(" ").length <= 14 && !dangling ? lowerFirst(described) : undefined;
 }

@@ -19,7 +19,7 @@ const VERBS = new Set(
     "refill refund register reject release remind remove rent renew reorder repair replace reply report request reschedule reserve resolve " +
     "respond restore retrieve return review ride route run save scan schedule search see select sell send set settle share ship show sign " +
     "sort start stop store stream submit subscribe suggest supervise support swap switch sync take teach test tip top trace track trade " +
-    "train transfer translate travel treat unlock unsubscribe update upload use validate verify view visit vote walk watch withdraw write bill count"
+    "train transfer translate travel treat unlock unsubscribe update upload use validate verify view visit vote walk watch withdraw write bill count suspend ban warn fine"
   ).split(" "),
 );
 

@@ -140,7 +140,7 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
               v{message.version}
             </span>
             <Time at={message.at} />
-            {message.edited_by ? <span className="edited-by">Edited by {message.edited_by}</span> : null}
+            {message.edited_by ? <span className="edited-by">Edited by {message.edited_by}</span> : <span className="made-by" title={message.made_by.detail}>{message.made_by.label}</span>}
             {label || note.superseded ? (
               <span className="artifact-chips">
                 {label ? <span className={`review-chip review-${note.review}`}>{label}</span> : null}
