@@ -29,7 +29,8 @@ function fieldChange(field: string, before: unknown, after: unknown): FieldChang
 
 /** The fields of a node that differ between two versions, `type` first, then its data fields in the newer order. */
 function changedFields(before: StitchNode, after: StitchNode): FieldChange[] {
-  const changes: FieldChange[] = before.type === after.type ? [] : [fieldChange("type", before.type, after.type)];
+  // A node kind is a name, not text: no word pieces.
+  const changes: FieldChange[] = before.type === after.type ? [] : [{ field: "type", change: "changed", before: before.type, after: after.type }];
   const old = fieldsOf(before.data);
   const now = fieldsOf(after.data);
   for (const [field, value] of now) if (!jsonEqual(old.get(field), value)) changes.push(fieldChange(field, old.get(field), value));

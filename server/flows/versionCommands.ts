@@ -16,7 +16,7 @@ import type { Identity } from "../people/schemas";
 import { FlowError } from "./errors";
 import { diffGraphs } from "./flowDiff";
 import * as store from "./store";
-import type { FlowDraft, FlowDraftBody, RestoreVersionBody, SaveVersionBody } from "./versionSchemas";
+import type { DiscardedDraft, FlowDraft, FlowDraftBody, RestoreVersionBody, SaveVersionBody } from "./versionSchemas";
 
 export const EMPTY_GRAPH: StitchGraph = { nodes: [], edges: [] };
 
@@ -122,7 +122,7 @@ export class FlowVersionCommands {
   }
 
   /** Discards the caller's draft of a flow (the app asks first); answers whether there was one. */
-  async discardDraft(flowId: string, by: Identity): Promise<{ discarded: boolean }> {
+  async discardDraft(flowId: string, by: Identity): Promise<DiscardedDraft> {
     requireRole(by, "operator");
     if (!isUuid(flowId)) return { discarded: false };
     return { discarded: await this.engine.database.transaction((tx) => store.deleteDraft(tx, flowId, draftPerson(by))) };

@@ -74,6 +74,9 @@ export const FlowDraft = z.object({
 });
 export type FlowDraft = z.infer<typeof FlowDraft>;
 
+export const DiscardedDraft = z.object({ discarded: z.boolean().describe("False when there was no draft to discard.") });
+export type DiscardedDraft = z.infer<typeof DiscardedDraft>;
+
 export const DiffQuery = z.object({
   from: z.coerce.number().int().nonnegative().describe("The older version (0: the empty graph)."),
   to: z.coerce.number().int().positive().describe("The newer version."),

@@ -8,7 +8,7 @@ import { AuditEntry, type AuditPage } from "../../audit/schemas";
 import { CommentBody, CommentList, Draft, DraftBody, EditBody, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "../../review/schemas";
 import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
 import { FlowConversation, FlowTurn } from "../../flows/schemas";
-import { CheckGraphBody, FlowDiff, FlowDraft, FlowDraftBody, GraphCheck, RestoreVersionBody, SaveVersionBody, StaleVersion, StartFlowRunBody } from "../../flows/versionSchemas";
+import { CheckGraphBody, DiscardedDraft, FlowDiff, FlowDraft, FlowDraftBody, GraphCheck, RestoreVersionBody, SaveVersionBody, StaleVersion, StartFlowRunBody } from "../../flows/versionSchemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
   CallbackBody, CancelBody, CreateFlowBody, FlowListItem, FlowVersion, FlowVersionSummary, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
@@ -198,7 +198,7 @@ const requestSchemas = {
  * what a Worker's webhook receives. StitchGraph is a request component only: as an answer it differs (no extra keys).
  */
 const responseSchemas = {
-  StitchFlow, FlowSummary, FlowVersion, FlowVersionSummary, GraphCheck, FlowDraft, FlowDiff, StaleVersion, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
+  StitchFlow, FlowSummary, FlowVersion, FlowVersionSummary, GraphCheck, FlowDraft, DiscardedDraft, FlowDiff, StaleVersion, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
   Health: HealthBody, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult, ArtifactVersion, ExportPayload,
   BuiltinAgentAccepted, ErrorBody, LocatedIssue, WorkflowValidation, WorkflowNodeSummary: workflow.NodeSummary,
   RegisteredWorkflow: workflow.RegisteredWorkflow, WorkflowDefinition, WorkflowDetail: workflow.WorkflowDetail,

@@ -110,7 +110,7 @@ export function flowDesignerPathItems() {
       delete: {
         operationId: "discardFlowDraft", summary: "Discard your draft of a flow",
         parameters: [flowIdParam],
-        responses: { 200: answer("Whether there was a draft to discard.", { type: "object", properties: { discarded: { type: "boolean" } }, required: ["discarded"] }) },
+        responses: { 200: answer("Whether there was a draft to discard.", ref("DiscardedDraft")) },
       },
     },
     [paths.drafts.openapi]: {
