@@ -22,3 +22,16 @@ export function useLiveRun(runId: string | null) {
   const interval = usePollInterval((query: { state: { data?: { status: EngineRunStatus } } }) => pollEvery[query.state.data ? livelinessOfStatus(query.state.data.status) : "busy"]);
   return trpc.engine.runs.get.useQuery({ id: runId ?? "" }, { enabled: runId !== null, refetchInterval: interval });
 }
+
+/** The input of the flow's newest run, offered in the run form; undefined until read, or when it never ran. */
+export function useLastInput(flowId: string | null): unknown {
+  const runs = useFlowRuns(flowId);
+  const newest = runs.data?.[0]?.id ?? null;
+  const run = trpc.engine.runs.get.useQuery({ id: newest ?? "" }, { enabled: newest !== null, staleTime: Number.POSITIVE_INFINITY });
+  return run.data?.input;
+}
+
+export function useCancelFlowRun() {
+  const utils = trpc.useUtils();
+  return trpc.engine.runs.cancel.useMutation({ onSuccess: (_, input) => utils.engine.runs.get.invalidate({ id: input.runId }) });
+}

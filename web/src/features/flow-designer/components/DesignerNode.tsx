@@ -28,7 +28,7 @@ export const DesignerNode = memo(function DesignerNode({ data, selected }: NodeP
       <div className="designer-node-top">
         <span className={`node-kind node-kind-${kind}`}>{kindInfo(kind).label}</span>
         {decoration?.mark ? <span className={`diff-mark diff-mark-${decoration.mark}`}>{decoration.mark}</span> : null}
-        {run ? <span className={`node-status status-${run.status}`}>{run.statusLabel}</span> : null}
+        {run ? <span className={`designer-run-status status-${run.status}`}>{run.statusLabel}</span> : null}
       </div>
       <div className="designer-node-label">{nodeLabel(node)}</div>
       {run?.paths ? (
