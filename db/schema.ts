@@ -8,16 +8,66 @@ import { bigserial, boolean, index, integer, jsonb, pgTable, pgView, primaryKey,
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
-/** Flow definitions. A flow's graph is immutable once stored; runs read it on every event. */
+/**
+ * Flow definitions: a flow is a name and its versions (`stitch_flow_versions`). `graph` and `version` are its latest
+ * version's, written with that version by the same statement: what the flow is now. Runs never read `graph`: each
+ * reads the version it started on.
+ */
 export const stitchFlows = pgTable("stitch_flows", {
   id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
   name: text("name").notNull(),
   /** A React Flow graph; the engine validates it before it is stored and reads it back through its own schema. */
   graph: jsonb("graph").notNull(),
+  /** The number of the latest version (1 for a flow never saved again). */
+  version: integer("version").notNull().default(1),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
 export type FlowRow = typeof stitchFlows.$inferSelect;
+
+/**
+ * A flow's versions, immutable once written: saving adds the next number, restoring an old one adds a new version with
+ * its graph. `origin` says how the version came to be; `restored_from` names the version a restore copied.
+ */
+export const stitchFlowVersions = pgTable(
+  "stitch_flow_versions",
+  {
+    flowId: uuid("flow_id").notNull().references(() => stitchFlows.id),
+    version: integer("version").notNull(),
+    graph: jsonb("graph").notNull(),
+    message: text("message").notNull(),
+    /** `create`, `save`, `restore` or `import`. */
+    origin: text("origin").notNull(),
+    restoredFrom: integer("restored_from"),
+    /** Who saved it (an account; null for a token without one, and for versions written before this was kept). */
+    authorId: uuid("author_id"),
+    authorName: text("author_name"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.flowId, t.version] })],
+);
+export type FlowVersionRow = typeof stitchFlowVersions.$inferSelect;
+
+/**
+ * A person's open draft of a flow, kept as it changes (`person`: the account id, or "anonymous"). `flow_id` need not
+ * name a stored flow yet: a new flow's draft is kept under the id its first save will create it with.
+ */
+export const stitchFlowDrafts = pgTable(
+  "stitch_flow_drafts",
+  {
+    flowId: uuid("flow_id").notNull(),
+    person: text("person").notNull(),
+    /** The flow's name (what a new flow will be called; a stored flow's is its own). */
+    name: text("name").notNull(),
+    /** The drawn graph as it stands, problems and all: read back through its zod schema. */
+    graph: jsonb("graph").notNull(),
+    /** The version the draft was started from (0 for a new flow). */
+    baseVersion: integer("base_version").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.flowId, t.person] }), index("stitch_flow_drafts_person_idx").on(t.person, t.updatedAt)],
+);
+export type FlowDraftRow = typeof stitchFlowDrafts.$inferSelect;
 
 /**
  * One row per run. Its row lock serialises the events of one run (one transaction per event);
@@ -28,6 +78,8 @@ export const stitchRuns = pgTable(
   {
     id: uuid("id").primaryKey().default(sql`gen_random_uuid()`),
     flowId: uuid("flow_id").notNull().references(() => stitchFlows.id),
+    /** The version of the flow the run started on: it runs on that version's graph to its end, whatever is saved meanwhile. */
+    flowVersion: integer("flow_version").notNull().default(1),
     status: text("status").notNull().default("running"),
     input: jsonb("input"),
     runningCount: integer("running_count").notNull().default(0),

@@ -21,7 +21,7 @@ import { type Review, installReview } from "./review/review";
 import type { DecisionQueries } from "./decisions/queries";
 import { type FlowCommands, flowDecisionDoor } from "./flows/commands";
 import type { FlowQueries } from "./flows/queries";
-import { installFlows } from "./flows/flows";
+import { type Flows, installFlows } from "./flows/flows";
 import { decisionRoutes } from "./http/decisionRoutes";
 import { reviewRoutes } from "./http/reviewRoutes";
 import { AuditTrail } from "./audit/trail";
@@ -72,6 +72,8 @@ export interface Services {
   flows: FlowCommands;
   /** The plain flows' reads: a run as a conversation. */
   flowQueries: FlowQueries;
+  /** The designer's side of plain flows: versions, drafts, the check of a graph, diffs. */
+  flowVersions: Flows["versions"];
   /** The reviewer's inbox: every decision a run waits for, and who may take each. */
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
@@ -229,7 +231,7 @@ export async function createServices(config: Config, database?: Database, overri
   conversationMarkers.watchAlso((engineRunId) => decisions.activityMarker(engineRunId));
   conversationMarkers.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));
   return {
-    config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
+    config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, flowVersions: flows.versions, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
     workflowDoor: workflowDoor(db, workflows, steps, conversationMarkers), people, audit, notifications, workflowFiles,
   };
 }
@@ -240,9 +242,9 @@ const builtDrawing = fileURLToPath(new URL("../dist/ssr/serverRender.js", import
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
+  const { engine, flows, flowQueries, flowVersions, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, flowQueries, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, flowQueries, flowVersions, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -264,7 +266,7 @@ export function createApp(services: Services, { webRoot = builtWebRoot, drawing 
   app.use("*", async (c, next) => (c.req.path.startsWith("/assets/") ? next() : identifyCaller(c, next)));
   guardRoutes(app, services.audit);
   app.route("/", peopleRoutes(services.people, services.audit));
-  app.route("/", stitchRoutes(services.engine, services.flows, services.flowQueries));
+  app.route("/", stitchRoutes(services.engine, services.flows, services.flowQueries, services.flowVersions));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", healthRoutes(() => services.database.run((db) => db.execute(sql`SELECT 1`))));
   app.route("/", pipelineRoutes(services.pipeline));

@@ -4,7 +4,7 @@ import { z } from "zod";
 export const ActorKind = z.enum(["account", "token", "bootstrap", "worker", "agent", "anonymous"]);
 export type ActorKind = z.infer<typeof ActorKind>;
 
-export const TargetKind = z.enum(["run", "node", "flow", "workflow", "account", "token", "session", "decision", "subscription", "comment"]);
+export const TargetKind = z.enum(["run", "node", "flow", "flow_version", "workflow", "account", "token", "session", "decision", "subscription", "comment"]);
 export type TargetKind = z.infer<typeof TargetKind>;
 
 /** Who did what to which target, from where: everything but the outcome, which is known once the action ends. */

@@ -12,15 +12,17 @@ import { asError } from "../lib/coalesce";
 import { nulPath } from "../lib/json";
 import { type PageParams, pageOf, pageRequest } from "../lib/paging";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
-import { EngineError } from "./errors";
-import { redactUrl } from "../lib/policedFetch";
-import { type CompiledGraph, GraphError, compileGraph, editedSourceOf, executorOf, keyInPath, parseKey } from "./graph";
+import { EngineError, GraphRefusal } from "./errors";
+import { type GraphProblem, graphProblems } from "./graphProblems";
+import { type CompiledGraph, compileGraph, editedSourceOf, keyInPath, parseKey } from "./graph";
 import { type MacrostepResult, type RowChange, anticipating, macrostep, settle, settleSync } from "./macrostep";
-import type { NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
+import type { FlowListItem, FlowVersion, FlowVersionSummary, NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
 import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, anticipatedKeys, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
 
 export { EngineError, type EngineErrorCode } from "./errors";
+export type { GraphProblem } from "./graphProblems";
+export type { NewFlowVersion } from "./store";
 
 export type { RunOwner, RunOwnerKind, StartedBy } from "./schemas";
 
@@ -185,23 +187,19 @@ const flowNotFound = (id: string) => new EngineError("not_found", `no flow with 
 const refusedStart = (flowId: string, input: unknown): EngineError | undefined => unstorable(input, "input") ?? (store.isUuid(flowId) ? undefined : flowNotFound(flowId));
 const runNotFound = (id: string) => new EngineError("not_found", `no run with id "${id}"`);
 
-/** Compiles a graph to be stored, refusing it as invalid when it cannot run or a Worker's webhook is refused. */
-function compileOrRefuse(graph: StitchGraph, refuseWebhookUrl: EngineOptions["refuseWebhookUrl"]): CompiledGraph {
-  let g: CompiledGraph;
-  try {
-    g = compileGraph(graph);
-  } catch (error) {
-    if (error instanceof GraphError) throw new EngineError("invalid_graph", `graph: ${error.message}`);
-    throw error;
-  }
-  for (const node of refuseWebhookUrl ? g.nodes.values() : []) {
-    if (node.type !== "Worker" || executorOf(node) !== undefined) continue;
-    const url = node.spec.webhookUrl ?? "";
-    const reason = refuseWebhookUrl!(url);
-    if (reason) throw new EngineError("invalid_graph", `graph: Worker node "${node.id}" has data.webhookUrl "${redactUrl(url)}", which the outbound-address policy refuses: ${reason}`);
-  }
-  return g;
+/**
+ * Refuses a graph storing must not keep: text PostgreSQL cannot store (400 bad_request, as any value), then every
+ * problem `graphProblems` finds (400 invalid_graph, naming the first and listing them all). The check endpoint reads
+ * the same problems (Engine.checkGraph), so it refuses exactly what storing refuses.
+ */
+function refuseGraph(name: string, graph: StitchGraph, webhookUrlRule: EngineOptions["refuseWebhookUrl"]): void {
+  refuseUnstorable({ name, graph }, "");
+  const problems = graphProblems(graph, webhookUrlRule);
+  if (problems.length > 0) throw new GraphRefusal(problems);
 }
+
+/** A version's answer when it was saved, or the latest version when the one the save started from is no longer it. */
+export type AppendedVersion = { saved: FlowVersion } | { stale: FlowVersion };
 
 export class Engine {
   private readonly graphs = new Map<string, CompiledGraph>();
@@ -239,16 +237,56 @@ export class Engine {
 
   // ---- Flows ----------------------------------------------------------------------------------
 
-  async createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
-    refuseUnstorable({ name, graph }, "");
-    compileOrRefuse(graph, this.options.refuseWebhookUrl);
-    return this.database.run((db) => store.insertFlow(db, name, graph));
+  /** What storing `graph` would refuse, listed (empty: it would be stored). Stores nothing. */
+  checkGraph(graph: StitchGraph): GraphProblem[] {
+    return graphProblems(graph, this.options.refuseWebhookUrl);
   }
 
-  /** Stores a flow under a caller-chosen id unless it already exists (flows are immutable, so it is the same flow). */
+  /**
+   * Creates a flow with its version 1 (under `id` when the caller chose it: a conflict when a flow has it already).
+   * `first` defaults to a version created by no one in particular.
+   */
+  async createFlow(
+    name: string, graph: StitchGraph, first: Omit<store.NewFlowVersion, "graph"> = { message: "Created", origin: "create", author: null },
+    options: { id?: string; alongside?: (tx: Executor, flow: StitchFlow) => Promise<void> } = {},
+  ): Promise<StitchFlow> {
+    refuseGraph(name, graph, this.options.refuseWebhookUrl);
+    return this.database.transaction(async (tx) => {
+      const flow = await store.insertFlow(tx, name, { ...first, graph }, options.id);
+      if (!flow) throw new EngineError("conflict", `a flow with id "${options.id}" exists already`);
+      await options.alongside?.(tx, flow);
+      return flow;
+    });
+  }
+
+  /** Stores a flow under a caller-chosen id unless it already exists (a front door's own flow, registered at start-up). */
   async ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void> {
-    compileOrRefuse(graph, this.options.refuseWebhookUrl);
+    refuseGraph(name, graph, this.options.refuseWebhookUrl);
     await this.database.run((db) => store.insertFlowIfAbsent(db, id, name, graph));
+  }
+
+  /**
+   * Adds the next version of a flow, unless the version the caller started from (`baseVersion`) is no longer the
+   * latest: then nothing is written and the latest version is answered (`stale`). The flow's row is locked for the
+   * transaction (store.ts `lockFlow`: no run is locked in it), so two saves from one base cannot both be the next.
+   * `alongside` writes the caller's own rows in the same transaction, once the version is written.
+   */
+  async appendVersion(flowId: string, baseVersion: number, next: store.NewFlowVersion, alongside?: (tx: Executor, saved: FlowVersion) => Promise<void>): Promise<AppendedVersion> {
+    refuseGraph("", next.graph, this.options.refuseWebhookUrl);
+    return this.database.transaction(async (tx) => {
+      const flow = await store.lockFlow(tx, flowId);
+      if (!flow) throw flowNotFound(flowId);
+      if (flow.registered) {
+        throw new EngineError("conflict", `flow "${flow.name}" is registered by a front door (the agent pipeline or a workflow) at start-up: its versions are that front door's, not the designer's`);
+      }
+      if (baseVersion !== flow.version) {
+        const latest = await store.findFlowVersion(tx, flowId, flow.version);
+        return { stale: latest! };
+      }
+      const saved = await store.appendFlowVersion(tx, flowId, flow.version + 1, next);
+      await alongside?.(tx, saved);
+      return { saved };
+    });
   }
 
   async getFlow(id: string): Promise<StitchFlow> {
@@ -257,7 +295,23 @@ export class Engine {
     return flow;
   }
 
-  listFlows(): Promise<Pick<StitchFlow, "id" | "name" | "created_at">[]> {
+  /** One version of a flow, with its graph. */
+  async getFlowVersion(flowId: string, version: number): Promise<FlowVersion> {
+    const found = Number.isSafeInteger(version) && version > 0 ? await this.database.run((db) => store.findFlowVersion(db, flowId, version)) : undefined;
+    if (found) return found;
+    const flow = await this.getFlow(flowId);
+    throw new EngineError("not_found", `flow "${flow.name}" has no version ${version}: its versions are 1 to ${flow.version}`);
+  }
+
+  /** A flow's versions, newest first, without their graphs. */
+  async listFlowVersions(flowId: string): Promise<FlowVersionSummary[]> {
+    const found = await this.database.run((db) => store.listFlowVersions(db, flowId));
+    if (found.length === 0) await this.getFlow(flowId);
+    return found;
+  }
+
+  /** The newest 200 flows (the latest saved first), each with who saved it last, its runs in progress and its last run. */
+  listFlows(): Promise<FlowListItem[]> {
     return this.database.run((db) => store.listFlows(db, 200));
   }
 
@@ -272,7 +326,7 @@ export class Engine {
     const cacheKey = `${flowId}@${version}`;
     let g = this.graphs.get(cacheKey);
     if (!g) {
-      g = compileGraph(await store.readFlowGraph(tx, flowId));
+      g = compileGraph(await store.readFlowGraph(tx, flowId, version));
       if (this.graphs.size > 200) this.graphs.clear();
       this.graphs.set(cacheKey, g);
     }
@@ -402,8 +456,7 @@ export class Engine {
         {
           startRun: (flowId, input, options = {}) => this.startRunWithin(tx, flowId, input, options, after),
           ensureFlow: async (id, name, graph) => {
-            refuseUnstorable({ name, graph }, "");
-            compileOrRefuse(graph, this.options.refuseWebhookUrl);
+            refuseGraph(name, graph, this.options.refuseWebhookUrl);
             await store.insertFlowIfAbsent(tx, id, name, graph);
           },
         },
@@ -608,7 +661,7 @@ export class Engine {
     const { runStatus } = await this.record(tx, locked, g, { type: "start" }, log, step, after, deferred);
     for (const change of step.changes) initial.set(change.key, change.after);
     const nodeStates = Object.fromEntries([...initial].map(([key, row]) => [key, toNodeState(row)]));
-    return { id: locked.id, flow_id: locked.flowId, owner: locked.owner, status: runStatus, input: input ?? null, node_states: nodeStates, created_at: locked.createdAt, updated_at: locked.createdAt };
+    return { id: locked.id, flow_id: locked.flowId, flow_version: Number(locked.flowVersion), owner: locked.owner, status: runStatus, input: input ?? null, node_states: nodeStates, created_at: locked.createdAt, updated_at: locked.createdAt };
   }
 
   private async applyEvent(
@@ -819,7 +872,8 @@ export class Engine {
       if (unchanged || reads === MAX_HISTORY_READS) break;
     }
     const flow = await this.getFlow(found.flow_id);
-    const graph = compileGraph(flow.graph);
+    // The run is told on the graph it ran: its own version's, whatever has been saved since.
+    const graph = await this.database.run((db) => this.compiled(db, found.flow_id, String(found.flow_version)));
     return { run: runOf(found), flowName: flow.name, startedBy: found.started_by, graph, steps: replay(graph, runId, found.input ?? null, events) };
   }
 

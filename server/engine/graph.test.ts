@@ -41,9 +41,9 @@ describe("Requirement 3: TypeScript type definitions", () => {
     expectTypeOf<StitchEdge["targetHandle"]>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<Pick<StitchEdge, "id" | "source" | "target">>().toEqualTypeOf<{ id: string; source: string; target: string }>();
   });
-  it("3.3 StitchFlow matches the stitch_flows row", () => {
-    expectTypeOf<StitchFlow>().toEqualTypeOf<{ id: string; name: string; graph: StitchGraph; created_at: string; updated_at: string }>();
-    expect(StitchFlow.safeParse({ id: "not-a-uuid", name: "n", graph: { nodes: [], edges: [] }, created_at: "", updated_at: "" }).success).toBe(false);
+  it("3.3 StitchFlow matches the stitch_flows row (with the latest version's number, issue 42)", () => {
+    expectTypeOf<StitchFlow>().toEqualTypeOf<{ id: string; name: string; graph: StitchGraph; version: number; created_at: string; updated_at: string }>();
+    expect(StitchFlow.safeParse({ id: "not-a-uuid", name: "n", graph: { nodes: [], edges: [] }, version: 1, created_at: "", updated_at: "" }).success).toBe(false);
   });
   it("3.4 NodeState has status (the seed's five and the engine's extras), output and optional error", () => {
     for (const status of ["pending", "running", "completed", "failed", "waiting_for_user"]) expect(NodeStatus.safeParse(status).success).toBe(true);

@@ -6,8 +6,23 @@
 import { findCycles } from "../lib/cycles";
 import { NodeSpec, type StitchGraph, type StitchNode } from "./schemas";
 
+/** Where in a graph a problem is: the node or edge it concerns, and the node's `data` field when it is one. */
+export interface GraphPlace {
+  node_id?: string;
+  edge_id?: string;
+  field?: string;
+}
+
 export class GraphError extends Error {
   override name = "GraphError";
+
+  constructor(
+    message: string,
+    /** What the problem concerns, so a designer can show it on the node or edge. */
+    readonly at: GraphPlace = {},
+  ) {
+    super(message);
+  }
 }
 
 export interface CompiledGraph {
@@ -97,16 +112,16 @@ const APPLIES: { [K in keyof NodeSpec]?: { to: (node: StitchNode, spec: NodeSpec
 
 function checkUrl(node: StitchNode, url: string | undefined): void {
   if (url === undefined || url.length === 0) {
-    throw new GraphError(`Worker node "${node.id}" needs data.webhookUrl (the worker's webhook URL)`);
+    throw new GraphError(`Worker node "${node.id}" needs data.webhookUrl (the worker's webhook URL)`, { node_id: node.id, field: "webhookUrl" });
   }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new GraphError(`Worker node "${node.id}" has data.webhookUrl "${url}", which is not a URL`);
+    throw new GraphError(`Worker node "${node.id}" has data.webhookUrl "${url}", which is not a URL`, { node_id: node.id, field: "webhookUrl" });
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new GraphError(`Worker node "${node.id}" has data.webhookUrl "${url}": only http and https are supported`);
+    throw new GraphError(`Worker node "${node.id}" has data.webhookUrl "${url}": only http and https are supported`, { node_id: node.id, field: "webhookUrl" });
   }
 }
 
@@ -123,18 +138,19 @@ export function nodeSpecOf(node: StitchNode): NodeSpec {
     const found = issue.code === "unrecognized_keys" ? issue.message : value === undefined ? "it is missing" : JSON.stringify(value);
     throw new GraphError(
       `${node.type} node "${node.id}" has an invalid data.${issue.path.join(".")}: ${found}; data.${key} must be ${NodeSpec.shape[key].description}`,
+      { node_id: node.id, field: String(key) },
     );
   }
   const spec = parsed.data;
   for (const [feature, applies] of Object.entries(APPLIES)) {
     const value = spec[feature as keyof NodeSpec];
     if (value !== undefined && value !== false && !applies.to(node, spec)) {
-      throw new GraphError(`${node.type} node "${node.id}" has data.${feature}, but ${applies.only}`);
+      throw new GraphError(`${node.type} node "${node.id}" has data.${feature}, but ${applies.only}`, { node_id: node.id, field: feature });
     }
   }
   if (node.type === "Worker" && spec.executor === undefined) checkUrl(node, spec.webhookUrl);
   if (node.type === "Splitter" && spec.arrayPath === undefined) {
-    throw new GraphError(`Splitter node "${node.id}" needs data.arrayPath (a dot path to the array in its input, such as "items")`);
+    throw new GraphError(`Splitter node "${node.id}" needs data.arrayPath (a dot path to the array in its input, such as "items")`, { node_id: node.id, field: "arrayPath" });
   }
   return spec;
 }
@@ -142,7 +158,7 @@ export function nodeSpecOf(node: StitchNode): NodeSpec {
 export function compileGraph(graph: StitchGraph): CompiledGraph {
   const nodes = new Map<string, GraphNode>();
   for (const node of graph.nodes) {
-    if (nodes.has(node.id)) throw new GraphError(`two nodes share the id "${node.id}"`);
+    if (nodes.has(node.id)) throw new GraphError(`two nodes share the id "${node.id}"`, { node_id: node.id });
     nodes.set(node.id, { ...node, spec: nodeSpecOf(node) });
   }
   if (nodes.size === 0) throw new GraphError("the graph has no nodes");
@@ -155,13 +171,13 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
   }
   const edgeIds = new Set<string>();
   for (const edge of graph.edges) {
-    if (edgeIds.has(edge.id)) throw new GraphError(`two edges share the id "${edge.id}"`);
+    if (edgeIds.has(edge.id)) throw new GraphError(`two edges share the id "${edge.id}"`, { edge_id: edge.id });
     edgeIds.add(edge.id);
-    if (!nodes.has(edge.source)) throw new GraphError(`edge "${edge.id}" starts at unknown node "${edge.source}"`);
-    if (!nodes.has(edge.target)) throw new GraphError(`edge "${edge.id}" ends at unknown node "${edge.target}"`);
-    if (edge.source === edge.target) throw new GraphError(`edge "${edge.id}" connects node "${edge.source}" to itself`);
+    if (!nodes.has(edge.source)) throw new GraphError(`edge "${edge.id}" starts at unknown node "${edge.source}"`, { edge_id: edge.id });
+    if (!nodes.has(edge.target)) throw new GraphError(`edge "${edge.id}" ends at unknown node "${edge.target}"`, { edge_id: edge.id });
+    if (edge.source === edge.target) throw new GraphError(`edge "${edge.id}" connects node "${edge.source}" to itself`, { edge_id: edge.id });
     if (downstream.get(edge.source)!.includes(edge.target)) {
-      throw new GraphError(`nodes "${edge.source}" and "${edge.target}" are connected twice`);
+      throw new GraphError(`nodes "${edge.source}" and "${edge.target}" are connected twice`, { edge_id: edge.id });
     }
     downstream.get(edge.source)!.push(edge.target);
     upstream.get(edge.target)!.push(edge.source);
@@ -174,17 +190,17 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
     for (let m = /^(.*)_(\d+)$/.exec(base); m; m = /^(.*)_(\d+)$/.exec(base)) {
       base = m[1]!;
       if (nodes.has(base)) {
-        throw new GraphError(`node id "${id}" could be mistaken for a path of node "${base}"; rename one of them`);
+        throw new GraphError(`node id "${id}" could be mistaken for a path of node "${base}"; rename one of them`, { node_id: id });
       }
     }
   }
 
   for (const node of nodes.values()) {
     if (node.type === "Splitter" && downstream.get(node.id)!.length === 0) {
-      throw new GraphError(`Splitter node "${node.id}" has no outgoing edge`);
+      throw new GraphError(`Splitter node "${node.id}" has no outgoing edge`, { node_id: node.id });
     }
     if (node.type === "Collector" && upstream.get(node.id)!.length === 0) {
-      throw new GraphError(`Collector node "${node.id}" has no incoming edge`);
+      throw new GraphError(`Collector node "${node.id}" has no incoming edge`, { node_id: node.id });
     }
   }
 
@@ -205,7 +221,7 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
   if (order.length !== nodes.size) {
     // Named by the product's one cycle finder: each cycle's own nodes, not every node stuck behind it.
     const through = findCycles([...nodes.keys()], downstream).map((cycle) => cycle.slice(0, -1).map((id) => `"${id}"`).join(", "));
-    throw new GraphError(`the graph has a cycle through ${through.join(", and another through ")}`);
+    throw new GraphError(`the graph has a cycle through ${through.join(", and another through ")}`, { node_id: findCycles([...nodes.keys()], downstream)[0]?.[0] });
   }
 
   const scope = new Map<string, readonly string[]>();
@@ -214,7 +230,7 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
     const node = nodes.get(id)!;
     const ups = upstream.get(id)!;
     if (ups.length === 0) {
-      if (node.type === "Collector") throw new GraphError(`Collector node "${id}" has no incoming edge`);
+      if (node.type === "Collector") throw new GraphError(`Collector node "${id}" has no incoming edge`, { node_id: id });
       scope.set(id, []);
       continue;
     }
@@ -225,11 +241,11 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
       if (node.type === "Collector") {
         const closes = implied[implied.length - 1];
         if (closes === undefined) {
-          throw new GraphError(`Collector node "${id}" is fed by "${up}", which is not inside any Splitter's paths`);
+          throw new GraphError(`Collector node "${id}" is fed by "${up}", which is not inside any Splitter's paths`, { node_id: id });
         }
         const existing = collectorOf.get(closes);
         if (existing !== undefined && existing !== id) {
-          throw new GraphError(`Splitter "${closes}" is closed by two collectors, "${existing}" and "${id}"`);
+          throw new GraphError(`Splitter "${closes}" is closed by two collectors, "${existing}" and "${id}"`, { node_id: id });
         }
         collectorOf.set(closes, id);
         implied = implied.slice(0, -1);
@@ -238,6 +254,7 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
       else if (!sameScope(mine, implied)) {
         throw new GraphError(
           `node "${id}" joins edges from different splitter scopes ([${mine.join(", ")}] and [${implied.join(", ")}]); put a Collector before it`,
+          { node_id: id },
         );
       }
     }
@@ -264,10 +281,10 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
     const ups = upstream.get(node.id)!;
     const reviewed = ups.length === 1 ? nodes.get(ups[0]!) : undefined;
     if (!reviewed || reviewed.type !== "Worker") {
-      throw new GraphError(`review gate "${node.id}" must have exactly one incoming edge, from the Worker whose output it reviews`);
+      throw new GraphError(`review gate "${node.id}" must have exactly one incoming edge, from the Worker whose output it reviews`, { node_id: node.id });
     }
     if (downstream.get(reviewed.id)!.length !== 1) {
-      throw new GraphError(`Worker "${reviewed.id}" is reviewed by gate "${node.id}", so the gate must be its only downstream node`);
+      throw new GraphError(`Worker "${reviewed.id}" is reviewed by gate "${node.id}", so the gate must be its only downstream node`, { node_id: node.id });
     }
   }
 

@@ -178,7 +178,7 @@ describe.skipIf(onPostgres.length === 0).each(targets)("one lock order under rac
 
   it("plain flows: a worker's callback races its timeout; a review races a cancellation", async () => {
     const { flows, engine } = env.server;
-    const flow = await flows.createFlow(
+    const flow = await engine.createFlow(
       "race",
       graphOf([workerNode("W", `${agents.url}/worker`, { timeoutMs: 60_000 }), reviewGate("R")], chain("W", "R")),
     );

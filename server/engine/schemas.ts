@@ -37,15 +37,36 @@ export const StitchGraph = z.object({
 });
 export type StitchGraph = z.infer<typeof StitchGraph>;
 
-/** A stored flow. */
+/** A stored flow: its latest version's graph, and that version's number. */
 export const StitchFlow = z.object({
   id: z.string().uuid(),
   name: z.string(),
   graph: StitchGraph,
+  version: z.number().int().positive().describe("The latest version's number: `graph` is that version's."),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type StitchFlow = z.infer<typeof StitchFlow>;
+
+/** How a version came to be: the flow's creation, a save, a restore of an older version, an imported graph, or a front door registering its flow at start-up. */
+export const FlowVersionOrigin = z.enum(["create", "save", "restore", "import", "register"]);
+export type FlowVersionOrigin = z.infer<typeof FlowVersionOrigin>;
+
+/** One version of a flow, as listed: everything but its graph. */
+export const FlowVersionSummary = z.object({
+  flow_id: z.string().uuid(),
+  version: z.number().int().positive(),
+  message: z.string(),
+  origin: FlowVersionOrigin,
+  restored_from: z.number().int().positive().nullable().describe("The version a restore copied; null otherwise."),
+  author: z.object({ id: z.string().uuid().nullable(), name: z.string().nullable() }).nullable().describe("Who saved it (an account's id and name); null when no one signed in did."),
+  created_at: z.string(),
+});
+export type FlowVersionSummary = z.infer<typeof FlowVersionSummary>;
+
+/** One version of a flow, immutable once stored. */
+export const FlowVersion = FlowVersionSummary.extend({ graph: StitchGraph });
+export type FlowVersion = z.infer<typeof FlowVersion>;
 
 // ---- The engine's vocabulary: what a node's `data` asks of the engine ---------------------------
 
@@ -192,6 +213,7 @@ export type StartedBy = z.infer<typeof StartedBy>;
 export const StitchRun = z.object({
   id: z.string().uuid(),
   flow_id: z.string().uuid(),
+  flow_version: z.number().int().positive().describe("The version of the flow the run started on, and runs on to its end."),
   owner: RunOwner.nullable(),
   status: RunStatus,
   input: z.unknown(),
@@ -200,6 +222,23 @@ export const StitchRun = z.object({
   updated_at: z.string(),
 });
 export type StitchRun = z.infer<typeof StitchRun>;
+
+/** A flow as the list of flows shows it: its latest version, who saved it and when, its runs in progress, its last run. */
+export const FlowListItem = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  version: z.number().int().positive().describe("The latest version's number."),
+  saved_by: StartedBy.nullable().describe("Who saved the latest version; null when no one signed in did."),
+  saved_at: z.string().describe("When the latest version was saved."),
+  registered: z.boolean().describe("True for a flow a front door registered at start-up (the agent pipeline's, a workflow's): its versions are that front door's, and saving one is refused."),
+  runs_in_progress: z.number().int().nonnegative().describe("Its runs still running or waiting for a person."),
+  last_run: z
+    .object({ id: z.string().uuid(), status: RunStatus, flow_version: z.number().int().positive(), created_at: z.string() })
+    .nullable()
+    .describe("Its newest run and how it stands (its outcome once it has ended); null when it has never run."),
+  created_at: z.string(),
+});
+export type FlowListItem = z.infer<typeof FlowListItem>;
 
 // ---- Events --------------------------------------------------------------------------------------
 

@@ -12,48 +12,162 @@ import { type Placeholders, statement } from "../../db/statement";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
-import { ExternalEvent, type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, type StitchGraph } from "./schemas";
+import { ExternalEvent, type FlowListItem, type FlowVersion, FlowVersionOrigin, type FlowVersionSummary, type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 
-// ---- Flows ----------------------------------------------------------------------------------------------------
+// ---- Flows and their versions ---------------------------------------------------------------------------------
 
 export interface StoredFlow {
   id: string;
   name: string;
   graph: StitchGraph;
+  version: number;
   created_at: string;
   updated_at: string;
 }
 
-const toFlow = (row: typeof stitchFlows.$inferSelect): StoredFlow => ({
-  id: row.id, name: row.name, graph: row.graph as StitchGraph, created_at: iso(row.createdAt), updated_at: iso(row.updatedAt),
-});
+/** Who saved a version: an account's id and name, as a run's starter is kept. */
+export type VersionAuthor = StartedBy;
 
-export async function insertFlow(db: Executor, name: string, graph: StitchGraph): Promise<StoredFlow> {
-  const [row] = await db.insert(stitchFlows).values({ name, graph }).returning();
-  return toFlow(row!);
+/** A version to write: its graph, what its author said of it, and how it came to be. */
+export interface NewFlowVersion {
+  graph: StitchGraph;
+  message: string;
+  origin: FlowVersionOrigin;
+  restoredFrom?: number | null;
+  author: VersionAuthor | null;
 }
 
-/** Stores a flow under a chosen id unless one is there: flows are immutable, so an existing one is the same flow. */
+interface FlowRowRead {
+  id: string; name: string; graph: unknown; version: number; created_at: unknown; updated_at: unknown;
+}
+
+const toFlow = (row: FlowRowRead): StoredFlow => ({
+  id: row.id, name: row.name, graph: StitchGraph.parse(row.graph), version: row.version, created_at: iso(row.created_at), updated_at: iso(row.updated_at),
+});
+
+/**
+ * Creates a flow and its version 1 in one statement (under `id` when the caller chose it). Undefined when a flow with
+ * that id exists already, and nothing is written then.
+ */
+export async function insertFlow(db: Executor, name: string, first: NewFlowVersion, id: string = randomUUID()): Promise<StoredFlow | undefined> {
+  const [row] = await rows<FlowRowRead>(db, sql`
+    WITH f AS (
+      INSERT INTO stitch_flows (id, name, graph) VALUES (${id}, ${name}, ${json(first.graph)}::jsonb)
+      ON CONFLICT (id) DO NOTHING
+      RETURNING *
+    ), v AS (
+      INSERT INTO stitch_flow_versions (flow_id, version, graph, message, origin, author_id, author_name, created_at)
+      SELECT f.id, 1, f.graph, ${first.message}, ${first.origin}, ${first.author?.id ?? null}, ${first.author?.name ?? null}, f.created_at FROM f
+    )
+    SELECT id, name, graph, version, created_at, updated_at FROM f`);
+  return row && toFlow(row);
+}
+
+/** Stores a flow under a chosen id unless one is there: a front door's flow, registered at start-up, is always the same flow. */
 export async function insertFlowIfAbsent(db: Executor, id: string, name: string, graph: StitchGraph): Promise<void> {
-  await db.insert(stitchFlows).values({ id, name, graph }).onConflictDoNothing();
+  await insertFlow(db, name, { graph, message: "Registered by the server", origin: "register", author: null }, id);
 }
 
 export async function findFlow(db: Executor, id: string): Promise<StoredFlow | undefined> {
-  const [row] = await db.select().from(stitchFlows).where(eq(stitchFlows.id, id));
+  const [row] = await rows<FlowRowRead>(db, sql`SELECT id, name, graph, version, created_at, updated_at FROM stitch_flows WHERE id = ${id}`);
   return row ? toFlow(row) : undefined;
 }
 
-export async function listFlows(db: Executor, limit: number): Promise<Pick<StoredFlow, "id" | "name" | "created_at">[]> {
-  const found = await db
-    .select({ id: stitchFlows.id, name: stitchFlows.name, createdAt: stitchFlows.createdAt })
-    .from(stitchFlows)
-    .orderBy(desc(stitchFlows.createdAt))
-    .limit(limit);
-  return found.map((f) => ({ id: f.id, name: f.name, created_at: iso(f.createdAt) }));
+/** A flow's row as a save locks it: its name, its latest version, and whether a front door registered it. */
+export interface LockedFlow {
+  id: string;
+  name: string;
+  version: number;
+  registered: boolean;
+}
+
+/**
+ * Locks a flow's row for the rest of the transaction, so versions are added one at a time: the latest version read
+ * here stays the latest until the transaction ends. FOR NO KEY UPDATE, so a run's start (which only takes the key
+ * share lock of its foreign key) never waits for a save, nor a save for a start. No run is locked by a transaction
+ * that saves a version, so this lock takes no part in the engine's order of run locks.
+ */
+export async function lockFlow(tx: Executor, id: string): Promise<LockedFlow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await rows<LockedFlow>(tx, sql`
+    SELECT f.id, f.name, f.version,
+      EXISTS (SELECT 1 FROM stitch_flow_versions v WHERE v.flow_id = f.id AND v.version = 1 AND v.origin = 'register') AS registered
+    FROM stitch_flows f WHERE f.id = ${id} FOR NO KEY UPDATE OF f`);
+  return row;
+}
+
+interface VersionRowRead {
+  flow_id: string; version: number; message: string; origin: string; restored_from: number | null;
+  author_id: string | null; author_name: string | null; created_at: unknown; graph?: unknown;
+}
+
+const toVersionSummary = (row: VersionRowRead): FlowVersionSummary => ({
+  flow_id: row.flow_id, version: row.version, message: row.message, origin: FlowVersionOrigin.parse(row.origin), restored_from: row.restored_from,
+  author: row.author_id === null && row.author_name === null ? null : { id: row.author_id, name: row.author_name }, created_at: iso(row.created_at),
+});
+const toVersion = (row: VersionRowRead): FlowVersion => ({ ...toVersionSummary(row), graph: StitchGraph.parse(row.graph) });
+
+const VERSION_SUMMARY_COLUMNS = sql.raw("flow_id, version, message, origin, restored_from, author_id, author_name, created_at");
+
+/**
+ * Adds version `version` of a locked flow and makes it the flow's latest (its `graph` and `version`), in one
+ * statement. The caller holds the flow's lock (`lockFlow`) and has checked that `version` is the next number.
+ */
+export async function appendFlowVersion(tx: Executor, flowId: string, version: number, next: NewFlowVersion): Promise<FlowVersion> {
+  const [row] = await rows<VersionRowRead>(tx, sql`
+    WITH v AS (
+      INSERT INTO stitch_flow_versions (flow_id, version, graph, message, origin, restored_from, author_id, author_name)
+      VALUES (${flowId}, ${version}, ${json(next.graph)}::jsonb, ${next.message}, ${next.origin}, ${next.restoredFrom ?? null}, ${next.author?.id ?? null}, ${next.author?.name ?? null})
+      RETURNING *
+    ), f AS (
+      UPDATE stitch_flows SET graph = v.graph, version = v.version, updated_at = v.created_at FROM v WHERE stitch_flows.id = v.flow_id
+    )
+    SELECT ${VERSION_SUMMARY_COLUMNS}, graph FROM v`);
+  return toVersion(row!);
+}
+
+export async function findFlowVersion(db: Executor, flowId: string, version: number): Promise<FlowVersion | undefined> {
+  if (!isUuid(flowId)) return undefined;
+  const [row] = await rows<VersionRowRead>(db, sql`
+    SELECT ${VERSION_SUMMARY_COLUMNS}, graph FROM stitch_flow_versions WHERE flow_id = ${flowId} AND version = ${version}`);
+  return row && toVersion(row);
+}
+
+/** A flow's versions, newest first, without their graphs. */
+export async function listFlowVersions(db: Executor, flowId: string): Promise<FlowVersionSummary[]> {
+  if (!isUuid(flowId)) return [];
+  const found = await rows<VersionRowRead>(db, sql`
+    SELECT ${VERSION_SUMMARY_COLUMNS} FROM stitch_flow_versions WHERE flow_id = ${flowId} ORDER BY version DESC`);
+  return found.map(toVersionSummary);
+}
+
+/** Up to `limit` flows, the latest saved first. */
+export async function listFlows(db: Executor, limit: number): Promise<FlowListItem[]> {
+  const found = await rows<{
+    id: string; name: string; version: number; author_id: string | null; author_name: string | null; saved_at: unknown; registered: boolean;
+    runs_in_progress: number; last_id: string | null; last_status: string | null; last_version: number | null; last_at: unknown; created_at: unknown;
+  }>(db, sql`
+    SELECT f.id, f.name, f.version, v.author_id, v.author_name, v.created_at AS saved_at, first.origin = 'register' AS registered,
+      (SELECT count(*)::int FROM stitch_runs r WHERE r.flow_id = f.id AND r.status IN ('running', 'waiting_for_user')) AS runs_in_progress,
+      last.id AS last_id, last.status AS last_status, last.flow_version AS last_version, last.created_at AS last_at, f.created_at
+    FROM stitch_flows f
+    JOIN stitch_flow_versions v ON v.flow_id = f.id AND v.version = f.version
+    JOIN stitch_flow_versions first ON first.flow_id = f.id AND first.version = 1
+    LEFT JOIN LATERAL (
+      SELECT r.id, r.status, r.flow_version, r.created_at FROM stitch_runs r WHERE r.flow_id = f.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1
+    ) last ON true
+    ORDER BY v.created_at DESC, f.id
+    LIMIT ${limit}`);
+  return found.map((f) => ({
+    id: f.id, name: f.name, version: f.version, saved_by: f.author_id === null && f.author_name === null ? null : { id: f.author_id, name: f.author_name },
+    saved_at: iso(f.saved_at), registered: f.registered, runs_in_progress: f.runs_in_progress,
+    last_run: f.last_id === null ? null : { id: f.last_id, status: RunStatus.parse(f.last_status), flow_version: f.last_version!, created_at: iso(f.last_at) },
+    created_at: iso(f.created_at),
+  }));
 }
 
 // ---- Runs -----------------------------------------------------------------------------------------------------
@@ -61,6 +175,8 @@ export async function listFlows(db: Executor, limit: number): Promise<Pick<Store
 /** Creates a run of an existing flow; undefined when there is no such flow (nothing is written then). */
 export interface NewRunOptions {
   runId?: string;
+  /** The flow's version to run; its latest when absent. A version the flow does not have creates no run. */
+  flowVersion?: number;
   owner?: { kind: RunOwnerKind; runId?: string };
   startedBy?: StartedBy | null;
 }
@@ -91,8 +207,8 @@ export interface NewRun {
  */
 export async function insertRuns(tx: Executor, runs: readonly NewRun[]): Promise<Map<string, InsertedRun>> {
   if (runs.length === 0) return new Map();
-  const records = runs.map(({ flowId, input, options: { runId, owner, startedBy } }) => ({
-    id: runId, flow_id: flowId, input: input ?? null, owner: owner?.kind ?? null, owner_run_id: owner ? (owner.runId ?? runId) : null,
+  const records = runs.map(({ flowId, input, options: { runId, owner, startedBy, flowVersion } }) => ({
+    id: runId, flow_id: flowId, flow_version: flowVersion ?? null, input: input ?? null, owner: owner?.kind ?? null, owner_run_id: owner ? (owner.runId ?? runId) : null,
     started_by_id: startedBy?.id ?? null, started_by_name: startedBy?.name ?? null,
   }));
   const found = await insertRunsStatement.rows<LockedRunRow & { created_at: unknown }>(tx, { records: json(records) });
@@ -101,10 +217,10 @@ export async function insertRuns(tx: Executor, runs: readonly NewRun[]): Promise
 
 const insertRunsStatement = statement<"records">((p) => sql`
   WITH r AS (
-    INSERT INTO stitch_runs (id, flow_id, input, owner, owner_run_id, started_by_id, started_by_name)
-    SELECT x.id, f.id, x.input, x.owner, x.owner_run_id, x.started_by_id, x.started_by_name
-    FROM jsonb_to_recordset(${p.records}::jsonb) AS x(id uuid, flow_id uuid, input jsonb, owner text, owner_run_id text, started_by_id uuid, started_by_name text)
-    JOIN stitch_flows f ON f.id = x.flow_id
+    INSERT INTO stitch_runs (id, flow_id, flow_version, input, owner, owner_run_id, started_by_id, started_by_name)
+    SELECT x.id, f.id, coalesce(x.flow_version, f.version), x.input, x.owner, x.owner_run_id, x.started_by_id, x.started_by_name
+    FROM jsonb_to_recordset(${p.records}::jsonb) AS x(id uuid, flow_id uuid, flow_version int, input jsonb, owner text, owner_run_id text, started_by_id uuid, started_by_name text)
+    JOIN stitch_flows f ON f.id = x.flow_id AND coalesce(x.flow_version, f.version) BETWEEN 1 AND f.version
     RETURNING *
   )
   SELECT ${LOCKED_RUN_COLUMNS}, r.created_at FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
@@ -117,6 +233,7 @@ export interface LockedRun {
   flowId: string;
   /** The flow's name as the lock read it (what a plain flow's run is called). */
   flowName: string;
+  /** The version of its flow the run runs (as text: it keys the engine's compiled graphs with the flow's id). */
   flowVersion: string;
   input: unknown;
   owner: RunOwner | null;
@@ -166,7 +283,7 @@ interface LockedRunRow {
   started_by_id: string | null; started_by_name: string | null; running_count: number; waiting_count: number; failed_count: number;
 }
 
-const LOCKED_RUN_COLUMNS = sql.raw(`r.id, r.flow_id, f.name AS flow_name, f.updated_at::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status,
+const LOCKED_RUN_COLUMNS = sql.raw(`r.id, r.flow_id, f.name AS flow_name, r.flow_version::text AS flow_version, r.input, r.owner, r.owner_run_id, r.status,
       r.started_by_id, r.started_by_name, r.running_count, r.waiting_count, r.failed_count`);
 
 const toLockedRun = (row: LockedRunRow): LockedRun => ({
@@ -179,13 +296,14 @@ const toLockedRun = (row: LockedRunRow): LockedRun => ({
 export async function readRunFlow(db: Executor, runId: string): Promise<{ flowId: string; flowVersion: string } | undefined> {
   if (!isUuid(runId)) return undefined;
   const [row] = await rows<{ flow_id: string; flow_version: string }>(db, sql`
-    SELECT r.flow_id, f.updated_at::text AS flow_version FROM stitch_runs r JOIN stitch_flows f ON f.id = r.flow_id WHERE r.id = ${runId}`);
+    SELECT r.flow_id, r.flow_version::text AS flow_version FROM stitch_runs r WHERE r.id = ${runId}`);
   return row ? { flowId: row.flow_id, flowVersion: row.flow_version } : undefined;
 }
 
 export interface RunWithStates {
   id: string;
   flow_id: string;
+  flow_version: number;
   owner: RunOwner | null;
   status: RunStatus;
   input: unknown;
@@ -204,7 +322,7 @@ export async function readRunWithStates(db: Executor, runId: string): Promise<Ru
   const [run] = await rows<Omit<RunWithStates, "owner" | "started_by"> & {
     owner_kind: string | null; owner_run_id: string | null; started_by_id: string | null; started_by_name: string | null;
   }>(db, sql`
-    SELECT r.id, r.flow_id, r.owner AS owner_kind, r.owner_run_id, r.status, r.input, r.created_at, r.updated_at, r.started_by_id, r.started_by_name,
+    SELECT r.id, r.flow_id, r.flow_version, r.owner AS owner_kind, r.owner_run_id, r.status, r.input, r.created_at, r.updated_at, r.started_by_id, r.started_by_name,
       COALESCE((SELECT json_agg(json_build_object('node_id', s.node_id, 'status', s.status, 'output', s.output, 'error', s.error))
                 FROM stitch_node_states s WHERE s.run_id = r.id), '[]'::json) AS states
     FROM stitch_runs r WHERE r.id = ${runId}`);
@@ -239,7 +357,7 @@ const runTitle = sql<string | null>`left(coalesce(nullif(btrim(${stitchRuns.inpu
 export async function listRuns(db: Executor, options: { flowId?: string; limit: number; before?: CursorKey }) {
   const found = await db
     .select({
-      id: stitchRuns.id, flowId: stitchRuns.flowId, owner: stitchRuns.owner, ownerRunId: stitchRuns.ownerRunId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name,
+      id: stitchRuns.id, flowId: stitchRuns.flowId, flowVersion: stitchRuns.flowVersion, owner: stitchRuns.owner, ownerRunId: stitchRuns.ownerRunId, status: stitchRuns.status, createdAt: stitchRuns.createdAt, updatedAt: stitchRuns.updatedAt, flowName: stitchFlows.name,
       title: runTitle,
       cursorAt: cursorAt(stitchRuns.createdAt),
     })
@@ -250,7 +368,7 @@ export async function listRuns(db: Executor, options: { flowId?: string; limit: 
     .limit(options.limit);
   return keyedRows(found).map(
     mapItem((r) => ({
-      id: r.id, flow_id: r.flowId, flow_name: r.flowName, title: r.title, owner: ownerOf(r.owner, r.ownerRunId), status: r.status as RunStatus, created_at: iso(r.createdAt),
+      id: r.id, flow_id: r.flowId, flow_version: r.flowVersion, flow_name: r.flowName, title: r.title, owner: ownerOf(r.owner, r.ownerRunId), status: r.status as RunStatus, created_at: iso(r.createdAt),
       updated_at: iso(r.updatedAt),
     })),
   );
@@ -289,10 +407,11 @@ export async function readNodeStatesView(db: Executor, runId: string): Promise<R
   return row?.node_states ?? {};
 }
 
-export async function readFlowGraph(tx: Executor, flowId: string): Promise<StitchGraph> {
-  const [row] = await rows<{ graph: StitchGraph }>(tx, sql`SELECT graph FROM stitch_flows WHERE id = ${flowId}`);
-  if (!row) throw new Error(`flow ${flowId} vanished`);
-  return row.graph;
+/** The graph of one version of a flow: what a run of that version runs on, whatever the flow's latest version is. */
+export async function readFlowGraph(tx: Executor, flowId: string, version: string): Promise<StitchGraph> {
+  const [row] = await rows<{ graph: unknown }>(tx, sql`SELECT graph FROM stitch_flow_versions WHERE flow_id = ${flowId} AND version = ${Number(version)}`);
+  if (!row) throw new Error(`version ${version} of flow ${flowId} vanished`);
+  return StitchGraph.parse(row.graph);
 }
 
 interface StoredNodeRow {

@@ -43,19 +43,16 @@ export class FlowCommands {
     private readonly ownerDoor: OwnerDoor,
   ) {}
 
-  async createFlow(name: string, graph: StitchGraph): Promise<StitchFlow> {
-    const flow = await this.engine.createFlow(name, graph);
-    nameAuditTarget("flow", flow.id);
-    return flow;
-  }
-
   /**
    * Starts a run of a flow; the run has no owner, so this front door's commands are the ones that change it. Starts
    * asked for together are created in one transaction (see `startTogether`), each answered as alone. `audit`: the
-   * request's audit scope when its door hands it over (REST), else the current one (tRPC).
+   * request's audit scope when its door hands it over (REST), else the current one (tRPC). `version`: the flow's
+   * version to run (its latest when absent), refused with 404 before the start is batched when the flow has no such
+   * version (versions are never removed, so it still has it when the run is created).
    */
-  async startRun(flowId: string, input: unknown, startedBy: StartedBy | null = null, audit: AuditScope | undefined = currentAuditScope()): Promise<StitchRun> {
-    const start: PendingStart = { flowId, input, options: { runId: randomUUID(), startedBy }, audit };
+  async startRun(flowId: string, input: unknown, startedBy: StartedBy | null = null, audit: AuditScope | undefined = currentAuditScope(), version?: number): Promise<StitchRun> {
+    if (version !== undefined) await this.engine.getFlowVersion(flowId, version);
+    const start: PendingStart = { flowId, input, options: { runId: randomUUID(), startedBy, ...(version === undefined ? {} : { flowVersion: version }) }, audit };
     const answer = await this.starts.add(start);
     if (answer instanceof Error) throw answer;
     return answer;

@@ -57,6 +57,19 @@ export const accessRules: AccessRule[] = [
   read(stitchPaths.flows),
   read(stitchPaths.flow),
   { ...change(stitchPaths.flowRuns, analyst, "engine.runs.start", { kind: "flow", param: "id" }), scope: "handed" },
+  // The designer: operators save, import and restore versions (each recorded with the version as its target) and keep
+  // drafts (a person's own unsent drawing: kept, not audited); every role reads versions and diffs and checks a graph
+  // (which stores nothing, so it is not in the audit trail).
+  { method: "POST", path: stitchPaths.flowCheck, door: analyst },
+  read(stitchPaths.flowVersions),
+  change(stitchPaths.flowVersions, operator, "engine.flows.saveVersion", { kind: "flow", param: "id" }),
+  read(stitchPaths.flowVersion),
+  change(stitchPaths.flowRestore, operator, "engine.flows.restoreVersion", { kind: "flow", param: "id" }),
+  read(stitchPaths.flowDiff),
+  read(stitchPaths.flowDraft, operator),
+  { method: "PUT", path: stitchPaths.flowDraft, door: operator },
+  { method: "DELETE", path: stitchPaths.flowDraft, door: operator },
+  read(stitchPaths.drafts, operator),
   read(stitchPaths.runs),
   read(stitchPaths.run),
   read(stitchPaths.runEvents),

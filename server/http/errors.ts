@@ -42,6 +42,13 @@ export async function readBody<S extends z.ZodType>(
   return parsed.data;
 }
 
+/** Reads the query parameters and validates them; anything else is a 400 `invalid_query` that names the parameter. */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw new HttpError(400, "invalid_query", describeZodError(parsed.error));
+  return parsed.data;
+}
+
 /** The value of a body's JSON text: an empty body is `emptyAs` (by default `{}`); text that is not JSON is a 400. */
 function jsonOf(text: string, options: { emptyAs?: unknown; invalidStatus?: ContentfulStatusCode }): unknown {
   if (text.trim() === "") return "emptyAs" in options ? options.emptyAs : {};

@@ -347,6 +347,27 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     await call("GET", "/api/stitch/flows");
     await call("GET", "/api/stitch/flows/{id}", { params: { id: flow.id } });
     expect((await call("GET", "/api/stitch/flows/{id}", { params: { id: "no-such-flow" } })).status).toBe(404);
+
+    // The designer (issue 42): check, versions, diff, restore, drafts; each answer fits the document.
+    expect((await call("POST", "/api/stitch/flows/check", { body: { graph } })).body).toEqual({ problems: [] });
+    expect((await call("POST", "/api/stitch/flows/check", { body: { graph: graphOf(graph.nodes, chain("ask", "work", "ask")) } })).body.problems).toHaveLength(1);
+    const moved = { ...graph, nodes: graph.nodes.map((n) => (n.id === "ask" ? { ...n, position: { x: 5, y: 5 } } : n)) };
+    expect((await call("POST", "/api/stitch/flows/{id}/versions", { params: { id: flow.id }, body: { graph: moved, message: "moved", base_version: 1 } })).status).toBe(201);
+    const stale = await call("POST", "/api/stitch/flows/{id}/versions", { params: { id: flow.id }, body: { graph, message: "stale", base_version: 1 } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.diff.nodes.moved).toHaveLength(1);
+    expect((await call("POST", "/api/stitch/flows/{id}/versions", { params: { id: flow.id }, body: { graph: graphOf([uxNode("a")], [["a", "z"]]), message: "bad", base_version: 2 } })).body.problems).toHaveLength(1);
+    await call("GET", "/api/stitch/flows/{id}/versions", { params: { id: flow.id } });
+    await call("GET", "/api/stitch/flows/{id}/versions/{version}", { params: { id: flow.id, version: "2" } });
+    expect((await call("GET", "/api/stitch/flows/{id}/versions/{version}", { params: { id: flow.id, version: "9" } })).status).toBe(404);
+    await call("GET", "/api/stitch/flows/{id}/diff", { params: { id: flow.id }, query: "?from=1&to=2" });
+    expect((await call("GET", "/api/stitch/flows/{id}/diff", { params: { id: flow.id }, query: "?from=x&to=2" })).status).toBe(400);
+    await call("POST", "/api/stitch/flows/{id}/versions/{version}/restore", { params: { id: flow.id, version: "1" }, body: { base_version: 2 } });
+    await call("PUT", "/api/stitch/flows/{id}/draft", { params: { id: flow.id }, body: { graph, base_version: 3 } });
+    await call("GET", "/api/stitch/flows/{id}/draft", { params: { id: flow.id } });
+    await call("GET", "/api/stitch/drafts");
+    await call("DELETE", "/api/stitch/flows/{id}/draft", { params: { id: flow.id } });
+    expect((await call("GET", "/api/stitch/flows/{id}/draft", { params: { id: flow.id } })).status).toBe(404);
     expect((await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: crypto.randomUUID() }, body: {} })).status).toBe(404);
 
     const run = (await call("POST", "/api/stitch/flows/{id}/runs", { params: { id: flow.id }, body: { input: { topic: "tides" } } })).body;

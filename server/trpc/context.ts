@@ -7,6 +7,7 @@ import type { Review } from "../review/review";
 import type { FlowCommands } from "../flows/commands";
 import type { Notifications } from "../notifications/notifications";
 import type { FlowQueries } from "../flows/queries";
+import type { Flows } from "../flows/flows";
 import type { RequestOrigin } from "../people/commands";
 import type { People } from "../people/people";
 import type { Identity } from "../people/schemas";
@@ -21,6 +22,8 @@ export interface AppContext {
   flows: FlowCommands;
   /** The plain flows' reads: a run as a conversation. */
   flowQueries: FlowQueries;
+  /** The designer's side of plain flows: versions, drafts, the check of a graph, diffs. */
+  flowVersions: Flows["versions"];
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
   /** Inline review: comments on parts of the output a decision reviews, drafts, edits and diffs. */

@@ -8,9 +8,10 @@ import { AuditEntry, type AuditPage } from "../../audit/schemas";
 import { CommentBody, CommentList, Draft, DraftBody, EditBody, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "../../review/schemas";
 import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
 import { FlowConversation, FlowTurn } from "../../flows/schemas";
+import { CheckGraphBody, FlowDiff, FlowDraft, FlowDraftBody, GraphCheck, RestoreVersionBody, SaveVersionBody, StaleVersion, StartFlowRunBody } from "../../flows/versionSchemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
-  CallbackBody, CancelBody, CreateFlowBody, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
+  CallbackBody, CancelBody, CreateFlowBody, FlowListItem, FlowVersion, FlowVersionSummary, NodeState, ReviewBody, RunStatus, StartRunBody, StitchFlow, StitchGraph, StitchRun, WorkerPayload,
 } from "../../engine/schemas";
 import {
   AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, EditBriefBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
@@ -51,15 +52,18 @@ const ErrorBody = z
     required_role: Role.optional().describe("With `unauthorized` and `forbidden` from a route's door: the role the operation needs."),
     role: Role.optional().describe("With `forbidden` from a route's door: the caller's role, which is below `required_role`."),
     retry_after_seconds: z.number().int().optional().describe("With `rate_limited`: when to try signing in again."),
+    problems: GraphCheck.shape.problems.optional().describe("With `invalid_graph`: every problem of the graph, on the node, edge and field it concerns."),
+    latest: StaleVersion.shape.latest.optional().describe("With `conflict` from a save: the version saved since the one the save started from."),
+    diff: StaleVersion.shape.diff.optional().describe("With `conflict` from a save: what changed from the version the save started from to `latest`."),
   })
   .describe(
     "The body of every refusal; a workflow definition that does not load adds `issues` (and, YAML, `warnings`), and so do a step run's inputs that do not fit; " +
       "a refusal at a route's door names the role needed (and the caller's).",
   );
 
-const FlowSummary = StitchFlow.pick({ id: true, name: true, created_at: true });
+const FlowSummary = FlowListItem;
 
-const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, owner: true, status: true, created_at: true, updated_at: true }).extend({
+const EngineRunSummary = StitchRun.pick({ id: true, flow_id: true, flow_version: true, owner: true, status: true, created_at: true, updated_at: true }).extend({
   flow_name: z.string(),
   title: z.string().nullable().describe("The run's title from its input: its `title`, `domain` (a pipeline run) or `message` (a YAML workflow run), at most 120 characters; null for none."),
 });
@@ -181,7 +185,7 @@ void answerSchemasMatchTheirTypes;
 
 /** Request bodies, converted as zod parses them (`io: "input"`). The YAML workflows' are named for their surface. */
 const requestSchemas = {
-  CreateFlowBody, StitchGraph, StartRunBody, CallbackBody, ReviewBody, CancelBody,
+  CreateFlowBody, StitchGraph, StartRunBody, StartFlowRunBody, SaveVersionBody, RestoreVersionBody, CheckGraphBody, FlowDraftBody, CallbackBody, ReviewBody, CancelBody,
   CreateRunBody, EditBriefBody, ApproveBody, RejectBody, StoreArtifactBody, AgentCallbackBody, AgentCall,
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: StartAnyRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
@@ -194,7 +198,7 @@ const requestSchemas = {
  * what a Worker's webhook receives. StitchGraph is a request component only: as an answer it differs (no extra keys).
  */
 const responseSchemas = {
-  StitchFlow, FlowSummary, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
+  StitchFlow, FlowSummary, FlowVersion, FlowVersionSummary, GraphCheck, FlowDraft, FlowDiff, StaleVersion, StitchRun, NodeState, EngineRunSummary, RunEvent, EventResult: EventResultBody, WorkerPayload,
   Health: HealthBody, PipelineAgent, AgentRef, PipelineRunView, RunSummary, CallbackResult, ArtifactVersion, ExportPayload,
   BuiltinAgentAccepted, ErrorBody, LocatedIssue, WorkflowValidation, WorkflowNodeSummary: workflow.NodeSummary,
   RegisteredWorkflow: workflow.RegisteredWorkflow, WorkflowDefinition, WorkflowDetail: workflow.WorkflowDetail,

@@ -21,6 +21,7 @@ import { pipelinePathItems, pipelineTag } from "./pipelinePaths";
 import { securitySchemes, withAccess } from "./security";
 import { stepWorkflowPathItems, stepWorkflowTag } from "./stepWorkflowPaths";
 import { stitchPathItems, stitchTag } from "./stitchPaths";
+import { flowDesignerPathItems, flowDesignerTag } from "./flowDesignerPaths";
 import { subscriptionPathItems, subscriptionTag } from "./subscriptionPaths";
 import { workflowPathItems, workflowTag } from "./workflowPaths";
 
@@ -78,9 +79,9 @@ export function buildOpenApiDocument() {
   return {
     openapi: "3.0.3",
     info: { title: "Stitch API", version: packageVersion(), description: apiDescription },
-    tags: [stitchTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, subscriptionTag, peopleTag],
+    tags: [stitchTag, flowDesignerTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, subscriptionTag, peopleTag],
     paths: withAccess({
-      ...stitchPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
+      ...stitchPathItems(), ...flowDesignerPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
       ...subscriptionPathItems(), ...peoplePathItems(),
     }),
     components: { schemas: buildComponentSchemas(), securitySchemes },

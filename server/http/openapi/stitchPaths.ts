@@ -30,7 +30,7 @@ function flowOperations() {
     [paths.flows.openapi]: {
       post: {
         operationId: "createFlow", summary: "Create a flow",
-        description: "Stores a flow graph after checking it (node types, edges between existing nodes, no cycles, splitter and collector pairing). Flows are immutable.",
+        description: "Stores a flow graph as its version 1 after checking it (node types, edges between existing nodes, no cycles, splitter and collector pairing); a graph with problems is refused with `invalid_graph` and every problem in `problems`. Later versions are saved with `POST /api/stitch/flows/{id}/versions`.",
         requestBody: body("CreateFlowBody", {
           name: "greet",
           graph: {
@@ -47,7 +47,8 @@ function flowOperations() {
         },
       },
       get: {
-        operationId: "listFlows", summary: "List flows", description: "The newest 200 flows, newest first.",
+        operationId: "listFlows", summary: "List flows",
+        description: "The 200 flows saved last, the latest saved first: each with its latest version, who saved it and when, its runs in progress and its last run.",
         responses: { 200: answer("The flows.", listOf("FlowSummary")) },
       },
     },
@@ -63,10 +64,10 @@ function flowOperations() {
         operationId: "startRun", summary: "Start a run of a flow",
         description: "Creates the run with every node pending and fires the entry nodes in one transaction; their webhooks are called after commit.",
         parameters: [flowIdParam],
-        requestBody: { ...body("StartRunBody", { input: { items: ["a", "b"] } }), required: false },
+        requestBody: { ...body("StartFlowRunBody", { input: { items: ["a", "b"] }, version: 3 }), required: false },
         responses: {
-          201: answer("The new run.", ref("StitchRun")),
-          ...refusals({ 400: `${invalidJson400} Or a body that is not an object.`, 404: "No flow with that id." }),
+          201: answer("The new run, with the version it runs (`flow_version`).", ref("StitchRun")),
+          ...refusals({ 400: `${invalidJson400} Or a body that is not an object.`, 404: "No flow with that id, or no such version of it." }),
         },
       },
     },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CancelBody, ReviewBody } from "../../engine/schemas";
+import { StartFlowRunBody } from "../../flows/versionSchemas";
 import { PageParams } from "../../lib/paging";
 import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
@@ -7,8 +8,8 @@ const NodeRef = z.object({ runId: z.string(), nodeId: z.string().min(1) });
 
 export const runsRouter = router({
   start: analystProcedure
-    .input(z.object({ flowId: z.string(), input: z.unknown().optional() }))
-    .mutation(({ ctx, input }) => ctx.flows.startRun(input.flowId, input.input, ctx.starter)),
+    .input(z.object({ flowId: z.string(), input: z.unknown().optional(), version: StartFlowRunBody.shape.version }))
+    .mutation(({ ctx, input }) => ctx.flows.startRun(input.flowId, input.input, ctx.starter, undefined, input.version)),
   get: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.engine.getRun(input.id)),
   list: analystProcedure
     .input(z.object({ flowId: z.string().optional(), limit: PageParams.shape.limit }).optional())

@@ -1,0 +1,21 @@
+/** The plain flows' own refusals (versions, drafts): typed, with a message a person can act on; nothing was changed. */
+import { Refusal } from "../lib/refusal";
+
+export type FlowErrorCode = "bad_request" | "not_found" | "conflict";
+
+export class FlowError extends Refusal<FlowErrorCode> {
+  override name = "FlowError";
+
+  constructor(
+    code: FlowErrorCode,
+    message: string,
+    /** Fields the answer carries besides the message (a stale save's latest version and diff). */
+    private readonly extra?: Record<string, unknown>,
+  ) {
+    super(code, message);
+  }
+
+  override get details() {
+    return this.extra;
+  }
+}
