@@ -79,8 +79,10 @@ function Shell() {
 
   const section = pathname.startsWith("/app/reviews")
     ? "inbox"
-    : pathname.startsWith("/app/engine") || pathname.startsWith("/app/flows")
+    : pathname.startsWith("/app/engine") || (pathname.startsWith("/app/flows/runs/") && !pathname.endsWith("/design"))
     ? "engine"
+    : pathname.startsWith("/app/flows")
+    ? "flows"
     : pathname.startsWith("/app/workflows")
       ? "workflows"
       : pathname.startsWith("/app/steps")
@@ -154,6 +156,9 @@ function Shell() {
           </Link>
           <Link to={paths.steps.list()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "steps" ? "page" : undefined}>
             Step workflows
+          </Link>
+          <Link to={paths.flows.list()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "flows" ? "page" : undefined}>
+            Flows
           </Link>
           <Link to={paths.engineRuns()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "engine" ? "page" : undefined}>
             Engine runs

@@ -19,7 +19,7 @@ export const FlowDiffSchema = z.object({
     added: z.array(nodeRef),
     removed: z.array(nodeRef),
     moved: z.array(nodeRef.extend({ from: position, to: position })),
-    changed: z.array(nodeRef.extend({ fields: z.array(z.object({ field: z.string(), change: z.string(), before: z.unknown(), after: z.unknown() }).passthrough()) })),
+    changed: z.array(nodeRef.extend({ fields: z.array(z.object({ field: z.string(), change: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }).passthrough()) })),
   }),
   edges: z.object({ added: z.array(edge), removed: z.array(edge) }),
 });
