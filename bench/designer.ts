@@ -74,7 +74,7 @@ async function openAndDraw(browser: Browser, url: string): Promise<{ page: Page;
   const context = await browser.newContext({ extraHTTPHeaders: auth, viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await page.goto(url);
-  await page.locator(".react-flow__node").first().waitFor();
+  await page.locator(".react-flow__node").first().waitFor({ timeout: 180_000 });
   // From navigation start (the page's time origin) to the frame after the first nodes were in the DOM.
   const ms = await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now()))));
   return { page, ms };
@@ -92,17 +92,13 @@ async function tidyUp(page: Page): Promise<number> {
 
 /** Frames per second while the mouse drags from `from` by (dx, dy) in 60 moves. */
 async function dragFps(page: Page, from: { x: number; y: number }, dx: number, dy: number): Promise<number> {
-  await page.evaluate(() => {
-    const counter = window as unknown as { __frames: number; __counting: boolean };
-    counter.__frames = 0;
-    counter.__counting = true;
-    const tick = () => {
-      if (!counter.__counting) return;
-      counter.__frames++;
-      requestAnimationFrame(tick);
-    };
+  // As text: a function compiled by tsx would carry esbuild's `__name` helper, which the page does not have.
+  await page.evaluate(`(() => {
+    window.__frames = 0;
+    window.__counting = true;
+    const tick = () => { if (!window.__counting) return; window.__frames++; requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
-  });
+  })()`);
   const start = Date.now();
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
@@ -156,7 +152,10 @@ async function main() {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-quic"] });
   try {
     const rows = [];
-    for (const size of options.sizes.split(",").map(Number)) rows.push(await measureSize(browser, base, size, options.repeats));
+    for (const size of options.sizes.split(",").map(Number)) {
+      rows.push(await measureSize(browser, base, size, options.repeats));
+      console.error(`measured ${rows.at(-1)!.join(" | ")}`);
+    }
     console.log(`The designer in Chromium (1440 x 900), medians of ${options.repeats}:\n`);
     console.log(table(["flow", "open and draw", "tidy up", "check (round trip)", "drag a node", "pan"], rows));
   } finally {
