@@ -20,7 +20,7 @@ import { useSaveVersion } from "../api/versions";
 import { useFlowEditor } from "../hooks/useFlowEditor";
 import { useNarrowScreen } from "../hooks/useNarrowScreen";
 import { noDecorations } from "../model/decorations";
-import { writeNewFlowDraft } from "../model/newFlowDraft";
+import { readNewFlowDraft, writeNewFlowDraft } from "../model/newFlowDraft";
 import { staleVersionOf } from "../model/versionDiff";
 import { DesignerWorkspace } from "./DesignerWorkspace";
 import { exportFlow, ImportPanel } from "./ImportExport";
@@ -47,7 +47,9 @@ export function DesignerSession({ flowId, saved, draft }: {
   const narrow = useNarrowScreen();
   const editable = operator && !narrow;
   const empty: FlowGraph = { nodes: [], edges: [] };
-  const editor = useFlowEditor(draft?.graph ?? saved?.graph ?? empty);
+  // A new flow with neither version nor draft starts from what an import handed over in this tab, if anything.
+  const [handedOver] = useState(() => (saved || draft ? null : readNewFlowDraft()));
+  const editor = useFlowEditor(draft?.graph ?? saved?.graph ?? handedOver?.graph ?? empty);
   const [name, setName] = useState(draft?.name ?? saved?.name ?? "");
   // The version the drawing started from, and its graph: what the draft differs from, and the save's base.
   const [base, setBase] = useState<{ version: number; graph: FlowGraph }>(() => ({ version: draft?.base_version ?? saved?.version ?? 0, graph: saved && (draft?.base_version ?? saved.version) === saved.version ? saved.graph : empty }));
