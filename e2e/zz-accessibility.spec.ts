@@ -17,6 +17,7 @@ interface Data {
   stepWorkflow: string;
   stepRun: string;
   flowRun: string;
+  flow: string;
 }
 
 const brief = "A ride-hailing app for a mid-sized city: riders book trips and pay by card, drivers accept trips and get paid weekly.";
@@ -89,7 +90,7 @@ async function makeData(request: APIRequestContext): Promise<Data> {
   await ok(await request.post("/api/workflows/a11y-quorum/runs", { data: { message: "release 2.0" } }));
 
   await ok(await request.post("/api/subscriptions", { data: { url: "http://127.0.0.1:9/a11y-hook", events: ["decision.waiting"] } }));
-  return { finishedRun, waitingRun, stitchRun: conversation.stitch_run_id, workflowRun, stepWorkflow, stepRun, flowRun };
+  return { finishedRun, waitingRun, stitchRun: conversation.stitch_run_id, workflowRun, stepWorkflow, stepRun, flowRun, flow: flow.id };
 }
 
 /** The app's pages, each with what shows it has loaded. */
@@ -123,6 +124,15 @@ function pages(data: Data): { path: string; ready: (page: Page) => Promise<void>
       await expect(page.getByText("Is the text clear?").first()).toBeVisible();
     } },
     { path: `/app/flows/runs/${data.flowRun}/graph`, ready: graph },
+    { path: "/app/flows", ready: heading("Flows") },
+    // The designer with its palette, canvas and inspector (a node selected), and a run drawn over its version.
+    { path: `/app/flows/${data.flow}`, ready: async (page) => {
+      await graph(page);
+      await page.locator(".react-flow__node").first().focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("textbox", { name: "What the person is asked" })).toBeVisible();
+    } },
+    { path: `/app/flows/runs/${data.flowRun}/design`, ready: graph },
     { path: "/app/workflows", ready: heading("Workflows") },
     { path: "/app/workflows/new", ready: async (page) => {
       await expect(page.getByRole("textbox", { name: "Workflow YAML" })).toBeVisible();

@@ -80,8 +80,10 @@ function Shell() {
   // A run opened from the inbox (or a notification of a decision) is still the reviewer's errand: "Reviews" stays lit.
   const section = pathname.startsWith("/app/reviews") || arrivedFrom()?.section === "inbox"
     ? "inbox"
-    : pathname.startsWith("/app/engine") || pathname.startsWith("/app/flows")
+    : pathname.startsWith("/app/engine") || (pathname.startsWith("/app/flows/runs/") && !pathname.endsWith("/design"))
     ? "engine"
+    : pathname.startsWith("/app/flows")
+    ? "flows"
     : pathname.startsWith("/app/workflows")
       ? "workflows"
       : pathname.startsWith("/app/steps")
@@ -155,6 +157,9 @@ function Shell() {
           </Link>
           <Link to={paths.steps.list()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "steps" ? "page" : undefined}>
             Step workflows
+          </Link>
+          <Link to={paths.flows.list()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "flows" ? "page" : undefined}>
+            Flows
           </Link>
           <Link to={paths.engineRuns()} className="topnav-link" onNavigate={closeMenu} aria-current={section === "engine" ? "page" : undefined}>
             Engine runs

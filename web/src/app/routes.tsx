@@ -38,6 +38,7 @@ const workflows = () => import("./sections/workflows");
 const steps = () => import("./sections/steps");
 const flows = () => import("./sections/flows");
 const account = () => import("./sections/account");
+const designer = () => import("./sections/designer");
 const WorkflowList = lazy(() => workflows().then((m) => ({ default: m.WorkflowList })));
 const NewWorkflowPage = lazy(() => workflows().then((m) => ({ default: m.NewWorkflowPage })));
 const WorkflowPage = lazy(() => workflows().then((m) => ({ default: m.WorkflowPage })));
@@ -47,6 +48,9 @@ const NewStepWorkflowPage = lazy(() => steps().then((m) => ({ default: m.NewStep
 const StepWorkflowPage = lazy(() => steps().then((m) => ({ default: m.StepWorkflowPage })));
 const StepRunView = lazy(() => steps().then((m) => ({ default: m.StepRunView })));
 const FlowRunView = lazy(() => flows().then((m) => ({ default: m.FlowRunView })));
+const FlowListPage = lazy(() => designer().then((m) => ({ default: m.FlowListPage })));
+const FlowDesignerPage = lazy(() => designer().then((m) => ({ default: m.FlowDesignerPage })));
+const FlowRunDesignPage = lazy(() => designer().then((m) => ({ default: m.FlowRunDesignPage })));
 const PeoplePage = lazy(() => account().then((m) => ({ default: m.PeoplePage })));
 const TokensPage = lazy(() => account().then((m) => ({ default: m.TokensPage })));
 const AuditTrailPage = lazy(() => account().then((m) => ({ default: m.AuditTrailPage })));
@@ -158,7 +162,20 @@ function StepRunGraphPage({ runId }: { runId: string }) {
 function FlowRunGraphPage({ runId }: { runId: string }) {
   const conversation = useFlowConversation(runId);
   const data = conversation.data;
-  return <GraphPage stitchRunId={data?.run.id} header={data ? <FlowRunHeader run={data.run} view="graph" /> : null} error={conversation.error} watched />;
+  const header = data ? (
+    <>
+      <FlowRunHeader run={data.run} view="graph" />
+      <p>
+        <Link to={paths.flows.run(runId)}>Open in designer</Link>: the version this run ran with, its states drawn over it.
+      </p>
+    </>
+  ) : null;
+  return <GraphPage stitchRunId={data?.run.id} header={header} error={conversation.error} watched />;
+}
+
+function NewFlowRedirect() {
+  useEffect(() => navigate(paths.flows.flow(crypto.randomUUID()), { replace: true }), []);
+  return <Spinner label="Starting a new flow" size="md" />;
 }
 
 function NotFoundPage() {
@@ -191,12 +208,19 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (matchPath("/app/engine", pathname)) return { page: <Loading><EngineRunList /></Loading>, runId: null, title: "Engine runs" };
   params = matchPath("/app/engine/runs/:stitchRunId", pathname);
   if (params) return { page: <Loading><FlowGraphView key={params.stitchRunId} stitchRunId={params.stitchRunId!} /></Loading>, runId: null, title: "Engine run" };
+  if (matchPath("/app/flows", pathname)) return { page: <Loading><FlowListPage /></Loading>, runId: null, title: "Flows" };
+  // A new flow is a flow id no flow has yet: its draft is kept under it, and its first save creates the flow.
+  if (matchPath("/app/flows/new", pathname)) return { page: <RequireRole role="operator"><NewFlowRedirect /></RequireRole>, runId: null, title: "New flow" };
+  params = matchPath("/app/flows/runs/:runId/design", pathname);
+  if (params) return { page: <Loading><FlowRunDesignPage key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Flow run on the canvas" };
   params = matchPath("/app/flows/runs/:runId", pathname);
   if (params) return { page: <Loading><FlowRunView key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Flow run" };
   params = matchPath("/app/flows/runs/:runId/graph", pathname);
   if (params) return { page: <FlowRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Flow run graph" };
   if (matchPath("/app/workflows", pathname)) return { page: <Loading><WorkflowList /></Loading>, runId: null, title: "Workflows" };
   if (matchPath("/app/workflows/new", pathname)) return { page: <RequireRole role="operator"><Loading><NewWorkflowPage /></Loading></RequireRole>, runId: null, title: "New workflow" };
+  params = matchPath("/app/flows/:flowId", pathname);
+  if (params && params.flowId !== "runs") return { page: <Loading><FlowDesignerPage key={params.flowId} flowId={params.flowId!} /></Loading>, runId: null, title: "Flow designer" };
   params = matchPath("/app/workflows/runs/:runId", pathname);
   if (params) return { page: <Loading><WorkflowRunView key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Workflow run" };
   params = matchPath("/app/workflows/runs/:runId/graph", pathname);

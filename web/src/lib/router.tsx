@@ -82,6 +82,13 @@ export const paths = {
   runGraph: (runId: string) => `/app/runs/${encodeURIComponent(runId)}/graph`,
   engineRuns: () => "/app/engine",
   engineRun: (stitchRunId: string) => `/app/engine/runs/${encodeURIComponent(stitchRunId)}`,
+  /** The plain flows' designer: the list, a new flow, one flow (a version of it), and a run drawn over the version it ran. */
+  flows: {
+    list: () => "/app/flows",
+    create: () => "/app/flows/new",
+    flow: (flowId: string, version?: number) => `/app/flows/${encodeURIComponent(flowId)}${version === undefined ? "" : `/versions/${version}`}`,
+    run: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}/design`,
+  },
   /** A plain flow's run (one no front door owns): its conversation, and its graph under the same header. */
   flowRun: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}`,
   flowRunGraph: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}/graph`,
