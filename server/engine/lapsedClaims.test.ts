@@ -2,7 +2,7 @@
  * Issue 40: a webhook is delivered again only when a fault explains it. Two dispatchers (two processes) share one
  * database. Process A writes a webhook claimed by itself (Engine.claimHere, its LocalDelivery), but its send starts
  * later than its lease allows (here a slow dispatch adapter; in production slots, a batch's commit, a stalled event
- * loop) while its renewals do not land (they wait 2 s, as a stalled process's would). Its lease lapses, process B
+ * loop) while its renewals do not land (they wait 5 s, as a stalled process's would). Its lease lapses, process B
  * claims the row and sends it. Before the fix A sent it too, with nothing in any log: the worker got the same
  * `webhook-id` twice. Now A checks its claim before sending (a fenced renewal, since less than half a lease is left),
  * finds it lost and does not send; B's delivery says it is the second and why, and the run's event log says so too.
@@ -19,9 +19,11 @@ import { type WorkerServer, eventually, startWorkerServer } from "../testing/wor
 import { Dispatcher, type DispatcherOptions } from "./dispatcher";
 import { Engine } from "./engine";
 
-const LEASE_MS = 400;
-const ADAPTER_DELAY_MS = 1500;
-const RENEWALS_LAND_AFTER_MS = 2000;
+// A lease long enough that the process holding the row can still send it on a busy machine (a send starts only with
+// half a lease left), and a send and renewals held up well past it.
+const LEASE_MS = 1500;
+const ADAPTER_DELAY_MS = 4000;
+const RENEWALS_LAND_AFTER_MS = 5000;
 
 const options: DispatcherOptions = {
   maxAttempts: 3, backoffMs: 50, timeoutMs: 5000, leaseMs: LEASE_MS, concurrency: 8, pollMs: 50, outbound: { policy: parseOutboundAllow(LOOPBACK_ALLOWED) },
@@ -59,7 +61,7 @@ describe.each(testDatabases)("a claim that lapsed before its send, on $name", (t
 
   it("is not sent by the process that lost it: the worker gets the webhook once, from the process that holds it, told why it came again", async () => {
     const { database } = opened;
-    // Process A's renewals wait 2 s before they reach the database: its lease lapses while its send is held up.
+    // Process A's renewals wait 5 s before they reach the database: its lease lapses while its send is held up.
     const stalledRenewals: Database = { ...database, runApart: async (fn) => (await sleep(RENEWALS_LAND_AFTER_MS), database.runApart(fn)) };
     const a = await processOn(stalledRenewals, ADAPTER_DELAY_MS, "process-A");
     const flow = await a.createFlow("late send", graphOf([workerNode("W", `${worker.url}/hook`, { protocol: "late" })]));
@@ -67,7 +69,7 @@ describe.each(testDatabases)("a claim that lapsed before its send, on $name", (t
     // Process B starts after A's claim is written, and takes the row once A's lease has lapsed.
     const b = await processOn(database, 0, "process-B");
 
-    const [delivery] = await worker.waitFor(1, 10_000);
+    const [delivery] = await worker.waitFor(1, 20_000);
     // Long enough for A's adapter to have answered and its renewal to have landed: a send of A's would be here by now.
     await sleep(ADAPTER_DELAY_MS + RENEWALS_LAND_AFTER_MS);
     const deliveries = worker.received.filter((d) => d.payload.runId === run.id);
@@ -83,5 +85,5 @@ describe.each(testDatabases)("a claim that lapsed before its send, on $name", (t
     expect(events[0]).toMatchObject({ node_id: "W", payload: { cause: "lease_lapsed", holder: "process-A", by: "process-B", delivery: 2, webhookId: delivery!.headers["webhook-id"] } });
     // The run's history (a replay of the events applied to it) is not confused by the record.
     expect((await b.history(run.id)).steps.map((s) => s.event.type)).toEqual(["start"]);
-  }, 30_000);
+  }, 60_000);
 });
