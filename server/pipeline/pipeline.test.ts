@@ -167,7 +167,7 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       expect(exported.artifacts[0]!.artifact).toEqual(v2.content.artifact);
       expect(exported.artifacts[3]!.artifact).toHaveProperty("mermaid_sequence_diagram");
 
-      // The bundle: export JSON, one Markdown file per artifact, a manifest.
+      // The bundle: export JSON, the brief and one Markdown file per step in pipeline order, a manifest.
       const response = await fetch(`${base}/runs/${runId}/artifacts/bundle`, { headers: asTestOperator });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("application/zip");
@@ -175,9 +175,9 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
       const names = Object.keys(files);
       expect(names).toContain("export.json");
       expect(names).toContain("manifest.json");
-      for (const prefix of ["REQ-", "INC-", "US-", "DIA-", "PSE-", "TC-"]) expect(names.some((n) => n.startsWith(prefix) && n.endsWith(".md"))).toBe(true);
+      for (const file of ["00-brief.md", "01-requirements.md", "02-inception.md", "03-user-stories.md", "04-diagrams.md", "05-pseudocode.md", "06-test-cases.md"]) expect(names).toContain(file);
       expect(JSON.parse(strFromU8(files["export.json"]!)).artifacts).toHaveLength(6);
-      const diagram = strFromU8(files[names.find((n) => n.startsWith("DIA-"))!]!);
+      const diagram = strFromU8(files["04-diagrams.md"]!);
       expect(diagram).toContain("```mermaid");
       expect(diagram).toContain("sequenceDiagram");
     });

@@ -55,7 +55,7 @@ describe("SubscriptionsPage", () => {
     const events = within(form()).getByRole("group", { name: "Events" });
     fireEvent.click(within(events).getByRole("checkbox", { name: /run\.failed/ }));
     fireEvent.click(within(events).getByRole("checkbox", { name: /decision\.waiting/ }));
-    expect(within(events).getAllByRole("checkbox")).toHaveLength(8);
+    expect(within(events).getAllByRole("checkbox")).toHaveLength(9);
     fireEvent.click(within(form()).getByRole("button", { name: "Add subscription" }));
     expect(api.create.mutate).toHaveBeenCalledWith({ url: "https://hooks.example.com/new", events: ["decision.waiting", "run.failed"] }, expect.anything());
     const secret = screen.getByRole("textbox", { name: "Signing secret for https://hooks.example.com/new" }) as HTMLInputElement;
