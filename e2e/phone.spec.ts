@@ -20,6 +20,7 @@ const destinations: { name: string | RegExp; url: RegExp }[] = [
   { name: "Briefs", url: /\/app$/ },
   { name: "Workflows", url: /\/app\/workflows$/ },
   { name: "Step workflows", url: /\/app\/steps$/ },
+  { name: "Flows", url: /\/app\/flows$/ },
   { name: "Engine runs", url: /\/app\/engine$/ },
 ];
 
@@ -29,7 +30,7 @@ test("the sections are a menu on a phone, and no page is wider than the screen",
   const sections = page.getByRole("navigation", { name: "Sections" });
   await expect(menu).toHaveAttribute("aria-expanded", "false");
   await expect(sections.getByRole("link", { name: "Engine runs" })).toBeHidden();
-  await expect(page.getByRole("link", { name: "Stitch: start a new brief" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Stitch, home: where your work is" })).toBeVisible();
 
   // By keyboard: Enter opens it, Escape closes it and leaves focus on the button.
   await menu.focus();
