@@ -53,7 +53,9 @@ export function FlowListPage() {
               <td>{flow.runs_in_progress}</td>
               <td>
                 {flow.last_run ? (
-                  <Link to={paths.flows.run(flow.last_run.id)} aria-label={`Last run of ${flow.name}: ${flow.last_run.status}, version ${flow.last_run.flow_version}`}>
+                  <Link to={paths.flows.run(flow.last_run.id)}>
+                    {/* Named by what it shows, after what it is (WCAG 2.5.3, label in name). */}
+                    <span className="visually-hidden">{`Last run of ${flow.name}, version ${flow.last_run.flow_version}: `}</span>
                     <EngineRunPill status={flow.last_run.status} />
                   </Link>
                 ) : (

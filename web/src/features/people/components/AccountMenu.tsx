@@ -52,11 +52,12 @@ export function AccountMenu() {
   ];
   return (
     <div className="account-menu" ref={rootRef}>
-      <button ref={buttonRef} type="button" className="account-button" aria-label={`${me.name} ${me.role}`} aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((o) => !o)}>
+      <button ref={buttonRef} type="button" className="account-button" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((o) => !o)}>
         <span className="account-initial" aria-hidden="true">
           {me.name.trim().charAt(0).toUpperCase() || "?"}
         </span>
-        {/* The name it is read by holds what it shows, name then role (WCAG 2.5.3, label in name); on a phone only the initial shows. */}
+        {/* Named by what it shows, name then role, with no aria-label to drift from it (WCAG 2.5.3, label in name); on a
+            phone only the initial shows, and the name and role are there for a screen reader still. */}
         <span className="account-name">{me.name}</span>{" "}
         <span className="tag account-role">{me.role}</span>
         <svg className={`icon account-chevron${open ? " open" : ""}`} viewBox="0 0 20 20" aria-hidden="true">

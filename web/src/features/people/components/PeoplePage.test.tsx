@@ -85,9 +85,9 @@ describe("PeoplePage", () => {
     const rows = screen.getByRole("region", { name: "Account list" });
     expect(within(rows).getByRole("row", { name: "Anna Analyst" }).textContent).toContain("link expires");
     expect(within(rows).getByRole("row", { name: "Ben Late" }).textContent).toContain("link expired");
-    expect(within(rows).queryByRole("button", { name: "Send Rita Reviewer a new invitation link" })).toBeNull();
-    expect(within(rows).queryByRole("button", { name: "Send Olga Operator a new invitation link" })).toBeNull();
-    fireEvent.click(within(rows).getByRole("button", { name: "Send Ben Late a new invitation link" }));
+    expect(within(rows).queryByRole("button", { name: "New link: send Rita Reviewer a new invitation link" })).toBeNull();
+    expect(within(rows).queryByRole("button", { name: "New link: send Olga Operator a new invitation link" })).toBeNull();
+    fireEvent.click(within(rows).getByRole("button", { name: "New link: send Ben Late a new invitation link" }));
     expect(api.reissue.mutate).toHaveBeenCalledWith({ accountId: "b1" }, expect.anything());
     const link = screen.getByRole("textbox", { name: "Invitation link for Ben Late" }) as HTMLInputElement;
     expect(link.value).toBe(`${window.location.origin}/app/invite/inv_new`);

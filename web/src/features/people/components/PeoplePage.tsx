@@ -247,7 +247,7 @@ function AccountRow({ account, onReissued }: { account: Account; onReissued(invi
             className="button button-secondary button-small"
             disabled={pending}
             aria-busy={reissue.isPending}
-            aria-label={`Send ${account.name} a new invitation link`}
+            aria-label={`New link: send ${account.name} a new invitation link`}
             onClick={() => {
               changeRole.reset();
               toggle.reset();
