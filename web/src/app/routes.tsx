@@ -95,15 +95,17 @@ function LandingPage() {
   const me = useMe();
   const reviewer = roleAllows(me?.role, "reviewer");
   const operator = roleAllows(me?.role, "operator");
-  const decisions = trpc.decisions.list.useQuery({ view: "role", state: "open", limit: 1 }, { enabled: reviewer, retry: false });
-  const runs = trpc.pipeline.listRuns.useQuery({ limit: 50 }, { enabled: operator, retry: false });
-  const settled = (!reviewer || !decisions.isPending) && (!operator || !runs.isPending);
+  // What waits for me is the count the navigation shows; what nobody can take, the inbox's count of them.
+  const waiting = trpc.decisions.countForMe.useQuery(undefined, { enabled: reviewer });
+  const decisions = trpc.decisions.list.useQuery({ view: "role", state: "open", limit: 1 }, { enabled: operator });
+  const runs = trpc.pipeline.listRuns.useQuery({ limit: 50 }, { enabled: operator });
+  const settled = (!reviewer || !waiting.isPending) && (!operator || (!decisions.isPending && !runs.isPending));
   useEffect(() => {
     if (!settled) return;
     const failed = runs.data?.items.find((run) => run.state.phase === "failed");
-    const facts = { waitingForMe: decisions.data?.open_for_me ?? 0, undecidable: decisions.data?.undecidable ?? 0, failedRunId: failed?.run_id ?? null };
+    const facts = { waitingForMe: waiting.data ?? 0, undecidable: decisions.data?.undecidable ?? 0, failedRunId: failed?.run_id ?? null };
     navigate(landingPath(me?.role ?? null, facts), { replace: true });
-  }, [settled, decisions.data, runs.data, me?.role]);
+  }, [settled, waiting.data, decisions.data, runs.data, me?.role]);
   return (
     <div className="page-pad">
       <Spinner label="Finding what waits for you" size="md" />
