@@ -281,7 +281,12 @@ export class Dispatcher {
     const held = this.held.get(row.id);
     if (!held || held.deliveries !== row.deliveries) return false;
     if (held.validUntil - performance.now() >= this.leaseMs / 2) return true;
-    return this.fences.add({ id: row.id, deliveries: row.deliveries });
+    // A renewal that cannot reach the database cannot say the claim holds: the row is not sent now, and is claimed
+    // again (its cause recorded) once its lease has lapsed and the database answers.
+    return this.fences.add({ id: row.id, deliveries: row.deliveries }).catch((error: unknown) => {
+      this.pump.failed("renewing a lease before a send", error);
+      return false;
+    });
   }
 
   private async claim(limit: number): Promise<ClaimedDispatch[]> {
