@@ -8,7 +8,9 @@
  * pipeline calls them directly) names the model or the offline drafting.
  */
 import { z } from "zod";
-import type { PipelineAgent } from "./schemas";
+
+/** What provenance reads of a pipeline agent (schemas.ts PipelineAgent), so this file needs nothing of schemas.ts, which imports it. */
+type PipelineAgent = { name: string; builtin: boolean; webhook_url: string };
 
 export const MadeBy = z.object({
   kind: z.enum(["n8n", "model", "offline", "person", "manual"]),
