@@ -127,6 +127,8 @@ export class Dispatcher {
   private readonly timers = new Map<string, TimerHandler>();
   /** The rows this process holds, by id. */
   private readonly held = new Map<string, Held>();
+  /** The rows whose delivery (or work) this process has started and not finished, by id: never claimed again by it meanwhile. */
+  private readonly working = new Set<string>();
   /** This process, as its claims name it. */
   readonly holder: string;
   private heartbeat: NodeJS.Timeout | undefined;
@@ -189,9 +191,11 @@ export class Dispatcher {
    * webhook's row until it is deleted (deliveredRows.ts `gone`).
    */
   private work(row: ClaimedDispatch): Promise<void> {
+    this.working.add(row.id);
     return this.deliverAndRecord(row)
       .catch((error) => this.pump.failed(`recording delivery ${row.id}`, error))
       .finally(() => {
+        this.working.delete(row.id);
         // Unless this process claimed the row again meanwhile (its lease lapsed): that claim's work holds it now.
         if (this.held.get(row.id)?.deliveries !== row.deliveries) return;
         if (!this.deliveredRows.isWaiting(row.id)) this.held.delete(row.id);
@@ -291,7 +295,9 @@ export class Dispatcher {
 
   private async claim(limit: number): Promise<ClaimedDispatch[]> {
     const sentAt = performance.now();
-    const claimed = await this.database.run((db) => claimDispatches(db, limit, this.leaseMs, this.holder));
+    // Only rows whose lease may have lapsed by now could be claimed again: the rest need not be named.
+    const lapsed = [...this.working].filter((id) => (this.held.get(id)?.validUntil ?? 0) <= sentAt);
+    const claimed = await this.database.run((db) => claimDispatches(db, limit, this.leaseMs, this.holder, lapsed));
     this.hold(claimed, sentAt);
     for (const row of claimed) {
       if (row.redelivery) console.warn(`dispatcher: delivering ${row.kind} ${row.id} (node ${row.node_id} of run ${row.run_id}) again, delivery ${row.deliveries}: ${describeRedelivery(row.redelivery)}`);

@@ -717,8 +717,14 @@ export async function insertTimer(tx: Executor, timer: { runId: string; name: st
  * last claim left it, so a lease still set means that claim lapsed (its holder neither renewed, deleted, rescheduled
  * nor released it), and no lease means an attempt failed (`last_failure`). A repeated webhook is also logged in the
  * run's event log, in the same statement.
+ *
+ * `working`: rows the claiming process is still working on (its send is held up past its lease). It never claims
+ * them again itself: another process may (its claim fences this one's send), and once this process's work on a row
+ * ends, the row is claimable by it too. Without this a stalled process re-claimed its own lapsed rows, counting (and
+ * logging) deliveries that were never sent.
  */
-export async function claimDispatches(db: Executor, limit: number, leaseMs: number, holder: string): Promise<ClaimedDispatch[]> {
+export async function claimDispatches(db: Executor, limit: number, leaseMs: number, holder: string, working: readonly string[] = []): Promise<ClaimedDispatch[]> {
+  const notWorking = working.length === 0 ? sql`` : sql`AND NOT (id = ANY(ARRAY(SELECT jsonb_array_elements_text(${json(working)}::jsonb)::uuid)))`;
   const claimed = await rows<Omit<ClaimedDispatch, "redelivery"> & { redelivery: unknown }>(db, sql`
     WITH claimed AS (
       UPDATE stitch_dispatches d
@@ -730,7 +736,7 @@ export async function claimDispatches(db: Executor, limit: number, leaseMs: numb
         END
       WHERE d.id = ANY(ARRAY(
         SELECT id FROM stitch_dispatches
-        WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+        WHERE run_at <= now() AND (locked_until IS NULL OR locked_until < now()) ${notWorking}
         ORDER BY run_at LIMIT ${limit}
         FOR UPDATE SKIP LOCKED))
       RETURNING d.id, d.run_id, d.node_id, d.node_attempt, d.kind, d.url, d.payload, d.deliveries, d.redelivery

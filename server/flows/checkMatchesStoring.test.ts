@@ -29,12 +29,15 @@ const nodeOf = (id: string) =>
     splitterData.map((data): StitchNode => ({ id, type: "Splitter", position: { x: 0, y: 0 }, data })),
     fc.constant<StitchNode>({ id, type: "Collector", position: { x: 0, y: 0 }, data: {} }),
   );
+// Edges mostly join the graph's own nodes (a graph with an edge to nowhere is refused whatever else it holds), and now
+// and then name a node that is not there.
+const endOf = (nodeIds: string[]) => (nodeIds.length === 0 ? fc.constant("z") : fc.oneof({ arbitrary: fc.constantFrom(...nodeIds), weight: 9 }, { arbitrary: fc.constantFrom(...ids, "z"), weight: 1 }));
 const graphs: fc.Arbitrary<StitchGraph> = fc
   .subarray(ids, { minLength: 0, maxLength: 5 })
   .chain((nodeIds) =>
     fc.record({
       nodes: fc.tuple(...nodeIds.map(nodeOf)),
-      edges: fc.uniqueArray(fc.tuple(fc.constantFrom(...ids, "z"), fc.constantFrom(...ids, "z")), { maxLength: 4, selector: ([s, t]) => `${s}->${t}` }),
+      edges: fc.uniqueArray(fc.tuple(endOf(nodeIds), endOf(nodeIds)), { maxLength: 4, selector: ([s, t]) => `${s}->${t}` }),
     }),
   )
   .map(({ nodes, edges }) => ({ nodes, edges: edges.map(([source, target]): StitchEdge => ({ id: `${source}->${target}`, source, target })) }));
@@ -64,9 +67,9 @@ describe.each(testDatabases)("the check refuses exactly what storing refuses, on
           if (problem.edge_id !== undefined) expect(graph.edges.map((e) => e.id)).toContain(problem.edge_id);
         }
       }),
-      { numRuns: 60 },
+      // A graph storing accepts is always among those tried, whatever the seed: both sides of the equivalence are reached.
+      { numRuns: 60, examples: [[{ nodes: [{ id: "a", type: "Worker", position: { x: 0, y: 0 }, data: { webhookUrl: "http://127.0.0.1:9/work" } }], edges: [] }]] },
     );
-    // The generator reaches both sides of the equivalence.
     expect(accepted).toBeGreaterThan(0);
   });
 });
