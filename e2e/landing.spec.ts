@@ -37,9 +37,7 @@ async function onFirstScreen(page: Page, selector: ReturnType<Page["locator"]>):
   return box !== null && box.y >= 0 && box.y + box.height <= phone.height;
 }
 
-// FIXME(issue 39, left open): signing in at the root address lands a reviewer with a decision waiting on the new brief
-// (/app) instead of the inbox; the rule itself (web/src/lib/landing.ts) is tested in landing.test.ts.
-test.fixme("a reviewer with decisions waiting lands on them; an analyst on the new brief; an operator on the decisions nobody can take", async ({ browser, request }, testInfo) => {
+test("a reviewer with decisions waiting lands on them; an analyst on the new brief; an operator on the decisions nobody can take", async ({ browser, request }, testInfo) => {
   const baseURL = testInfo.project.use.baseURL;
 
   // Something waits for every reviewer: a pipeline output to review.

@@ -10,9 +10,6 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import "./styles/skeleton.css";
 
-// "/" is served the app too; the app's own address space is /app.
-if (window.location.pathname === "/") window.history.replaceState(null, "", "/app");
-
 // A page may come drawn by the server (web/src/serverRender.tsx), inert inside #root: the app's first commit replaces it.
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
