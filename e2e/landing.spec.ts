@@ -1,10 +1,13 @@
 /**
  * Each person lands where their work is (web/src/lib/landing.ts), signing in at the root address on a 390 px phone,
  * in a browser context of their own: a reviewer with decisions waiting lands on them, the first one on the first
- * screen; an analyst on the new brief; an operator on the decisions nobody can take, each saying why with its fix.
+ * screen; an analyst on the new brief; an operator on the decisions nobody can take, each saying why with its fix. On a
+ * server of its own: the accounts it makes would otherwise meet people.spec.ts's "Create the first account".
  */
-import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, type Page, expect, request as requests, test } from "@playwright/test";
+import { bootstrapHeaders } from "./auth";
 import { snapshot } from "./helpers";
+import { type OwnServer, startOwnServer } from "./ownServer";
 
 const phone = { width: 390, height: 844 };
 let serial = 0;
@@ -37,8 +40,18 @@ async function onFirstScreen(page: Page, selector: ReturnType<Page["locator"]>):
   return box !== null && box.y >= 0 && box.y + box.height <= phone.height;
 }
 
-test("a reviewer with decisions waiting lands on them; an analyst on the new brief; an operator on the decisions nobody can take", async ({ browser, request }, testInfo) => {
-  const baseURL = testInfo.project.use.baseURL;
+let server: OwnServer | undefined;
+test.beforeAll(async () => {
+  server = await startOwnServer();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test("a reviewer with decisions waiting lands on them; an analyst on the new brief; an operator on the decisions nobody can take", async ({ browser }, testInfo) => {
+  const baseURL = server!.baseURL;
+  // Automation, as the bootstrap operator token.
+  const request = await requests.newContext({ baseURL, extraHTTPHeaders: bootstrapHeaders });
 
   // Something waits for every reviewer: a pipeline output to review.
   const run = await request.post("/runs", { data: { domain: `landing-${Date.now()}`, brief: "A tool library where neighbours lend drills, ladders and saws to each other." } });
@@ -78,4 +91,5 @@ test("a reviewer with decisions waiting lands on them; an analyst on the new bri
   // Left as the other specs expect: nothing that nobody can take, nothing waiting from this spec.
   expect((await request.post(`/api/workflows/runs/${workflowRunId}/cancel`, { data: { reason: "landing spec done" } })).ok()).toBe(true);
   expect((await request.post(`/runs/${runId}/cancel`, { data: { reason: "landing spec done" } })).ok()).toBe(true);
+  await request.dispose();
 });

@@ -5,40 +5,26 @@
  * same account, alone (on a desktop, where the brief box is the widest thing in its form): with the install's default policy (self-approval allowed) every output is approved by the
  * brief's own submitter, and the bundle is downloaded with the account's session.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { expect, test } from "@playwright/test";
 import { unzipSync } from "fflate";
 import { snapshot, submitBrief } from "./helpers";
+import { type OwnServer, startOwnServer } from "./ownServer";
 
 const newcomer = { name: "Nora Newcomer", email: "nora@example.com", password: "nora-correct-horse" };
 const brief = "A tool library for a neighbourhood: members borrow drills, ladders and saws, return them within a week, and volunteers check the tools.";
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-
-let server: ChildProcess | undefined;
+let server: OwnServer | undefined;
 let baseURL = "";
 
 // The app was built by the suite's own server (playwright.config.ts); this one serves the same build on a fresh database.
 test.beforeAll(async () => {
-  const port = await freePort();
-  baseURL = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ["--import", "tsx", "e2e/server.ts"], { env: { ...process.env, E2E_PORT: String(port) }, stdio: "ignore" });
-  await expect.poll(async () => (await fetch(`${baseURL}/health`).catch(() => undefined))?.ok ?? false, { timeout: 120_000, intervals: [500] }).toBe(true);
+  server = await startOwnServer();
+  baseURL = server.baseURL;
 });
 
 test.afterAll(async () => {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server!.once("exit", resolve));
-  server.kill("SIGTERM");
-  await exited;
+  await server?.stop();
 });
 
 test("the README's quick start: the first account, made in the app, submits a brief, approves every output itself and downloads the bundle", async ({ browser }, testInfo) => {

@@ -4,6 +4,7 @@
  * everything read before it, so no one sees what the previous person's role let them read.
  */
 import { useQueryClient } from "@tanstack/react-query";
+import { navigate, paths } from "../../../lib/router";
 import { isAuthStatusQuery, rememberCsrfToken } from "../../../lib/session";
 import { trpc } from "../../../lib/trpc";
 
@@ -17,13 +18,18 @@ function useForgetOtherQueries() {
   return () => queryClient.removeQueries({ predicate: (query) => !isAuthStatusQuery(query) });
 }
 
-/** After the first account, a sign-in or an accepted invitation: the new session's token, then who is signed in. */
+/**
+ * After the first account, a sign-in or an accepted invitation: the new session's token, then who is signed in. Signed
+ * in at the app's home, the person lands where their work is (the root address's landing, web/src/lib/landing.ts); an
+ * address that names a page (a link someone followed) is kept.
+ */
 function useSessionBegun() {
   const utils = trpc.useUtils();
   const forget = useForgetOtherQueries();
   return async ({ csrfToken }: { csrfToken: string }) => {
     rememberCsrfToken(csrfToken);
     forget();
+    if (window.location.pathname === paths.home()) navigate("/", { replace: true });
     await utils.auth.status.invalidate();
   };
 }

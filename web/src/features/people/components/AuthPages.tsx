@@ -153,8 +153,8 @@ function AcceptInvitationForm({ token, lead }: { token: string; lead: string }) 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!check(newPasswordProblems(fields.password, fields.again))) return;
-    // The invitation's link is spent: the app goes on at its home, and the token leaves the address bar.
-    accept.mutate({ token, password: fields.password }, { onSuccess: () => navigate(paths.home(), { replace: true }) });
+    // The invitation's link is spent: the token leaves the address bar, and the person lands where their work is.
+    accept.mutate({ token, password: fields.password }, { onSuccess: () => navigate("/", { replace: true }) });
   };
   return (
     <AuthCard title="Accept your invitation" lead={<p>{lead}</p>}>
