@@ -39,6 +39,7 @@ import { healthRoutes } from "./http/healthRoutes";
 import { errorResponse } from "./http/errors";
 import { appPagePaths, builtinAgentPaths, decisionPaths, pipelinePaths, stitchPaths, trpcEndpoint, workflowPaths } from "./http/paths";
 import { pipelineRoutes } from "./http/pipelineRoutes";
+import { policyRoutes } from "./http/policyRoutes";
 import { subscriptionRoutes } from "./http/subscriptionRoutes";
 import { requestGuard } from "./http/requestGuard";
 import { securityHeaders } from "./http/securityHeaders";
@@ -285,6 +286,7 @@ export function createApp(services: Services, { webRoot = builtWebRoot, drawing 
   app.route("/", workflowRoutes(services.workflowDoor));
   app.route("/", decisionRoutes(services.decisions, services.decisionCommands));
   app.route("/", reviewRoutes(services.review));
+  app.route("/", policyRoutes(services.policy));
   app.route("/", subscriptionRoutes(services.notifications));
   app.route("/", docsRoutes());
   // The app's reads (tRPC queries, GET) are compressed for a browser that accepts gzip: a conversation's JSON shrinks

@@ -16,7 +16,7 @@
  */
 import type { TargetKind } from "../audit/schemas";
 import type { Role } from "../people/schemas";
-import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, reviewPaths, peoplePaths, pipelinePaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
+import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, reviewPaths, peoplePaths, pipelinePaths, policyPaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
 
 export type Door = { role: Role } | { caller: "worker" | "agent" } | "open";
 
@@ -144,6 +144,9 @@ export const accessRules: AccessRule[] = [
   change(reviewPaths.resolve, analyst, "review.resolve", { kind: "comment", param: "id" }),
   change(reviewPaths.reopen, analyst, "review.reopen", { kind: "comment", param: "id" }),
 
+  // The instance's policy: anyone signed in reads it (the app says why someone is refused); operators change it.
+  read(policyPaths.policy),
+  { method: "PUT", path: policyPaths.policy, door: operator, action: "policy.change" },
   // Webhook subscriptions: operators only (a subscription is told of every run and decision).
   change(subscriptionPaths.subscriptions, operator, "subscriptions.create"),
   read(subscriptionPaths.subscriptions, operator),

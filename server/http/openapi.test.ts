@@ -764,6 +764,13 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     }
   });
 
+  it("the instance's policy: read, changed and changed back; a bad body refused", async () => {
+    expect((await call("GET", "/api/policy")).body).toMatchObject({ self_approval: true });
+    expect((await call("PUT", "/api/policy", { body: { self_approval: "no" } })).status).toBe(400);
+    expect((await call("PUT", "/api/policy", { body: { self_approval: false } })).body).toMatchObject({ self_approval: false });
+    expect((await call("PUT", "/api/policy", { body: { self_approval: true } })).body).toMatchObject({ self_approval: true });
+  });
+
   it("every documented operation answered with success at least once", () => {
     const operations = Object.entries<Json>(document.paths).flatMap(([path, item]) => methods.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations.filter((operation) => !succeeded.has(operation))).toEqual([]);

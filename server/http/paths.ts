@@ -135,6 +135,11 @@ export const reviewPaths = {
   reopen: route("/api/comments/:id/reopen"),
 };
 
+/** The instance's policy: what every definition that says nothing follows (separation of duties). */
+export const policyPaths = {
+  policy: route("/api/policy"),
+};
+
 /** Webhook subscriptions, for operators: where each one's deliveries go, and how they went. */
 export const subscriptionPaths = {
   subscriptions: route("/api/subscriptions"),

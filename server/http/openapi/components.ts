@@ -17,6 +17,7 @@ import {
   AgentCall, AgentRef, ApproveBody, CallbackResult, ArtifactVersion, CreateRunBody, EditBriefBody, ExportPayload, PipelineAgent, PipelineRunView, RejectBody, RunSummary, StoreArtifactBody,
 } from "../../pipeline/schemas";
 import { Account, type AuthStatus, Role, SignInBody } from "../../people/schemas";
+import { InstancePolicy, PolicyChange } from "../../policy/schemas";
 import { CreateSubscriptionBody, CreatedSubscription, Delivery, DeliveryList, NotificationPayload, Subscription } from "../../notifications/schemas";
 import { SESSION_COOKIE } from "../guard";
 import { HealthBody } from "../healthRoutes";
@@ -190,7 +191,7 @@ const requestSchemas = {
   WorkflowYaml, WorkflowYamlText, StartWorkflowRunBody: StartAnyRunBody, ApproveWorkflowNodeBody: workflow.ApproveBody,
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
   RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody, DecideDecisionBody: DecideBody,
-  CreateSubscriptionBody, ReviewCommentBody: CommentBody, ReviewDraftBody: DraftBody, ReviewEditBody: EditBody,
+  CreateSubscriptionBody, PolicyChange, ReviewCommentBody: CommentBody, ReviewDraftBody: DraftBody, ReviewEditBody: EditBody,
 };
 
 /**
@@ -207,7 +208,7 @@ const responseSchemas = {
   StepRunView: steps.StepRunView, StepRunSummary: steps.StepRunSummary, StepSummary: steps.StepSummary, WorkflowTool: steps.ToolDescription,
   AnyRegisteredWorkflow, AnyWorkflowDetail, AnyWorkflowRun, AnyWorkflowRunSummary,
   Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage, DecisionActivityList,
-  Subscription, CreatedSubscription, Delivery, DeliveryList, NotificationPayload,
+  Subscription, CreatedSubscription, Delivery, DeliveryList, NotificationPayload, InstancePolicy,
   FlowConversation, FlowTurn, ReviewOutput, ReviewComment, ReviewCommentList: CommentList, ReviewDraft: Draft, ReviewDiff, ReviewEditCheck: EditCheck,
 };
 

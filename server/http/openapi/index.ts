@@ -22,6 +22,7 @@ import { securitySchemes, withAccess } from "./security";
 import { stepWorkflowPathItems, stepWorkflowTag } from "./stepWorkflowPaths";
 import { stitchPathItems, stitchTag } from "./stitchPaths";
 import { flowDesignerPathItems, flowDesignerTag } from "./flowDesignerPaths";
+import { policyPathItems, policyTag } from "./policyPaths";
 import { subscriptionPathItems, subscriptionTag } from "./subscriptionPaths";
 import { workflowPathItems, workflowTag } from "./workflowPaths";
 
@@ -30,7 +31,7 @@ export { type ComponentName, componentSchemas } from "./components";
 const apiDescription = `
 The REST API of Stitch: the durable workflow engine (under \`/api/stitch\`), the agent pipeline at the paths of the
 FastAPI backend it replaces (\`/runs\`, \`/agents\`, \`/callbacks/agent/{agent_slug}\`, ...), the built-in agents, and
-the workflows, YAML and JSON step workflows (under \`/api/workflows\`), the reviewer's inbox of decisions (\`/api/decisions\`), webhook subscriptions (\`/api/subscriptions\`; what a subscriber
+the workflows, YAML and JSON step workflows (under \`/api/workflows\`), the reviewer's inbox of decisions (\`/api/decisions\`), the instance's policy (\`/api/policy\`), webhook subscriptions (\`/api/subscriptions\`; what a subscriber
 receives is the \`NotificationPayload\` schema), and signing in and the audit trail (\`/api/auth\`, \`/api/audit\`).
 The web app itself talks tRPC at \`/trpc\`, which is not described here.
 
@@ -79,10 +80,10 @@ export function buildOpenApiDocument() {
   return {
     openapi: "3.0.3",
     info: { title: "Stitch API", version: packageVersion(), description: apiDescription },
-    tags: [stitchTag, flowDesignerTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, subscriptionTag, peopleTag],
+    tags: [stitchTag, flowDesignerTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, policyTag, subscriptionTag, peopleTag],
     paths: withAccess({
       ...stitchPathItems(), ...flowDesignerPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
-      ...subscriptionPathItems(), ...peoplePathItems(),
+      ...policyPathItems(), ...subscriptionPathItems(), ...peoplePathItems(),
     }),
     components: { schemas: buildComponentSchemas(), securitySchemes },
   };
