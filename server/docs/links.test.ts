@@ -95,6 +95,11 @@ describe("the README's and docs/'s links", () => {
     expect(problems).toEqual([]);
   });
 
+  it("the README links every document of docs/ (its manual's list)", () => {
+    const linked = new Set(parse(join(root, "README.md")).links.map(({ href }) => href.split("#")[0]));
+    expect(documents.filter((document) => document.startsWith("docs/") && !linked.has(document))).toEqual([]);
+  });
+
   it("makes GitHub's anchors", () => {
     const seen = new Map<string, number>();
     expect(githubSlug("Shell nodes: WORKFLOW_SHELL=on", seen)).toBe("shell-nodes-workflow_shellon");
