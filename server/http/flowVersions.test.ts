@@ -135,7 +135,7 @@ describe.each(testDatabases)("flow versions on $name", (testDatabase) => {
       expect((await rest(person).get(`/api/stitch/flows/${id}/versions`)).status).toBe(200);
       expect(await trpcStatus(trpcAs(person).engine.flows.diff({ flowId: id, from: 0, to: 1 }))).toBe(200);
     }
-    // Roles are ranked (a reviewer may do all an analyst may, README "People and roles"): both start runs, by both doors.
+    // Roles are ranked (a reviewer may do all an analyst may, docs/people.md "Roles"): both start runs, by both doors.
     for (const person of [ann, rita]) {
       expect((await rest(person).post(`/api/stitch/flows/${id}/runs`, {})).status).toBe(201);
       expect(await trpcStatus(trpcAs(person).engine.runs.start({ flowId: id }))).toBe(200);

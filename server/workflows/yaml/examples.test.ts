@@ -2,7 +2,7 @@
  * The example workflows of the repository's workflows/ folder: each loads with no problem and no warning, start-up
  * registers the offline ones (those directly in the folder) and leaves workflows/shell/ alone, and each runs to its
  * expected end on PGlite with no LLM configured, the offline responder answering. The shell example runs too, on a
- * server with WORKFLOW_SHELL=on, as its README section says.
+ * server with WORKFLOW_SHELL=on, as docs/workflows.md ("The examples") says.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 /**
- * The inspector's fields of each node kind, with the labels and help the README gives them (README "Writing flows",
- * "Who decides, and by when"). A field reads its text from the node's `data` and writes what is typed back into it at
+ * The inspector's fields of each node kind, with the labels and help the manual gives them (docs/flows.md "Writing flows",
+ * docs/review.md "Who decides, and by when"). A field reads its text from the node's `data` and writes what is typed back into it at
  * once, valid or not, so the draft keeps every keystroke; what is not valid yet is said under the field as it is
  * typed, and the check endpoint refuses it too, so a version is never saved with it.
  */
