@@ -13,6 +13,7 @@ import { type DecisionDoor, admitDecider, admitDecision, unsupportedOutcome } fr
 import type { Decider } from "../decisions/schemas";
 import type { Engine, RunOps, StartedBy } from "../engine/engine";
 import { isPlainObject, sameJson } from "../lib/json";
+import { type SchemaField, schemaFields } from "../lib/schemaFields";
 import { takeOpenComments } from "../review/commands";
 import { diffOutputs } from "../review/diff";
 import { compareClaim } from "./claimCheck";
@@ -375,9 +376,18 @@ export function artifactEditProblems(artifactType: string, output: unknown): Edi
   return checked.success ? [] : checked.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
 }
 
+/** The fields an artifact type's schema names, read once per type. */
+const fieldsByType = new Map<string, SchemaField[]>();
+function artifactFields(artifactType: string): SchemaField[] {
+  let fields = fieldsByType.get(artifactType);
+  if (!fields) fieldsByType.set(artifactType, (fields = schemaFields(isArtifactType(artifactType) ? artifactSchemas[artifactType] : ArtifactContent)));
+  return fields;
+}
+
 export function pipelineReviewDoor(commands: PipelineCommands, queries: PipelineQueries): ReviewDoor {
   return {
     versions: (decision) => queries.reviewVersions(decision),
+    fields: (read) => artifactFields(read.artifactType ?? ""),
     editProblems: (read, output) => artifactEditProblems(read.artifactType ?? "", output),
     claimMismatches: compareClaim,
     async edit(decision, body, by) {

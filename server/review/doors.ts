@@ -8,6 +8,7 @@ import { admitDecider } from "../decisions/commands";
 import type { Decider, Decision } from "../decisions/schemas";
 import type { Engine } from "../engine/engine";
 import { sameJson } from "../lib/json";
+import type { SchemaField } from "../lib/schemaFields";
 import { ReviewError } from "./errors";
 import type { ClaimMismatch, DiffChange, EditBody, EditProblem, OutputVersion, ReviewOutput } from "./schemas";
 import * as store from "./store";
@@ -40,6 +41,8 @@ export interface ReviewDoor {
   edits?(decision: Decision): Promise<boolean>;
   /** What keeps `output` from being saved as an edit of `read`'s version under review, by the rules `edit` applies (none: it can be). */
   editProblems?(read: ReviewedVersions, output: unknown): EditProblem[];
+  /** The fields the output's schema names, for the editor (none when the output has no schema). */
+  fields?(read: ReviewedVersions): SchemaField[];
   /** Where an agent's own account of a revision (its `changes_made`) and the computed diff disagree (none checked: no mismatch shown). */
   claimMismatches?(changesMade: unknown, changes: DiffChange[]): ClaimMismatch[];
 }

@@ -61,6 +61,7 @@ export class ReviewQueries {
       author: current.author, versions: read.versions.map(({ version, revises, author, created_at }) => ({ version, revises, author, created_at })),
       claim: current.claim, anchors: anchorsOf(current.output),
       editable: door.edit !== undefined && mayDecide(decision, by) && ((await door.edits?.(decision)) ?? true),
+      fields: door.fields?.(read) ?? [],
     };
   }
 

@@ -58,6 +58,8 @@ describe.each(testDatabases)("inline review on $name", (testDatabase) => {
     expect(answer.body).toMatchObject({ format: "artifact", artifact_type: "requirements", version: 1, author: { kind: "agent", name: "Requirements" }, editable: false });
     const anchors = answer.body.anchors.map((a) => a.anchor);
     expect(anchors).toEqual(expect.arrayContaining(["problem_statement_refined", "core_capabilities", "core_capabilities[CAP-001]", "core_capabilities[CAP-001].description", "assumptions[#1]"]));
+    // The fields the artifact type's schema names, for the editor to offer where a capability lacks one.
+    expect(answer.body.fields.filter((f) => f.path === "core_capabilities.*").map((f) => f.key)).toEqual(["id", "name", "description", "actor"]);
     expect((await env.api.as(rita.token).get<ReviewOutput>(`/api/decisions/${decision.id}/output`)).body.editable).toBe(true);
     expect((await env.api.get(`/api/decisions/00000000-0000-4000-8000-000000000000/output`)).status).toBe(404);
   });
@@ -192,7 +194,7 @@ describe.each(testDatabases)("inline review of a Stitch review gate on $name", (
     const first = await openGate();
     const output = (await env.api.get<ReviewOutput>(`/api/decisions/${first.id}/output`)).body;
     // The server runs without sign-in here: the caller may decide, so may edit the gate's output.
-    expect(output).toMatchObject({ format: "text", version: 1, editable: true, output: "Courts open at 8.\n\nBook a court for an hour." });
+    expect(output).toMatchObject({ format: "text", version: 1, editable: true, output: "Courts open at 8.\n\nBook a court for an hour.", fields: [] });
     expect(output.anchors.map((a) => [a.anchor, a.quote])).toEqual([["P1", "Courts open at 8."], ["P2", "Book a court for an hour."]]);
 
     expect((await env.api.post(`/api/decisions/${first.id}/comments`, { anchor: "P2", quote: "an hour", text: "Two hours at most." })).status).toBe(201);

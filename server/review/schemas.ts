@@ -9,6 +9,7 @@
  * `mermaid_sequence_diagram:L2`, and for an output that is text, `P3` (a paragraph) or `L7` (a line).
  */
 import { z } from "zod";
+import { SchemaField } from "../lib/schemaFields";
 import { ReviewedPartComment } from "../engine/schemas";
 
 /** The address of a part of an output (anchors.ts). An empty anchor is the whole output. */
@@ -59,6 +60,8 @@ export const ReviewOutput = z.object({
   anchors: z.array(AnchorInfo),
   /** Whether the caller may edit it now (the decision is open and theirs to take). */
   editable: z.boolean(),
+  /** The fields the output's schema names (a pipeline artifact's type), offered by the editor even where a value lacks them; none without a schema. */
+  fields: z.array(SchemaField),
 });
 export type ReviewOutput = z.infer<typeof ReviewOutput>;
 

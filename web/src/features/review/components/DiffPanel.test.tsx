@@ -11,7 +11,7 @@ afterEach(cleanup);
 
 const author = { kind: "agent" as const, name: "Requirements", account_id: null };
 const output = {
-  decision_id: "d-1", format: "artifact", artifact_type: "requirements", output: {}, version: 2, author, claim: null, anchors: [], editable: false,
+  decision_id: "d-1", format: "artifact", artifact_type: "requirements", output: {}, version: 2, author, claim: null, anchors: [], editable: false, fields: [],
   versions: [
     { version: 1, revises: null, author, created_at: "2026-01-01T10:00:00Z" },
     { version: 2, revises: 1, author, created_at: "2026-01-01T10:05:00Z" },

@@ -27,7 +27,7 @@ beforeEach(() => {
 
 const author = { kind: "agent" as const, name: "Requirements", account_id: null };
 const output = {
-  decision_id: "d-1", format: "artifact", artifact_type: "requirements", output: requirementsArtifact, version: 2, author, claim: null, anchors: [], editable: true,
+  decision_id: "d-1", format: "artifact", artifact_type: "requirements", output: requirementsArtifact, version: 2, author, claim: null, anchors: [], editable: true, fields: [],
   versions: [
     { version: 1, revises: null, author, created_at: "2026-01-01T10:00:00Z" },
     { version: 2, revises: 1, author, created_at: "2026-01-01T10:05:00Z" },
@@ -177,5 +177,35 @@ describe("OutputEditor", () => {
     await vi.waitFor(() => expect(edit.mutateAsync).toHaveBeenCalled());
     const saved = (edit.mutateAsync.mock.calls[0]![0] as { body: { output: typeof shuffled } }).body.output;
     expect(saved.core_capabilities[1]).toEqual({ ...core_capabilities[1], domain: "payments" });
+  });
+
+  it("offers every field the artifact's schema names, even one no item has, empty and left out unless typed", async () => {
+    edit.mutateAsync.mockResolvedValue({});
+    // No capability has an actor: the schema names it, so each is offered one.
+    const capabilities = requirementsArtifact.core_capabilities.map(({ actor: _actor, ...rest }) => rest);
+    const schema = [
+      { path: "", key: "problem_statement_refined", kind: "text" },
+      { path: "", key: "core_capabilities", kind: "list" },
+      { path: "core_capabilities.*", key: "id", kind: "text" },
+      { path: "core_capabilities.*", key: "name", kind: "text" },
+      { path: "core_capabilities.*", key: "description", kind: "text" },
+      { path: "core_capabilities.*", key: "actor", kind: "text" },
+      { path: "", key: "open_questions", kind: "list" },
+    ] as const;
+    render(<OutputEditor output={{ ...output, output: { ...requirementsArtifact, core_capabilities: capabilities }, fields: [...schema] }} onClose={vi.fn()} />);
+    const cap1 = screen.getByRole("group", { name: "CAP-001" });
+    const actor = within(cap1).getByRole("textbox", { name: "Actor" });
+    expect((actor as HTMLTextAreaElement).value).toBe("");
+    // A list the schema names and the output lacks is offered empty, to add to.
+    expect(screen.getByRole("button", { name: "Add to Open questions" })).toBeTruthy();
+    expect(screen.queryByRole("status")).toBeNull();
+
+    fireEvent.change(actor, { target: { value: "Rider" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save as v3" }));
+    await vi.waitFor(() => expect(edit.mutateAsync).toHaveBeenCalled());
+    const saved = (edit.mutateAsync.mock.calls[0]![0] as { body: { output: { core_capabilities: unknown[] } & Record<string, unknown> } }).body.output;
+    expect(saved.core_capabilities[0]).toEqual({ ...capabilities[0], actor: "Rider" });
+    expect(saved.core_capabilities[1]).toEqual(capabilities[1]);
+    expect(saved).not.toHaveProperty("open_questions");
   });
 });

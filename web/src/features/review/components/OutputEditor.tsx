@@ -153,6 +153,7 @@ function StructuredEditor({ output, onClose }: { output: ReviewOutput; onClose()
           path={[]}
           fields={fieldsInOrder(value, fieldOrder(output.artifact_type))}
           original={output.output}
+          schema={output.fields}
           onChange={(path: Path, next) => setValue((before: unknown) => setAt(before, path, next))}
         />
       ) : (

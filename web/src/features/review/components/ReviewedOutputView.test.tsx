@@ -36,7 +36,7 @@ const author = { kind: "agent" as const, name: "Requirements", account_id: null 
 const part = (anchor: string, label: string, quote = "") => ({ anchor, label, quote });
 function reviewOutput(fields: Partial<ReviewOutput> = {}): ReviewOutput {
   return {
-    decision_id: "d-1", format: "artifact", artifact_type: "requirements", output: requirementsArtifact, version: 1, author, claim: null, editable: false,
+    decision_id: "d-1", format: "artifact", artifact_type: "requirements", output: requirementsArtifact, version: 1, author, claim: null, editable: false, fields: [],
     versions: [{ version: 1, revises: null, author, created_at: "2026-01-01T10:00:00Z" }],
     anchors: [
       part("problem_statement_refined", "Problem statement refined", requirementsArtifact.problem_statement_refined),

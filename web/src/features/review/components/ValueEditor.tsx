@@ -2,12 +2,16 @@
  * A form for any JSON value, field by field and item by item: a text as a text box, a number, a yes/no; a record's
  * fields in a group; a list's items with move up, move down and remove, and "Add" for a new one shaped like the others.
  * Fields come in the order the page shows them: the artifact's own order at the top (`fields`), and in a list of
- * records every field any of its items has, in the order of the table's columns; a field an item lacks (a capability
- * without a domain) is offered empty, and stays out of the output unless something is typed into it.
+ * records every field any of its items has, in the order of the table's columns; then every field the output's schema
+ * names there that none has (`schema`). A field a record lacks (a capability without a domain) is offered empty, and
+ * stays out of the output unless something is typed into it.
  */
 import { Field } from "../../../components/Field";
 import { humanizeKey } from "../../../components/artifacts/shape";
-import { type Path, fieldsOfItems, moveItem, newItem, removeItem } from "../utils/editing";
+import type { ReviewOutput } from "../../../lib/trpc";
+import { type Path, fieldsOfItems, moveItem, newItem, removeItem, schemaFieldsAt } from "../utils/editing";
+
+type SchemaFields = ReviewOutput["fields"];
 
 interface ValueEditorProps {
   value: unknown;
@@ -20,6 +24,8 @@ interface ValueEditorProps {
   original?: unknown;
   /** For a field the record lacks: a value like the one its other items hold. */
   like?: unknown;
+  /** The fields the output's schema names, by record path (server/lib/schemaFields.ts); none without a schema. */
+  schema?: SchemaFields;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -32,7 +38,7 @@ function itemName(item: unknown, listLabel: string, i: number): string {
   return `${listLabel}, item ${i + 1}`;
 }
 
-function ListEditor({ value, label, path, onChange, original }: ValueEditorProps & { value: unknown[] }) {
+function ListEditor({ value, label, path, onChange, original, schema }: ValueEditorProps & { value: unknown[] }) {
   const fields = fieldsOfItems(value);
   return (
     <fieldset className="edit-group edit-list">
@@ -42,7 +48,7 @@ function ListEditor({ value, label, path, onChange, original }: ValueEditorProps
           const name = itemName(item, label, i);
           return (
             <li key={i} className="edit-item">
-              <ValueEditor value={item} label={name} path={[...path, i]} onChange={onChange} fields={fields} original={Array.isArray(original) ? original[i] : undefined} />
+              <ValueEditor value={item} label={name} path={[...path, i]} onChange={onChange} fields={fields} original={Array.isArray(original) ? original[i] : undefined} schema={schema} />
               <div className="edit-item-actions">
                 <button type="button" className="button button-ghost button-small" disabled={i === 0} onClick={() => onChange(path, moveItem(value, i, i - 1))} aria-label={`Move ${name} up`}>
                   Move up
@@ -65,10 +71,10 @@ function ListEditor({ value, label, path, onChange, original }: ValueEditorProps
   );
 }
 
-export function ValueEditor({ value, label, path, onChange, fields, original, like }: ValueEditorProps) {
+export function ValueEditor({ value, label, path, onChange, fields, original, like, schema }: ValueEditorProps) {
   // A field the version lacks is offered like its neighbours' (a text, a list); other kinds are edited as JSON.
   if (value === undefined) {
-    if (Array.isArray(like)) return <ListEditor value={[]} label={label} path={path} onChange={onChange} />;
+    if (Array.isArray(like)) return <ListEditor value={[]} label={label} path={path} onChange={onChange} schema={schema} />;
     if (typeof like !== "string") return null;
   }
   if (value === undefined || (typeof value === "string" && original === undefined)) {
@@ -109,12 +115,23 @@ export function ValueEditor({ value, label, path, onChange, fields, original, li
       </label>
     );
   }
-  if (Array.isArray(value)) return <ListEditor value={value} label={label} path={path} onChange={onChange} />;
+  if (Array.isArray(value)) return <ListEditor value={value} label={label} path={path} onChange={onChange} original={original} schema={schema} />;
   if (isRecord(value)) {
-    const keys = [...(fields?.keys() ?? []), ...Object.keys(value).filter((key) => !fields?.has(key))];
+    const named = schemaFieldsAt(schema ?? [], path);
+    const known = [...(fields?.keys() ?? []), ...Object.keys(value).filter((key) => !fields?.has(key))];
+    const keys = [...known, ...[...named.keys()].filter((key) => !known.includes(key))];
     const originalRecord = isRecord(original) ? original : {};
     const editors = keys.map((key) => (
-      <ValueEditor key={key} value={value[key]} label={humanizeKey(key)} path={[...path, key]} onChange={onChange} original={originalRecord[key]} like={fields?.get(key)} />
+      <ValueEditor
+        key={key}
+        value={value[key]}
+        label={humanizeKey(key)}
+        path={[...path, key]}
+        onChange={onChange}
+        original={originalRecord[key]}
+        like={fields?.has(key) ? fields.get(key) : named.get(key)}
+        schema={schema}
+      />
     ));
     if (path.length === 0) return <div className="edit-fields">{editors}</div>;
     return (

@@ -70,6 +70,16 @@ export function fieldsOfItems(items: readonly unknown[]): Map<string, unknown> |
   return fields;
 }
 
+/**
+ * The fields the output's schema names for the record at `path` (list indexes read as `*`, as the server writes them),
+ * each with a value like the ones it holds (an empty text, an empty list), for offering a field no value has yet.
+ */
+export function schemaFieldsAt(schema: readonly { path: string; key: string; kind: string }[], path: Path): Map<string, unknown> {
+  const pattern = path.map((part) => (typeof part === "number" ? "*" : part)).join(".");
+  const like = (kind: string): unknown => (kind === "text" ? "" : kind === "list" ? [] : kind === "number" ? 0 : kind === "boolean" ? false : null);
+  return new Map(schema.filter((field) => field.path === pattern).map((field) => [field.key, like(field.kind)]));
+}
+
 /** An artifact's fields in the order its page shows them (`order`, the renderer's), then the others as they come. */
 export function fieldsInOrder(artifact: unknown, order: readonly string[]): Map<string, unknown> | undefined {
   if (!isRecord(artifact)) return undefined;
