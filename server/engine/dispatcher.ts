@@ -29,6 +29,7 @@ import type { Engine, EventResult, KeyedEvent } from "./engine";
 import { Coalescer } from "../lib/coalesce";
 import { EngineError } from "./errors";
 import { DeliveredRows } from "./deliveredRows";
+import { UnreadablePayload, callbackLeaseMs, timerAfterMs, workerPayloadOf } from "./dispatchPayloads";
 import { type AttemptFailure, describeRedelivery } from "./redelivery";
 import { CallbackBody, type WorkerPayload } from "./schemas";
 import { type ClaimedDispatch, claimDispatches, deleteDispatches, releaseDispatch, renewDispatches, rescheduleDispatch } from "./store";
@@ -312,8 +313,7 @@ export class Dispatcher {
   private hold(rows: readonly ClaimedDispatch[], leasedFrom: number): void {
     const now = Date.now();
     for (const row of rows) {
-      const leaseMs = (row.payload as { config?: { leaseMs?: unknown } } | null)?.config?.leaseMs;
-      const holdMs = typeof leaseMs === "number" ? leaseMs : this.options.timeoutMs + 10_000;
+      const holdMs = callbackLeaseMs(row.payload) ?? this.options.timeoutMs + 10_000;
       this.held.set(row.id, { deliveries: row.deliveries, renewUntil: now + holdMs, validUntil: leasedFrom + this.leaseMs });
       if (row.kind === "webhook") this.deliveredRows.track(row);
     }
@@ -340,7 +340,18 @@ export class Dispatcher {
     if (row.kind === "timeout" || row.kind === "retry") {
       // A timer that came due: the node's attempt times out, or its next automatic attempt is fired (each a no-op when
       // the node has moved on). If this throws, the row stays claimed until its lease runs out and is then tried again.
-      const { afterMs } = row.payload as { afterMs: number };
+      let afterMs: number;
+      try {
+        afterMs = timerAfterMs(row.payload);
+      } catch (error) {
+        if (!(error instanceof UnreadablePayload)) throw error;
+        // Written by another version of this engine in a shape this one cannot read: the node fails, saying so.
+        await this.engine
+          .handle(row.run_id, { type: "delivery_failed", key: row.node_id, attempt: row.node_attempt, error: error.message })
+          .catch((failure) => console.error(`dispatcher: failing node ${row.node_id} of run ${row.run_id} failed`, failure));
+        await this.forget(row);
+        return;
+      }
       await this.engine.handle(
         row.run_id,
         row.kind === "timeout"
@@ -397,7 +408,13 @@ export class Dispatcher {
     }
     let url = row.url;
     let payload: unknown = row.payload;
-    const workerPayload = row.payload as WorkerPayload;
+    let workerPayload: WorkerPayload;
+    try {
+      workerPayload = workerPayloadOf(row.payload);
+    } catch (error) {
+      if (error instanceof UnreadablePayload) return { ok: false, error: error.message, cause: "work_failed", permanent: true };
+      throw error;
+    }
     // The node's spec.protocol, read from the config its dispatch carries: the outbox row is all a delivery has.
     const protocol = workerPayload.config?.protocol;
     if (typeof protocol === "string") {
@@ -452,7 +469,7 @@ export class Dispatcher {
 /** Work this server performs itself; its failures are told to the engine by the executor, so only a throw is a failed delivery. */
 function executeWith(executor: NodeExecutor | undefined, name: string, row: ClaimedDispatch, signal: AbortSignal): Promise<Delivery> {
   if (!executor) return Promise.resolve({ ok: false, error: `no executor "${name}" in this server`, cause: "work_failed", permanent: true });
-  return performHere(`executor "${name}"`, () => executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: row.payload as WorkerPayload, signal }));
+  return performHere(`executor "${name}"`, () => executor({ runId: row.run_id, nodeId: row.node_id, attempt: row.node_attempt, payload: workerPayloadOf(row.payload), signal }));
 }
 
 async function performHere(what: string, work: () => Promise<void>): Promise<Delivery> {

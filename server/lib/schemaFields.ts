@@ -5,6 +5,7 @@
  * conversion), so what is offered is what validation knows.
  */
 import { z } from "zod";
+import { isPlainObject } from "./json";
 
 export const FieldKind = z.enum(["text", "number", "boolean", "list", "record", "any"]);
 export type FieldKind = z.infer<typeof FieldKind>;
@@ -18,16 +19,15 @@ export const SchemaField = z.object({
 export type SchemaField = z.infer<typeof SchemaField>;
 
 type Json = Record<string, unknown>;
-const isJson = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A schema's branches: itself, or each of its `anyOf`/`oneOf` alternatives (nested ones flattened). */
 function branches(schema: Json): Json[] {
   const alternatives = (schema.anyOf ?? schema.oneOf) as unknown;
-  if (Array.isArray(alternatives)) return alternatives.filter(isJson).flatMap(branches);
+  if (Array.isArray(alternatives)) return alternatives.filter(isPlainObject).flatMap(branches);
   return [schema];
 }
 
-const propertiesOf = (schema: Json): [string, Json][] => (isJson(schema.properties) ? Object.entries(schema.properties).filter((entry): entry is [string, Json] => isJson(entry[1])) : []);
+const propertiesOf = (schema: Json): [string, Json][] => (isPlainObject(schema.properties) ? Object.entries(schema.properties).filter((entry): entry is [string, Json] => isPlainObject(entry[1])) : []);
 
 /** The richest kind among a value's alternatives: a record with fields, a list, then a text, a number, a yes/no. */
 function kindOf(schema: Json): FieldKind {
@@ -43,7 +43,7 @@ function kindOf(schema: Json): FieldKind {
 
 function walk(schema: Json, path: string, into: SchemaField[], seen: Set<string>): void {
   for (const branch of branches(schema)) {
-    if (branch.type === "array" && isJson(branch.items)) walk(branch.items, path === "" ? "*" : `${path}.*`, into, seen);
+    if (branch.type === "array" && isPlainObject(branch.items)) walk(branch.items, path === "" ? "*" : `${path}.*`, into, seen);
     for (const [key, property] of propertiesOf(branch)) {
       const id = `${path}\u0000${key}`;
       if (seen.has(id)) continue;

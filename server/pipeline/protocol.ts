@@ -64,7 +64,8 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
     const feedback = payload.feedback;
     let context: Record<string, unknown>;
     if (feedback) {
-      context = (latest.get(agent.artifact_type) as Record<string, unknown> | undefined) ?? (feedback.previousOutput as Record<string, unknown>) ?? {};
+      const own = latest.get(agent.artifact_type) ?? feedback.previousOutput;
+      context = isPlainObject(own) ? own : {};
     } else {
       context = {};
       for (const key of agent.context) {

@@ -17,6 +17,7 @@ import { type Directive, itemMatches, parseFeedback, replaceWording, revisionJus
 import type { AgentRequest } from "./request";
 import { itemText, nextNumber } from "./text/items";
 import { normalizeSpace, sentenceCase } from "./text/normalize";
+import { isPlainObject } from "../../lib/json";
 
 /** What an agent did with one comment: `done` only when every request in it was carried out. */
 export const CommentOutcome = z.object({ anchor: Anchor, done: z.boolean(), message: z.string() });
@@ -29,7 +30,6 @@ export function commentOutcomesOf(envelope: { [key: string]: unknown }): Comment
 }
 
 type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A revision in progress: the artifact (a record, edited in place at its top level), what changed, and what was done. */
 export interface Revision<A> {
@@ -116,7 +116,7 @@ function nextIdLike(artifact: unknown, id: string): string | undefined {
 /** Writes `value` at `anchor`; the artifact object stays the same, so an agent's reference to it stays good. */
 function write<A>(revision: Revision<A>, anchor: string, value: unknown): void {
   const artifact: unknown = revision.artifact;
-  if (!isRecord(artifact)) throw new AnchorError("an artifact is an object");
+  if (!isPlainObject(artifact)) throw new AnchorError("an artifact is an object");
   Object.assign(artifact, replaceAt(artifact, anchor, value));
 }
 
@@ -143,7 +143,7 @@ function spliceItem<A>(revision: Revision<A>, part: Part, items: unknown[]): voi
   if (Array.isArray(container)) {
     const at = positionIn(container, last);
     write(revision, anchor, [...container.slice(0, at), ...items, ...container.slice(at + 1)]);
-  } else if (isRecord(container) && last && "key" in last) {
+  } else if (isPlainObject(container) && last && "key" in last) {
     write(revision, anchor, Object.fromEntries(Object.entries(container).filter(([key]) => key !== last.key)));
   }
 }
@@ -227,7 +227,7 @@ function applyRemove<A>(revision: Revision<A>, part: Part, directive: Directive,
   }
   if (whole) return { done: false, message: `${part.name} is a required part and cannot be removed; say what it should say instead` };
   // Something inside the part: entries of its lists that match, else the wording itself.
-  if (isRecord(part.value)) {
+  if (isPlainObject(part.value)) {
     const removed: string[] = [];
     const next = Object.fromEntries(
       Object.entries(part.value).map(([key, value]) => {
@@ -266,9 +266,9 @@ function applyReword<A>(revision: Revision<A>, part: Part, directive: Directive)
     revision.changes.modified.push(`${part.anchor}: ${directive.subject === "" ? `now ${quoted(next)}` : action}`);
     return { done: true, message: `${part.name}: ${directive.subject === "" ? `now reads ${quoted(next)}` : action}` };
   }
-  if (!isRecord(part.value)) return { done: false, message: `${part.name} holds no text to change` };
+  if (!isPlainObject(part.value)) return { done: false, message: `${part.name} holds no text to change` };
   if (directive.subject === "") {
-    const field = LABEL_FIELDS.find((key) => isRecord(part.value) && typeof part.value[key] === "string");
+    const field = LABEL_FIELDS.find((key) => isPlainObject(part.value) && typeof part.value[key] === "string");
     if (!field) return { done: false, message: `${part.name} has no name or title to change` };
     const before = String(part.value[field]);
     write(revision, part.anchor, { ...part.value, [field]: replacement });
@@ -302,7 +302,7 @@ function applyAdd<A>(revision: Revision<A>, part: Part, directive: Directive, ru
     revision.changes.modified.push(`${part.anchor}: ${edit.did}`);
     return { done: true, message: `${part.name}: ${edit.did}` };
   }
-  if (!isRecord(part.value)) return { done: false, message: `${part.name} holds nothing a request can be added to` };
+  if (!isPlainObject(part.value)) return { done: false, message: `${part.name} holds nothing a request can be added to` };
   const item = part.value;
   const field = ADD_FIELDS.find((key) => typeof item[key] === "string");
   const sentence = addedSentence(directive);
@@ -324,7 +324,7 @@ function applyAdd<A>(revision: Revision<A>, part: Part, directive: Directive, ru
 function applySplit<A>(revision: Revision<A>, part: Part, directive: Directive, rules: PartRules<A>): Outcome {
   const id = part.parsed.path.length > 0 ? segmentName(part.parsed.path[part.parsed.path.length - 1] as Segment) : "";
   const newId = nextIdLike(revision.artifact, id);
-  if (!rules.splitItem || !isRecord(part.value) || !isItem(part, revision.artifact) || !newId) {
+  if (!rules.splitItem || !isPlainObject(part.value) || !isItem(part, revision.artifact) || !newId) {
     return { done: false, message: `could not split ${part.name} offline: only an item with an id (a user story) can be split` };
   }
   const edit = rules.splitItem(part.value, directive, newId, revision.artifact);

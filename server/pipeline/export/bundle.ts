@@ -14,6 +14,7 @@
 import { createHash } from "node:crypto";
 import { strToU8, zipSync } from "fflate";
 import { z } from "zod";
+import { isPlainObject } from "../../lib/json";
 import { describeZodError } from "../../lib/zodIssues";
 import { MadeBy } from "../provenance";
 import { ExportPayload } from "../schemas";
@@ -141,7 +142,7 @@ export function buildBundle(exportJson: ExportPayload, artifacts: readonly Bundl
     const file = artifactFileName(artifact.artifact_type, position);
     const text = renderArtifactMarkdown({ ...artifact, run_id: payload.data.run_id, step: { name, position, of: stepCount }, ...(artifact.made_by ? { made_by: artifact.made_by } : {}) });
     documents.push({ entry: { artifact_type: artifact.artifact_type, step: name, position, version: artifact.version, created_at: artifact.created_at, made_by: artifact.made_by ?? null, file }, text });
-    const body = artifact.content && typeof artifact.content === "object" && "artifact" in artifact.content ? (artifact.content as { artifact: unknown }).artifact : artifact.content;
+    const body = artifactBody(artifact.content);
     const er = erDiagramOf(body);
     reportSections.push({ title: `${String(position).padStart(2, "0")} ${name}`, markdown: text, ...(er ? { extraDiagrams: [{ caption: "Entity-relationship diagram", source: er }] } : {}) });
   });
@@ -149,8 +150,7 @@ export function buildBundle(exportJson: ExportPayload, artifacts: readonly Bundl
   // What the next tools import, from the latest version of each kind of artifact.
   const latestOf = (type: string) => {
     const found = ordered.filter((artifact) => artifact.artifact_type === type).at(-1);
-    const content = found?.content;
-    return content && typeof content === "object" && "artifact" in content ? (content as { artifact: unknown }).artifact : content;
+    return artifactBody(found?.content);
   };
   const title = `${runRead.data.domain} (${payload.data.run_id})`;
   textFiles.push({ file: "report.html", kind: "report", text: renderReport(`Stitch run ${title}`, reportSections) });
@@ -211,9 +211,12 @@ export function exportPayloadOf(runId: string, exportedAt: string, artifacts: re
     artifacts: [...latest.values()]
       .sort((a, b) => artifactOrder(a.artifact_type) - artifactOrder(b.artifact_type) || a.artifact_type.localeCompare(b.artifact_type))
       .map((artifact) => {
-        const content = artifact.content;
-        const only = content && typeof content === "object" && !Array.isArray(content) && "artifact" in content ? (content as { artifact: unknown }).artifact : content;
-        return { artifact_type: artifact.artifact_type, version: artifact.version, created_at: artifact.created_at, artifact: only };
+        return { artifact_type: artifact.artifact_type, version: artifact.version, created_at: artifact.created_at, artifact: artifactBody(artifact.content) };
       }),
   };
+}
+
+/** An artifact's own content: the `artifact` of an agent's envelope (`{ artifact, changes_made, justification }`), or the content itself when it has none. */
+function artifactBody(content: unknown): unknown {
+  return isPlainObject(content) && "artifact" in content ? content.artifact : content;
 }

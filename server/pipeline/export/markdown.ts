@@ -12,6 +12,7 @@
  * lists, tables for lists of flat objects) for anything else, including fields no schema names.
  */
 import { ARTIFACT_TYPES } from "../artifacts";
+import { isPlainObject } from "../../lib/json";
 
 const KNOWN: Record<string, { name: string; title: string }> = {
   requirements: { name: "requirements", title: "Requirements" },
@@ -73,9 +74,6 @@ function humanize(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 function isScalar(value: unknown): value is string | number | boolean | null | undefined {
   return value === null || value === undefined || ["string", "number", "boolean"].includes(typeof value);
@@ -130,7 +128,7 @@ function itemLabel(item: unknown): string {
 
 /** A heading for an item: its id and name when it has them, else the fallback ("Item 3"), never raw JSON. */
 function itemTitle(item: unknown, fallback: string): string {
-  if (!isRecord(item)) return itemLabel(item) || fallback;
+  if (!isPlainObject(item)) return itemLabel(item) || fallback;
   const hasName = ["id", "title", "name", "risk", "capability", "description", "text", "summary"].some((key) => isScalar(item[key]) && item[key] !== undefined && item[key] !== "");
   return hasName ? itemLabel(item) : fallback;
 }
@@ -139,7 +137,7 @@ function itemTitle(item: unknown, fallback: string): string {
 function isTabular(items: unknown[]): items is Record<string, unknown>[] {
   return (
     items.length > 0 &&
-    items.every((item) => isRecord(item) && Object.values(item).every((value) => isScalar(value) || (Array.isArray(value) && value.every(isScalar))))
+    items.every((item) => isPlainObject(item) && Object.values(item).every((value) => isScalar(value) || (Array.isArray(value) && value.every(isScalar))))
   );
 }
 
@@ -196,7 +194,7 @@ function tableOr(preferred: string[]): Section {
       const columns = columnsOf(value, preferred);
       return table(columns, value.map((item) => columns.map((column) => item[column])));
     }
-    if (Array.isArray(value) && value.length > 0 && value.every((item) => isScalar(item) || isRecord(item))) {
+    if (Array.isArray(value) && value.length > 0 && value.every((item) => isScalar(item) || isPlainObject(item))) {
       return value.map((item) => `- ${itemLabel(item)}`);
     }
     return generic(value, level);
@@ -204,7 +202,7 @@ function tableOr(preferred: string[]): Section {
 }
 
 function bullets(value: unknown, level: number): Lines {
-  if (Array.isArray(value) && value.length > 0 && value.every((item) => isScalar(item) || isRecord(item)) && !isTabular(value)) {
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => isScalar(item) || isPlainObject(item)) && !isTabular(value)) {
     return value.map((item) => `- ${itemLabel(item)}`);
   }
   return generic(value, level);
@@ -213,7 +211,7 @@ function bullets(value: unknown, level: number): Lines {
 const requirementsTable = tableOr(["id", "title", "description"]);
 
 function architecture(value: unknown, level: number): Lines {
-  if (!isRecord(value)) return generic(value, level);
+  if (!isPlainObject(value)) return generic(value, level);
   const lines: Lines = [];
   for (const [key, item] of Object.entries(value)) {
     if (lines.length > 0) lines.push("");
@@ -226,12 +224,12 @@ function architecture(value: unknown, level: number): Lines {
 function stories(value: unknown, level: number): Lines {
   if (!Array.isArray(value)) return generic(value, level);
   const lines: Lines = [];
-  const flat = value.filter(isRecord);
+  const flat = value.filter(isPlainObject);
   if (flat.length > 0) {
     lines.push(...table(["id", "title", "priority", "story_points"], flat.map((story) => [story.id, story.title ?? story.i_want ?? "", story.priority ?? "", story.story_points ?? ""]), ["ID", "Title", "Priority", "Points"]), "");
   }
   for (const story of value) {
-    if (!isRecord(story)) {
+    if (!isPlainObject(story)) {
       lines.push(`- ${itemLabel(story)}`, "");
       continue;
     }
@@ -249,7 +247,7 @@ function stories(value: unknown, level: number): Lines {
 function epics(value: unknown, level: number): Lines {
   if (!Array.isArray(value)) return generic(value, level);
   return value.flatMap((epic, index) => {
-    if (!isRecord(epic)) return [`- ${itemLabel(epic)}`, ""];
+    if (!isPlainObject(epic)) return [`- ${itemLabel(epic)}`, ""];
     const storyList = epic.user_stories ?? epic.stories;
     const rest = Object.fromEntries(Object.entries(epic).filter(([key]) => !["id", "title", "description", "user_stories", "stories"].includes(key)));
     return [
@@ -263,17 +261,17 @@ function epics(value: unknown, level: number): Lines {
 }
 
 function entityModel(value: unknown, level: number): Lines {
-  if (!isRecord(value) || !Array.isArray(value.entities)) return generic(value, level);
+  if (!isPlainObject(value) || !Array.isArray(value.entities)) return generic(value, level);
   const lines: Lines = [heading(level, "Entities"), ""];
   for (const entity of value.entities) {
-    if (!isRecord(entity)) {
+    if (!isPlainObject(entity)) {
       lines.push(`- ${itemLabel(entity)}`, "");
       continue;
     }
     lines.push(heading(level + 1, itemTitle(entity, "Entity")), "");
     const attributes = entity.attributes;
     if (Array.isArray(attributes) && attributes.length > 0) {
-      const rows = attributes.map((attribute) => (isRecord(attribute) ? [attribute.name, attribute.type ?? "", attribute.key ?? ""] : [attribute, "", ""]));
+      const rows = attributes.map((attribute) => (isPlainObject(attribute) ? [attribute.name, attribute.type ?? "", attribute.key ?? ""] : [attribute, "", ""]));
       lines.push(...table(["name", "type", "key"], rows, ["Attribute", "Type", "Key"]), "");
     }
     const rest = Object.fromEntries(Object.entries(entity).filter(([key]) => !["name", "attributes"].includes(key)));
@@ -295,11 +293,11 @@ function mermaid(value: unknown, level: number): Lines {
 }
 
 function pseudocode(value: unknown, level: number): Lines {
-  const entries: [string, unknown][] = isRecord(value)
+  const entries: [string, unknown][] = isPlainObject(value)
     ? Object.entries(value)
     : Array.isArray(value)
       ? value.map((entry, index) => {
-          const record = isRecord(entry) ? entry : {};
+          const record = isPlainObject(entry) ? entry : {};
           const id = record.user_story_id ?? record.story_id ?? record.id ?? `Entry ${index + 1}`;
           return [inline(id), record.pseudocode ?? record.code ?? entry];
         })
@@ -314,13 +312,13 @@ function pseudocode(value: unknown, level: number): Lines {
 }
 
 function testCase(testCaseValue: unknown, level: number, index: number): Lines {
-  if (!isRecord(testCaseValue)) return [`- ${itemLabel(testCaseValue)}`, ""];
+  if (!isPlainObject(testCaseValue)) return [`- ${itemLabel(testCaseValue)}`, ""];
   const lines: Lines = [heading(level, itemTitle(testCaseValue, `Test case ${index + 1}`)), ""];
   const { preconditions, steps, expected_result: expected } = testCaseValue;
   const rest = Object.fromEntries(Object.entries(testCaseValue).filter(([key]) => !["id", "title", "preconditions", "steps", "expected_result"].includes(key)));
   if (Object.keys(rest).length > 0) lines.push(...generic(rest, level + 1), "");
   if (preconditions !== undefined) lines.push("**Preconditions**", "", ...bullets(preconditions, level + 1), "");
-  if (Array.isArray(steps) && steps.every((step) => isScalar(step) || isRecord(step))) {
+  if (Array.isArray(steps) && steps.every((step) => isScalar(step) || isPlainObject(step))) {
     lines.push("**Steps**", "", ...steps.map((step, index) => `${index + 1}. ${itemLabel(step)}`), "");
   } else if (steps !== undefined) {
     lines.push("**Steps**", "", ...generic(steps, level + 1), "");
@@ -332,14 +330,14 @@ function testCase(testCaseValue: unknown, level: number, index: number): Lines {
 function testSuites(value: unknown, level: number): Lines {
   if (!Array.isArray(value)) return generic(value, level);
   return value.flatMap((suite, index) => {
-    if (!isRecord(suite)) return [`- ${itemLabel(suite)}`, ""];
+    if (!isPlainObject(suite)) return [`- ${itemLabel(suite)}`, ""];
     const cases = Array.isArray(suite.test_cases) ? suite.test_cases : Array.isArray(suite.cases) ? suite.cases : undefined;
     const rest = Object.fromEntries(Object.entries(suite).filter(([key]) => !["id", "name", "title", "description", "test_cases", "cases"].includes(key)));
     const lines: Lines = [heading(level, itemTitle(suite, `Suite ${index + 1}`)), ""];
     if (typeof suite.description === "string") lines.push(suite.description, "");
     if (Object.keys(rest).length > 0) lines.push(...generic(rest, level + 1), "");
     if (cases) {
-      const flat = cases.filter(isRecord);
+      const flat = cases.filter(isPlainObject);
       if (flat.length > 0) {
         lines.push(
           ...table(
@@ -399,7 +397,7 @@ function safely(render: Section, value: unknown, level: number): Lines {
 }
 
 function artifactBody(artifactType: string, artifact: unknown): Lines {
-  if (!isRecord(artifact)) return safely(generic, artifact, 2);
+  if (!isPlainObject(artifact)) return safely(generic, artifact, 2);
   const lines: Lines = [];
   const known = SECTIONS[artifactType] ?? [];
   for (const [field, title, render] of known) {
@@ -442,7 +440,7 @@ export function readableAnchors(line: string): string {
 }
 
 function changesSection(changes: unknown): Lines {
-  if (!isRecord(changes)) return changes === undefined ? [] : [heading(2, "Changes in this version"), "", ...safely(generic, changes, 3), ""];
+  if (!isPlainObject(changes)) return changes === undefined ? [] : [heading(2, "Changes in this version"), "", ...safely(generic, changes, 3), ""];
   const lines: Lines = [heading(2, "Changes in this version"), ""];
   for (const [kind, items] of Object.entries(changes)) {
     if (Array.isArray(items) && items.length === 0) continue;
@@ -454,7 +452,7 @@ function changesSection(changes: unknown): Lines {
 export function renderArtifactMarkdown(input: MarkdownInput): string {
   const title = input.step?.name ?? describeType(input.artifact_type).title;
   const content = input.content;
-  const isEnvelope = isRecord(content) && "artifact" in content;
+  const isEnvelope = isPlainObject(content) && "artifact" in content;
   const artifact = isEnvelope ? content.artifact : content;
   const lines: Lines = [
     heading(1, input.step ? `${String(input.step.position).padStart(2, "0")} ${title}` : title),

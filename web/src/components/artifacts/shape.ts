@@ -1,10 +1,9 @@
 /** Small readers for artifacts whose exact inner shape varies between agent versions. */
+import { isRecord } from "../../lib/json";
 
 export type Plain = Record<string, unknown>;
 
-export function isPlainObject(value: unknown): value is Plain {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export const isPlainObject: (value: unknown) => value is Plain = isRecord;
 
 export function isPrimitive(value: unknown): value is string | number | boolean | null | undefined {
   return value === null || value === undefined || ["string", "number", "boolean"].includes(typeof value);

@@ -10,6 +10,7 @@ import { Field } from "../../../components/Field";
 import { humanizeKey } from "../../../components/artifacts/shape";
 import type { ReviewOutput } from "../../../lib/trpc";
 import { type Path, fieldsOfItems, moveItem, newItem, removeItem, schemaFieldsAt } from "../utils/editing";
+import { isRecord } from "../../../lib/json";
 
 type SchemaFields = ReviewOutput["fields"];
 
@@ -28,7 +29,6 @@ interface ValueEditorProps {
   schema?: SchemaFields;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function itemName(item: unknown, listLabel: string, i: number): string {
   if (isRecord(item)) {

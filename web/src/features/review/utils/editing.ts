@@ -3,9 +3,10 @@
  * id), move or remove one, and what keeps a version from being saved (an emptied text, JSON that does not parse).
  */
 
+import { isRecord } from "../../../lib/json";
+
 export type Path = readonly (string | number)[];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function setAt(value: unknown, path: Path, next: unknown): unknown {
   if (path.length === 0) return next;

@@ -4,11 +4,12 @@
  * the fields back in the order the format is written in (unknown fields after them, as stored).
  */
 
+import { isRecord } from "../../../lib/json";
+
 const TOP = ["id", "name", "version", "description", "inputs", "steps", "outputs"];
 const INPUT = ["name", "type", "optional"];
 const STEP = ["id", "tool", "depends_on", "params", "retries", "timeout_ms"];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function ordered(value: unknown, order: readonly string[]): unknown {
   if (!isRecord(value)) return value;

@@ -4,6 +4,8 @@
  * anything else as pretty JSON. Always text: what a tool answered is never read as markup.
  */
 
+import { isRecord } from "../../../lib/json";
+
 export interface ResultView {
   /** What to read first: the result itself when it is a string, else its `text` or `summary` field. */
   text: string | null;
@@ -13,7 +15,6 @@ export interface ResultView {
   json: string | null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function describeResult(output: unknown): ResultView {
   if (output === undefined) return { text: null, textField: null, json: null };
