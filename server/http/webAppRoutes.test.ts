@@ -137,6 +137,8 @@ describe("the built app's files", () => {
       "_runtime-R1.js": { file: "assets/runtime-R1.js" },
       "_shared-S1.js": { file: "assets/shared-S1.js", imports: ["_runtime-R1.js"], css: ["assets/shared-S1.css"] },
       "src/app/sections/workflows.ts": { file: "assets/workflows-W1.js", isDynamicEntry: true, imports: ["_runtime-R1.js", "index.html", "_shared-S1.js"], css: ["assets/workflows-W1.css"] },
+      "src/app/sections/flows.ts": { file: "assets/flows-F1.js", isDynamicEntry: true, imports: ["_runtime-R1.js"] },
+      "src/app/sections/designer.tsx": { file: "assets/designer-D1.js", isDynamicEntry: true, imports: ["_runtime-R1.js"], css: ["assets/designer-D1.css"] },
     };
     const built = mkdtempSync(join(tmpdir(), "stitch-web-"));
     try {
@@ -152,8 +154,12 @@ describe("the built app's files", () => {
         `<link rel="stylesheet" crossorigin href="/assets/shared-S1.css">`,
       ];
       for (const path of ["/app/workflows", "/app/workflows/new", "/app/workflows/runs/R1", "/app/workflows/nightly"]) expect(await links(path), path).toEqual(workflows);
+      // The designer's pages load the designer; a flow run's conversation its own section.
+      const designer = [`<link rel="modulepreload" crossorigin href="/assets/designer-D1.js">`, `<link rel="stylesheet" crossorigin href="/assets/designer-D1.css">`];
+      for (const path of ["/app/flows", "/app/flows/new", "/app/flows/F1", "/app/flows/runs/R1/design"]) expect(await links(path), path).toEqual(designer);
+      expect(await links("/app/flows/runs/R1")).toEqual([`<link rel="modulepreload" crossorigin href="/assets/flows-F1.js">`]);
       // The main script's own pages, a run's graph (in the main script too), and a section the manifest does not name.
-      for (const path of ["/app", "/app/runs/R1", "/app/workflows/runs/R1/graph", "/app/workflowsx", "/app/people"]) expect(await links(path), path).toEqual([]);
+      for (const path of ["/app", "/app/runs/R1", "/app/workflows/runs/R1/graph", "/app/flows/runs/R1/graph", "/app/workflowsx", "/app/people"]) expect(await links(path), path).toEqual([]);
     } finally {
       rmSync(built, { recursive: true, force: true });
     }
