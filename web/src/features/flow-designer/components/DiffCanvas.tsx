@@ -3,6 +3,7 @@
  * dashed), and the same changes as a list. Read-only: it is for looking.
  */
 import { ReactFlowProvider } from "@xyflow/react";
+import { WordDiff } from "../../../components/WordDiff";
 import { useState } from "react";
 import type { FlowGraph } from "../../../lib/trpc";
 import { emptySelection } from "../model/selection";
@@ -30,7 +31,31 @@ export function DiffCanvas({ before, after, diff, title }: { before: FlowGraph; 
         />
       </ReactFlowProvider>
       <ul className="diff-list" aria-label={`${title}: the changes`}>
-        {lines.length ? lines.map((line, i) => <li key={i}>{line}</li>) : <li className="muted">No changes.</li>}
+        {lines.length ? (
+          lines.map((line, i) => (
+            <li key={i}>
+              {line.text}
+              {line.fields ? (
+                <ul>
+                  {line.fields.map((f) => (
+                    <li key={f.field}>
+                      <code>{f.field}</code>:{" "}
+                      {f.pieces ? (
+                        <WordDiff pieces={f.pieces} />
+                      ) : (
+                        <>
+                          <del>{f.before}</del> → <ins>{f.after}</ins>
+                        </>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))
+        ) : (
+          <li className="muted">No changes.</li>
+        )}
       </ul>
     </section>
   );

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { FlowGraph } from "../../../lib/trpc";
+import type { WordPiece } from "../../../lib/wordPieces";
 import type { DiffMark, NodeDecoration } from "./decorations";
 
 const nodeRef = z.object({ id: z.string(), type: z.string(), label: z.string() });
@@ -19,7 +20,17 @@ export const FlowDiffSchema = z.object({
     added: z.array(nodeRef),
     removed: z.array(nodeRef),
     moved: z.array(nodeRef.extend({ from: position, to: position })),
-    changed: z.array(nodeRef.extend({ fields: z.array(z.object({ field: z.string(), change: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }).passthrough()) })),
+    changed: z.array(
+      nodeRef.extend({
+        fields: z.array(
+          z.object({
+            field: z.string(), change: z.string(), before: z.unknown().optional(), after: z.unknown().optional(),
+            /** A changed text's words kept, inserted and deleted (the server's word diff). */
+            pieces: z.array(z.object({ op: z.enum(["equal", "insert", "delete"]), text: z.string() })).optional(),
+          }).passthrough(),
+        ),
+      }),
+    ),
   }),
   edges: z.object({ added: z.array(edge), removed: z.array(edge) }),
 });
@@ -73,15 +84,26 @@ export function diffOnCanvas(before: FlowGraph, after: FlowGraph, diff: FlowDiff
   };
 }
 
-/** The diff as sentences, one per change, for the list beside the canvas. */
-export function diffLines(diff: FlowDiff): string[] {
-  const lines: string[] = [];
-  for (const n of diff.nodes.added) lines.push(`Added ${n.type} "${n.label}"`);
-  for (const n of diff.nodes.removed) lines.push(`Removed ${n.type} "${n.label}"`);
-  for (const n of diff.nodes.changed) lines.push(`Changed "${n.label}": ${n.fields.map((f) => `${f.field} ${describe(f.before)} → ${describe(f.after)}`).join("; ")}`);
-  for (const n of diff.nodes.moved) lines.push(`Moved "${n.label}"`);
-  for (const e of diff.edges.added) lines.push(`Connected ${e.source} → ${e.target}`);
-  for (const e of diff.edges.removed) lines.push(`Disconnected ${e.source} → ${e.target}`);
+/** One change in the list beside the canvas: a sentence, and for a changed node each field's change. */
+export interface DiffLine {
+  text: string;
+  fields?: { field: string; before: string; after: string; pieces?: readonly WordPiece[] }[];
+}
+
+/** The diff as the list beside the canvas reads it, one line per change; a changed text shows its words. */
+export function diffLines(diff: FlowDiff): DiffLine[] {
+  const lines: DiffLine[] = [];
+  for (const n of diff.nodes.added) lines.push({ text: `Added ${n.type} "${n.label}"` });
+  for (const n of diff.nodes.removed) lines.push({ text: `Removed ${n.type} "${n.label}"` });
+  for (const n of diff.nodes.changed) {
+    lines.push({
+      text: `Changed "${n.label}"`,
+      fields: n.fields.map((f) => ({ field: f.field, before: describe(f.before), after: describe(f.after), ...(f.pieces?.length ? { pieces: f.pieces } : {}) })),
+    });
+  }
+  for (const n of diff.nodes.moved) lines.push({ text: `Moved "${n.label}"` });
+  for (const e of diff.edges.added) lines.push({ text: `Connected ${e.source} → ${e.target}` });
+  for (const e of diff.edges.removed) lines.push({ text: `Disconnected ${e.source} → ${e.target}` });
   return lines;
 }
 

@@ -9,17 +9,15 @@ import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import type { ReviewDiffChange, ReviewOutput } from "../../../lib/trpc";
 import { useDiff } from "../api/review";
-import { foldPieces, shortValue } from "../utils/pieces";
+import { WordDiff } from "../../../components/WordDiff";
+import { shortValue } from "../utils/pieces";
 
 const kindWords: Record<ReviewDiffChange["kind"], string> = { added: "Added", removed: "Removed", changed: "Changed", moved: "Moved" };
 
 function Pieces({ change, showUnchanged }: { change: ReviewDiffChange; showUnchanged: boolean }) {
-  const pieces = showUnchanged ? change.pieces : foldPieces(change.pieces);
   return (
     <p className="diff-text">
-      {pieces.map((piece, i) =>
-        piece.op === "insert" ? <ins key={i}>{piece.text}</ins> : piece.op === "delete" ? <del key={i}>{piece.text}</del> : <span key={i}>{piece.text}</span>,
-      )}
+      <WordDiff pieces={change.pieces} fold={!showUnchanged} className="" />
     </p>
   );
 }
