@@ -160,7 +160,7 @@ function runOperations() {
         description:
           "For a failed run, or one cancelled by a rejected approval: failed, cancelled and skipped nodes fire again as their dependencies allow " +
           "(a rejected approval waits again), completed nodes with `always_run` run again, and other completed nodes keep their outputs. A step workflow's " +
-          "run may be resumed when it failed or was cancelled.",
+          "run may be resumed when it failed or was cancelled: its failed, cancelled and skipped steps run again, and completed ones keep their outputs.",
         parameters: [runIdParam],
         responses: {
           200: answer("The run, going on.", ref("AnyWorkflowRun")),
