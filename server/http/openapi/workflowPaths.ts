@@ -145,12 +145,18 @@ function runOperations() {
         operationId: "cancelWorkflowRun", summary: "Cancel a workflow run",
         description:
           "Every unfinished node becomes `cancelled`, the processes of running bash and script nodes are killed (in every server process) and their late " +
-          "results refused (a step workflow's running tool is aborted); completed nodes keep their outputs. Cancelling a cancelled run again changes nothing.",
+          "results refused (a step workflow's running tool is aborted); completed nodes keep their outputs. Cancelling a cancelled run again changes nothing. " +
+          "An operator may cancel any run; an analyst the runs she started.",
         parameters: [runIdParam],
         requestBody: { ...body("CancelWorkflowRunBody", { reason: "the incident was resolved by hand" }), required: false },
         responses: {
           200: answer("The run, now cancelled.", ref("AnyWorkflowRun")),
-          ...refusals({ 400: `${invalidJson400} Or a reason that is not a string.`, 404: unknownRun404, 409: "The run has finished; there is nothing to cancel." }),
+          ...refusals({
+            400: `${invalidJson400} Or a reason that is not a string.`,
+            403: "The caller is neither an operator nor the one who started the run.",
+            404: unknownRun404,
+            409: "The run has finished; there is nothing to cancel.",
+          }),
         },
       },
     },
