@@ -545,7 +545,7 @@ export const decisions = pgTable(
     index("decisions_state_idx").on(t.state, t.waitingSince, t.id),
     index("decisions_due_idx").on(t.dueAt).where(sql`${t.state} = 'open' AND ${t.dueAt} IS NOT NULL`),
     index("decisions_run_idx").on(t.runId),
-    // The inbox at scale (docs/performance.md, "The reviewer's inbox"): a person's open decisions newest first (`mine`,
+    // The inbox at scale (docs/design.md, "Performance techniques"): a person's open decisions newest first (`mine`,
     // and `unassigned` as the account-less ones); the roles' open decisions, read by the count without the table
     // (index-only); the open ones with a due time newest first (`overdue` keeps those past it); every decision newest
     // first, whatever its state (closed ones, `state=all`); and the search, whose `%text%` patterns only trigrams can

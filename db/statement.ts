@@ -1,8 +1,8 @@
 /**
  * Statements whose text is written once. drizzle writes a statement's text from its fragments every time it runs
  * (`sqlToQuery` walks every fragment, and the engine's write of an event has about a hundred); a statement declared
- * here is written on its first run, and each run after that only fills in its values (docs/performance.md, ninth
- * session: 10 to 12 µs a run for that write, warm, against 3.3 to 4.2). Its text is the same at every run, so it is
+ * here is written on its first run, and each run after that only fills in its values (docs/design.md, "Performance
+ * techniques": 10 to 12 µs a run for that write, warm, against 3.3 to 4.2). Its text is the same at every run, so it is
  * also prepared once per connection, where a statement whose text varied (a multi-row INSERT by its number of rows)
  * was prepared again for every new length. The statement is built from placeholders: every value it takes is one of
  * `p`'s, so its text cannot depend on a value. A statement whose shape changes (a clause present or not) is two.

@@ -33,7 +33,7 @@ export function withAuditScope<T>(subject: AuditSubject, fn: (scope: AuditScope)
 /**
  * Runs `fn` with `scope` as the current one, for everything it starts. An AsyncLocalStorage in use costs every
  * promise of the process a hook (measured: 14% of the server's CPU per node completion under load,
- * docs/performance.md), so the storage is turned off whenever no scope's work is under way, and on again by the next
+ * docs/design.md), so the storage is turned off whenever no scope's work is under way, and on again by the next
  * scope: the engine's own traffic (workers' callbacks, deliveries, timers) pays for it only while a person's action is
  * in flight. Work a scope left behind after it ended finds no scope then, as its entry was recorded when it ended.
  */

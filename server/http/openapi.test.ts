@@ -591,7 +591,7 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     expect((await wf("POST", "/runs/{runId}/nodes/{nodeId}/approve", { params: { runId: looping, nodeId: "polish" } })).status).toBe(409);
     const replied = await wf("POST", "/runs/{runId}/nodes/{nodeId}/input", { params: { runId: looping, nodeId: "polish" }, body: { text: "Friendlier." } });
     expect(replied.status).toBe(200);
-    // The run as read once the reply was applied (see the YAML workflows' table in docs/api.md): its loop on the next iteration, or, when the
+    // The run as read once the reply was applied (see answerWorkflowLoop in the OpenAPI document): its loop on the next iteration, or, when the
     // responder was quicker than the read, already waiting again after it.
     expect(["running", "waiting_for_user"]).toContain(replied.body.nodes.polish.status);
     await nodeIs(looping, "polish", "waiting_for_user");

@@ -243,7 +243,7 @@ export interface PolicedAnswer {
  * One request under the outbound policy, as `policedFetch` sends it (every URL checked, every request pinned,
  * redirects followed and checked, bad ports refused with `BadPort`), over undici's `request` rather than `fetch`:
  * no WHATWG Request, Response, Headers or stream objects, and no AbortSignal, so a small fraction of fetch's CPU per
- * request (measured: 0.03 ms against 0.29 ms, docs/performance.md). The engine's deliveries go this way. `timeoutMs`
+ * request (measured: 0.03 ms against 0.29 ms, docs/design.md). The engine's deliveries go this way. `timeoutMs`
  * bounds the wait for the answer's headers and then for each part of its body; headers that do not come in time
  * throw undici's HeadersTimeoutError. The body is read whole (as empty when it breaks off).
  */

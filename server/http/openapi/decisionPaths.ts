@@ -20,7 +20,8 @@ export function decisionPathItems() {
         operationId: "listDecisions", summary: "The inbox: decisions waiting, or taken",
         description:
           "Newest wait first; page with `cursor` (the `next_cursor` of the page before). `open_for_me` counts the open decisions the caller may take " +
-          "(those assigned to a role the caller's role covers, or to the caller).",
+          "(those assigned to a role the caller's role covers, or to the caller), and `undecidable` the open decisions nobody can take (each such item " +
+          "says why in its `undecidable`).",
         parameters: [
           param("view", "`mine` assigned to me, `role` for a role I have (default), `unassigned`, `overdue`, `undecidable` (open ones nobody can take), `decided` (those I took), `all`."),
           param("state", "`open` (the default, but `decided` for the `decided` view and `all` for the `all` view), `decided` (decided, expired or cancelled) or `all`."),
@@ -62,7 +63,7 @@ export function decisionPathItems() {
           ...refusals({
             403: "You may not take it: it is for another role, or you started its run and it does not allow self-approval (the message says who may).",
             404: "No decision with this id.",
-            409: "It is claimed by someone else, or nothing waits any more.",
+            409: "It is claimed by someone else, it needs several approvers (so no one person can claim it), or nothing waits any more.",
           }),
         },
       },

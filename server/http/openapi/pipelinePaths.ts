@@ -49,7 +49,9 @@ function runOperations() {
     [paths.runs.openapi]: {
       post: {
         operationId: "createPipelineRun", summary: "Create a pipeline run",
-        description: "Creates the run and calls the first agent (after commit). Answers 200 with the run, as the original FastAPI backend did.",
+        description:
+          "Creates the run and calls the first agent (after commit): the run answers `IN_PROGRESS_<first agent's slug>` (`IN_PROGRESS_REQUIREMENTS` " +
+          "with the default pipeline). Answers 200 with the run, as the original FastAPI backend did.",
         requestBody: body("CreateRunBody", { domain: "super-app", brief: "A super app for booking local sports courts and paying in one tap." }),
         responses: {
           200: answer("The new run.", ref("PipelineRunView")),
@@ -130,11 +132,14 @@ function decisionOperations() {
     [paths.retry.openapi]: {
       post: {
         operationId: "retryPipelineRun", summary: "Call a failed agent again",
-        description: "For a run whose current agent could not be reached or reported a failure.",
+        description:
+          "For a run whose current agent could not be reached or reported a failure (`FAILED_<SLUG>`, with the reason in `failure`), or has been " +
+          "in progress for longer than AGENT_STUCK_AFTER_MS: its call is given up (a failed turn says so) and the agent is called anew. " +
+          "The run's `retry_allowed` says whether a retry would be accepted now.",
         parameters: [runIdParam],
         responses: {
           200: answer("The run after the retry.", ref("PipelineRunView")),
-          ...refusals({ 404: unknownRun404, 409: "The run's current agent has not failed." }),
+          ...refusals({ 404: unknownRun404, 409: "The run's current agent has not failed and has not been in progress for longer than AGENT_STUCK_AFTER_MS; for an agent in progress, the message says when a retry will be allowed." }),
         },
       },
     },
@@ -229,6 +234,7 @@ function artifactOperations() {
     [paths.bundle.openapi]: {
       get: {
         operationId: "bundleArtifacts", summary: "Download the run's artifacts as a zip",
+        description: "The run packed for the tools a team uses next (what the archive holds: docs/pipeline.md, \"The bundle\").",
         parameters: [runIdParam],
         responses: {
           200: { description: "A zip archive of the run's artifacts (sent as an attachment).", content: { "application/zip": { schema: { type: "string", format: "binary" } } } },

@@ -22,7 +22,10 @@ export function reviewPathItems() {
     [paths.output.openapi]: {
       get: {
         operationId: "getReviewedOutput", summary: "The output under review, and every part a comment can point at",
-        description: "For a pipeline artifact `output` is the artifact (the envelope's `artifact`) and `claim` the agent's `changes_made` and `justification`.",
+        description:
+          "For a pipeline artifact `output` is the artifact (the envelope's `artifact`) and `claim` the agent's `changes_made` and `justification`. " +
+          "`fields` is what the artifact type's schema names per record (`core_capabilities.*` for a list's items), so an editor offers a field no " +
+          "item has yet; none for an output without a schema.",
         parameters: [decisionId],
         responses: { 200: answer("The output, its versions and its anchors.", ref("ReviewOutput")), ...refusals({ 404: unknownDecision }) },
       },
@@ -67,6 +70,7 @@ export function reviewPathItems() {
       },
       put: {
         operationId: "saveReviewDraft", summary: "Keep your unsent feedback, as typed (empty text erases it)",
+        description: "One draft per person and decision. Not in the audit trail: what she sends is.",
         parameters: [decisionId],
         requestBody: body("ReviewDraftBody", { text: "CAP-001 is too vague" }),
         responses: { 200: answer("The draft.", ref("ReviewDraft")), ...refusals({ 400: "The body does not validate.", 404: unknownDecision }) },

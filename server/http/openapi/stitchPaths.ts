@@ -17,10 +17,13 @@ const nodeIdParam = pathParam(
 /** Callbacks, completions, retries and reviews: the run and the node addressed. */
 const nodeEventParams = [eventRunIdParam, nodeIdParam];
 
+/** A change to a run another front door owns is refused, whichever of the engine's routes asks for it. */
+const owned409 = "Or the run belongs to another front door (the agent pipeline, a YAML or step workflow): the message names the owner's route to use; nothing changed.";
+
 const nodeEventRefusals = (extra: Partial<Record<ErrorStatus, string>> = {}) =>
   refusals({
     404: "No run with that id, or the run has no node with that id.",
-    409: "The node is not in a state this event applies to (the message says which state it is in).",
+    409: `The node is not in a state this event applies to (the message says which state it is in). ${owned409}`,
     ...extra,
   });
 
@@ -30,7 +33,7 @@ function flowOperations() {
     [paths.flows.openapi]: {
       post: {
         operationId: "createFlow", summary: "Create a flow",
-        description: "Stores a flow graph as its version 1 after checking it (node types, edges between existing nodes, no cycles, splitter and collector pairing); a graph with problems is refused with `invalid_graph` and every problem in `problems`. Later versions are saved with `POST /api/stitch/flows/{id}/versions`.",
+        description: "Stores a flow graph as its version 1 after checking it (node types, edges between existing nodes, no cycles, splitter and collector pairing, each Worker's `webhookUrl` against the outbound-address policy, OUTBOUND_ALLOW); a graph with problems is refused with `invalid_graph` and every problem in `problems`. Later versions are saved with `POST /api/stitch/flows/{id}/versions`.",
         requestBody: body("CreateFlowBody", {
           name: "greet",
           graph: {
@@ -79,7 +82,10 @@ function runOperations() {
   return {
     [paths.runs.openapi]: {
       get: {
-        operationId: "listEngineRuns", summary: "List runs", description: "A page of runs, of all flows or of one, newest first.",
+        operationId: "listEngineRuns", summary: "List runs",
+        description:
+          "A page of runs, of all flows or of one, newest first, each with its flow's name and a `title` from its input (the app lists them as " +
+          "\"Agent pipeline: tool-library\" or \"Workflow greeting v2: Say hello\").",
         parameters: [queryParam("flow_id", "Only runs of this flow (a UUID).", { type: "string", format: "uuid" }), ...pageParams],
         responses: { 200: pagedAnswer("The runs.", "EngineRunSummary"), ...refusals({ 400: page400 }) },
       },
@@ -87,6 +93,10 @@ function runOperations() {
     [paths.run.openapi]: {
       get: {
         operationId: "getEngineRun", summary: "Get a run with its node states",
+        description:
+          "The run with every node's state (`node_states`: by node id, its status, output and error) and its `owner`: the front door that " +
+          "started it (`pipeline`, `yaml` or `steps`, with that front door's own id of the run), or null for a plain flow's run. Only the owner's " +
+          "routes change an owned run; the engine's callback, completion, review, retry and cancel routes refuse it with 409. Reads stay open.",
         parameters: [runIdParam],
         responses: { 200: answer("The run.", ref("StitchRun")), ...refusals({ 404: "No run with that id." }) },
       },
@@ -102,7 +112,7 @@ function runOperations() {
         requestBody: optionalCancelBody,
         responses: {
           200: answer("The event's outcome (`runStatus: \"cancelled\"`).", ref("EventResult")),
-          ...refusals({ 400: `${invalidJson400} Or a reason that is not a string.`, 404: "No run with that id.", 409: "The run has finished; there is nothing to cancel." }),
+          ...refusals({ 400: `${invalidJson400} Or a reason that is not a string.`, 404: "No run with that id.", 409: `The run has finished; there is nothing to cancel. ${owned409}` }),
         },
       },
     },
@@ -149,7 +159,7 @@ function nodeEventOperations() {
           200: answer("The event's outcome.", ref("EventResult")),
           ...nodeEventRefusals({
             400: `${invalidJson400} Or a body that does not validate.`,
-            409: "The node is not a Worker, or is not running (a failed node must be retried first).",
+            409: `The node is not a Worker, or is not running (a failed node must be retried first). ${owned409}`,
           }),
         },
       },
@@ -162,7 +172,7 @@ function nodeEventOperations() {
         requestBody: { required: false, content: jsonContent({ description: "The person's input: any JSON value." }, { name: "Ada" }) },
         responses: {
           200: answer("The event's outcome.", ref("EventResult")),
-          ...nodeEventRefusals({ 400: invalidJson400, 409: "The node is not a UX node, is not waiting_for_user, or was already completed with a different input." }),
+          ...nodeEventRefusals({ 400: invalidJson400, 409: `The node is not a UX node, is a review or approval gate (decide it with POST /api/stitch/review/{runId}/{nodeId}), is not waiting_for_user, or was already completed with a different input. ${owned409}` }),
         },
       },
     },
@@ -173,7 +183,7 @@ function nodeEventOperations() {
         parameters: nodeEventParams,
         responses: {
           200: answer("The event's outcome.", ref("EventResult")),
-          ...nodeEventRefusals({ 400: "The node is not failed: only failed nodes can be retried.", 409: "The id names a node inside a Splitter's scope; address one path, such as `<nodeId>_0`." }),
+          ...nodeEventRefusals({ 400: "The node is not failed: only failed nodes can be retried.", 409: `The id names a node inside a Splitter's scope; address one path, such as \`<nodeId>_0\`. ${owned409}` }),
         },
       },
     },
@@ -188,7 +198,7 @@ function nodeEventOperations() {
         requestBody: body("ReviewBody", { decision: "reject", feedback: "Use a friendlier tone." }),
         responses: {
           200: answer("The event's outcome.", ref("EventResult")),
-          ...nodeEventRefusals({ 400: `${invalidJson400} Or a body that does not validate (a rejection needs non-empty feedback).`, 409: "The node is not a review gate, or has no output waiting for review." }),
+          ...nodeEventRefusals({ 400: `${invalidJson400} Or a body that does not validate (a rejection needs non-empty feedback).`, 409: `The node is not a review gate, or has no output waiting for review. ${owned409}` }),
         },
       },
     },

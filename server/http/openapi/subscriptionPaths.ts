@@ -29,7 +29,7 @@ export function subscriptionPathItems() {
         requestBody: body("CreateSubscriptionBody", { url: "https://hooks.example.com/stitch", events: ["decision.waiting", "run.failed"] }),
         responses: {
           201: answer("The subscription, with its signing secret.", ref("CreatedSubscription")),
-          ...refusals({ 400: `${invalidJson400} Or a body that does not validate (no events, an unknown event), or a URL that is not http(s) or that the outbound-address policy refuses (the message says why).` }),
+          ...refusals({ 400: `${invalidJson400} Or a body that does not validate (no events, an unknown event), or a URL that is not absolute http(s), carries a user name or password, or that the outbound-address policy refuses (the message says why).` }),
         },
       },
       get: {

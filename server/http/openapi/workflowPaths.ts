@@ -145,12 +145,18 @@ function runOperations() {
         operationId: "cancelWorkflowRun", summary: "Cancel a workflow run",
         description:
           "Every unfinished node becomes `cancelled`, the processes of running bash and script nodes are killed (in every server process) and their late " +
-          "results refused (a step workflow's running tool is aborted); completed nodes keep their outputs. Cancelling a cancelled run again changes nothing.",
+          "results refused (a step workflow's running tool is aborted); completed nodes keep their outputs. Cancelling a cancelled run again changes nothing. " +
+          "An operator may cancel any run; an analyst the runs she started.",
         parameters: [runIdParam],
         requestBody: { ...body("CancelWorkflowRunBody", { reason: "the incident was resolved by hand" }), required: false },
         responses: {
           200: answer("The run, now cancelled.", ref("AnyWorkflowRun")),
-          ...refusals({ 400: `${invalidJson400} Or a reason that is not a string.`, 404: unknownRun404, 409: "The run has finished; there is nothing to cancel." }),
+          ...refusals({
+            400: `${invalidJson400} Or a reason that is not a string.`,
+            403: "The caller is neither an operator nor the one who started the run.",
+            404: unknownRun404,
+            409: "The run has finished; there is nothing to cancel.",
+          }),
         },
       },
     },
@@ -160,7 +166,7 @@ function runOperations() {
         description:
           "For a failed run, or one cancelled by a rejected approval: failed, cancelled and skipped nodes fire again as their dependencies allow " +
           "(a rejected approval waits again), completed nodes with `always_run` run again, and other completed nodes keep their outputs. A step workflow's " +
-          "run may be resumed when it failed or was cancelled.",
+          "run may be resumed when it failed or was cancelled: its failed, cancelled and skipped steps run again, and completed ones keep their outputs.",
         parameters: [runIdParam],
         responses: {
           200: answer("The run, going on.", ref("AnyWorkflowRun")),
