@@ -159,3 +159,28 @@ test("at 390 px the designer opens read-only, with the inspector usable", async 
   await expect(page.getByRole("textbox", { name: "What the person is asked" })).toHaveValue("Ship it?");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
+
+test("a node copied in one tab is pasted into another flow in another tab, through the clipboard", async ({ page, request, context }) => {
+  const flowOf = async (name: string, nodes: unknown[]) => {
+    const created = await request.post("/api/stitch/flows", { data: { name, graph: { nodes, edges: [] } } });
+    expect(created.ok(), await created.text()).toBe(true);
+    return ((await created.json()) as { id: string }).id;
+  };
+  const from = await flowOf("Copy from", [{ id: "ship", type: "Worker", position: { x: 0, y: 0 }, data: { label: "Ship order", webhookUrl: `${worker.url}/ship`, timeoutMs: 45_000 } }]);
+  const to = await flowOf("Paste into", [{ id: "ask", type: "UX", position: { x: 0, y: 0 }, data: { label: "Sign-off" } }]);
+
+  await page.goto(`/app/flows/${from}`);
+  await press(canvasNode(page, "Ship order"));
+  await page.keyboard.press("ControlOrMeta+c");
+  await expect(page.getByText("Copied 1 node.")).toBeAttached();
+
+  const other = await context.newPage();
+  await other.goto(`/app/flows/${to}`);
+  await press(canvasNode(other, "Sign-off"));
+  await other.keyboard.press("ControlOrMeta+v");
+  await expect(other.locator(".react-flow__node")).toHaveCount(2);
+  // The pasted Worker keeps its fields, under an id of its own.
+  await press(canvasNode(other, "Ship order"));
+  await expect(other.getByRole("textbox", { name: "Webhook URL" })).toHaveValue(`${worker.url}/ship`);
+  await expect(other.getByRole("textbox", { name: "Timeout (ms)" })).toHaveValue("45000");
+});
