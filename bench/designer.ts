@@ -15,14 +15,13 @@
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
-import { LOOPBACK_ALLOWED } from "../server/testing/harness";
-import { UsageError, optionsRefused, readFlags } from "./flags";
+import { LOOPBACK_ALLOWED, freePort } from "../server/testing/harness";
+import { optionsRefused, readFlags, runBench } from "./flags";
 import { fixed, grouped, median, table } from "./report";
 
 const token = "bench-designer-token-0123456789abcdef-not-a-secret";
@@ -36,14 +35,6 @@ function parseOptions(argv: readonly string[]): Options {
   const parsed = Options.safeParse(readFlags(argv, { repeats: "repeats", sizes: "sizes" } satisfies Record<string, keyof Options>, usage));
   if (!parsed.success) throw optionsRefused(parsed.error);
   return parsed.data;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Layers of 10 Workers, each fed by the node above it in the layer before and, every third one, by its neighbour's. */
@@ -165,8 +156,4 @@ async function main() {
   }
 }
 
-await main().catch((error: unknown) => {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`bench:designer: ${error.message}\n${usage}`);
-  process.exitCode = 2;
-});
+await runBench("bench:designer", usage, main);

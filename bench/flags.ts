@@ -33,3 +33,12 @@ export function readFlags<K extends string>(argv: readonly string[], names: Reco
 export function optionsRefused(error: z.ZodError): UsageError {
   return new UsageError(error.issues.map((issue) => `${issue.path.join(".") || "options"}: ${issue.message}`).join("; "));
 }
+
+/** Runs a benchmark's `main`: a UsageError is printed with the usage (exit code 2); anything else is thrown. */
+export async function runBench(name: string, usage: string, main: () => Promise<void>): Promise<void> {
+  await main().catch((error: unknown) => {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${name}: ${error.message}\n${usage}`);
+    process.exitCode = 2;
+  });
+}

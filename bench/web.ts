@@ -19,14 +19,13 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
-import { LOOPBACK_ALLOWED } from "../server/testing/harness";
-import { UsageError, optionsRefused, readFlags } from "./flags";
+import { LOOPBACK_ALLOWED, freePort } from "../server/testing/harness";
+import { UsageError, optionsRefused, readFlags, runBench } from "./flags";
 import { fixed, grouped, median, table } from "./report";
 
 const token = "bench-web-token-0123456789abcdef-not-a-secret";
@@ -224,16 +223,6 @@ async function seed(base: string): Promise<{ finished: string; waiting: string }
   return { finished, waiting };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.once("error", reject);
-  });
-}
-
 // ---- Report -------------------------------------------------------------------------------------------------
 
 function rows(name: string, loads: Load[]): string[][] {
@@ -295,8 +284,4 @@ async function main() {
   }
 }
 
-await main().catch((error: unknown) => {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`bench:web: ${error.message}\n${usage}`);
-  process.exit(1);
-});
+await runBench("bench:web", usage, main);
