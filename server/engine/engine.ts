@@ -55,8 +55,10 @@ export interface ForkRequest {
   /** The fork's id, when the caller chooses it. */
   forkId?: string;
   owner?: StartOwner;
-  /** The front door's check of the original, locked, with its rows, before anything is written: it throws to refuse. */
-  admit?: (tx: Executor, original: store.LockedRun, rows: readonly NodeRow[]) => Promise<void> | void;
+  /** A first feedback for the chosen node, a Worker: its first call carries it, as a revision carries a review's. */
+  feedback?: string;
+  /** The front door's check of the original, locked, on the graph it ran, before anything is written: it throws to refuse. */
+  admit?: (tx: Executor, original: store.LockedRun, graph: CompiledGraph) => Promise<void> | void;
   /** The front door's own rows for the fork (its run row, turns, the audit entry), in the same transaction. */
   alongside?: (tx: Executor, forkId: string, original: store.LockedRun) => Promise<void>;
 }
@@ -870,8 +872,8 @@ export class Engine {
       if (!original) throw runNotFound(request.runId);
       const rows = await store.loadAllNodeRows(tx, original.id);
       if (!rows.some((row) => row.key === request.nodeId)) throw new EngineError("not_found", `run ${original.id} has no node "${request.nodeId}"`);
-      await request.admit?.(tx, original, rows);
       const originalGraph = await this.graphOfRun(tx, original);
+      await request.admit?.(tx, original, originalGraph);
       const flowVersion = request.version === "latest" ? String((await store.findFlow(tx, original.flowId))!.version) : original.flowVersion;
       const g = flowVersion === original.flowVersion ? originalGraph : await this.compiled(tx, original.flowId, flowVersion);
       const plan = forkPlan(g, rows, request.nodeId, originalGraph);
@@ -887,7 +889,12 @@ export class Engine {
       if (request.input !== undefined && chosen.node.type === "Collector") {
         throw new EngineError("bad_request", `node "${request.nodeId}" is a Collector: its input is what its paths deliver, so it cannot be edited; fork without an input, or at a node of a path`);
       }
-      refuseUnstorable({ input: request.input, runInput: request.runInput }, "");
+      if (request.feedback !== undefined && chosen.node.type !== "Worker") {
+        throw new EngineError("bad_request", `node "${request.nodeId}" is a ${chosen.node.type}: only a Worker is sent a first feedback; fork without one, or at a Worker`);
+      }
+      refuseUnstorable({ input: request.input, runInput: request.runInput, feedback: request.feedback }, "");
+      // A first feedback goes with the chosen Worker's first call, as a review's feedback goes with a revision.
+      if (request.feedback !== undefined) plan.rows = plan.rows.map((row) => (row.key === request.nodeId ? { ...row, feedback: { text: request.feedback!, round: 0 } } : row));
       const runInput = request.runInput !== undefined ? request.runInput : chosen.vector.length === 0 && g.entries.includes(chosen.nodeId) && request.input !== undefined ? request.input : original.input;
       const inserted = await store.insertRun(tx, original.flowId, runInput ?? null, {
         runId: request.forkId ?? randomUUID(), flowVersion: Number(flowVersion), startedBy: request.by,
@@ -904,6 +911,24 @@ export class Engine {
       await this.record(tx, inserted, g, event, { nodeId: request.nodeId, type: "fork", payload, actor: request.by?.name ?? null }, step, after);
       await request.alongside?.(tx, inserted.id, original);
       return runOf((await store.readRunWithStates(tx, inserted.id))!);
+    });
+  }
+
+  /** The runs of a flow that failed (and are failed still) since `since`, newest first (at most 200), each with its failed nodes, outermost first. */
+  async failedRuns(flowId: string, since: string): Promise<{ runId: string; owner: RunOwner | null; failed: string[] }[]> {
+    if (!store.isUuid(flowId)) throw flowNotFound(flowId);
+    await this.getFlow(flowId);
+    return this.database.run(async (db) => {
+      const found = await store.listFailedRuns(db, flowId, since, 200);
+      const answers = [];
+      for (const run of found) {
+        const g = await this.compiled(db, flowId, run.flowVersion);
+        const failed = (await store.loadAllNodeRows(db, run.id)).filter((row) => row.status === "failed" && parseKey(g, row.key)?.node.type !== "Collector");
+        const order = [...g.nodes.keys()];
+        failed.sort((a, b) => order.indexOf(parseKey(g, a.key)!.nodeId) - order.indexOf(parseKey(g, b.key)!.nodeId));
+        answers.push({ runId: run.id, owner: run.owner, failed: failed.map((row) => row.key) });
+      }
+      return answers;
     });
   }
 

@@ -321,6 +321,15 @@ export interface RunWithStates {
   forks: ForkOf[];
 }
 
+/** The runs of a flow failed now that changed (failed) at or after `since`, newest first. */
+export async function listFailedRuns(db: Executor, flowId: string, since: string, limit: number): Promise<{ id: string; flowVersion: string; owner: RunOwner | null }[]> {
+  const found = await rows<{ id: string; flow_version: string; owner: string | null; owner_run_id: string | null }>(db, sql`
+    SELECT r.id, r.flow_version::text AS flow_version, r.owner, r.owner_run_id FROM stitch_runs r
+    WHERE r.flow_id = ${flowId} AND r.status = 'failed' AND r.updated_at >= ${since}::timestamptz
+    ORDER BY r.updated_at DESC, r.id DESC LIMIT ${limit}`);
+  return found.map((row) => ({ id: row.id, flowVersion: row.flow_version, owner: ownerOf(row.owner, row.owner_run_id) }));
+}
+
 /** A run's fork columns, read beside its row (`r`): where it was forked from, as one JSON value, and its forks. */
 const LINEAGE_COLUMNS = sql.raw(`
   CASE WHEN r.forked_from_run_id IS NULL THEN NULL ELSE json_build_object(

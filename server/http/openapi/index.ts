@@ -21,6 +21,7 @@ import { pipelinePathItems, pipelineTag } from "./pipelinePaths";
 import { securitySchemes, withAccess } from "./security";
 import { stepWorkflowPathItems, stepWorkflowTag } from "./stepWorkflowPaths";
 import { stitchPathItems, stitchTag } from "./stitchPaths";
+import { forkPathItems, forkTag } from "./forkPaths";
 import { flowDesignerPathItems, flowDesignerTag } from "./flowDesignerPaths";
 import { subscriptionPathItems, subscriptionTag } from "./subscriptionPaths";
 import { workflowPathItems, workflowTag } from "./workflowPaths";
@@ -79,9 +80,9 @@ export function buildOpenApiDocument() {
   return {
     openapi: "3.0.3",
     info: { title: "Stitch API", version: packageVersion(), description: apiDescription },
-    tags: [stitchTag, flowDesignerTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, subscriptionTag, peopleTag],
+    tags: [stitchTag, forkTag, flowDesignerTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, subscriptionTag, peopleTag],
     paths: withAccess({
-      ...stitchPathItems(), ...flowDesignerPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
+      ...stitchPathItems(), ...forkPathItems(), ...flowDesignerPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
       ...subscriptionPathItems(), ...peoplePathItems(),
     }),
     components: { schemas: buildComponentSchemas(), securitySchemes },
