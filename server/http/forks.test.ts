@@ -17,6 +17,7 @@ import { type WorkerServer, eventually, postJson, startWorkerServer } from "../t
 import { createCaller } from "../trpc/router";
 import type { StitchRun } from "../engine/schemas";
 import type { Forked, ForkedFailures, RunComparison, RunLineage } from "../flows/forkSchemas";
+import type { FlowConversation } from "../flows/schemas";
 
 describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
   let env: ServerOnTestDatabase;
@@ -74,6 +75,17 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     const lineage = (await env.api.get<RunLineage>(`/api/runs/${runId}/lineage`)).body;
     expect(lineage.forks.map((f) => f.run_id)).toContain(forkId);
     expect((await env.api.get<RunLineage>(`/api/runs/${forkId}/lineage`)).body.forked_from).toMatchObject({ run_id: runId, node_id: "draft" });
+    // Both conversations tell it: the fork where it came from and what it copied, the parent where it was forked.
+    const told = (await env.api.get<FlowConversation>(`/api/stitch/runs/${forkId}/conversation`)).body;
+    expect(told.turns[0]).toMatchObject({ kind: "forked", node_id: "draft", from_run_id: runId, actor: "Alan Analyst", feedback: "try a friendlier tone", input: { facts: ["short"] } });
+    expect(told.turns).toContainEqual(expect.objectContaining({ kind: "copied", node_id: "fetch", status: "completed", output: { facts: ["tall", "aluminium"] }, from_run_id: runId }));
+    expect(told.turns).toContainEqual(expect.objectContaining({ kind: "started", node_id: "draft", feedback: "try a friendlier tone" }));
+    expect(told.turns.filter((t) => t.kind === "output")).toEqual([]);
+    expect(told.run.forked_from).toMatchObject({ run_id: runId, node_id: "draft" });
+    expect(told.nodes.draft!.input).toEqual({ facts: ["short"] });
+    const parentTold = (await env.api.get<FlowConversation>(`/api/stitch/runs/${runId}/conversation`)).body;
+    expect(parentTold.turns).toContainEqual(expect.objectContaining({ kind: "forked_into", node_id: "draft", fork_run_id: forkId, actor: "Alan Analyst" }));
+    expect(parentTold.nodes.draft!.input).toEqual({ facts: ["tall", "aluminium"] });
     // The later decision is asked again in the fork, once its draft has answered.
     await answer(forkId, "draft", { text: "Ladders help you reach." });
     await env.api.waitForStatus(forkId, "gate", "waiting_for_user");

@@ -175,11 +175,11 @@ describe("flow turns", () => {
 
 describe("what a flow run allows now", () => {
   const conversation = (status: FlowConversation["run"]["status"], nodes: FlowConversation["nodes"], turns: FlowTurn[]): FlowConversation => ({
-    run: { id: "run-1", flow_id: "flow-1", flow_name: "drafts", status, started_by: null, created_at: at, updated_at: at },
+    run: { id: "run-1", flow_id: "flow-1", flow_name: "drafts", flow_version: 1, status, started_by: null, forked_from: null, forks: [], created_at: at, updated_at: at },
     nodes,
     turns,
   });
-  const node = (node_type: "Worker" | "UX" | "Collector", status: FlowConversation["nodes"][string]["status"]) => ({ node_type, label: "x", status, gate: node_type === "UX" ? ("review" as const) : null });
+  const node = (node_type: "Worker" | "UX" | "Collector", status: FlowConversation["nodes"][string]["status"]) => ({ node_type, label: "x", status, gate: node_type === "UX" ? ("review" as const) : null, input: null });
 
   it("marks the live start, the answerable wait and the retryable failure from the nodes as they are now", () => {
     const turns = [
