@@ -65,6 +65,12 @@ test("an operator re-runs a failed flow from its failed Worker with an edited in
   const calls = worker.received.filter((d) => d.payload.runId === forkId);
   expect(calls.map((d) => [d.payload.nodeId, d.payload.input])).toEqual([["publish", { published: { title: "Ladders for everyone" } }]]);
 
+  // The graph view offers it too, on the node's details.
+  await page.getByRole("link", { name: "Flow graph" }).click();
+  await page.getByRole("region", { name: "Nodes" }).getByRole("button", { name: "Details of Publish" }).click();
+  await expect(page.locator(".inspector").getByText("Re-run from here")).toBeVisible();
+  await page.getByRole("link", { name: "Conversation" }).click();
+
   await page.locator(".run-lineage").getByRole("link", { name: "Compare with it" }).click();
   await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();
   await expect(page.getByText("B was forked from A")).toBeVisible();

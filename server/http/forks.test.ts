@@ -131,6 +131,23 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect(viaTrpc.nodes).toEqual(compared.body.nodes);
   });
 
+  it("keeps a decision of the copied part decided: a fork after a gate does not ask it again, and the comparison says who decided it where", async () => {
+    const asked = (await env.api.createFlow(graphOf([uxNode("ask", { label: "Topic" }), workerNode("write", `${worker.url}/write`)], chain("ask", "write")), "asked once")).id;
+    const run = (await env.api.as(alan.token).post<StitchRun>(`/api/stitch/flows/${asked}/runs`, { input: {} })).body.id;
+    await env.api.waitForStatus(run, "ask", "waiting_for_user");
+    expect((await env.api.as(rita.token).post(`/api/stitch/complete/${run}/ask`, { topic: "ladders" })).status).toBe(200);
+    await dispatched(run, "write");
+    const forkId = (await fork(alan.token, run, { node_id: "write", input: { topic: "stools" } })).body.run.id;
+    expect((await env.api.getRun(forkId)).node_states.ask).toEqual({ status: "completed", output: { topic: "ladders" } });
+    expect((await dispatched(forkId, "write")).input).toEqual({ topic: "stools" });
+    const decisions = await env.api.get<{ items: unknown[] }>(`/api/decisions?view=all&run_id=${forkId}`);
+    expect(decisions.body.items).toEqual([]);
+    const compared = (await env.api.get<RunComparison>(`/api/runs/compare?a=${run}&b=${forkId}`)).body;
+    const ask = compared.nodes.find((n) => n.node_id === "ask")!;
+    expect(ask.a!.decided_by).toMatchObject({ name: "Rita Ramos", decision: "complete" });
+    expect(ask.b).toMatchObject({ copied_from: run, decided_by: null, duration_ms: null });
+  });
+
   it("refuses an unknown run or node, a bad body, and `latest` when copied nodes are gone, changing nothing", async () => {
     const before = (await env.api.get<RunLineage>(`/api/runs/${runId}/lineage`)).body.forks.length;
     expect((await fork(alan.token, "00000000-0000-4000-8000-00000000dead", { node_id: "draft" })).status).toBe(404);

@@ -17,7 +17,7 @@ import { type FlowTurnNotes, shownValue } from "../utils/turns";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { CompletionComposer, ReviewGateComposer } from "./GateComposers";
 import { Link, paths } from "../../../lib/router";
-import { type ForkTarget, RerunFromHere } from "./RerunFromHere";
+import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
 
 type TurnOf<K extends FlowTurn["kind"]> = Extract<FlowTurn, { kind: K }>;
 

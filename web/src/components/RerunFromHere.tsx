@@ -2,13 +2,15 @@
  * "Re-run from here" on a node of a flow run: opens what may be changed, prefilled with what the original had (the
  * node's input as JSON, kept as a draft while typed, so a re-render or a reload loses nothing), a first feedback for a
  * Worker, and the version to run (the one the run ran, or the flow's latest); then starts the fork, and the new run
- * opens. The server decides who may fork and says why not.
+ * opens. The server decides who may fork and says why not. Under a node's turn of a conversation, and in a run's graph.
  */
 import { type FormEvent, useId, useState } from "react";
-import { ErrorNotice } from "../../../components/ErrorNotice";
-import { SubmitButton } from "../../../components/SubmitButton";
-import { useDraft } from "../../../lib/useDraft";
-import { useForkRun } from "../api/forks";
+import { navigate } from "../lib/router";
+import { trpc } from "../lib/trpc";
+import { useDraft } from "../lib/useDraft";
+import { ErrorNotice } from "./ErrorNotice";
+import { SubmitButton } from "./SubmitButton";
+import "./RerunFromHere.css";
 
 export interface ForkTarget {
   runId: string;
@@ -28,6 +30,17 @@ function parsed(text: string): { value: unknown } | { problem: string } {
   } catch (error) {
     return { problem: `The input is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** Starts a fork; once the server accepted it, the new run opens. */
+function useForkRun() {
+  const utils = trpc.useUtils();
+  return trpc.engine.runs.fork.useMutation({
+    onSuccess: async (forked, sent) => {
+      await Promise.all([utils.engine.runs.conversation.invalidate({ id: sent.runId }), utils.engine.runs.get.invalidate({ id: sent.runId }), utils.engine.runs.list.invalidate()]);
+      navigate(forked.path);
+    },
+  });
 }
 
 export function RerunFromHere({ target }: { target: ForkTarget }) {
