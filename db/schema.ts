@@ -95,10 +95,17 @@ export const stitchRuns = pgTable(
     /** Who started the run (an account; null for automation without one, and for runs started before this was kept). */
     startedById: uuid("started_by_id"),
     startedByName: text("started_by_name"),
+    /**
+     * A fork (engine.ts `fork`): the run it was forked from and the node it was forked at (null for a run started
+     * afresh), and which version it runs (`original` or `latest`). Who forked it is `started_by`, and when, `created_at`.
+     */
+    forkedFromRunId: uuid("forked_from_run_id"),
+    forkedFromNode: text("forked_from_node"),
+    forkVersion: text("fork_version"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("stitch_runs_created_idx").on(t.createdAt)],
+  (t) => [index("stitch_runs_created_idx").on(t.createdAt), index("stitch_runs_forked_from_idx").on(t.forkedFromRunId)],
 );
 export type RunRow = typeof stitchRuns.$inferSelect;
 

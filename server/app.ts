@@ -44,6 +44,7 @@ import { subscriptionRoutes } from "./http/subscriptionRoutes";
 import { requestGuard } from "./http/requestGuard";
 import { securityHeaders } from "./http/securityHeaders";
 import { stitchRoutes } from "./http/stitchRoutes";
+import { forkRoutes } from "./http/forkRoutes";
 import { workflowRoutes } from "./http/workflowRoutes";
 import { type OutboundPolicy, literalRefusal, outboundPolicyFromEnv } from "./lib/outboundPolicy";
 import type { ResolveHost } from "./lib/policedFetch";
@@ -77,6 +78,8 @@ export interface Services {
   flowQueries: FlowQueries;
   /** The designer's side of plain flows: versions, drafts, the check of a graph, diffs. */
   flowVersions: Flows["versions"];
+  /** Forks of runs, their lineage and the comparison of two runs (REST /api/runs, tRPC engine.runs.fork ...). */
+  forks: Flows["forks"];
   /** The reviewer's inbox: every decision a run waits for, and who may take each. */
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
@@ -244,7 +247,7 @@ export async function createServices(config: Config, database?: Database, overri
   conversationMarkers.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));
   await reassess();
   return {
-    config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, flowVersions: flows.versions, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
+    config, database: db, engine, flows: flows.commands, flowQueries: flows.queries, flowVersions: flows.versions, forks: flows.forks, decisions, decisionCommands, review, dispatcher, pipeline, builtinAgents, workflows, steps,
     workflowDoor: workflowDoor(db, workflows, steps, conversationMarkers), people, audit, policy, notifications, workflowFiles,
   };
 }
@@ -255,9 +258,9 @@ const builtDrawing = fileURLToPath(new URL("../dist/ssr/serverRender.js", import
 
 /** The tRPC context of one request: the services, and who is calling from where. */
 export function trpcContext(services: Services, request: Pick<AppContext, "identity" | "origin" | "crossSite" | "resHeaders" | "https">): AppContext {
-  const { engine, flows, flowQueries, flowVersions, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, policy, notifications } = services;
+  const { engine, flows, flowQueries, flowVersions, forks, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, policy, notifications } = services;
   const { accountId, name } = request.identity;
-  return { engine, flows, flowQueries, flowVersions, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, policy, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
+  return { engine, flows, flowQueries, flowVersions, forks, decisions, decisionCommands, review, pipeline, workflows, steps, workflowDoor, people, audit, policy, notifications, ...request, actor: name, starter: name === null ? null : { id: accountId, name } };
 }
 
 /** Paths that are not API operations: the tRPC endpoint (its procedures carry their roles) and the SPA's files. */
@@ -280,6 +283,7 @@ export function createApp(services: Services, { webRoot = builtWebRoot, drawing 
   guardRoutes(app, services.audit);
   app.route("/", peopleRoutes(services.people, services.audit));
   app.route("/", stitchRoutes(services.engine, services.flows, services.flowQueries, services.flowVersions));
+  app.route("/", forkRoutes(services.forks));
   app.route("/", builtinAgentRoutes(services.builtinAgents));
   app.route("/", healthRoutes(() => services.database.run((db) => db.execute(sql`SELECT 1`))));
   app.route("/", pipelineRoutes(services.pipeline));

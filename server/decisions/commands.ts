@@ -71,13 +71,29 @@ export async function admitDecision(tx: Executor, engineRunId: string, nodeKey: 
 
 /** Refuses (403, naming who may) anyone but who may take the open decision `open`: its assignee, its role, not the run's starter when separated. */
 function refuseUnlessMayDecide(open: DecisionRow, by: Decider): void {
-  if (by.system) return;
+  const why = whyNotDecider(open, by);
+  if (why) throw forbidden(why);
+}
+
+/** Why `by` may not take the open decision `open`, or undefined when she may. */
+function whyNotDecider(open: DecisionRow, by: Decider): string | undefined {
+  if (by.system) return undefined;
   if (!open.selfApproval && open.startedById !== null && open.startedById === by.accountId) {
-    throw forbidden(`you started this run, and its decisions are for someone else (separation of duties): ${whoMay(open)} may decide "${open.title}"`);
+    return `you started this run, and its decisions are for someone else (separation of duties): ${whoMay(open)} may decide "${open.title}"`;
   }
   if (open.assigneeAccountId !== null ? open.assigneeAccountId !== by.accountId : !roleAllows(by.role, open.assigneeRole as "reviewer")) {
-    throw forbidden(`only ${whoMay(open)} may decide "${open.title}"`);
+    return `only ${whoMay(open)} may decide "${open.title}"`;
   }
+  return undefined;
+}
+
+/**
+ * The nodes of engine run `engineRunId` whose open decisions `by` may take (their keys), read in the caller's
+ * transaction without a lock: where a reviewer may fork the run from (server/flows/forkRule.ts).
+ */
+export async function nodesWaitingFor(tx: Executor, engineRunId: string, by: Decider): Promise<string[]> {
+  const open = await store.openDecisionsOfRun(tx, engineRunId);
+  return open.filter((row) => whyNotDecider(row, by) === undefined).map((row) => row.nodeKey);
 }
 
 /**

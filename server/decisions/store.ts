@@ -224,6 +224,11 @@ export async function countUndecidable(db: Executor): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** The open decisions of an engine run, without a lock. */
+export async function openDecisionsOfRun(db: Executor, engineRunId: string): Promise<DecisionRow[]> {
+  return db.select().from(decisions).where(and(eq(decisions.engineRunId, engineRunId), eq(decisions.state, "open")));
+}
+
 /**
  * The open decision of a node, locked for the rest of the transaction. Only ever after its engine run's row (the
  * caller runs in engine.onRun): the product's one lock order.

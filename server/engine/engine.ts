@@ -14,9 +14,10 @@ import { type PageParams, pageOf, pageRequest } from "../lib/paging";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError, GraphRefusal } from "./errors";
 import { type GraphProblem, graphProblems } from "./graphProblems";
+import { forkPlan } from "./forkPlan";
 import { type CompiledGraph, compileGraph, editedSourceOf, keyInPath, parseKey } from "./graph";
 import { type MacrostepResult, type RowChange, anticipating, macrostep, settle, settleSync } from "./macrostep";
-import type { FlowListItem, FlowVersion, FlowVersionSummary, NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
+import type { FlowListItem, FlowVersion, ForkOf, ForkVersion, ForkedFrom, FlowVersionSummary, NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
 import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, anticipatedKeys, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
 
@@ -27,7 +28,7 @@ export type { NewFlowVersion } from "./store";
 export type { RunOwner, RunOwnerKind, StartedBy } from "./schemas";
 
 /** An event addressed to one node (everything but a run's start, cancellation and resumption). */
-export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" } | { type: "resume" }>;
+export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" } | { type: "resume" } | { type: "fork" }>;
 
 export interface EventResult {
   runId: string;
@@ -37,6 +38,29 @@ export interface EventResult {
   message?: string;
   node?: NodeState;
   runStatus: RunStatus;
+}
+
+/** A fork to make (Engine.fork). */
+export interface ForkRequest {
+  runId: string;
+  /** The node (or one path's instance) the fork starts afresh from. */
+  nodeId: string;
+  /** The chosen node's edited input; absent: it takes its input as any node does, from the nodes before it. */
+  input?: unknown;
+  /** The fork's own run input (a front door's, when it edits the run's inputs); absent: the edited input of an entry node, else the original's. */
+  runInput?: unknown;
+  version: ForkVersion;
+  /** Who forks: the fork's starter. */
+  by: StartedBy | null;
+  /** The fork's id, when the caller chooses it. */
+  forkId?: string;
+  owner?: StartOwner;
+  /** A first feedback for the chosen node, a Worker: its first call carries it, as a revision carries a review's. */
+  feedback?: string;
+  /** The front door's check of the original, locked, on the graph it ran, before anything is written: it throws to refuse. */
+  admit?: (tx: Executor, original: store.LockedRun, graph: CompiledGraph) => Promise<void> | void;
+  /** The front door's own rows for the fork (its run row, turns, the audit entry), in the same transaction. */
+  alongside?: (tx: Executor, forkId: string, original: store.LockedRun) => Promise<void>;
 }
 
 /** Who owns a run being started: its front door, and the front door's id of it when that is not the engine run's id. */
@@ -665,7 +689,10 @@ export class Engine {
     const { runStatus } = await this.record(tx, locked, g, { type: "start" }, log, step, after, deferred);
     for (const change of step.changes) initial.set(change.key, change.after);
     const nodeStates = Object.fromEntries([...initial].map(([key, row]) => [key, toNodeState(row)]));
-    return { id: locked.id, flow_id: locked.flowId, flow_version: Number(locked.flowVersion), owner: locked.owner, status: runStatus, input: input ?? null, node_states: nodeStates, created_at: locked.createdAt, updated_at: locked.createdAt };
+    return {
+      id: locked.id, flow_id: locked.flowId, flow_version: Number(locked.flowVersion), owner: locked.owner, status: runStatus, input: input ?? null, node_states: nodeStates,
+      forked_from: null, forks: [], created_at: locked.createdAt, updated_at: locked.createdAt,
+    };
   }
 
   private async applyEvent(
@@ -824,6 +851,92 @@ export class Engine {
     const secret = this.options.callbackSecret;
     const url = this.options.callbackUrl(runId, key);
     return secret ? `${url}?token=${callbackToken(secret, runId, key)}` : url;
+  }
+
+  // ---- Forks ----------------------------------------------------------------------------------
+
+  /**
+   * Forks run `request.runId` at node `request.nodeId` (forkPlan.ts says what is copied and what starts afresh), in one
+   * transaction: the new run's row with where it came from, its rows (copied and fresh), its first event (`fork`, which
+   * keeps the seeded rows, so the fork's history replays) and what that event fires, and the front door's own rows
+   * (`alongside`). The original is read, never changed, and may go on running.
+   *
+   * Lock order (the product's one: engine.ts `onRun`): the ORIGINAL run's row first (FOR UPDATE, so the fork copies its
+   * rows as one event left them, never half of one: an event of the original waits for the fork, or the fork for it),
+   * then the fork's row, which this transaction creates (no other can wait for it), then a front door's rows. A fork
+   * of a fork locks only its parent. Several processes forking the same run take turns on its lock: each fork whole.
+   */
+  async fork(request: ForkRequest): Promise<StitchRun> {
+    return this.committing(async (tx, after) => {
+      const original = await store.lockRun(tx, request.runId);
+      if (!original) throw runNotFound(request.runId);
+      const rows = await store.loadAllNodeRows(tx, original.id);
+      if (!rows.some((row) => row.key === request.nodeId)) throw new EngineError("not_found", `run ${original.id} has no node "${request.nodeId}"`);
+      const originalGraph = await this.graphOfRun(tx, original);
+      await request.admit?.(tx, original, originalGraph);
+      const flowVersion = request.version === "latest" ? String((await store.findFlow(tx, original.flowId))!.version) : original.flowVersion;
+      const g = flowVersion === original.flowVersion ? originalGraph : await this.compiled(tx, original.flowId, flowVersion);
+      const plan = forkPlan(g, rows, request.nodeId, originalGraph);
+      if ("refused" in plan) throw new EngineError(plan.refused.code, `cannot fork run ${original.id} at "${request.nodeId}": ${plan.refused.message}`);
+      if (plan.missing.length > 0) {
+        throw new EngineError(
+          "conflict",
+          `version ${flowVersion} of flow "${original.flowName}" has no node ${plan.missing.map((key) => `"${key}"`).join(", ")}, which the fork would copy from run ${original.id}: ` +
+            `fork on the version the run ran ("original"), or at a node before ${plan.missing.length === 1 ? "it" : "them"}`,
+        );
+      }
+      const chosen = parseKey(g, request.nodeId)!;
+      if (request.input !== undefined && chosen.node.type === "Collector") {
+        throw new EngineError("bad_request", `node "${request.nodeId}" is a Collector: its input is what its paths deliver, so it cannot be edited; fork without an input, or at a node of a path`);
+      }
+      if (request.feedback !== undefined && chosen.node.type !== "Worker") {
+        throw new EngineError("bad_request", `node "${request.nodeId}" is a ${chosen.node.type}: only a Worker is sent a first feedback; fork without one, or at a Worker`);
+      }
+      refuseUnstorable({ input: request.input, runInput: request.runInput, feedback: request.feedback }, "");
+      // A first feedback goes with the chosen Worker's first call, as a review's feedback goes with a revision.
+      if (request.feedback !== undefined) plan.rows = plan.rows.map((row) => (row.key === request.nodeId ? { ...row, feedback: { text: request.feedback!, round: 0 } } : row));
+      const runInput = request.runInput !== undefined ? request.runInput : chosen.vector.length === 0 && g.entries.includes(chosen.nodeId) && request.input !== undefined ? request.input : original.input;
+      const inserted = await store.insertRun(tx, original.flowId, runInput ?? null, {
+        runId: request.forkId ?? randomUUID(), flowVersion: Number(flowVersion), startedBy: request.by,
+        ...(request.owner ? { owner: request.owner } : {}), forkedFrom: { runId: original.id, nodeId: request.nodeId, version: request.version },
+      });
+      if (!inserted) throw flowNotFound(original.flowId);
+      const event = {
+        type: "fork" as const, key: request.nodeId, ...(request.input !== undefined ? { input: request.input } : {}),
+        from: { run_id: original.id, node_id: request.nodeId }, rows: plan.rows, fire: plan.fire,
+      };
+      const seed = new Map(plan.rows.map((row) => [row.key, row]));
+      const step = await this.decide(tx, inserted, g, event, seed, new Set(seed.keys()));
+      const { type: _type, key: _key, ...payload } = event;
+      await this.record(tx, inserted, g, event, { nodeId: request.nodeId, type: "fork", payload, actor: request.by?.name ?? null }, step, after);
+      await request.alongside?.(tx, inserted.id, original);
+      return runOf((await store.readRunWithStates(tx, inserted.id))!);
+    });
+  }
+
+  /** The runs of a flow that failed (and are failed still) since `since`, newest first (at most 200), each with its failed nodes, outermost first. */
+  async failedRuns(flowId: string, since: string): Promise<{ runId: string; owner: RunOwner | null; failed: string[] }[]> {
+    if (!store.isUuid(flowId)) throw flowNotFound(flowId);
+    await this.getFlow(flowId);
+    return this.database.run(async (db) => {
+      const found = await store.listFailedRuns(db, flowId, since, 200);
+      const answers = [];
+      for (const run of found) {
+        const g = await this.compiled(db, flowId, run.flowVersion);
+        const failed = (await store.loadAllNodeRows(db, run.id)).filter((row) => row.status === "failed" && parseKey(g, row.key)?.node.type !== "Collector");
+        const order = [...g.nodes.keys()];
+        failed.sort((a, b) => order.indexOf(parseKey(g, a.key)!.nodeId) - order.indexOf(parseKey(g, b.key)!.nodeId));
+        answers.push({ runId: run.id, owner: run.owner, failed: failed.map((row) => row.key) });
+      }
+      return answers;
+    });
+  }
+
+  /** Where a run was forked from and the runs forked from it. */
+  async lineage(runId: string): Promise<{ forked_from: ForkedFrom | null; forks: ForkOf[] }> {
+    const found = await this.database.run((db) => store.readLineage(db, runId));
+    if (!found) throw runNotFound(runId);
+    return found;
   }
 
   // ---- Queries --------------------------------------------------------------------------------
@@ -1052,8 +1165,10 @@ function replay(g: CompiledGraph, runId: string, runInput: unknown, events: read
   let status: RunStatus = "running";
   const steps: HistoryStep[] = [];
   for (const { id, at, actor, event } of events) {
-    const created = event.type === "start" ? new Set(g.nodes.keys()) : undefined;
-    const seed = created ? new Map([...created].map((key) => [key, newRow(key)])) : readsEveryRow(event) ? rows : undefined;
+    // A start creates every node's row; a fork, the rows it was seeded with (forkPlan.ts), which its event keeps.
+    const forked = event.type === "fork" ? new Map(event.rows.map((row) => [row.key, row])) : undefined;
+    const created = event.type === "start" ? new Set(g.nodes.keys()) : forked ? new Set(forked.keys()) : undefined;
+    const seed = forked ?? (created ? new Map([...created].map((key) => [key, newRow(key)])) : readsEveryRow(event) ? rows : undefined);
     const step = settleSync(macrostep(g, event, ctx, seed, created), (keys) => keys.flatMap((key) => rows.get(key) ?? []));
     if (step.outcome.kind !== "applied") continue;
     const changes = step.changes.map(({ key, after }) => ({ key, before: rows.get(key), after }));

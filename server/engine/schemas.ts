@@ -209,6 +209,25 @@ export type RunOwner = z.infer<typeof RunOwner>;
 export const StartedBy = z.object({ id: z.string().uuid().nullable(), name: z.string().nullable() });
 export type StartedBy = z.infer<typeof StartedBy>;
 
+/** Which version of its flow a fork runs: the one the original ran (the default), or the flow's latest. */
+export const ForkVersion = z.enum(["original", "latest"]);
+export type ForkVersion = z.infer<typeof ForkVersion>;
+
+/** Where a fork came from: the run and node it was forked at, by whom, when, and on which version. */
+export const ForkedFrom = z.object({
+  run_id: z.string().uuid().describe("The run it was forked from."),
+  node_id: z.string().describe("The node it was forked at: that node and everything after it started afresh; the rest was copied."),
+  by: StartedBy.nullable().describe("Who forked it."),
+  at: z.string().describe("When."),
+  version: ForkVersion.describe("`original`: the version the parent ran; `latest`: the flow's latest version then."),
+  flow_version: z.number().int().positive().describe("The version of the flow the fork runs."),
+});
+export type ForkedFrom = z.infer<typeof ForkedFrom>;
+
+/** A fork as its parent lists it: where it came from, and how it stands. */
+export const ForkOf = ForkedFrom.omit({ run_id: true }).extend({ run_id: z.string().uuid().describe("The fork's own id."), status: RunStatus });
+export type ForkOf = z.infer<typeof ForkOf>;
+
 /** A run: its flow, its own status and input, and every node's state. */
 export const StitchRun = z.object({
   id: z.string().uuid(),
@@ -218,6 +237,8 @@ export const StitchRun = z.object({
   status: RunStatus,
   input: z.unknown(),
   node_states: z.record(z.string(), NodeState),
+  forked_from: ForkedFrom.nullable().describe("Where the run was forked from; null for a run started afresh."),
+  forks: z.array(ForkOf).describe("The runs forked from this one, oldest first."),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -253,6 +274,25 @@ export type FlowListItem = z.infer<typeof FlowListItem>;
  */
 export const ReviewedPartComment = z.object({ anchor: z.string(), label: z.string(), quote: z.string(), text: z.string() });
 export type ReviewedPartComment = z.infer<typeof ReviewedPartComment>;
+
+/**
+ * One node row as a fork writes it into the new run (transition.ts `NodeRow`, every column): the rows it copies from the
+ * original as they are, and those it starts afresh. The fork's event log keeps them, so the fork's history replays.
+ */
+export const ForkRow = z.object({
+  key: z.string(),
+  status: NodeStatus,
+  output: z.unknown(),
+  error: z.string().nullable(),
+  input: z.unknown(),
+  attempt: z.number().int(),
+  pathTotal: z.number().int().nullable(),
+  pathDone: z.number().int(),
+  pathFailed: z.number().int(),
+  feedback: z.object({ text: z.string(), round: z.number().int(), comments: z.array(ReviewedPartComment).optional() }).nullable(),
+  retryFrom: z.number().int(),
+});
+export type ForkRow = z.infer<typeof ForkRow>;
 
 export const ExternalEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("start") }),
@@ -294,6 +334,14 @@ export const ExternalEvent = z.discriminatedUnion("type", [
    * to pending. Refused once a node after it has finished. Reads every row.
    */
   z.object({ type: z.literal("restart"), key: z.string() }),
+  /**
+   * A fork's first event, in the new run (forkPlan.ts): its rows are seeded with `rows` (copied from run `from.run_id`,
+   * or started afresh), then node `key` fires, with `input` when it was edited, and so do the rows in `fire`.
+   */
+  z.object({
+    type: z.literal("fork"), key: z.string(), input: z.unknown().optional(), from: z.object({ run_id: z.string(), node_id: z.string() }),
+    rows: z.array(ForkRow), fire: z.array(z.string()),
+  }),
 ]);
 export type ExternalEvent = z.infer<typeof ExternalEvent>;
 

@@ -12,7 +12,7 @@ import { type Placeholders, statement } from "../../db/statement";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
-import { ExternalEvent, type FlowListItem, type FlowVersion, FlowVersionOrigin, type FlowVersionSummary, type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, StitchGraph } from "./schemas";
+import { ExternalEvent, ForkOf, ForkedFrom, type ForkVersion, type FlowListItem, type FlowVersion, FlowVersionOrigin, type FlowVersionSummary, type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 import { type AttemptFailure, REDELIVERY_EVENT, Redelivery } from "./redelivery";
 
@@ -180,6 +180,8 @@ export interface NewRunOptions {
   flowVersion?: number;
   owner?: { kind: RunOwnerKind; runId?: string };
   startedBy?: StartedBy | null;
+  /** A fork: the run and node it is forked from, and which version it runs. */
+  forkedFrom?: { runId: string; nodeId: string; version: ForkVersion };
 }
 
 /**
@@ -208,9 +210,10 @@ export interface NewRun {
  */
 export async function insertRuns(tx: Executor, runs: readonly NewRun[]): Promise<Map<string, InsertedRun>> {
   if (runs.length === 0) return new Map();
-  const records = runs.map(({ flowId, input, options: { runId, owner, startedBy, flowVersion } }) => ({
+  const records = runs.map(({ flowId, input, options: { runId, owner, startedBy, flowVersion, forkedFrom } }) => ({
     id: runId, flow_id: flowId, flow_version: flowVersion ?? null, input: input ?? null, owner: owner?.kind ?? null, owner_run_id: owner ? (owner.runId ?? runId) : null,
     started_by_id: startedBy?.id ?? null, started_by_name: startedBy?.name ?? null,
+    forked_from_run_id: forkedFrom?.runId ?? null, forked_from_node: forkedFrom?.nodeId ?? null, fork_version: forkedFrom?.version ?? null,
   }));
   const found = await insertRunsStatement.rows<LockedRunRow & { created_at: unknown }>(tx, { records: json(records) });
   return new Map(found.map((row) => [row.id, { ...toLockedRun(row), createdAt: iso(row.created_at) }]));
@@ -218,9 +221,10 @@ export async function insertRuns(tx: Executor, runs: readonly NewRun[]): Promise
 
 const insertRunsStatement = statement<"records">((p) => sql`
   WITH r AS (
-    INSERT INTO stitch_runs (id, flow_id, flow_version, input, owner, owner_run_id, started_by_id, started_by_name)
-    SELECT x.id, f.id, coalesce(x.flow_version, f.version), x.input, x.owner, x.owner_run_id, x.started_by_id, x.started_by_name
-    FROM jsonb_to_recordset(${p.records}::jsonb) AS x(id uuid, flow_id uuid, flow_version int, input jsonb, owner text, owner_run_id text, started_by_id uuid, started_by_name text)
+    INSERT INTO stitch_runs (id, flow_id, flow_version, input, owner, owner_run_id, started_by_id, started_by_name, forked_from_run_id, forked_from_node, fork_version)
+    SELECT x.id, f.id, coalesce(x.flow_version, f.version), x.input, x.owner, x.owner_run_id, x.started_by_id, x.started_by_name, x.forked_from_run_id, x.forked_from_node, x.fork_version
+    FROM jsonb_to_recordset(${p.records}::jsonb)
+      AS x(id uuid, flow_id uuid, flow_version int, input jsonb, owner text, owner_run_id text, started_by_id uuid, started_by_name text, forked_from_run_id uuid, forked_from_node text, fork_version text)
     JOIN stitch_flows f ON f.id = x.flow_id AND coalesce(x.flow_version, f.version) BETWEEN 1 AND f.version
     RETURNING *
   )
@@ -313,6 +317,43 @@ export interface RunWithStates {
   /** Who started it, when known (not part of the API's run: the decisions and a run's conversation name them). */
   started_by: StartedBy | null;
   states: { node_id: string; status: NodeStatus; output: unknown; error: string | null }[];
+  forked_from: ForkedFrom | null;
+  forks: ForkOf[];
+}
+
+/** The runs of a flow failed now that changed (failed) at or after `since`, newest first. */
+export async function listFailedRuns(db: Executor, flowId: string, since: string, limit: number): Promise<{ id: string; flowVersion: string; owner: RunOwner | null }[]> {
+  const found = await rows<{ id: string; flow_version: string; owner: string | null; owner_run_id: string | null }>(db, sql`
+    SELECT r.id, r.flow_version::text AS flow_version, r.owner, r.owner_run_id FROM stitch_runs r
+    WHERE r.flow_id = ${flowId} AND r.status = 'failed' AND r.updated_at >= ${since}::timestamptz
+    ORDER BY r.updated_at DESC, r.id DESC LIMIT ${limit}`);
+  return found.map((row) => ({ id: row.id, flowVersion: row.flow_version, owner: ownerOf(row.owner, row.owner_run_id) }));
+}
+
+/** A run's fork columns, read beside its row (`r`): where it was forked from, as one JSON value, and its forks. */
+const LINEAGE_COLUMNS = sql.raw(`
+  CASE WHEN r.forked_from_run_id IS NULL THEN NULL ELSE json_build_object(
+    'run_id', r.forked_from_run_id, 'node_id', r.forked_from_node, 'by', CASE WHEN r.started_by_id IS NULL AND r.started_by_name IS NULL THEN NULL
+    ELSE json_build_object('id', r.started_by_id, 'name', r.started_by_name) END, 'at', r.created_at, 'version', r.fork_version, 'flow_version', r.flow_version) END AS forked_from,
+  COALESCE((SELECT json_agg(json_build_object(
+      'run_id', k.id, 'node_id', k.forked_from_node, 'by', CASE WHEN k.started_by_id IS NULL AND k.started_by_name IS NULL THEN NULL
+      ELSE json_build_object('id', k.started_by_id, 'name', k.started_by_name) END, 'at', k.created_at, 'version', k.fork_version, 'flow_version', k.flow_version,
+      'status', k.status) ORDER BY k.created_at, k.id)
+    FROM stitch_runs k WHERE k.forked_from_run_id = r.id), '[]'::json) AS forks`);
+
+/** The fork columns as read (LINEAGE_COLUMNS), parsed: JSON from the database enters through its schema. */
+const lineageOf = (row: { forked_from: unknown; forks: unknown }): { forked_from: ForkedFrom | null; forks: ForkOf[] } => ({
+  forked_from: row.forked_from === null ? null : ForkedFrom.parse(withIsoAt(row.forked_from)),
+  forks: ForkOf.array().parse((Array.isArray(row.forks) ? row.forks : []).map(withIsoAt)),
+});
+const withIsoAt = (value: unknown): unknown =>
+  value !== null && typeof value === "object" && "at" in value ? { ...value, at: iso((value as { at: unknown }).at) } : value;
+
+/** Where a run was forked from and its forks, read without a lock; undefined when there is no such run. */
+export async function readLineage(db: Executor, runId: string): Promise<{ forked_from: ForkedFrom | null; forks: ForkOf[] } | undefined> {
+  if (!isUuid(runId)) return undefined;
+  const [row] = await rows<{ forked_from: unknown; forks: unknown }>(db, sql`SELECT ${LINEAGE_COLUMNS} FROM stitch_runs r WHERE r.id = ${runId}`);
+  return row && lineageOf(row);
 }
 
 /**
@@ -321,16 +362,16 @@ export interface RunWithStates {
  */
 export async function readRunWithStates(db: Executor, runId: string): Promise<RunWithStates | undefined> {
   const [run] = await rows<Omit<RunWithStates, "owner" | "started_by"> & {
-    owner_kind: string | null; owner_run_id: string | null; started_by_id: string | null; started_by_name: string | null;
+    owner_kind: string | null; owner_run_id: string | null; started_by_id: string | null; started_by_name: string | null; forked_from: unknown; forks: unknown;
   }>(db, sql`
-    SELECT r.id, r.flow_id, r.flow_version, r.owner AS owner_kind, r.owner_run_id, r.status, r.input, r.created_at, r.updated_at, r.started_by_id, r.started_by_name,
+    SELECT r.id, r.flow_id, r.flow_version, r.owner AS owner_kind, r.owner_run_id, r.status, r.input, r.created_at, r.updated_at, r.started_by_id, r.started_by_name, ${LINEAGE_COLUMNS},
       COALESCE((SELECT json_agg(json_build_object('node_id', s.node_id, 'status', s.status, 'output', s.output, 'error', s.error))
                 FROM stitch_node_states s WHERE s.run_id = r.id), '[]'::json) AS states
     FROM stitch_runs r WHERE r.id = ${runId}`);
   if (!run) return undefined;
-  const { owner_kind, owner_run_id, started_by_id, started_by_name, ...rest } = run;
+  const { owner_kind, owner_run_id, started_by_id, started_by_name, forked_from, forks, ...rest } = run;
   return {
-    ...rest, owner: ownerOf(owner_kind, owner_run_id), created_at: iso(run.created_at), updated_at: iso(run.updated_at),
+    ...rest, ...lineageOf({ forked_from, forks }), owner: ownerOf(owner_kind, owner_run_id), created_at: iso(run.created_at), updated_at: iso(run.updated_at),
     started_by: started_by_id === null && started_by_name === null ? null : { id: started_by_id, name: started_by_name },
   };
 }

@@ -91,6 +91,8 @@ export const readsEveryRow = (event: EngineEvent): event is Extract<EngineEvent,
 /** The rows `transition` reads for an event; the store loads them (and keeps what earlier steps changed). */
 export function requiredKeys(g: CompiledGraph, event: EngineEvent): string[] {
   if (event.type === "start") return [...g.entries];
+  // A fork's rows are all seeded (forkPlan.ts): there is nothing stored to read.
+  if (event.type === "fork") return [];
   // A cancellation, resumption or restart reads every row of the run, which no graph can list (splitter paths): the shell seeds them all.
   if (readsEveryRow(event)) return [];
   const ref = parseKey(g, event.key);
@@ -320,6 +322,7 @@ export function transition(g: CompiledGraph, rows: ReadonlyMap<string, NodeRow>,
   if (event.type === "cancel") return onCancel(step, rows, event.reason);
   if (event.type === "resume") return onResume(step, rows);
   if (event.type === "restart") return onRestart(step, rows, event.key);
+  if (event.type === "fork") return onFork(step, event);
   const ref = parseKey(g, event.key);
   const row = ref && step.get(event.key);
   if (!ref || !row) return step.result(rejected("not_found", `run ${ctx.runId} has no node "${event.key}"`));
@@ -683,7 +686,26 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
     step.put({ ...row, status: "skipped", error: ready.skip });
     return step.result(applied);
   }
-  const { input } = ready;
+  fireWith(step, ref, row, ready.input);
+  return step.result(applied);
+}
+
+/**
+ * A fork's first event, on the rows forkPlan seeded: the chosen node fires, with the edited input when there is one
+ * (else as any node fires, from the nodes before it), and so do the other rows the plan started afresh.
+ */
+function onFork(step: Step, event: Extract<ExternalEvent, { type: "fork" }>): StepResult {
+  const ref = parseKey(step.g, event.key);
+  const row = step.get(event.key);
+  if (!ref || !row) return step.result(rejected("not_found", `the fork has no node "${event.key}"`));
+  if (event.input !== undefined && row.status === "pending" && ref.node.type !== "Collector") fireWith(step, ref, row, event.input);
+  else step.next.push({ type: "fire", key: event.key });
+  for (const key of event.fire) if (key !== event.key) step.next.push({ type: "fire", key });
+  return step.result(applied);
+}
+
+/** A pending node fires with `input`: a Worker is called, a UX node waits (or its precheck runs), a Splitter splits. */
+function fireWith(step: Step, ref: InstanceRef, row: NodeRow, input: unknown): void {
   switch (ref.node.type) {
     case "Worker": {
       const fired: NodeRow = { ...row, status: "running", input, attempt: row.attempt + 1, error: null, retryFrom: row.attempt + 1 };
@@ -714,8 +736,9 @@ function onFire(step: Step, ref: InstanceRef, row: NodeRow): StepResult {
       }
       break;
     }
+    case "Collector":
+      break;
   }
-  return step.result(applied);
 }
 
 function onCompleted(step: Step, ref: InstanceRef, row: NodeRow): StepResult {

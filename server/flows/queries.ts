@@ -14,7 +14,7 @@ import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
 type NodeFacts = FlowConversation["nodes"][string];
 
 /** A node's name as people read it: its `data.label`, or its id; a splitter path's instance says which path. */
-function describeNode(g: CompiledGraph, key: string): Omit<NodeFacts, "status"> {
+function describeNode(g: CompiledGraph, key: string): Omit<NodeFacts, "status" | "input"> {
   const ref = parseKey(g, key);
   if (!ref) return { node_type: "Worker", label: key, gate: null };
   const label = typeof ref.node.data.label === "string" && ref.node.data.label.trim() ? ref.node.data.label.trim() : ref.nodeId;
@@ -38,15 +38,17 @@ export class FlowQueries {
     const history = await this.engine.history(runId);
     const { run } = history;
     if (run.owner) throw ownedElsewhere(run.id, run.owner);
+    const inputs = new Map<string, unknown>();
+    for (const step of history.steps) for (const { key, after } of step.changes) inputs.set(key, after.input);
     const nodes: FlowConversation["nodes"] = {};
-    for (const [key, state] of Object.entries(run.node_states)) nodes[key] = { ...describeNode(history.graph, key), status: state.status };
+    for (const [key, state] of Object.entries(run.node_states)) nodes[key] = { ...describeNode(history.graph, key), status: state.status, input: inputs.get(key) ?? null };
     return {
       run: {
-        id: run.id, flow_id: run.flow_id, flow_name: history.flowName, status: run.status, started_by: history.startedBy,
-        created_at: run.created_at, updated_at: run.updated_at,
+        id: run.id, flow_id: run.flow_id, flow_name: history.flowName, flow_version: run.flow_version, status: run.status, started_by: history.startedBy,
+        forked_from: run.forked_from, forks: run.forks, created_at: run.created_at, updated_at: run.updated_at,
       },
       nodes,
-      turns: turnsOf(history),
+      turns: withForksInto(history, turnsOf(history)),
     };
   }
 
@@ -61,6 +63,40 @@ export class FlowQueries {
   }
 }
 
+/** The run's forks, each a turn at the time it was made, among the run's own turns ("Forked at Draft by Rita Ramos into ..."). */
+function withForksInto(history: RunHistory, turns: FlowTurn[]): FlowTurn[] {
+  if (history.run.forks.length === 0) return turns;
+  const forks: FlowTurn[] = history.run.forks.map((fork) => {
+    const node = describeNode(history.graph, fork.node_id);
+    return { id: `fork-${fork.run_id}`, at: fork.at, kind: "forked_into", node_id: fork.node_id, label: node.label, node_type: node.node_type, fork_run_id: fork.run_id, actor: fork.by?.name ?? null };
+  });
+  const merged: FlowTurn[] = [];
+  let next = 0;
+  for (const turn of turns) {
+    while (next < forks.length && Date.parse(forks[next]!.at) < Date.parse(turn.at)) merged.push(forks[next++]!);
+    merged.push(turn);
+  }
+  return [...merged, ...forks.slice(next)];
+}
+
+/** A fork's first event: where it came from, then the nodes it copied (as the parent had them), then what it started. */
+function forkTurns(history: RunHistory, step: HistoryStep, event: Extract<HistoryStep["event"], { type: "fork" }>, base: TurnBase): FlowTurn[] {
+  const node = describeNode(history.graph, event.key);
+  const chosen = event.rows.find((row) => row.key === event.key);
+  const turns: FlowTurn[] = [{
+    ...base(), kind: "forked", node_id: event.key, label: node.label, node_type: node.node_type, from_run_id: event.from.run_id,
+    input: event.input ?? null, feedback: chosen?.feedback?.text ?? null, actor: step.actor,
+  }];
+  const copied = new Set(event.rows.filter((row) => row.status !== "pending").map((row) => row.key));
+  for (const change of step.changes) {
+    const of = describeNode(history.graph, change.key);
+    if (copied.has(change.key) && change.after.status !== "split") {
+      turns.push({ ...base(), kind: "copied", node_id: change.key, label: of.label, node_type: of.node_type, status: change.after.status, output: change.after.output ?? null, from_run_id: event.from.run_id });
+    } else if (!copied.has(change.key)) turns.push(...changeTurns(history.graph, change, base));
+  }
+  return turns;
+}
+
 /** The turns of every replayed event, in order: the event's own (a decision, a retry, a cancellation), then what it caused. */
 function turnsOf(history: RunHistory): FlowTurn[] {
   const turns: FlowTurn[] = [];
@@ -68,8 +104,9 @@ function turnsOf(history: RunHistory): FlowTurn[] {
   for (const step of history.steps) {
     let n = 0;
     const base = () => ({ id: `e${step.id}-${n++}`, at: step.at });
-    turns.push(...eventTurns(history, step, base));
-    if (step.event.type !== "cancel") for (const change of step.changes) turns.push(...changeTurns(history.graph, change, base));
+    if (step.event.type === "fork") turns.push(...forkTurns(history, step, step.event, base));
+    else turns.push(...eventTurns(history, step, base));
+    if (step.event.type !== "cancel" && step.event.type !== "fork") for (const change of step.changes) turns.push(...changeTurns(history.graph, change, base));
     if (step.runStatus !== status && (step.runStatus === "completed" || step.runStatus === "failed")) turns.push({ ...base(), kind: "outcome", status: step.runStatus });
     status = step.runStatus;
   }

@@ -4,7 +4,7 @@
  * (`engine.runs.conversation`) answer it, and the OpenAPI document is converted from it.
  */
 import { z } from "zod";
-import { NodeStatus, NodeType, RunStatus, StartedBy } from "../engine/schemas";
+import { ForkOf, ForkedFrom, NodeStatus, NodeType, RunStatus, StartedBy } from "../engine/schemas";
 
 /**
  * What a UX node waiting for a person asks for: `review` (a review gate: approve the output before it, or request
@@ -54,6 +54,17 @@ export const FlowTurn = z
     z.object({ kind: z.literal("cancelled"), ...turn, reason: z.string().nullable(), actor }),
     z.object({ kind: z.literal("resumed"), ...turn, actor }),
     z.object({ kind: z.literal("outcome"), ...turn, status: z.enum(["completed", "failed"]) }),
+    z.object({
+      kind: z.literal("forked"), ...turn, ...node, from_run_id: z.string().uuid().describe("The run this one was forked from."),
+      input: z.unknown().describe("The chosen node's edited input; null when it took its input from the nodes before it."),
+      feedback: z.string().nullable().describe("A first feedback to the chosen Worker."), actor,
+    }).describe("This run was forked from another at this node: it and what follows started afresh here."),
+    z.object({
+      kind: z.literal("copied"), ...turn, ...node, status: NodeStatus, output: z.unknown(), from_run_id: z.string().uuid(),
+    }).describe("A node the fork copied from its parent, as the parent had it (decided there, if at all)."),
+    z.object({
+      kind: z.literal("forked_into"), ...turn, ...node, fork_run_id: z.string().uuid(), actor,
+    }).describe("Someone forked this run at this node into another run."),
   ])
   .describe("One turn of a flow run's conversation.");
 export type FlowTurn = z.infer<typeof FlowTurn>;
@@ -61,11 +72,14 @@ export type FlowTurn = z.infer<typeof FlowTurn>;
 export const FlowConversation = z
   .object({
     run: z.object({
-      id: z.string().uuid(), flow_id: z.string().uuid(), flow_name: z.string(), status: RunStatus, started_by: StartedBy.nullable(),
-      created_at: z.string(), updated_at: z.string(),
+      id: z.string().uuid(), flow_id: z.string().uuid(), flow_name: z.string(), flow_version: z.number().int().positive(), status: RunStatus, started_by: StartedBy.nullable(),
+      forked_from: ForkedFrom.nullable(), forks: z.array(ForkOf), created_at: z.string(), updated_at: z.string(),
     }),
     nodes: z
-      .record(z.string(), z.object({ node_type: NodeType, label: z.string(), status: NodeStatus, gate: FlowGate.nullable() }))
+      .record(z.string(), z.object({
+        node_type: NodeType, label: z.string(), status: NodeStatus, gate: FlowGate.nullable(),
+        input: z.unknown().describe("What the node last received (null before it ran): what a fork at it starts from."),
+      }))
       .describe("Every node (and splitter path) as it stands now, by id: which gate still waits, which failure can be retried."),
     turns: z.array(FlowTurn),
   })

@@ -16,7 +16,7 @@
  */
 import type { TargetKind } from "../audit/schemas";
 import type { Role } from "../people/schemas";
-import { type RoutePath, builtinAgentPaths, decisionPaths, docsPaths, reviewPaths, peoplePaths, pipelinePaths, policyPaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
+import { type RoutePath, builtinAgentPaths, forkPaths, decisionPaths, docsPaths, reviewPaths, peoplePaths, pipelinePaths, policyPaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
 
 export type Door = { role: Role } | { caller: "worker" | "agent" } | "open";
 
@@ -79,6 +79,12 @@ export const accessRules: AccessRule[] = [
   change(stitchPaths.complete, reviewer, "engine.runs.completeNode", run("runId")),
   change(stitchPaths.retry, operator, "engine.runs.retryNode", run("runId")),
   change(stitchPaths.review, reviewer, "engine.runs.reviewNode", run("runId")),
+  // Forks: every role comes in; who may fork which run is the front door's rule (server/flows/forkRule.ts), 403 naming it.
+  // The entry's target is the new run (named by the command), its message the parent and node.
+  change(forkPaths.fork, analyst, "engine.runs.fork", run("run_id")),
+  read(forkPaths.lineage),
+  read(forkPaths.compare),
+  change(forkPaths.forkFailed, operator, "engine.runs.forkFailed"),
 
   // The agent pipeline, at its seed's paths.
   read(pipelinePaths.health, "open"),

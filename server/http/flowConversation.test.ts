@@ -92,9 +92,9 @@ describe.each(testDatabases)("a plain flow run's conversation on $name", (testDa
     expect((await told(run.id)).turns.map((t) => t.id)).toEqual(conversation.turns.map((t) => t.id));
     expect(conversation.turns.map((t) => t.at)).toEqual([...conversation.turns.map((t) => t.at)].sort());
     expect(conversation.nodes).toEqual({
-      ask: { node_type: "UX", label: "Topic", status: "completed", gate: "completion" },
-      draft: { node_type: "Worker", label: "Drafter", status: "completed", gate: null },
-      check: { node_type: "UX", label: "check", status: "completed", gate: "review" },
+      ask: { node_type: "UX", label: "Topic", status: "completed", gate: "completion", input: { audience: "neighbours" } },
+      draft: { node_type: "Worker", label: "Drafter", status: "completed", gate: null, input: { topic: "ladders" } },
+      check: { node_type: "UX", label: "check", status: "completed", gate: "review", input: { text: "Ladders v2, deposit included" } },
     });
 
     // The replay ends where the run is: every node's replayed row is the stored one.

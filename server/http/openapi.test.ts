@@ -404,6 +404,16 @@ describe.each(testDatabases)("real answers fit the document on $name", (testData
     const cancelled = await call("POST", "/api/stitch/runs/{id}/cancel", { params: { id: second.id }, body: { reason: "not needed" } });
     expect(cancelled.body.runStatus).toBe("cancelled");
 
+    // Forks (issue 43): the completed run forked at its Worker, the lineage, the comparison, the failed runs counted.
+    const forked = await call("POST", "/api/runs/{run_id}/fork", { params: { run_id: run.id }, body: { node_id: "work", input: { name: "Grace" } } });
+    expect(forked.status).toBe(201);
+    expect((await call("POST", "/api/runs/{run_id}/fork", { params: { run_id: run.id }, body: { node_id: "nope" } })).status).toBe(404);
+    expect((await call("POST", "/api/runs/{run_id}/fork", { params: { run_id: run.id }, body: {} })).status).toBe(400);
+    expect((await call("GET", "/api/runs/{run_id}/lineage", { params: { run_id: run.id } })).body.forks).toHaveLength(1);
+    expect((await call("GET", "/api/runs/compare", { query: `?a=${run.id}&b=${forked.body.run.id}` })).body.relation).toBe("child");
+    expect((await call("GET", "/api/runs/compare", { query: `?a=${run.id}` })).status).toBe(400);
+    expect((await call("POST", "/api/runs/fork-failed", { body: { definition: flow.id, since: "2020-01-01T00:00:00Z", dry_run: true } })).body.count).toBe(0);
+
     // Both runs as conversations (every kind of turn this flow has), and the refusals.
     const told = (await call("GET", "/api/stitch/runs/{id}/conversation", { params: { id: run.id } })).body;
     expect(told.turns.map((t: Json) => t.kind)).toEqual([

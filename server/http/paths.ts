@@ -55,6 +55,14 @@ export const stitchPaths = {
   callbackUrl: (baseUrl: string, runId: string, nodeId: string) => stitchPaths.callback.url(baseUrl, { runId, nodeId }),
 };
 
+/** Forks of runs and the comparison of two runs (fixed segments before `:run_id`). */
+export const forkPaths = {
+  compare: route("/api/runs/compare"),
+  forkFailed: route("/api/runs/fork-failed"),
+  fork: route("/api/runs/:run_id/fork"),
+  lineage: route("/api/runs/:run_id/lineage"),
+};
+
 /** The agent pipeline, at the paths its existing clients and n8n flows use. */
 export const pipelinePaths = {
   health: route("/health"),

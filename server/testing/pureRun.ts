@@ -52,6 +52,21 @@ export class PureRun {
     return { outcome: step.outcome, changes, effects: step.effects, followUps: step.followUps };
   }
 
+  /**
+   * Seeds this run with a fork's rows (forkPlan.ts) and applies its first event, as Engine.fork does: whatever rows the
+   * run held are replaced by the fork's.
+   */
+  fork(event: Extract<ExternalEvent, { type: "fork" }>): SettledEvent {
+    this.rows.clear();
+    for (const row of event.rows) this.rows.set(row.key, row);
+    const step = settleSync(macrostep(this.graph, event, this.ctx, new Map(this.rows), new Set(this.rows.keys())), (keys) => keys.flatMap((key) => this.rows.get(key) ?? []));
+    if (step.outcome.kind !== "applied") return { outcome: step.outcome, changes: new Map(), effects: [], followUps: [] };
+    const changes = new Map(step.changes.map((change) => [change.key, change.after]));
+    for (const row of changes.values()) this.rows.set(row.key, row);
+    for (const effect of step.effects) if (effect.type === "dispatch") this.dispatches.push(effect);
+    return { outcome: step.outcome, changes, effects: step.effects, followUps: step.followUps };
+  }
+
   row(key: string): NodeRow {
     const row = this.rows.get(key);
     if (!row) throw new Error(`no row "${key}"; rows: ${[...this.rows.keys()].join(", ")}`);

@@ -25,6 +25,8 @@ export interface AppContext {
   flowQueries: FlowQueries;
   /** The designer's side of plain flows: versions, drafts, the check of a graph, diffs. */
   flowVersions: Flows["versions"];
+  /** Forks of runs, their lineage and the comparison of two runs. */
+  forks: Flows["forks"];
   decisions: DecisionQueries;
   decisionCommands: DecisionCommands;
   /** Inline review: comments on parts of the output a decision reviews, drafts, edits and diffs. */

@@ -8,6 +8,7 @@ import { AuditEntry, type AuditPage } from "../../audit/schemas";
 import { CommentBody, CommentList, Draft, DraftBody, EditBody, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "../../review/schemas";
 import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
 import { FlowConversation, FlowTurn } from "../../flows/schemas";
+import { ForkBody, ForkFailedBody, Forked, ForkedFailures, RunComparison, RunLineage } from "../../flows/forkSchemas";
 import { CheckGraphBody, DiscardedDraft, FlowDiff, FlowDraft, FlowDraftBody, GraphCheck, RestoreVersionBody, SaveVersionBody, StaleVersion, StartFlowRunBody } from "../../flows/versionSchemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {
@@ -192,6 +193,7 @@ const requestSchemas = {
   RejectWorkflowNodeBody: workflow.RejectBody, WorkflowInputBody: workflow.InputBody, CancelWorkflowRunBody: workflow.CancelBody,
   RegisterWorkflowBody, StepWorkflowDefinition, ExecuteWorkflowBody: steps.ExecuteBody, SignInBody, AssignDecisionBody: AssignBody, DecideDecisionBody: DecideBody,
   CreateSubscriptionBody, PolicyChange, ReviewCommentBody: CommentBody, ReviewDraftBody: DraftBody, ReviewEditBody: EditBody,
+  ForkBody, ForkFailedBody,
 };
 
 /**
@@ -210,6 +212,7 @@ const responseSchemas = {
   Account, SignedIn, SignedOut, AuthStatus: AuthStatusBody, AuditEntry, AuditPage: AuditPageBody, Decision, DecisionPage, DecisionActivityList,
   Subscription, CreatedSubscription, Delivery, DeliveryList, NotificationPayload, InstancePolicy,
   FlowConversation, FlowTurn, ReviewOutput, ReviewComment, ReviewCommentList: CommentList, ReviewDraft: Draft, ReviewDiff, ReviewEditCheck: EditCheck,
+  Forked, RunLineage, ForkedFailures, RunComparison,
 };
 
 export type ComponentName = keyof typeof requestSchemas | keyof typeof responseSchemas;

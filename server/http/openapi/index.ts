@@ -21,6 +21,7 @@ import { pipelinePathItems, pipelineTag } from "./pipelinePaths";
 import { securitySchemes, withAccess } from "./security";
 import { stepWorkflowPathItems, stepWorkflowTag } from "./stepWorkflowPaths";
 import { stitchPathItems, stitchTag } from "./stitchPaths";
+import { forkPathItems, forkTag } from "./forkPaths";
 import { flowDesignerPathItems, flowDesignerTag } from "./flowDesignerPaths";
 import { policyPathItems, policyTag } from "./policyPaths";
 import { subscriptionPathItems, subscriptionTag } from "./subscriptionPaths";
@@ -80,9 +81,9 @@ export function buildOpenApiDocument() {
   return {
     openapi: "3.0.3",
     info: { title: "Stitch API", version: packageVersion(), description: apiDescription },
-    tags: [stitchTag, flowDesignerTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, policyTag, subscriptionTag, peopleTag],
+    tags: [stitchTag, forkTag, flowDesignerTag, pipelineTag, builtinAgentTag, workflowTag, stepWorkflowTag, decisionTag, reviewTag, policyTag, subscriptionTag, peopleTag],
     paths: withAccess({
-      ...stitchPathItems(), ...flowDesignerPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
+      ...stitchPathItems(), ...forkPathItems(), ...flowDesignerPathItems(), ...builtinAgentPathItems(), ...pipelinePathItems(), ...workflowPathItems(), ...stepWorkflowPathItems(), ...decisionPathItems(), ...reviewPathItems(),
       ...policyPathItems(), ...subscriptionPathItems(), ...peoplePathItems(),
     }),
     components: { schemas: buildComponentSchemas(), securitySchemes },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CancelBody, ReviewBody } from "../../engine/schemas";
 import { StartFlowRunBody } from "../../flows/versionSchemas";
+import { CompareQuery, ForkBody, ForkFailedBody } from "../../flows/forkSchemas";
 import { PageParams } from "../../lib/paging";
 import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
@@ -28,6 +29,14 @@ export const runsRouter = router({
   cancel: operatorProcedure
     .input(CancelBody.extend({ runId: z.string() }))
     .mutation(({ ctx, input }) => ctx.flows.cancel(input.runId, input.reason, ctx.actor)),
+  /** Forks a run at a node (POST /api/runs/{run_id}/fork): the rules are the flows' fork commands'. */
+  fork: analystProcedure
+    .input(ForkBody.extend({ runId: z.string() }))
+    .mutation(({ ctx, input: { runId, ...body } }) => ctx.forks.commands.fork(runId, body, ctx.identity)),
+  /** Operators: the failed runs of a flow since a time, forked at their failed nodes (POST /api/runs/fork-failed). */
+  forkFailed: operatorProcedure.input(ForkFailedBody).mutation(({ ctx, input }) => ctx.forks.commands.forkFailed(input, ctx.identity)),
+  lineage: analystProcedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => ctx.forks.queries.lineage(input.id)),
+  compare: analystProcedure.input(CompareQuery).query(({ ctx, input }) => ctx.forks.queries.compare(input.a, input.b)),
   reviewNode: reviewerProcedure
     .input(z.intersection(NodeRef, ReviewBody))
     .mutation(({ ctx, input }) => ctx.flows.review(input.runId, input.nodeId, input, ctx.identity)),

@@ -48,6 +48,7 @@ const NewStepWorkflowPage = lazy(() => steps().then((m) => ({ default: m.NewStep
 const StepWorkflowPage = lazy(() => steps().then((m) => ({ default: m.StepWorkflowPage })));
 const StepRunView = lazy(() => steps().then((m) => ({ default: m.StepRunView })));
 const FlowRunView = lazy(() => flows().then((m) => ({ default: m.FlowRunView })));
+const RunComparePage = lazy(() => flows().then((m) => ({ default: m.RunComparePage })));
 const FlowListPage = lazy(() => designer().then((m) => ({ default: m.FlowListPage })));
 const FlowDesignerPage = lazy(() => designer().then((m) => ({ default: m.FlowDesignerPage })));
 const FlowRunDesignPage = lazy(() => designer().then((m) => ({ default: m.FlowRunDesignPage })));
@@ -217,6 +218,8 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (params) return { page: <Loading><FlowRunDesignPage key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Flow run on the canvas" };
   params = matchPath("/app/flows/runs/:runId", pathname);
   if (params) return { page: <Loading><FlowRunView key={params.runId} runId={params.runId!} /></Loading>, runId: null, title: "Flow run" };
+  params = matchPath("/app/flows/runs/:runId/compare/:otherId", pathname);
+  if (params) return { page: <Loading><RunComparePage key={`${params.runId}/${params.otherId}`} a={params.runId!} b={params.otherId!} /></Loading>, runId: null, title: "Compare runs" };
   params = matchPath("/app/flows/runs/:runId/graph", pathname);
   if (params) return { page: <FlowRunGraphPage key={params.runId} runId={params.runId!} />, runId: null, title: "Flow run graph" };
   if (matchPath("/app/workflows", pathname)) return { page: <Loading><WorkflowList /></Loading>, runId: null, title: "Workflows" };

@@ -92,6 +92,8 @@ export const paths = {
   /** A plain flow's run (one no front door owns): its conversation, and its graph under the same header. */
   flowRun: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}`,
   flowRunGraph: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}/graph`,
+  /** Two runs of one flow side by side, node by node. */
+  flowRunCompare: (a: string, b: string) => `/app/flows/runs/${encodeURIComponent(a)}/compare/${encodeURIComponent(b)}`,
   /** The YAML workflows. */
   workflows: workflowPaths("/app/workflows"),
   /** The JSON step workflows. */

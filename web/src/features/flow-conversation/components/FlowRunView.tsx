@@ -33,7 +33,8 @@ export function FlowRunView({ runId }: { runId: string }) {
 }
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
-function useFlowTurnActions({ run, turns }: FlowConversation, notes: FlowTurnNotes): FlowTurnActions {
+function useFlowTurnActions(conversation: FlowConversation, notes: FlowTurnNotes): FlowTurnActions {
+  const { run, turns } = conversation;
   const runId = run.id;
   const complete = useCompleteFlowNode();
   const review = useReviewFlowNode();
@@ -99,6 +100,11 @@ function useFlowTurnActions({ run, turns }: FlowConversation, notes: FlowTurnNot
       retry.mutate({ runId, nodeId });
     },
     decision: (nodeId) => decisions.of(nodeId, runId),
+    forkOf(nodeId) {
+      const node = conversation.nodes[nodeId];
+      if (!node || node.status === "pending" || node.status === "split" || (node.status === "skipped" && node.input === null)) return null;
+      return { runId, nodeId, label: node.label, nodeType: node.node_type, input: node.input };
+    },
   };
 }
 

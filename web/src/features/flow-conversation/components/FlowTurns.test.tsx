@@ -40,6 +40,7 @@ function actions(overrides: Partial<FlowTurnActions> = {}): FlowTurnActions {
     retry: vi.fn(),
     decision: () => undefined,
     refused: () => null,
+    forkOf: () => null,
     ...overrides,
   };
 }
@@ -175,11 +176,11 @@ describe("flow turns", () => {
 
 describe("what a flow run allows now", () => {
   const conversation = (status: FlowConversation["run"]["status"], nodes: FlowConversation["nodes"], turns: FlowTurn[]): FlowConversation => ({
-    run: { id: "run-1", flow_id: "flow-1", flow_name: "drafts", status, started_by: null, created_at: at, updated_at: at },
+    run: { id: "run-1", flow_id: "flow-1", flow_name: "drafts", flow_version: 1, status, started_by: null, forked_from: null, forks: [], created_at: at, updated_at: at },
     nodes,
     turns,
   });
-  const node = (node_type: "Worker" | "UX" | "Collector", status: FlowConversation["nodes"][string]["status"]) => ({ node_type, label: "x", status, gate: node_type === "UX" ? ("review" as const) : null });
+  const node = (node_type: "Worker" | "UX" | "Collector", status: FlowConversation["nodes"][string]["status"]) => ({ node_type, label: "x", status, gate: node_type === "UX" ? ("review" as const) : null, input: null });
 
   it("marks the live start, the answerable wait and the retryable failure from the nodes as they are now", () => {
     const turns = [
@@ -199,5 +200,38 @@ describe("what a flow run allows now", () => {
     expect([...notes.retryable]).toEqual(["f1"]);
     const over = annotateFlowTurns(conversation("cancelled", nodes, turns));
     expect([over.awaiting.size, over.retryable.size]).toEqual([0, 0]);
+  });
+});
+
+describe("forks in the conversation", () => {
+  const parent = "11111111-1111-4111-8111-111111111111";
+  const child = "22222222-2222-4222-8222-222222222222";
+
+  it("tells where a fork came from, with the edited input and first feedback, and who forked it", () => {
+    renderTurn(turn("forked", { ...worker, from_run_id: parent, input: { facts: ["short"] }, feedback: "a friendlier tone", actor: "Rita Ramos" }));
+    const forked = screen.getByRole("article", { name: "Forked from Drafter" });
+    expect(forked.textContent).toContain("by Rita Ramos");
+    expect(forked.textContent).toContain("a friendlier tone");
+    expect(within(forked).getByRole("link", { name: "run 11111111" }).getAttribute("href")).toBe(`/app/flows/runs/${parent}`);
+    expect(within(forked).getByLabelText("The edited input of Drafter").textContent).toContain('"short"');
+  });
+
+  it("tells a copied node collapsed, its output as the parent had it", () => {
+    renderTurn(turn("copied", { ...worker, status: "completed", output: "Ladders are tall.", from_run_id: parent }));
+    const copied = screen.getByText(/copied/).closest("details")!;
+    expect(copied.open).toBe(false);
+    expect(copied.textContent).toContain("Ladders are tall.");
+  });
+
+  it("tells each fork of the run with links to it and to the comparison", () => {
+    renderTurn(turn("forked_into", { ...worker, fork_run_id: child, actor: "Alan Analyst" }));
+    expect(screen.getByText(/Forked at Drafter into/).textContent).toContain("by Alan Analyst");
+    expect(screen.getByRole("link", { name: "run 22222222" }).getAttribute("href")).toBe(`/app/flows/runs/${child}`);
+    expect(screen.getByRole("link", { name: "compare" }).getAttribute("href")).toBe(`/app/flows/runs/run-1/compare/${child}`);
+  });
+
+  it("offers no re-run on a node where no fork can start", () => {
+    renderTurn(turn("output", { ...worker, attempt: 1, output: "x" }), { actions: actions({ forkOf: () => null }) });
+    expect(screen.queryByText("Re-run from here")).toBeNull();
   });
 });

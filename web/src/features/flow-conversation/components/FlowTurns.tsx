@@ -16,6 +16,8 @@ import type { Decision, FlowTurn } from "../../../lib/trpc";
 import { type FlowTurnNotes, shownValue } from "../utils/turns";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { CompletionComposer, ReviewGateComposer } from "./GateComposers";
+import { Link, paths } from "../../../lib/router";
+import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
 
 type TurnOf<K extends FlowTurn["kind"]> = Extract<FlowTurn, { kind: K }>;
 
@@ -32,6 +34,8 @@ export interface FlowTurnActions {
   retry(nodeId: string): void;
   /** The open decision a waiting node's wait is, once read. */
   decision(nodeId: string): Decision | undefined;
+  /** "Re-run from here" on a node: what a fork at it starts from; null where no fork can start (a node that never ran). */
+  forkOf(nodeId: string): ForkTarget | null;
   /** The review of the wait `waitId` the server refused because someone decided first, with what changed. */
   refused(waitId: string): Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard" | "resend"> | null;
 }
@@ -57,7 +61,22 @@ function Value({ value, label }: { value: unknown; label: string }) {
   );
 }
 
+/** Turns that show a node's work (or its wait): each offers "Re-run from here" under it. */
+const FORKABLE: ReadonlySet<FlowTurn["kind"]> = new Set(["output", "failed", "waiting", "copied", "decided"]);
+
 export function FlowTurnItem({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTurnNotes; actions: FlowTurnActions }) {
+  const target = FORKABLE.has(turn.kind) && "node_id" in turn ? actions.forkOf(turn.node_id) : null;
+  const item = <FlowTurnBody turn={turn} notes={notes} actions={actions} />;
+  if (!target) return item;
+  return (
+    <div className="flow-turn-with-fork">
+      {item}
+      <RerunFromHere target={target} />
+    </div>
+  );
+}
+
+function FlowTurnBody({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTurnNotes; actions: FlowTurnActions }) {
   switch (turn.kind) {
     case "input":
       return <InputTurn turn={turn} />;
@@ -108,7 +127,49 @@ export function FlowTurnItem({ turn, notes, actions }: { turn: FlowTurn; notes: 
       );
     case "outcome":
       return <OutcomeLine at={turn.at} actor={null} outcome={turn.status} />;
+    case "forked":
+      return <ForkedTurn turn={turn} />;
+    case "copied":
+      return <CopiedTurn turn={turn} />;
+    case "forked_into":
+      return (
+        <SystemLine at={turn.at} actor={turn.actor}>
+          Forked at {turn.label} into <Link to={paths.flowRun(turn.fork_run_id)}>run {turn.fork_run_id.slice(0, 8)}</Link> (<Link to={paths.flowRunCompare(actions.runId, turn.fork_run_id)}>compare</Link>)
+        </SystemLine>
+      );
   }
+}
+
+/** The fork's first turn: where it came from, with what was changed. */
+export function ForkedTurn({ turn }: { turn: TurnOf<"forked"> }) {
+  return (
+    <article className="message message-human turn-forked" aria-label={`Forked from ${turn.label}`}>
+      <div className="bubble bubble-human">
+        <header className="message-meta">
+          <span className="message-author">
+            Forked from {turn.label} of <Link to={paths.flowRun(turn.from_run_id)}>run {turn.from_run_id.slice(0, 8)}</Link>
+          </span>
+          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
+          <Time at={turn.at} />
+        </header>
+        {turn.feedback ? <p className="turn-text">“{turn.feedback}”</p> : null}
+        {turn.input !== null ? <Value value={turn.input} label={`The edited input of ${turn.label}`} /> : <p className="muted small">{turn.label} started again from what the nodes before it gave.</p>}
+      </div>
+      <PersonAvatar name={turn.actor} />
+    </article>
+  );
+}
+
+/** A node the fork copied from its parent, collapsed: its output as the parent had it. */
+export function CopiedTurn({ turn }: { turn: TurnOf<"copied"> }) {
+  return (
+    <details className="turn-copied turn-not-run">
+      <summary>
+        {turn.label} {turn.status} in <Link to={paths.flowRun(turn.from_run_id)}>run {turn.from_run_id.slice(0, 8)}</Link> · copied · <Time at={turn.at} />
+      </summary>
+      <Value value={turn.output} label={`Output of ${turn.label}, copied`} />
+    </details>
+  );
 }
 
 export const InputTurn = memo(function InputTurn({ turn }: { turn: TurnOf<"input"> }) {

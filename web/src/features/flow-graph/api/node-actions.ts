@@ -2,6 +2,7 @@
  * What a person can do to one node of an engine run (complete a UX node, review a gate, retry a failure)
  * and to the run as a whole (cancel it).
  */
+import type { ForkTarget } from "../../../components/RerunFromHere";
 import { useOpenDecisions } from "../../../lib/decisions";
 import { trpc } from "../../../lib/trpc";
 import type { RunOwner } from "../utils/owner";
@@ -60,4 +61,16 @@ export function useOwnerRetry(owner: RunOwner, engineRunId: string) {
   if (owner.front_door === "pipeline") return { retry: () => pipeline.mutate({ runId }), isPending: pipeline.isPending, error: pipeline.error };
   if (owner.front_door === "yaml") return { retry: (nodeId: string) => workflow.mutate({ runId, nodeId }), isPending: workflow.isPending, error: workflow.error };
   return { retry: (stepId: string) => steps.mutate({ runId, stepId }), isPending: steps.isPending, error: steps.error };
+}
+
+/**
+ * What "Re-run from here" on a node of a plain flow run starts from (its input, read from the run's conversation, which
+ * its page reads already); null for a run a front door owns (its forks are that front door's) and for a node that
+ * never ran.
+ */
+export function useNodeForkTarget(runId: string, owner: RunOwner | null, nodeKey: string): ForkTarget | null {
+  const conversation = trpc.engine.runs.conversation.useQuery({ id: runId }, { enabled: owner === null });
+  const node = owner === null ? conversation.data?.nodes[nodeKey] : undefined;
+  if (!node || node.status === "pending" || node.status === "split" || (node.status === "skipped" && node.input === null)) return null;
+  return { runId, nodeId: nodeKey, label: node.label, nodeType: node.node_type, input: node.input };
 }

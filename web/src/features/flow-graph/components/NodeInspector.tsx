@@ -9,6 +9,7 @@
  */
 import { type ReactNode, useId, useState } from "react";
 import { Notice, type NoticeTone } from "../../../components/Notice";
+import { RerunFromHere } from "../../../components/RerunFromHere";
 import { Spinner } from "../../../components/Spinner";
 import { WaitingFor } from "../../../components/WaitingFor";
 import { useMayDecide } from "../../../lib/decisions";
@@ -18,7 +19,7 @@ import type { Decision, NodeState } from "../../../lib/trpc";
 import { Link } from "../../../lib/router";
 import { flowDraftKey, useDraft } from "../../../lib/useDraft";
 import { parseOutput } from "../../../lib/userInput";
-import { useCompleteNode, useNodeDecision, useOwnerRetry, useReviewNode, useRetryNode } from "../api/node-actions";
+import { useCompleteNode, useNodeDecision, useNodeForkTarget, useOwnerRetry, useReviewNode, useRetryNode } from "../api/node-actions";
 import { isReviewGate, isWorkflowApproval, type NodeView, statusLabel } from "../utils/nodeStates";
 import { type RunOwner, ownerName, ownerPage, ownerRetries } from "../utils/owner";
 
@@ -43,6 +44,7 @@ export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
   const operator = useCan("operator");
   const decision = useNodeDecision(runId, owner, nodeKey, status === "waiting_for_user");
   const decider = useMayDecide(decision);
+  const forkTarget = useNodeForkTarget(runId, owner, nodeKey);
   const waitingGate = status === "waiting_for_user" && (isReviewGate(view) || (view.type === "UX" && !isWorkflowApproval(view)));
   const actions = owner ? (
     <OwnedNodeActions runId={runId} owner={owner} nodeKey={nodeKey} status={status} operator={operator} decision={decision} />
@@ -54,6 +56,7 @@ export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
       {waitingGate && decider && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
       {waitingGate && decider && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
       {status === "waiting_for_user" && isWorkflowApproval(view) ? <WorkflowApprovalNote /> : null}
+      {forkTarget ? <RerunFromHere key={nodeKey} target={forkTarget} /> : null}
     </>
   );
   return (

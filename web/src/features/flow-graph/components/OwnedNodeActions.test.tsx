@@ -20,6 +20,7 @@ vi.mock("../api/node-actions", () => ({
   useReviewNode: () => ({ mutate: vi.fn(), isPending: false, error: null }),
   useRetryNode: () => ({ mutate: vi.fn(), isPending: false, error: null }),
   useOwnerRetry: (owner: unknown) => ({ retry: (nodeKey: string) => retried.calls.push({ owner, nodeKey }), isPending: false, error: null }),
+  useNodeForkTarget: () => null,
   useNodeDecision: (...args: unknown[]) => {
     retried.asked.push(args);
     return retried.decision;

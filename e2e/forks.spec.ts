@@ -1,0 +1,88 @@
+/**
+ * Re-run from here: an operator re-runs a failed flow from its failed Worker with an edited input, by keyboard; the
+ * fork opens, runs only from that Worker on, and names its parent; the comparison shows exactly the node that
+ * changed, with "Show unchanged" for the rest, and fits a 390 px screen.
+ */
+import { expect, test } from "@playwright/test";
+import { postJson, startWorkerServer, type WorkerServer } from "../server/testing/workerServer";
+import { snapshot } from "./helpers";
+
+let worker: WorkerServer;
+test.beforeAll(async () => {
+  // "fetch" answers what it was given; "publish" fails on a title it cannot publish, and answers the rest.
+  worker = await startWorkerServer((dispatch, res) => {
+    res.writeHead(200).end("{}");
+    const input = dispatch.payload.input as { published?: { title?: string } } | null;
+    const failed = dispatch.path?.startsWith("/publish") && input?.published?.title === "TODO";
+    const answer = failed ? { status: "failed", error: "cannot publish a title of TODO" } : { status: "completed", output: { published: input } };
+    void postJson(dispatch.payload.callbackUrl, answer).catch(() => undefined);
+  });
+});
+test.afterAll(async () => worker.close());
+
+test("an operator re-runs a failed flow from its failed Worker with an edited input, then compares the two", async ({ page, request }, testInfo) => {
+  const created = await request.post("/api/stitch/flows", {
+    data: {
+      name: "Publish a post",
+      graph: {
+        nodes: [
+          { id: "fetch", type: "Worker", position: { x: 0, y: 0 }, data: { label: "Fetch draft", webhookUrl: `${worker.url}/fetch` } },
+          { id: "publish", type: "Worker", position: { x: 260, y: 0 }, data: { label: "Publish", webhookUrl: `${worker.url}/publish` } },
+        ],
+        edges: [{ id: "e1", source: "fetch", target: "publish" }],
+      },
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const flow = (await created.json()) as { id: string };
+  // A run whose publish fails: the input the failed Worker received is { published: { title: "TODO" } }.
+  const failing = await request.post(`/api/stitch/flows/${flow.id}/runs`, { data: { input: { title: "TODO" } } });
+  const failed = (await failing.json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/stitch/runs/${failed.id}`)).json()) as { status: string }).status).toBe("failed");
+
+  await page.goto(`/app/flows/runs/${failed.id}`);
+  const failure = page.getByRole("article", { name: "Publish failed" });
+  await expect(failure).toContainText("cannot publish a title of TODO");
+  // By keyboard: the disclosure under the failed turn opens with Enter, prefilled with what Publish received.
+  const rerun = page.locator(".flow-turn-with-fork", { has: failure }).getByText("Re-run from here");
+  await rerun.focus();
+  await page.keyboard.press("Enter");
+  const form = page.getByRole("form", { name: "Re-run from Publish" });
+  const input = form.getByRole("textbox", { name: "Input of Publish (JSON)" });
+  await expect(input).toHaveValue(/"TODO"/);
+  await input.fill('{ "published": { "title": "Ladders for everyone" } }');
+  await snapshot(page, testInfo, "00-rerun-form");
+  await form.getByRole("button", { name: "Start the fork" }).focus();
+  await page.keyboard.press("Enter");
+
+  await page.waitForURL((url) => /\/app\/flows\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(failed.id));
+  const forkId = page.url().split("/").pop()!;
+  await expect(page.locator(".run-header")).toContainText("Completed");
+  await expect(page.locator(".run-lineage")).toContainText(`Forked from run ${failed.id.slice(0, 8)} at publish`);
+  await expect(page.getByRole("article", { name: "Forked from Publish" })).toBeVisible();
+  await snapshot(page, testInfo, "01-fork-completed");
+  // Only the failed Worker ran again, with the edited input; Fetch draft was copied, not called.
+  const calls = worker.received.filter((d) => d.payload.runId === forkId);
+  expect(calls.map((d) => [d.payload.nodeId, d.payload.input])).toEqual([["publish", { published: { title: "Ladders for everyone" } }]]);
+
+  // The graph view offers it too, on the node's details.
+  await page.getByRole("link", { name: "Flow graph" }).click();
+  await page.getByRole("region", { name: "Nodes" }).getByRole("button", { name: "Details of Publish" }).click();
+  await expect(page.locator(".inspector").getByText("Re-run from here")).toBeVisible();
+  await page.getByRole("link", { name: "Conversation" }).click();
+
+  await page.locator(".run-lineage").getByRole("link", { name: "Compare with it" }).click();
+  await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();
+  await expect(page.getByText("B was forked from A")).toBeVisible();
+  await expect(page.getByText("1 of 2 nodes differ.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Publish: differs" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Fetch draft: the same" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Show unchanged (1)" }).click();
+  await expect(page.getByRole("region", { name: "Fetch draft: the same" })).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Publish: differs" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await snapshot(page, testInfo, "02-compare-390");
+});

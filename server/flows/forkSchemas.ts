@@ -1,0 +1,89 @@
+/**
+ * Forks and comparisons of runs, as REST (`/api/runs/...`) and tRPC (`engine.runs.fork`, ...) take and answer them:
+ * defined once here as zod schemas, the types inferred; the OpenAPI document is converted from them.
+ */
+import { z } from "zod";
+import { DiffChange } from "../review/schemas";
+import { ForkOf, ForkVersion, ForkedFrom, NodeStatus, NodeType, RunStatus, StitchRun } from "../engine/schemas";
+
+/** What a person may change when forking: the chosen node's input, the version, and a first feedback to its Worker. */
+export const ForkBody = z
+  .object({
+    node_id: z.string().min(1, "node_id must name a node of the run").max(500),
+    input: z.unknown().optional().describe("The chosen node's input, edited; absent: the input it takes from the nodes before it (an entry node: the run's input)."),
+    version: ForkVersion.default("original").describe("`original` (the default): the version the run ran; `latest`: the flow's latest version, its nodes matched by id."),
+    feedback: z.string().trim().min(1, "feedback must not be blank; leave it out for none").max(20_000).optional().describe("A first feedback to the chosen Worker, sent with its first call."),
+  })
+  .strict();
+export type ForkBody = z.infer<typeof ForkBody>;
+
+/** A fork made: the new run, and where the app shows it. */
+export const Forked = z.object({
+  run: StitchRun,
+  path: z.string().describe("Where the app shows the new run."),
+});
+export type Forked = z.infer<typeof Forked>;
+
+/** A run's parent and forks. */
+export const RunLineage = z.object({
+  run_id: z.string().uuid(),
+  forked_from: ForkedFrom.nullable(),
+  forks: z.array(ForkOf),
+});
+export type RunLineage = z.infer<typeof RunLineage>;
+
+/** Operators: the failed runs of a flow since a time, each forked at its failed node (`dry_run`: only counted). */
+export const ForkFailedBody = z
+  .object({
+    definition: z.string().uuid("definition must be a flow's id"),
+    since: z.string().datetime({ offset: true, message: "since must be a time such as 2026-11-29T08:00:00Z" }),
+    dry_run: z.boolean().default(false).describe("True: answer the runs it would fork and fork none (the app's count before its confirmation)."),
+  })
+  .strict();
+export type ForkFailedBody = z.infer<typeof ForkFailedBody>;
+
+export const ForkedFailures = z.object({
+  count: z.number().int().nonnegative().describe("How many failed runs there are (all of them forked, unless `dry_run`)."),
+  runs: z.array(
+    z.object({
+      run_id: z.string().uuid(),
+      node_id: z.string().nullable().describe("The failed node it is (or would be) forked at; null when the run has no failed node of its own to fork at."),
+      fork: z.object({ run_id: z.string().uuid(), path: z.string() }).nullable().describe("The fork made; null on a dry run or when it was refused."),
+      refused: z.string().nullable().describe("Why this run was not forked."),
+    }),
+  ),
+});
+export type ForkedFailures = z.infer<typeof ForkedFailures>;
+
+export const CompareQuery = z.object({
+  a: z.string().uuid("a must be a run's id"),
+  b: z.string().uuid("b must be a run's id"),
+});
+
+/** One node of one run, as the comparison shows it. */
+export const ComparedSide = z.object({
+  status: NodeStatus,
+  duration_ms: z.number().nullable().describe("From its (last) start to its end in this run; null while it runs, and for a node copied by a fork."),
+  decided_by: z.object({ name: z.string().nullable(), decision: z.string(), at: z.string() }).nullable().describe("The last person's decision on it, in this run."),
+  copied_from: z.string().uuid().nullable().describe("A fork's node copied from its parent: the parent's id (it was decided, if at all, there)."),
+  output: z.unknown(),
+});
+
+export const ComparedNode = z.object({
+  node_id: z.string(),
+  label: z.string(),
+  node_type: NodeType.nullable(),
+  a: ComparedSide.nullable().describe("Null when run a has no such node."),
+  b: ComparedSide.nullable(),
+  same: z.boolean().describe("Same status and the same output."),
+  diff: z.array(DiffChange).nullable().describe("What differs from a's output to b's, part by part with word pieces; null when the outputs are equal."),
+});
+export type ComparedNode = z.infer<typeof ComparedNode>;
+
+export const RunComparison = z.object({
+  a: z.object({ id: z.string().uuid(), status: RunStatus, flow_version: z.number().int(), forked_from: ForkedFrom.nullable() }),
+  b: z.object({ id: z.string().uuid(), status: RunStatus, flow_version: z.number().int(), forked_from: ForkedFrom.nullable() }),
+  relation: z.enum(["parent", "child", "siblings", "same_definition"]).describe("How b relates to a: a's parent, a's fork, a fork of the same parent, or another run of the same flow."),
+  nodes: z.array(ComparedNode).describe("Every node of either run, in the flow's order."),
+});
+export type RunComparison = z.infer<typeof RunComparison>;
