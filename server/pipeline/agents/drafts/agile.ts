@@ -7,6 +7,7 @@ import { type AgileArtifact, type Epic, type EnvelopeOf, type RequirementItem, U
 import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
 import type { Directive } from "../feedback";
 import { type AgentRequest, AgentInputError, contextArtifact, domainOf, previousArtifact } from "../request";
+import { copyOf, label, recordNote, renameItem } from "../revisions/shared";
 import { actorReference, firstPerson, isPersonWord, roleName } from "../text/actors";
 import { capabilitiesIn, capabilityName } from "../text/capabilities";
 import { itemText, nextNumber, padId } from "../text/items";
@@ -21,13 +22,9 @@ import {
   type Changes,
   type ServiceFact,
   capabilityFacts,
-  copyOf,
   envelope,
   functionalFacts,
-  label,
   operationOf,
-  recordNote,
-  renameItem,
   rolesOf,
   serviceFacts,
   servicesFor,

@@ -7,6 +7,7 @@ import type { DiagramacionArtifact, Entity, EnvelopeOf, Relationship } from "../
 import { type Edit, type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
 import { type Directive, itemMatches, mentions, replaceWording } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
+import { copyOf, recordNote } from "../revisions/shared";
 import { isPersonWord } from "../text/actors";
 import { overlap, significantWords } from "../text/keywords";
 import { count, joinList } from "../text/lists";
@@ -16,7 +17,20 @@ import { objectPhrase } from "../text/objects";
 import { serviceReference } from "../text/services";
 import { relationLabel } from "../text/verbs";
 import { entityOfStory, pascalCase, referenceColumn, scheduledDelivery, snakeCase } from "./design";
-import { type Changes, type Operation, type ServiceFact, type StoryFact, copyOf, envelope, noChanges, operationOf, plural, recordNote, serviceFacts, servicesFor, storyEntity, storyFacts, storyObject } from "./shared";
+import {
+  type Changes,
+  type Operation,
+  type ServiceFact,
+  type StoryFact,
+  envelope,
+  operationOf,
+  plural,
+  serviceFacts,
+  servicesFor,
+  storyEntity,
+  storyFacts,
+  storyObject,
+} from "./shared";
 
 type Attribute = { name: string; type: string; key?: "PK" | "FK" };
 type EntityDraft = { name: string; attributes: Attribute[]; source_stories: string[] };

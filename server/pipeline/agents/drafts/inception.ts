@@ -7,6 +7,7 @@ import type { EnvelopeOf, InceptionArtifact, RequirementItem, Risk } from "../..
 import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
 import { type Directive, fieldsNamed, mentions } from "../feedback";
 import { type AgentRequest, briefOf, contextArtifact, domainOf, previousArtifact } from "../request";
+import { copyOf, label, recordNote, removeMatching, renameMatching } from "../revisions/shared";
 import { actorClause, actorReference, isSingularGroup } from "../text/actors";
 import { capabilitiesIn, capabilityName } from "../text/capabilities";
 import { productDescriptionIn } from "../text/clauses";
@@ -18,22 +19,7 @@ import { isQualityText, qualityCategory } from "../text/quality";
 import { qualityTargetsOf } from "../text/qualityTargets";
 import { serviceReference } from "../text/services";
 import { deliveredBy, isBaseVerb, thirdPersonPhrase } from "../text/verbs";
-import {
-  type CapabilityFact,
-  type Changes,
-  actionsOf,
-  capabilityFacts,
-  copyOf,
-  envelope,
-  groupsOf,
-  label,
-  noChanges,
-  qualityFacts,
-  recordNote,
-  removeMatching,
-  renameMatching,
-  serviceFacts,
-} from "./shared";
+import { type CapabilityFact, type Changes, actionsOf, capabilityFacts, envelope, groupsOf, qualityFacts, serviceFacts } from "./shared";
 
 function functionalRequirement(capability: CapabilityFact, id: string): RequirementItem {
   // "drivers get paid weekly", "patients receive reminders": done for them, not by them: the system ensures it rather than allowing it.

@@ -7,12 +7,24 @@ import type { Entity, EnvelopeOf, PseudocodigoArtifact } from "../../artifacts";
 import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
 import { type Directive, replaceWording } from "../feedback";
 import { type AgentRequest, contextArtifact, previousArtifact } from "../request";
+import { copyOf, recordNote } from "../revisions/shared";
 import { itemText } from "../text/items";
 import { overlap } from "../text/keywords";
 import { count, joinList } from "../text/lists";
 import { camelCase, lowerFirst, sentenceCase } from "../text/normalize";
 import { entityOfStory, pascalCase, referenceColumn, scheduledDelivery, snakeCase } from "./design";
-import { type Changes, type ServiceFact, type StoryFact, copyOf, envelope, noChanges, operationOf, recordNote, serviceFacts, servicesFor, storyEntity, storyFacts, storyObject } from "./shared";
+import {
+  type Changes,
+  type ServiceFact,
+  type StoryFact,
+  envelope,
+  operationOf,
+  serviceFacts,
+  servicesFor,
+  storyEntity,
+  storyFacts,
+  storyObject,
+} from "./shared";
 
 /** The fields a caller supplies: not keys, not bookkeeping, not references that an external service fills in. */
 function fieldsOf(entity: Entity | undefined): string[] {

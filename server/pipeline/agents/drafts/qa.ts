@@ -7,6 +7,7 @@ import type { EnvelopeOf, QaArtifact, TestCase, TestSuite } from "../../artifact
 import { type PartRules, applySplitRequest, commentedRevision, generalDirectives, revisionEnvelope } from "../comments";
 import { type Directive, itemMatches, mentions } from "../feedback";
 import { type AgentRequest, AgentInputError, contextArtifact, previousArtifact } from "../request";
+import { copyOf, label, recordNote, renameMatching } from "../revisions/shared";
 import { itemId, nextNumber, padId } from "../text/items";
 import { overlap } from "../text/keywords";
 import { count, joinList } from "../text/lists";
@@ -16,22 +17,7 @@ import { oneOf } from "../text/objects";
 import { isQualityText } from "../text/quality";
 import { serviceReference } from "../text/services";
 import { deliveredBy, thirdPerson } from "../text/verbs";
-import {
-  type Changes,
-  type StoryFact,
-  copyOf,
-  envelope,
-  label,
-  noChanges,
-  operationOf,
-  plural,
-  recordNote,
-  renameMatching,
-  serviceFacts,
-  servicesFor,
-  storyFacts,
-  storyObject,
-} from "./shared";
+import { type Changes, type StoryFact, envelope, operationOf, plural, serviceFacts, servicesFor, storyFacts, storyObject } from "./shared";
 
 const PRIORITY_OF_STORY: Record<string, string> = { Must: "High", Should: "Medium", Could: "Low", "Won't": "Low" };
 

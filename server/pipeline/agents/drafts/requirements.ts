@@ -7,6 +7,7 @@ import type { EnvelopeOf, RequirementsArtifact } from "../../artifacts";
 import { type PartRules, applySplitRequest, applyToNamed, commentedRevision, generalDirectives, namedAnchors, revisionEnvelope } from "../comments";
 import { type Directive, fieldsNamed, mentions } from "../feedback";
 import { type AgentRequest, AgentInputError, briefOf, domainOf, previousArtifact } from "../request";
+import { copyOf, label, recordNote, removeMatching, renameMatching } from "../revisions/shared";
 import { actorClause, actorReference, isSingularGroup, roleName } from "../text/actors";
 import { type ExtractedCapability, capabilitiesIn, capabilityName } from "../text/capabilities";
 import { productDescriptionIn, readClauses } from "../text/clauses";
@@ -18,7 +19,7 @@ import { isQualityText } from "../text/quality";
 import { qualityTargetsOf } from "../text/qualityTargets";
 import { externalServicesIn, serviceReference } from "../text/services";
 import { baseOfThirdPerson, isBaseVerb, thirdPersonPhrase } from "../text/verbs";
-import { type Changes, copyOf, envelope, label, recordNote, removeMatching, renameMatching } from "./shared";
+import { type Changes, envelope } from "./shared";
 
 type CapabilityItem = {
   id: string;
