@@ -7,12 +7,13 @@
  */
 import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isArtifactType } from "../../artifacts";
 import { AgentInputError, AgentRequest } from "../request";
+import { reviseRequirements } from "../revisions/requirements";
 import { draftAgile, reviseAgile } from "./agile";
 import { draftDiagramacion, reviseDiagramacion } from "./diagramacion";
 import { draftInception, reviseInception } from "./inception";
 import { draftPseudocodigo, revisePseudocodigo } from "./pseudocodigo";
 import { draftQa, reviseQa } from "./qa";
-import { draftRequirements, reviseRequirements } from "./requirements";
+import { draftRequirements } from "./requirements";
 
 type Drafter<T extends ArtifactType> = { draft: (request: AgentRequest) => EnvelopeOf<T>; revise: (request: AgentRequest) => EnvelopeOf<T> };
 
