@@ -7,10 +7,11 @@
  */
 import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isArtifactType } from "../../artifacts";
 import { AgentInputError, AgentRequest } from "../request";
+import { reviseInception } from "../revisions/inception";
 import { reviseRequirements } from "../revisions/requirements";
 import { draftAgile, reviseAgile } from "./agile";
 import { draftDiagramacion, reviseDiagramacion } from "./diagramacion";
-import { draftInception, reviseInception } from "./inception";
+import { draftInception } from "./inception";
 import { draftPseudocodigo, revisePseudocodigo } from "./pseudocodigo";
 import { draftQa, reviseQa } from "./qa";
 import { draftRequirements } from "./requirements";
