@@ -7,9 +7,10 @@
  */
 import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isArtifactType } from "../../artifacts";
 import { AgentInputError, AgentRequest } from "../request";
+import { reviseAgile } from "../revisions/agile";
 import { reviseInception } from "../revisions/inception";
 import { reviseRequirements } from "../revisions/requirements";
-import { draftAgile, reviseAgile } from "./agile";
+import { draftAgile } from "./agile";
 import { draftDiagramacion, reviseDiagramacion } from "./diagramacion";
 import { draftInception } from "./inception";
 import { draftPseudocodigo, revisePseudocodigo } from "./pseudocodigo";
