@@ -8,10 +8,11 @@
 import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isArtifactType } from "../../artifacts";
 import { AgentInputError, AgentRequest } from "../request";
 import { reviseAgile } from "../revisions/agile";
+import { reviseDiagramacion } from "../revisions/diagramacion";
 import { reviseInception } from "../revisions/inception";
 import { reviseRequirements } from "../revisions/requirements";
 import { draftAgile } from "./agile";
-import { draftDiagramacion, reviseDiagramacion } from "./diagramacion";
+import { draftDiagramacion } from "./diagramacion";
 import { draftInception } from "./inception";
 import { draftPseudocodigo, revisePseudocodigo } from "./pseudocodigo";
 import { draftQa, reviseQa } from "./qa";
