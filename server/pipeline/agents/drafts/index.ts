@@ -9,12 +9,13 @@ import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isA
 import { AgentInputError, AgentRequest } from "../request";
 import { reviseAgile } from "../revisions/agile";
 import { reviseDiagramacion } from "../revisions/diagramacion";
+import { revisePseudocodigo } from "../revisions/pseudocodigo";
 import { reviseInception } from "../revisions/inception";
 import { reviseRequirements } from "../revisions/requirements";
 import { draftAgile } from "./agile";
 import { draftDiagramacion } from "./diagramacion";
 import { draftInception } from "./inception";
-import { draftPseudocodigo, revisePseudocodigo } from "./pseudocodigo";
+import { draftPseudocodigo } from "./pseudocodigo";
 import { draftQa, reviseQa } from "./qa";
 import { draftRequirements } from "./requirements";
 
