@@ -23,10 +23,6 @@ export type Changes = {
   modified: string[];
 };
 
-export function noChanges(): Changes {
-  return { added: [], removed: [], modified: [] };
-}
-
 export function envelope<A>(artifact: A, changes: Changes, justification: string): Envelope<A> {
   return { artifact, changes_made: changes, justification };
 }
