@@ -3,16 +3,23 @@
  * is_feedback, feedback }`) with the content envelope an n8n agent would send back, derived from the brief
  * and the earlier artifacts in `context` only, with no clock and no randomness, so the same request always
  * yields the same envelope. A feedback call (`is_feedback`) revises the agent's last artifact, which the
- * pipeline passes as the context.
+ * pipeline passes as the context. Each agent's first draft is in drafts/<agent>.ts, its revision after
+ * feedback in revisions/<agent>.ts.
  */
 import { type ArtifactType, type EnvelopeOf, assertEnvelope, describeIssues, isArtifactType } from "../../artifacts";
 import { AgentInputError, AgentRequest } from "../request";
-import { draftAgile, reviseAgile } from "./agile";
-import { draftDiagramacion, reviseDiagramacion } from "./diagramacion";
-import { draftInception, reviseInception } from "./inception";
-import { draftPseudocodigo, revisePseudocodigo } from "./pseudocodigo";
-import { draftQa, reviseQa } from "./qa";
-import { draftRequirements, reviseRequirements } from "./requirements";
+import { reviseAgile } from "../revisions/agile";
+import { reviseDiagramacion } from "../revisions/diagramacion";
+import { reviseInception } from "../revisions/inception";
+import { revisePseudocodigo } from "../revisions/pseudocodigo";
+import { reviseQa } from "../revisions/qa";
+import { reviseRequirements } from "../revisions/requirements";
+import { draftAgile } from "./agile";
+import { draftDiagramacion } from "./diagramacion";
+import { draftInception } from "./inception";
+import { draftPseudocodigo } from "./pseudocodigo";
+import { draftQa } from "./qa";
+import { draftRequirements } from "./requirements";
 
 type Drafter<T extends ArtifactType> = { draft: (request: AgentRequest) => EnvelopeOf<T>; revise: (request: AgentRequest) => EnvelopeOf<T> };
 
