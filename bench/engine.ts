@@ -32,7 +32,6 @@ import { UsageError, optionsRefused, readFlags } from "./flags";
 import { fixed, grouped, median, percentile, table } from "./report";
 import { type KeptAliveClient, keptAliveClient } from "./http";
 import { findPgbench, measurePgbench } from "./pgbench";
-import type { AnswerMode } from "./worker";
 import { type BenchWorker, forkBenchWorker } from "./workerProcess";
 
 // ---- Options ----------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import { z } from "zod";
 import { startServer } from "../server/app";
 import { loadConfig } from "../server/config";
 import { LOOPBACK_ALLOWED, freePort } from "../server/testing/harness";
-import { UsageError, optionsRefused, readFlags, runBench } from "./flags";
+import { optionsRefused, readFlags, runBench } from "./flags";
 import { fixed, grouped, median, table } from "./report";
 
 const token = "bench-web-token-0123456789abcdef-not-a-secret";

@@ -13,7 +13,7 @@ import { type DecisionDoor, admitDecision, unsupportedOutcome } from "../decisio
 import type { Decider } from "../decisions/schemas";
 import { type BatchedEvent, type BatchedStart, type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
 import { Coalescer, asError } from "../lib/coalesce";
-import type { StitchFlow, StitchGraph, StitchRun } from "../engine/schemas";
+import type { StitchRun } from "../engine/schemas";
 import { takeOpenComments } from "../review/commands";
 import { editedOutput } from "../review/doors";
 import { composeFeedback } from "../review/feedback";

@@ -15,7 +15,7 @@ import { rows } from "../../db/client";
 import { parseOutboundAllow } from "../lib/outboundPolicy";
 import { testDatabases } from "../testing/databases";
 import { LOOPBACK_ALLOWED } from "../testing/harness";
-import { chain, graphOf, uxNode, workerNode } from "../testing/flows";
+import { graphOf, uxNode, workerNode } from "../testing/flows";
 import { createPerson } from "../testing/people";
 import { type TestSmtpServer, startSmtpServer } from "../testing/smtpServer";
 import { holdWorker, routeByPath } from "../testing/stitchClient";

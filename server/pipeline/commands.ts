@@ -20,7 +20,7 @@ import { compareClaim } from "./claimCheck";
 import type { ReviewDoor } from "../review/doors";
 import { type EditProblem, describeEditProblems } from "../review/schemas";
 import { composeFeedback } from "../review/feedback";
-import { artifactSchemas, describeIssues, isArtifactType, parseEnvelope } from "./artifacts";
+import { artifactSchemas, isArtifactType, parseEnvelope } from "./artifacts";
 import { gateKey, workerKey } from "./definition";
 import { PipelineError, runNotFound } from "./errors";
 import { type AgentCallback, type AgentOutput, callOfToken } from "./protocol";

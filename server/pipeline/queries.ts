@@ -5,7 +5,7 @@ import type { ConversationMarkers, ListChanges, RunChanges } from "../engine/run
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
-import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunPhase, RunSummary } from "./schemas";
+import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
 import * as store from "./store";
 import { retryRefusal } from "./status";
 import { gateKey } from "./definition";

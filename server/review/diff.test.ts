@@ -3,12 +3,11 @@
  * anchors, with word-level pieces. Pure: no database.
  */
 import { describe, expect, it } from "vitest";
-import { draft } from "../pipeline/agents/drafts";
 import { ARTIFACT_TYPES, type ArtifactType } from "../pipeline/artifacts";
-import { BRIEFS, feedbackCall, runPipeline } from "../testing/agentTestkit";
+import { BRIEFS, runPipeline } from "../testing/agentTestkit";
 import { replaceAt, valueAt } from "./anchors";
 import { diffOutputs } from "./diff";
-import type { DiffChange, TextPiece } from "./schemas";
+import type { TextPiece } from "./schemas";
 
 const superApp = runPipeline(BRIEFS.superApp.domain, BRIEFS.superApp.brief);
 const artifactOf = (type: ArtifactType): unknown => superApp[type].artifact;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssignBody, DecideBody, DecisionActivityQuery, DecisionListQuery } from "../../decisions/schemas";
+import { AssignBody, DecideBody, DecisionListQuery } from "../../decisions/schemas";
 import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 
 const DecisionRef = z.object({ decisionId: z.string().min(1) });

@@ -98,7 +98,6 @@ class NodeWork {
   async perform(report: Report): Promise<void> {
     const { node, row } = this;
     const key = node.id;
-    const runId = this.run.id;
     if (node.kind === "loop") return this.loop(report);
     let outcome: Outcome;
     try {

@@ -1,6 +1,6 @@
 /**
- * Pieces every run told as a conversation shares, whichever front door the run belongs to: a turn's time, the
- * "is working" dots, a line across the conversation and the run's outcome, a failure's Retry, the cancellation's
+ * Pieces every run told as a conversation shares, whichever front door the run belongs to: a turn's time, a person's
+ * turn, the "is working" dots, a line across the conversation and the run's outcome, a failure's Retry, the cancellation's
  * closing note, a run page's title row, the tabs between a run's conversation and its graph, and the page itself.
  * Their stylesheet holds the conversation's page, turns, bubbles, system lines and inline composer.
  */
@@ -10,6 +10,7 @@ import { Link } from "../lib/router";
 import { useCan } from "../lib/session";
 import { formatDateTime, formatTime } from "../lib/time";
 import { useFollowNewMessages } from "../lib/useFollowNewMessages";
+import { PersonAvatar } from "./AgentAvatar";
 import { ErrorNotice } from "./ErrorNotice";
 import { StopIcon } from "./icons";
 import { Spinner } from "./Spinner";
@@ -21,6 +22,37 @@ export function Time({ at }: { at: string }) {
     <time dateTime={at} title={formatDateTime(at)}>
       {formatTime(at)}
     </time>
+  );
+}
+
+/**
+ * A person's turn (what they started the run with, a decision, their words): a bubble on the right with what it is
+ * (`author`: a name, or a decision's badge), by whom and when, what they wrote (`children`), and their avatar.
+ * `extra`: more of the header (a version badge, a tag); `quiet`: a decision with no words, drawn smaller.
+ */
+export function HumanTurn({ label, author, extra, actor, at, className, quiet = false, children }: {
+  label: string;
+  author: ReactNode;
+  extra?: ReactNode;
+  actor: string | null | undefined;
+  at: string;
+  className?: string;
+  quiet?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <article className="message message-human" aria-label={label}>
+      <div className={["bubble", "bubble-human", quiet ? "bubble-decision" : "", className ?? ""].filter(Boolean).join(" ")}>
+        <header className="message-meta">
+          {author}
+          {extra}
+          {actor ? <span className="muted">by {actor}</span> : null}
+          <Time at={at} />
+        </header>
+        {children}
+      </div>
+      <PersonAvatar name={actor} />
+    </article>
   );
 }
 

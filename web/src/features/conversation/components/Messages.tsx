@@ -1,10 +1,10 @@
 /** One component per kind of conversation message; each renders only what its message holds. */
 import { memo, type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
-import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
+import { AgentAvatar } from "../../../components/AgentAvatar";
 import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
-import { CancelledNote, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
@@ -17,21 +17,17 @@ type MessageOf<K extends ConversationMessage["kind"]> = Extract<ConversationMess
 /** A version of the brief, by whoever wrote it; `edit`: the "Edit brief" control on the latest one, when she may. */
 export const BriefMessage = memo(function BriefMessage({ message, edit }: { message: MessageOf<"brief">; edit?: ReactNode }) {
   const label = message.version > 1 ? `Brief, version ${message.version}` : "Brief";
+  const extra = (
+    <>
+      {message.version > 1 ? <span className="version-badge">v{message.version}</span> : null}
+      <span className="tag tag-light">{message.domain}</span>
+    </>
+  );
   return (
-    <article className="message message-human" aria-label={label}>
-      <div className="bubble bubble-human">
-        <header className="message-meta">
-          <span className="message-author">{message.version > 1 ? "Edited brief" : "Brief"}</span>
-          {message.version > 1 ? <span className="version-badge">v{message.version}</span> : null}
-          <span className="tag tag-light">{message.domain}</span>
-          {message.by ? <span className="muted">by {message.by}</span> : null}
-          <Time at={message.at} />
-        </header>
-        <p className="brief-text">{message.brief}</p>
-        {edit}
-      </div>
-      <PersonAvatar name={message.by} />
-    </article>
+    <HumanTurn label={label} author={<span className="message-author">{message.version > 1 ? "Edited brief" : "Brief"}</span>} extra={extra} actor={message.by} at={message.at}>
+      <p className="brief-text">{message.brief}</p>
+      {edit}
+    </HumanTurn>
   );
 });
 
@@ -196,39 +192,26 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
 });
 
 export const ApprovalMessage = memo(function ApprovalMessage({ message }: { message: MessageOf<"approval"> }) {
+  const badge = (
+    <span className="decision decision-approved">
+      <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+        <path d="M5 10.5l3.2 3.2L15 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      Approved {message.agent.name}
+    </span>
+  );
   return (
-    <article className="message message-human" aria-label={`Approved ${message.agent.name}`}>
-      <div className={`bubble bubble-human${message.comment ? "" : " bubble-decision"}`}>
-        <header className="message-meta">
-          <span className="decision decision-approved">
-            <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-              <path d="M5 10.5l3.2 3.2L15 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-            Approved {message.agent.name}
-          </span>
-          {message.actor ? <span className="muted">by {message.actor}</span> : null}
-          <Time at={message.at} />
-        </header>
-        {message.comment ? <blockquote className="feedback-quote">{message.comment}</blockquote> : null}
-      </div>
-      <PersonAvatar name={message.actor} />
-    </article>
+    <HumanTurn label={`Approved ${message.agent.name}`} author={badge} actor={message.actor} at={message.at} quiet={!message.comment}>
+      {message.comment ? <blockquote className="feedback-quote">{message.comment}</blockquote> : null}
+    </HumanTurn>
   );
 });
 
 export const RejectionMessage = memo(function RejectionMessage({ message }: { message: MessageOf<"rejection"> }) {
   return (
-    <article className="message message-human" aria-label={`Requested changes to ${message.agent.name}`}>
-      <div className="bubble bubble-human">
-        <header className="message-meta">
-          <span className="decision decision-rejected">Requested changes to {message.agent.name}</span>
-          {message.actor ? <span className="muted">by {message.actor}</span> : null}
-          <Time at={message.at} />
-        </header>
-        <blockquote className="feedback-quote">{message.feedback}</blockquote>
-      </div>
-      <PersonAvatar name={message.actor} />
-    </article>
+    <HumanTurn label={`Requested changes to ${message.agent.name}`} author={<span className="decision decision-rejected">Requested changes to {message.agent.name}</span>} actor={message.actor} at={message.at}>
+      <blockquote className="feedback-quote">{message.feedback}</blockquote>
+    </HumanTurn>
   );
 });
 

@@ -4,8 +4,7 @@
  * while its failure can be retried), a step skipped or cancelled before it started, a person's retry and resume,
  * the run's cancellation, and its outcome with the outputs. Everything a tool answered is shown as text.
  */
-import { PersonAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, OutcomeLine, type RetryControl, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
 import type { RunStepStatus, StepTurn } from "../../../lib/trpc";
 import { describeResult } from "../utils/result";
 import { type StepEpisode, type StepItem, attemptsOf } from "../utils/turns";
@@ -42,17 +41,9 @@ export function StepItemView({ item, actions }: { item: StepItem; actions: StepA
 export function InputsTurn({ turn }: { turn: StepTurn }) {
   const inputs = record(turn.data?.inputs);
   return (
-    <article className="message message-human" aria-label="Inputs">
-      <div className="bubble bubble-human step-inputs">
-        <header className="message-meta">
-          <span className="message-author">Inputs</span>
-          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        {Object.keys(inputs).length === 0 ? <p className="muted small">The run was started without inputs.</p> : <ValueList values={inputs} label="Inputs" />}
-      </div>
-      <PersonAvatar name={turn.actor} />
-    </article>
+    <HumanTurn label="Inputs" author={<span className="message-author">Inputs</span>} actor={turn.actor} at={turn.at} className="step-inputs">
+      {Object.keys(inputs).length === 0 ? <p className="muted small">The run was started without inputs.</p> : <ValueList values={inputs} label="Inputs" />}
+    </HumanTurn>
   );
 }
 

@@ -6,8 +6,8 @@
  * person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { AgentAvatar, PersonAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
+import { AgentAvatar } from "../../../components/AgentAvatar";
+import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
@@ -98,17 +98,9 @@ export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: 
 
 export const MessageTurn = memo(function MessageTurn({ turn }: { turn: WorkflowTurn }) {
   return (
-    <article className="message message-human" aria-label="Message">
-      <div className="bubble bubble-human">
-        <header className="message-meta">
-          <span className="message-author">Message</span>
-          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        {turn.text ? <p className="turn-text">{turn.text}</p> : <p className="turn-text muted">The run was started without a message.</p>}
-      </div>
-      <PersonAvatar name={turn.actor} />
-    </article>
+    <HumanTurn label="Message" author={<span className="message-author">Message</span>} actor={turn.actor} at={turn.at}>
+      {turn.text ? <p className="turn-text">{turn.text}</p> : <p className="turn-text muted">The run was started without a message.</p>}
+    </HumanTurn>
   );
 });
 
@@ -290,20 +282,15 @@ function ApprovedEditTurn({ turn, runId }: { turn: WorkflowTurn; runId: string }
 
 /** A person's approval, request for changes or reply to a loop, with their words quoted. */
 export function DecisionTurn({ turn, label, tone }: { turn: WorkflowTurn; label: string; tone: keyof typeof decisionClass }) {
+  const badge = (
+    <span className={`decision ${decisionClass[tone]}`}>
+      {tone === "approved" ? <CheckIcon /> : null}
+      {label}
+    </span>
+  );
   return (
-    <article className="message message-human" aria-label={label}>
-      <div className={`bubble bubble-human${turn.text ? "" : " bubble-decision"}`}>
-        <header className="message-meta">
-          <span className={`decision ${decisionClass[tone]}`}>
-            {tone === "approved" ? <CheckIcon /> : null}
-            {label}
-          </span>
-          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        {turn.text ? <blockquote className="feedback-quote">{turn.text}</blockquote> : null}
-      </div>
-      <PersonAvatar name={turn.actor} />
-    </article>
+    <HumanTurn label={label} author={badge} actor={turn.actor} at={turn.at} quiet={!turn.text}>
+      {turn.text ? <blockquote className="feedback-quote">{turn.text}</blockquote> : null}
+    </HumanTurn>
   );
 }
