@@ -12,6 +12,7 @@ import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
 import { useMayDecide } from "../../../lib/decisions";
+import { Link, paths } from "../../../lib/router";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
 import { dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
 import { ReplyComposer } from "./ReplyComposer";
@@ -93,6 +94,20 @@ export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: 
       return <SystemLine at={turn.at} actor={turn.actor}>Run resumed</SystemLine>;
     case "outcome":
       return <OutcomeLine at={turn.at} actor={turn.actor} outcome={turn.text} />;
+    case "forked": {
+      const from = dataText(turn, "from_run_id");
+      return (
+        <SystemLine at={turn.at} actor={turn.actor}>
+          Forked at {node}
+          {from ? (
+            <>
+              {" "}from <Link to={paths.workflows.run(from)}>run {from.slice(0, 8)}</Link>
+            </>
+          ) : null}
+          ; the nodes before it were copied from it, not run again
+        </SystemLine>
+      );
+    }
   }
 }
 
