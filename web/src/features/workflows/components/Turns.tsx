@@ -11,6 +11,7 @@ import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots }
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
+import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
 import { useMayDecide } from "../../../lib/decisions";
 import { Link, paths } from "../../../lib/router";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
@@ -36,6 +37,23 @@ export interface TurnActions {
   decision(nodeId: string): Decision | undefined;
   /** The decision on the wait `waitId` the server refused because someone decided first, with what changed. */
   refused(waitId: string): (Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard" | "resend">) | null;
+  /** "Re-run from here" on a node (a YAML run's): what a fork at it starts from; absent or null where none is offered. */
+  forkOf?(nodeId: string): ForkTarget | null;
+}
+
+/** Turns that show a node's work or its wait: each offers "Re-run from here" under it, where the run offers forks. */
+const FORKABLE: ReadonlySet<WorkflowTurn["kind"]> = new Set(["output", "failed", "waiting", "approved"]);
+
+export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
+  const target = FORKABLE.has(turn.kind) && turn.node_id ? (actions.forkOf?.(turn.node_id) ?? null) : null;
+  const item = <TurnBody turn={turn} notes={notes} actions={actions} />;
+  if (!target) return item;
+  return (
+    <div className="flow-turn-with-fork">
+      {item}
+      <RerunFromHere target={target} />
+    </div>
+  );
 }
 
 /** Where a person's text for a wait is kept until it is sent (see useDraft). */
@@ -56,7 +74,7 @@ function KindTag({ kind }: { kind: string | null }) {
 }
 
 
-export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
+function TurnBody({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
   const node = turn.node_id ?? "";
   switch (turn.kind) {
     case "message":
