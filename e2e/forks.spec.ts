@@ -3,9 +3,16 @@
  * fork opens, runs only from that Worker on, and names its parent; the comparison shows exactly the node that
  * changed, with "Show unchanged" for the rest, and fits a 390 px screen.
  */
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { type Page, expect, test } from "@playwright/test";
 import { postJson, startWorkerServer, type WorkerServer } from "../server/testing/workerServer";
 import { snapshot } from "./helpers";
+
+/** axe's serious and critical findings on the page as it is now (what e2e/zz-accessibility.spec.ts fails on). */
+async function violations(page: Page): Promise<string[]> {
+  const { violations: found } = await new AxeBuilder({ page }).analyze();
+  return found.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 let worker: WorkerServer;
 test.beforeAll(async () => {
@@ -52,6 +59,7 @@ test("an operator re-runs a failed flow from its failed Worker with an edited in
   await expect(input).toHaveValue(/"TODO"/);
   await input.fill('{ "published": { "title": "Ladders for everyone" } }');
   await snapshot(page, testInfo, "00-rerun-form");
+  expect(await violations(page)).toEqual([]);
   await form.getByRole("button", { name: "Start the fork" }).focus();
   await page.keyboard.press("Enter");
 
@@ -61,9 +69,17 @@ test("an operator re-runs a failed flow from its failed Worker with an edited in
   await expect(page.locator(".run-lineage")).toContainText(`Forked from run ${failed.id.slice(0, 8)} at publish`);
   await expect(page.getByRole("article", { name: "Forked from Publish" })).toBeVisible();
   await snapshot(page, testInfo, "01-fork-completed");
+  expect(await violations(page)).toEqual([]);
   // Only the failed Worker ran again, with the edited input; Fetch draft was copied, not called.
   const calls = worker.received.filter((d) => d.payload.runId === forkId);
   expect(calls.map((d) => [d.payload.nodeId, d.payload.input])).toEqual([["publish", { published: { title: "Ladders for everyone" } }]]);
+
+  // The parent tells the fork too.
+  await page.locator(".run-lineage").getByRole("link", { name: `run ${failed.id.slice(0, 8)}` }).click();
+  await expect(page.getByText(/Forked at Publish into/)).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+  await page.goBack();
+  await expect(page.getByRole("article", { name: "Forked from Publish" })).toBeVisible();
 
   // The graph view offers it too, on the node's details.
   await page.getByRole("link", { name: "Flow graph" }).click();
@@ -85,4 +101,5 @@ test("an operator re-runs a failed flow from its failed Worker with an edited in
   await expect(page.getByRole("region", { name: "Publish: differs" })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await snapshot(page, testInfo, "02-compare-390");
+  expect(await violations(page)).toEqual([]);
 });

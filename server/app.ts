@@ -239,6 +239,8 @@ export async function createServices(config: Config, database?: Database, overri
   decisionCommands.useDoor("pipeline", pipelineDecisionDoor(pipeline.commands));
   decisionCommands.useDoor("yaml", workflowDecisionDoor(workflows.commands));
   decisionCommands.useDoor("flow", flowDecisionDoor(flows.commands));
+  // Forks: a YAML run is forked through its own front door (its run row and turns written with the fork).
+  flows.forks.commands.forkOwnedBy("yaml", (runId, body, caller) => workflows.forks.fork(runId, body, caller));
   const review = installReview(db, engine, decisions);
   review.useDoor("pipeline", pipelineReviewDoor(pipeline.commands, pipeline.queries));
   // Every conversation's "anything changed?" marker moves with its decisions' events and its comments too.

@@ -52,6 +52,8 @@ export interface ForkRequest {
   version: ForkVersion;
   /** Who forks: the fork's starter. */
   by: StartedBy | null;
+  /** The flow the fork runs, its latest version (a workflow's latest definition is a flow of its own); absent: the original's flow. */
+  flowId?: string;
   /** The fork's id, when the caller chooses it. */
   forkId?: string;
   owner?: StartOwner;
@@ -59,7 +61,7 @@ export interface ForkRequest {
   feedback?: string;
   /** The front door's check of the original, locked, on the graph it ran, before anything is written: it throws to refuse. */
   admit?: (tx: Executor, original: store.LockedRun, graph: CompiledGraph) => Promise<void> | void;
-  /** The front door's own rows for the fork (its run row, turns, the audit entry), in the same transaction. */
+  /** The front door's own rows for the fork (its run row, turns, the audit entry), in the same transaction, written before the fork's first event (its projection reads them). */
   alongside?: (tx: Executor, forkId: string, original: store.LockedRun) => Promise<void>;
 }
 
@@ -874,8 +876,12 @@ export class Engine {
       if (!rows.some((row) => row.key === request.nodeId)) throw new EngineError("not_found", `run ${original.id} has no node "${request.nodeId}"`);
       const originalGraph = await this.graphOfRun(tx, original);
       await request.admit?.(tx, original, originalGraph);
-      const flowVersion = request.version === "latest" ? String((await store.findFlow(tx, original.flowId))!.version) : original.flowVersion;
-      const g = flowVersion === original.flowVersion ? originalGraph : await this.compiled(tx, original.flowId, flowVersion);
+      // A front door whose versions are flows of their own (a workflow's) names the flow its latest version is.
+      const flowId = request.flowId ?? original.flowId;
+      const latest = request.version === "latest" || flowId !== original.flowId;
+      const flowVersion = latest ? String((await store.findFlow(tx, flowId))?.version ?? 0) : original.flowVersion;
+      if (flowVersion === "0") throw flowNotFound(flowId);
+      const g = flowId === original.flowId && flowVersion === original.flowVersion ? originalGraph : await this.compiled(tx, flowId, flowVersion);
       const plan = forkPlan(g, rows, request.nodeId, originalGraph);
       if ("refused" in plan) throw new EngineError(plan.refused.code, `cannot fork run ${original.id} at "${request.nodeId}": ${plan.refused.message}`);
       if (plan.missing.length > 0) {
@@ -896,11 +902,13 @@ export class Engine {
       // A first feedback goes with the chosen Worker's first call, as a review's feedback goes with a revision.
       if (request.feedback !== undefined) plan.rows = plan.rows.map((row) => (row.key === request.nodeId ? { ...row, feedback: { text: request.feedback!, round: 0 } } : row));
       const runInput = request.runInput !== undefined ? request.runInput : chosen.vector.length === 0 && g.entries.includes(chosen.nodeId) && request.input !== undefined ? request.input : original.input;
-      const inserted = await store.insertRun(tx, original.flowId, runInput ?? null, {
+      const inserted = await store.insertRun(tx, flowId, runInput ?? null, {
         runId: request.forkId ?? randomUUID(), flowVersion: Number(flowVersion), startedBy: request.by,
         ...(request.owner ? { owner: request.owner } : {}), forkedFrom: { runId: original.id, nodeId: request.nodeId, version: request.version },
       });
-      if (!inserted) throw flowNotFound(original.flowId);
+      if (!inserted) throw flowNotFound(flowId);
+      // The front door's rows first: its projection of the fork's first event reads them.
+      await request.alongside?.(tx, inserted.id, original);
       const event = {
         type: "fork" as const, key: request.nodeId, ...(request.input !== undefined ? { input: request.input } : {}),
         from: { run_id: original.id, node_id: request.nodeId }, rows: plan.rows, fire: plan.fire,
@@ -909,7 +917,6 @@ export class Engine {
       const step = await this.decide(tx, inserted, g, event, seed, new Set(seed.keys()));
       const { type: _type, key: _key, ...payload } = event;
       await this.record(tx, inserted, g, event, { nodeId: request.nodeId, type: "fork", payload, actor: request.by?.name ?? null }, step, after);
-      await request.alongside?.(tx, inserted.id, original);
       return runOf((await store.readRunWithStates(tx, inserted.id))!);
     });
   }

@@ -6,7 +6,7 @@
  */
 import { currentAuditScope, inAuditScope, nameAuditTarget, newAuditScope, noteAudit } from "../audit/scope";
 import { nodesWaitingFor } from "../decisions/commands";
-import { type Engine, EngineError, type RunOwner, type StartedBy } from "../engine/engine";
+import { type Engine, EngineError, type RunOwner, type RunOwnerKind, type StartedBy } from "../engine/engine";
 import type { StitchRun } from "../engine/schemas";
 import type { Identity } from "../people/schemas";
 import { OWNER_NAMES, type OwnerDoor } from "./commands";
@@ -22,14 +22,31 @@ export const flowRunPath = (runId: string) => `/app/flows/runs/${runId}`;
 
 const starterOf = (caller: Identity): StartedBy | null => (caller.name === null ? null : { id: caller.accountId, name: caller.name });
 
+/** A front door that forks the runs it owns itself (writing its own rows with the fork): see `ForkCommands.forkOwnedBy`. */
+export type OwnedFork = (runId: string, body: ForkBody, caller: Identity) => Promise<Forked>;
+
 export class ForkCommands {
+  private readonly owners = new Map<RunOwnerKind, OwnedFork>();
+
   constructor(
     private readonly engine: Engine,
     private readonly ownerDoor: OwnerDoor,
   ) {}
 
-  /** Forks run `runId` at `body.node_id`, as `caller`: refused (403) unless the fork rule lets her, (409) for a run another front door owns. */
+  /** Runs that `kind` owns are forked through its own `fork` (the same rule, its own rows); the app registers each at start-up. */
+  forkOwnedBy(kind: RunOwnerKind, fork: OwnedFork): void {
+    this.owners.set(kind, fork);
+  }
+
+  /**
+   * Forks run `runId` at `body.node_id`, as `caller`: refused (403) unless the fork rule lets her. A run another front
+   * door owns is forked through that front door when it forks its runs (a YAML workflow's), refused (409) otherwise.
+   */
   async fork(runId: string, body: ForkBody, caller: Identity): Promise<Forked> {
+    // Who owns a run never changes, so it is read without a lock; the fork then locks the run first.
+    const { owner } = await this.engine.changeMarker(runId);
+    const through = owner ? this.owners.get(owner.front_door) : undefined;
+    if (through) return through(runId, body, caller);
     const run = await this.forkRun(runId, body, caller);
     return { run, path: flowRunPath(run.id) };
   }

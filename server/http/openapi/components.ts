@@ -74,7 +74,7 @@ const RunEvent = z
   .object({
     id: z.number().int(),
     node_id: z.string().nullable().describe("The node the event addressed; null for the run's start."),
-    type: z.string().describe("start, callback, complete, review, retry, or the dispatcher's delivery failure."),
+    type: z.string().describe("start (or fork: the first event of a run forked from another, its payload the run and node it came from and the rows it was seeded with), callback, complete, review, retry, or the dispatcher's delivery failure."),
     payload: z.unknown(),
     actor: z
       .string()

@@ -23,7 +23,8 @@ export function forkPathItems() {
           "a node that had not finished here starts afresh), and `node_id` and everything after it start afresh, `node_id` with `input` when given and its Worker " +
           "with `feedback` as a first feedback. Decisions in the copied part stay decided; later ones are asked anew. The original is not touched and may go on running. " +
           "Made in one transaction, recorded in the audit trail with the new run as its target. Operators may fork any run, the person who started it her own, " +
-          "a reviewer a run from a node at or before a decision waiting for her. Only plain flow runs are forked so far.",
+          "a reviewer a run from a node at or before a decision waiting for her. Plain flow runs and YAML workflow runs are forked " +
+          "(a YAML run's `input` is the run's `{message?, inputs?}`, and it takes no `feedback`); the agent pipeline's and step workflows' runs are refused with 409.",
         parameters: [runIdParam],
         requestBody: body("ForkBody", { node_id: "summarise", input: { text: "a shorter text" }, version: "original" }),
         responses: {
@@ -32,7 +33,7 @@ export function forkPathItems() {
             400: `${invalidJson400} Or a body that does not validate, an input for a Collector, a feedback for a node that is not a Worker, a node that runs per path named without its path, or text with NUL.`,
             403: "The caller may not fork this run (the message names the rule).",
             404: "No run with that id, or the run has no such node.",
-            409: "The node never ran (pending, or skipped by a trigger rule); `latest` and the latest version lacks nodes the fork would copy (named); or a run another front door owns.",
+            409: "The node never ran (pending, or skipped by a trigger rule); `latest` and the latest version lacks nodes the fork would copy (named); or a run of a front door that does not fork its runs yet.",
           }),
         },
       },

@@ -3,7 +3,7 @@ import { Refusal } from "../../lib/refusal";
 import type { DefinitionRow, RunRow, YamlDefinitionRow } from "../store";
 import type { LocatedIssue } from "./definition";
 
-export type WorkflowErrorCode = "not_found" | "conflict" | "bad_request";
+export type WorkflowErrorCode = "not_found" | "conflict" | "bad_request" | "forbidden";
 
 export class WorkflowError extends Refusal<WorkflowErrorCode> {
   override name = "WorkflowError";

@@ -23,7 +23,11 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
   const turn = (kind: string, nodeId: string | null, payload: unknown = null, actor: string | null = null) => turns.push({ kind, nodeId, payload, actor });
   const event = t.event;
   if (event.type === "resume") turn("resumed", null, null, t.actor);
+  // A fork's first event: where it came from; the nodes it copied are not told again (they did not run here).
+  const copied = new Set(event.type === "fork" ? event.rows.filter((row) => row.status !== "pending").map((row) => row.key) : []);
+  if (event.type === "fork") turn("forked", event.key, { from_run_id: event.from.run_id, copied: [...copied] }, t.actor);
   for (const { key, before, after } of t.changes) {
+    if (copied.has(key)) continue;
     const node = t.graph.nodes.get(key);
     if (!node || node.spec.triggerRule === undefined) continue;
     const kind = String(node.data.kind ?? "");

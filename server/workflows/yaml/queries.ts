@@ -142,6 +142,10 @@ export class WorkflowQueries {
         case "outcome":
           out.push({ ...base, kind: turn.kind, text: turn.kind === "outcome" ? String(payload.status ?? "") : null, data: payload });
           break;
+        case "forked":
+          // The fork's first turn: the run it came from (data.from_run_id) and the nodes it copied from it (data.copied).
+          out.push({ ...base, kind: "forked", text: null, data: payload });
+          break;
       }
     }
     return { run: view, turns: out };
@@ -170,7 +174,8 @@ export class WorkflowQueries {
       const row = rows.find((r) => r.key === node.id);
       nodes[node.id] = nodeView(node.kind, node.output_type ?? null, row, turns.filter((t) => t.nodeId === node.id));
     }
-    return { view: { ...runSummary(run), nodes }, turns, definition, rows };
+    const lineage = await this.engine.lineage(runId);
+    return { view: { ...runSummary(run), ...lineage, nodes }, turns, definition, rows };
   }
 }
 

@@ -1,6 +1,6 @@
 /** What clients of the YAML workflows read and send (REST and tRPC), defined once as zod schemas; the types are inferred. */
 import { z } from "zod";
-import { StartedBy } from "../../engine/schemas";
+import { ForkOf, ForkedFrom, StartedBy } from "../../engine/schemas";
 import { LocatedIssue, RejectionOutcome, WorkflowDefinition } from "./definition";
 
 export const RegisterBody = z.union([z.object({ yaml: z.string().min(1, "yaml must not be empty") }), z.string().min(1, "the YAML text must not be empty")]);
@@ -71,20 +71,23 @@ export const WorkflowRunView = z.object({
   message: z.string(),
   /** Who started the run (its engine run's starter; null when not known): she may cancel it, as an operator may any run. */
   started_by: StartedBy.nullable(),
+  /** Where the run was forked from (null for a run started afresh), and the runs forked from it. */
+  forked_from: ForkedFrom.nullable(),
+  forks: z.array(ForkOf),
   nodes: z.record(z.string(), NodeRunView),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
 
-export const WorkflowRunSummary = WorkflowRunView.omit({ nodes: true });
+export const WorkflowRunSummary = WorkflowRunView.omit({ nodes: true, forked_from: true, forks: true });
 export type WorkflowRunSummary = z.infer<typeof WorkflowRunSummary>;
 
 /** One turn of a workflow run's conversation. */
 export const WorkflowTurn = z.object({
   id: z.string(),
   at: z.string(),
-  kind: z.enum(["message", "started", "output", "iteration", "skipped", "failed", "waiting", "approved", "rejected", "input", "cancelled", "retried", "resumed", "outcome"]),
+  kind: z.enum(["message", "started", "output", "iteration", "skipped", "failed", "waiting", "approved", "rejected", "input", "cancelled", "retried", "resumed", "outcome", "forked"]),
   node_id: z.string().nullable(),
   node_kind: z.string().nullable(),
   text: z.string().nullable(),

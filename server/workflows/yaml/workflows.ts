@@ -11,6 +11,7 @@ import type { NodeExecutor } from "../../engine/dispatcher";
 import type { Engine } from "../../engine/engine";
 import type { LlmConfig } from "../../llm/chat";
 import { WorkflowCommands } from "./commands";
+import { YamlForkCommands } from "./forkCommands";
 import { describeIssues } from "./loader";
 import { InvalidWorkflow } from "./errors";
 import { workflowExecutor } from "./executor";
@@ -30,6 +31,8 @@ export interface YamlWorkflowsOptions {
 export interface YamlWorkflows {
   readonly commands: WorkflowCommands;
   readonly queries: WorkflowQueries;
+  /** Forks of YAML runs (the plain flows' fork commands hand them here: `ForkCommands.forkOwnedBy`). */
+  readonly forks: YamlForkCommands;
   /** Performs workflow nodes' work; the dispatcher runs it for dispatches of `data.executor: "workflow"`. */
   readonly executor: NodeExecutor;
   /** Registers the `*.yaml` files of WORKFLOWS_DIR; answers what it did and what it could not, file by file. */
@@ -44,6 +47,7 @@ export function installYamlWorkflows(database: Database, engine: Engine, options
   return {
     commands,
     queries,
+    forks: new YamlForkCommands(engine),
     executor,
     async loadDirectory() {
       let files: string[];

@@ -17,8 +17,10 @@ export interface ForkTarget {
   nodeId: string;
   label: string;
   nodeType: string;
-  /** What the node received in this run: the form's starting point. */
+  /** What the node received in this run (a workflow's: the run's input): the form's starting point. */
   input: unknown;
+  /** How the input's field is named, when it is not the node's own input (a workflow run's message). */
+  inputLabel?: string;
 }
 
 const asJson = (value: unknown) => JSON.stringify(value ?? null, null, 2);
@@ -78,7 +80,7 @@ export function RerunFromHere({ target }: { target: ForkTarget }) {
           <p className="small">{target.label} collects what its paths delivered: its input cannot be edited.</p>
         ) : (
           <label className="field" htmlFor={`${id}-input`}>
-            <span className="field-label">Input of {target.label} (JSON)</span>
+            <span className="field-label">{target.inputLabel ?? `Input of ${target.label} (JSON)`}</span>
             <textarea id={`${id}-input`} className="input code-input" rows={Math.min(12, input.split("\n").length + 1)} value={input} onChange={(e) => setInputDraft(e.target.value)} spellCheck={false} />
           </label>
         )}

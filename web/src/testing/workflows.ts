@@ -26,6 +26,8 @@ export function workflowRun(overrides: Partial<WorkflowRun> = {}): WorkflowRun {
     cancel_reason: null,
     message: "version 2.1",
     started_by: { id: "00000000-0000-4000-8000-00000000a11a", name: "Ann Analyst" },
+    forked_from: null,
+    forks: [],
     nodes: {},
     created_at: "2026-05-04T10:00:00.000Z",
     updated_at: "2026-05-04T10:00:05.000Z",

@@ -218,9 +218,12 @@ describe("forks in the conversation", () => {
 
   it("tells a copied node collapsed, its output as the parent had it", () => {
     renderTurn(turn("copied", { ...worker, status: "completed", output: "Ladders are tall.", from_run_id: parent }));
-    const copied = screen.getByText(/copied/).closest("details")!;
+    const copied = screen.getByText(/copied ·/).closest("details")!;
     expect(copied.open).toBe(false);
     expect(copied.textContent).toContain("Ladders are tall.");
+    // The link to the parent is inside, not in the summary (a link in a summary is an interactive element in another).
+    expect(copied.querySelector("summary a")).toBeNull();
+    expect(within(copied).getByRole("link", { name: "run 11111111" }).getAttribute("href")).toBe(`/app/flows/runs/${parent}`);
   });
 
   it("tells each fork of the run with links to it and to the comparison", () => {

@@ -165,8 +165,11 @@ export function CopiedTurn({ turn }: { turn: TurnOf<"copied"> }) {
   return (
     <details className="turn-copied turn-not-run">
       <summary>
-        {turn.label} {turn.status} in <Link to={paths.flowRun(turn.from_run_id)}>run {turn.from_run_id.slice(0, 8)}</Link> · copied · <Time at={turn.at} />
+        {turn.label} {turn.status} in run {turn.from_run_id.slice(0, 8)} · copied · <Time at={turn.at} />
       </summary>
+      <p className="small">
+        Copied as <Link to={paths.flowRun(turn.from_run_id)}>run {turn.from_run_id.slice(0, 8)}</Link> had it: not run again here.
+      </p>
       <Value value={turn.output} label={`Output of ${turn.label}, copied`} />
     </details>
   );

@@ -253,3 +253,19 @@ describe("what a run allows now", () => {
     expect(isResumable({ status: "waiting_for_user", cancel_reason: null })).toBe(false);
   });
 });
+
+describe("a forked workflow run", () => {
+  it("opens with where it was forked from, linked, and says what was copied", () => {
+    const from = "33333333-3333-4333-8333-333333333333";
+    renderTurn(turn("forked", ["review", "approval"], { actor: "Rita Ramos", data: { from_run_id: from, copied: ["draft"] } }));
+    const line = screen.getByText(/Forked at review/);
+    expect(line.textContent).toContain("the nodes before it were copied from it, not run again");
+    expect(line.textContent).toContain("by Rita Ramos");
+    expect(screen.getByRole("link", { name: "run 33333333" }).getAttribute("href")).toBe(`/app/workflows/runs/${from}`);
+  });
+
+  it("offers no re-run where the run offers no forks", () => {
+    renderTurn(turn("output", ["draft", "bash"], { text: "plan" }));
+    expect(screen.queryByText("Re-run from here")).toBeNull();
+  });
+});

@@ -11,7 +11,9 @@ import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, T
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
+import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
 import { useMayDecide } from "../../../lib/decisions";
+import { Link, paths } from "../../../lib/router";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
 import { dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
 import { ReplyComposer } from "./ReplyComposer";
@@ -35,6 +37,23 @@ export interface TurnActions {
   decision(nodeId: string): Decision | undefined;
   /** The decision on the wait `waitId` the server refused because someone decided first, with what changed. */
   refused(waitId: string): (Pick<RefusedDecisionCardProps, "refused" | "change" | "onDiscard" | "resend">) | null;
+  /** "Re-run from here" on a node (a YAML run's): what a fork at it starts from; absent or null where none is offered. */
+  forkOf?(nodeId: string): ForkTarget | null;
+}
+
+/** Turns that show a node's work or its wait: each offers "Re-run from here" under it, where the run offers forks. */
+const FORKABLE: ReadonlySet<WorkflowTurn["kind"]> = new Set(["output", "failed", "waiting", "approved"]);
+
+export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
+  const target = FORKABLE.has(turn.kind) && turn.node_id ? (actions.forkOf?.(turn.node_id) ?? null) : null;
+  const item = <TurnBody turn={turn} notes={notes} actions={actions} />;
+  if (!target) return item;
+  return (
+    <div className="flow-turn-with-fork">
+      {item}
+      <RerunFromHere target={target} />
+    </div>
+  );
 }
 
 /** Where a person's text for a wait is kept until it is sent (see useDraft). */
@@ -55,7 +74,7 @@ function KindTag({ kind }: { kind: string | null }) {
 }
 
 
-export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
+function TurnBody({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
   const node = turn.node_id ?? "";
   switch (turn.kind) {
     case "message":
@@ -93,6 +112,20 @@ export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: 
       return <SystemLine at={turn.at} actor={turn.actor}>Run resumed</SystemLine>;
     case "outcome":
       return <OutcomeLine at={turn.at} actor={turn.actor} outcome={turn.text} />;
+    case "forked": {
+      const from = dataText(turn, "from_run_id");
+      return (
+        <SystemLine at={turn.at} actor={turn.actor}>
+          Forked at {node}
+          {from ? (
+            <>
+              {" "}from <Link to={paths.workflows.run(from)}>run {from.slice(0, 8)}</Link>
+            </>
+          ) : null}
+          ; the nodes before it were copied from it, not run again
+        </SystemLine>
+      );
+    }
   }
 }
 

@@ -107,6 +107,8 @@ function useTurnActions({ run, turns }: WorkflowConversation, notes: TurnNotes):
       retry.mutate({ runId, nodeId });
     },
     decision: (nodeId) => decisions.of(nodeId),
+    // A fork of a YAML run changes the run's input (its message), not one node's.
+    forkOf: (nodeId) => ({ runId, nodeId, label: nodeId, nodeType: "workflow", input: { message: run.message }, inputLabel: "The run's message (JSON)" }),
   };
 }
 
