@@ -5,20 +5,24 @@
  * needs nothing but the engine's own rows may instead be read without a lock and written in one statement guarded by
  * the run's version (`applyUnlocked`). Nothing about a run is trusted from memory between events (what a process
  * holds of a run it wrote is used only under that guard), so any number of processes can share the work.
+ *
+ * This file holds the writes. What the engine answers without changing anything is engineReads.ts (which this class
+ * extends), its API's types engineTypes.ts, and a run told again from its log replay.ts.
  */
 import { randomUUID } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
 import { asError } from "../lib/coalesce";
 import { nulPath } from "../lib/json";
-import { type PageParams, pageOf, pageRequest } from "../lib/paging";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError, GraphRefusal } from "./errors";
 import { type GraphProblem, graphProblems } from "./graphProblems";
 import { forkPlan } from "./forkPlan";
-import { type CompiledGraph, compileGraph, editedSourceOf, keyInPath, parseKey } from "./graph";
-import { type MacrostepResult, type RowChange, anticipating, macrostep, settle, settleSync } from "./macrostep";
-import type { FlowListItem, FlowVersion, ForkOf, ForkVersion, ForkedFrom, FlowVersionSummary, NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchFlow, StitchGraph, StitchRun } from "./schemas";
+import { type CompiledGraph, parseKey } from "./graph";
+import { type MacrostepResult, anticipating, macrostep, settle } from "./macrostep";
+import type { FlowVersion, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
+import { EngineReads, flowNotFound, runNotFound, runOf, toNodeState } from "./engineReads";
+import type { ClearedNode, EngineOps, EngineOptions, EventResult, ForkRequest, KeyedEvent, LocalDelivery, RunOps, RunTransition, TransitionObserver } from "./engineTypes";
 import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, anticipatedKeys, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
 
 export { EngineError, type EngineErrorCode } from "./errors";
@@ -26,171 +30,10 @@ export type { GraphProblem } from "./graphProblems";
 export type { NewFlowVersion } from "./store";
 
 export type { RunOwner, RunOwnerKind, StartedBy } from "./schemas";
-
-/** An event addressed to one node (everything but a run's start, cancellation and resumption). */
-export type KeyedEvent = Exclude<ExternalEvent, { type: "start" } | { type: "cancel" } | { type: "resume" } | { type: "fork" }>;
-
-export interface EventResult {
-  runId: string;
-  nodeId: string | null;
-  /** True when the event repeated one already applied: it changed nothing. */
-  duplicate: boolean;
-  message?: string;
-  node?: NodeState;
-  runStatus: RunStatus;
-}
-
-/** A fork to make (Engine.fork). */
-export interface ForkRequest {
-  runId: string;
-  /** The node (or one path's instance) the fork starts afresh from. */
-  nodeId: string;
-  /** The chosen node's edited input; absent: it takes its input as any node does, from the nodes before it. */
-  input?: unknown;
-  /** The fork's own run input (a front door's, when it edits the run's inputs); absent: the edited input of an entry node, else the original's. */
-  runInput?: unknown;
-  version: ForkVersion;
-  /** Who forks: the fork's starter. */
-  by: StartedBy | null;
-  /** The flow the fork runs, its latest version (a workflow's latest definition is a flow of its own); absent: the original's flow. */
-  flowId?: string;
-  /** The fork's id, when the caller chooses it. */
-  forkId?: string;
-  owner?: StartOwner;
-  /** A first feedback for the chosen node, a Worker: its first call carries it, as a revision carries a review's. */
-  feedback?: string;
-  /** The front door's check of the original, locked, on the graph it ran, before anything is written: it throws to refuse. */
-  admit?: (tx: Executor, original: store.LockedRun, graph: CompiledGraph) => Promise<void> | void;
-  /** The front door's own rows for the fork (its run row, turns, the audit entry), in the same transaction, written before the fork's first event (its projection reads them). */
-  alongside?: (tx: Executor, forkId: string, original: store.LockedRun) => Promise<void>;
-}
-
-/** Who owns a run being started: its front door, and the front door's id of it when that is not the engine run's id. */
-export interface StartOwner {
-  kind: RunOwnerKind;
-  runId?: string;
-}
-
-/** Engine operations of a transaction that creates runs and flows (see `Engine.transaction`): no existing run is touched. */
-export interface EngineOps {
-  /**
-   * Starts a run; `runId` lets a caller that must reference the run before it exists choose its id; `owner` names its
-   * front door. Answers the run as this transaction leaves it.
-   */
-  startRun(flowId: string, input: unknown, options?: { runId?: string; owner?: StartOwner; startedBy?: StartedBy | null }): Promise<StitchRun>;
-  /** Stores a flow under a chosen id unless it is there (flows are immutable), in this transaction; refused when the graph cannot run. */
-  ensureFlow(id: string, name: string, graph: StitchGraph): Promise<void>;
-}
-
-/**
- * Operations on one run whose row the transaction locked before anything else (see `Engine.onRun`). Every event is
- * applied through these, so an event cannot reach a run whose row was not locked first.
- */
-export interface RunOps {
-  readonly id: string;
-  /** The front door that owns the run, null for a plain flow's. */
-  readonly owner: RunOwner | null;
-  /** The run's status as of the last event this transaction applied (or as locked). */
-  readonly status: RunStatus;
-  /** Who started the run, when known: the analyst who may withdraw her own run. */
-  readonly startedBy: StartedBy | null;
-  handle(event: KeyedEvent, actor?: string | null): Promise<EventResult>;
-  /** Cancels the run: every unfinished node stops and nothing more is sent. */
-  cancel(reason?: string, actor?: string | null): Promise<EventResult>;
-  /** Resumes a failed or cancelled run: its failed, cancelled and skipped nodes (and completed always-run ones) fire again. */
-  resume(actor?: string | null): Promise<EventResult>;
-  /** One node row as this transaction sees it (undefined when the node does not exist). */
-  nodeRow(key: string): Promise<NodeRow | undefined>;
-}
-
-/**
- * What one transaction changed in a run, handed to observers inside that transaction, so a projection
- * (the agent pipeline's run status and conversation) commits or rolls back with the change itself.
- */
-export interface RunTransition {
-  runId: string;
-  /** Who started the run, when known (the decisions a run waits for say whose run it is). */
-  startedBy: StartedBy | null;
-  /** The front door that owns the run (its projection is the one that acts on it), null for a plain flow's run. */
-  owner: RunOwner | null;
-  /** The name of the flow the run executes, as its lock read it. */
-  flowName: string;
-  graph: CompiledGraph;
-  event: EngineEvent;
-  actor: string | null;
-  changes: RowChange[];
-  /** The run's status after the transition. */
-  runStatus: RunStatus;
-  /**
-   * The run's status before it (as locked, or as the transaction's previous event left it): with `runStatus`, whether
-   * this transition is the one that ended the run (notifications tell a run's end once, not on every later event).
-   */
-  runStatusBefore: RunStatus;
-}
-/**
- * A projection of runs' transitions, inside the transaction that applies them. `concerns` says, from the transition
- * alone (no reads), whether `project` may write anything for it: the engine hands `project` only those, all of one
- * transaction at once and in the order applied (one for a lone event, every event's for a batch), so a projection can
- * write a batch's rows in one statement. An event that concerns no observer may be written without a transaction
- * (`Engine.applyUnlocked`), so `concerns` MUST be true for every transition `project` would write for.
- */
-export interface TransitionObserver {
-  concerns(transition: RunTransition): boolean;
-  project(tx: Executor, transitions: readonly RunTransition[]): Promise<void>;
-}
-
-/** An observer that projects each transition it concerns on its own, in turn. */
-export const eachTransition = (
-  concerns: (transition: RunTransition) => boolean,
-  project: (tx: Executor, transition: RunTransition) => Promise<void>,
-): TransitionObserver => ({
-  concerns,
-  async project(tx, transitions) {
-    for (const transition of transitions) await project(tx, transition);
-  },
-});
-
-/** A node of a run whose outbox rows a committed transaction deleted. */
-export interface ClearedNode {
-  runId: string;
-  key: string;
-}
-
-/**
- * The dispatcher of this process, as the engine hands it the webhooks it writes: `reserve` takes up to `wanted` free
- * delivery slots (answering how many; none when the dispatcher is stopped), `release` gives back slots of a
- * transaction that rolled back, and `deliver` delivers rows written claimed by `holder` under `leaseMs`, once
- * committed. `leasedFrom` (performance.now()) is when the transaction that wrote them began: their lease started no
- * earlier (the database's `now()` is its transaction's start), so it holds until at least `leasedFrom + leaseMs`.
- */
-export interface LocalDelivery {
-  readonly leaseMs: number;
-  /** This process, as a claim names it (`claimed_by`). */
-  readonly holder: string;
-  /** After a commit: the nodes whose outbox rows the transaction deleted (told before the rows it wrote are handed over). */
-  cleared(nodes: readonly ClearedNode[]): void;
-  reserve(wanted: number): number;
-  release(count: number): void;
-  deliver(rows: store.ClaimedDispatch[], leasedFrom: number): void;
-}
-
-export interface EngineOptions {
-  /** Where a Worker instance calls back (NEXT_PUBLIC_BASE_URL and the REST route): the routes own the path, not the engine. */
-  callbackUrl: (runId: string, nodeKey: string) => string;
-  /** Called after a commit that wrote outbox rows, so the local dispatcher sends them at once. */
-  onDispatch?: () => void;
-  /** STITCH_CALLBACK_SECRET: callback URLs carry a token and callbacks must present it (callbackToken.ts). */
-  callbackSecret?: string;
-  /**
-   * Why a Worker's webhookUrl may not be registered (the outbound-address policy, judged without resolving
-   * anything), or undefined when it may. Unset: every http(s) URL may.
-   */
-  refuseWebhookUrl?: (url: string) => string | undefined;
-}
-
-export function toNodeState(row: Pick<NodeRow, "status" | "output" | "error">): NodeState {
-  return { status: row.status, output: row.output ?? null, ...(row.error ? { error: row.error } : {}) };
-}
+export type * from "./engineTypes";
+export { eachTransition } from "./engineTypes";
+export type { HistoryStep, RunHistory } from "./replay";
+export { toNodeState } from "./engineReads";
 
 /** An event whose every value can be stored, as is; refused as a bad request otherwise (see refuseUnstorable). */
 function refusingUnstorable<E extends ExternalEvent>(event: E, actor: string | null): E {
@@ -211,11 +54,9 @@ function unstorable(value: unknown, name: string): EngineError | undefined {
   return where === undefined ? undefined : new EngineError("bad_request", `${where || "value"} contains the NUL character (\\u0000), which cannot be stored; remove it`);
 }
 
-const flowNotFound = (id: string) => new EngineError("not_found", `no flow with id "${id}"`);
 
 /** Why a start is refused before its run is created (an input that cannot be stored, a flow id of no flow), if it is. */
 const refusedStart = (flowId: string, input: unknown): EngineError | undefined => unstorable(input, "input") ?? (store.isUuid(flowId) ? undefined : flowNotFound(flowId));
-const runNotFound = (id: string) => new EngineError("not_found", `no run with id "${id}"`);
 
 /**
  * Refuses a graph storing must not keep: text PostgreSQL cannot store (400 bad_request, as any value), then every
@@ -231,8 +72,7 @@ function refuseGraph(name: string, graph: StitchGraph, webhookUrlRule: EngineOpt
 /** A version's answer when it was saved, or the latest version when the one the save started from is no longer it. */
 export type AppendedVersion = { saved: FlowVersion } | { stale: FlowVersion };
 
-export class Engine {
-  private readonly graphs = new Map<string, CompiledGraph>();
+export class Engine extends EngineReads {
   /** The graph (its `graphs` key) each run executed at its last event in this process: what its next event will read is known before its lock. */
   private readonly runGraphs = new Map<string, string>();
   /** Runs this process last wrote without a transaction, as it left them (see `HeldRun`). */
@@ -242,9 +82,11 @@ export class Engine {
   private local: LocalDelivery | undefined;
 
   constructor(
-    readonly database: Database,
+    database: Database,
     private readonly options: EngineOptions,
-  ) {}
+  ) {
+    super(database);
+  }
 
   /** Registers a projection that runs inside every event's transaction, after the engine's own writes. */
   observe(observer: TransitionObserver): void {
@@ -319,48 +161,11 @@ export class Engine {
     });
   }
 
-  async getFlow(id: string): Promise<StitchFlow> {
-    const flow = store.isUuid(id) ? await this.database.run((db) => store.findFlow(db, id)) : undefined;
-    if (!flow) throw flowNotFound(id);
-    return flow;
-  }
-
-  /** One version of a flow, with its graph. */
-  async getFlowVersion(flowId: string, version: number): Promise<FlowVersion> {
-    const found = Number.isSafeInteger(version) && version > 0 ? await this.database.run((db) => store.findFlowVersion(db, flowId, version)) : undefined;
-    if (found) return found;
-    const flow = await this.getFlow(flowId);
-    throw new EngineError("not_found", `flow "${flow.name}" has no version ${version}: its versions are 1 to ${flow.version}`);
-  }
-
-  /** A flow's versions, newest first, without their graphs. */
-  async listFlowVersions(flowId: string): Promise<FlowVersionSummary[]> {
-    const found = await this.database.run((db) => store.listFlowVersions(db, flowId));
-    if (found.length === 0) await this.getFlow(flowId);
-    return found;
-  }
-
-  /** The newest 200 flows (the latest saved first), each with who saved it last, its runs in progress and its last run. */
-  listFlows(): Promise<FlowListItem[]> {
-    return this.database.run((db) => store.listFlows(db, 200));
-  }
-
   /** The locked run's graph, remembered as the one its next event will probably read (see `onRun`). */
   private async graphOfRun(tx: Executor, run: store.LockedRun): Promise<CompiledGraph> {
     if (this.runGraphs.size > 10_000) this.runGraphs.clear();
     this.runGraphs.set(run.id, `${run.flowId}@${run.flowVersion}`);
     return this.compiled(tx, run.flowId, run.flowVersion);
-  }
-
-  private async compiled(tx: Executor, flowId: string, version: string): Promise<CompiledGraph> {
-    const cacheKey = `${flowId}@${version}`;
-    let g = this.graphs.get(cacheKey);
-    if (!g) {
-      g = compileGraph(await store.readFlowGraph(tx, flowId, version));
-      if (this.graphs.size > 200) this.graphs.clear();
-      this.graphs.set(cacheKey, g);
-    }
-    return g;
   }
 
   // ---- Runs -----------------------------------------------------------------------------------
@@ -420,7 +225,7 @@ export class Engine {
     try {
       result = await this.database.run(async (db) => {
         const graphKey = this.runGraphs.get(runId);
-        const guessed = graphKey ? this.graphs.get(graphKey) : undefined;
+        const guessed = graphKey ? this.cachedGraph(graphKey) : undefined;
         const keys = guessed ? anticipatedKeys(guessed, event) : [];
         const seen = held && keys.length > 0 && keys.every((key) => held.rows.has(key)) ? seenFrom(held, keys) : await store.readRunUnlocked(db, runId, keys);
         if (!seen) return undefined;
@@ -538,7 +343,7 @@ export class Engine {
   onRun<T>(runId: string, fn: (run: RunOps, tx: Executor) => Promise<T>, expected?: ApplicableEvent): Promise<T> {
     return this.committing(async (tx, after) => {
       const graphKey = expected && !readsEveryRow(expected) ? this.runGraphs.get(runId) : undefined;
-      const guessed = graphKey ? this.graphs.get(graphKey) : undefined;
+      const guessed = graphKey ? this.cachedGraph(graphKey) : undefined;
       const keys = guessed && expected ? anticipatedKeys(guessed, expected) : undefined;
       const [locked, rows] = await Promise.all([store.lockRun(tx, runId), keys ? store.loadNodeRows(tx, runId, keys) : undefined]);
       if (!locked) throw runNotFound(runId);
@@ -921,118 +726,6 @@ export class Engine {
     });
   }
 
-  /** The runs of a flow that failed (and are failed still) since `since`, newest first (at most 200), each with its failed nodes, outermost first. */
-  async failedRuns(flowId: string, since: string): Promise<{ runId: string; owner: RunOwner | null; failed: string[] }[]> {
-    if (!store.isUuid(flowId)) throw flowNotFound(flowId);
-    await this.getFlow(flowId);
-    return this.database.run(async (db) => {
-      const found = await store.listFailedRuns(db, flowId, since, 200);
-      const answers = [];
-      for (const run of found) {
-        const g = await this.compiled(db, flowId, run.flowVersion);
-        const failed = (await store.loadAllNodeRows(db, run.id)).filter((row) => row.status === "failed" && parseKey(g, row.key)?.node.type !== "Collector");
-        const order = [...g.nodes.keys()];
-        failed.sort((a, b) => order.indexOf(parseKey(g, a.key)!.nodeId) - order.indexOf(parseKey(g, b.key)!.nodeId));
-        answers.push({ runId: run.id, owner: run.owner, failed: failed.map((row) => row.key) });
-      }
-      return answers;
-    });
-  }
-
-  /** Where a run was forked from and the runs forked from it. */
-  async lineage(runId: string): Promise<{ forked_from: ForkedFrom | null; forks: ForkOf[] }> {
-    const found = await this.database.run((db) => store.readLineage(db, runId));
-    if (!found) throw runNotFound(runId);
-    return found;
-  }
-
-  // ---- Queries --------------------------------------------------------------------------------
-
-  async getRun(runId: string): Promise<StitchRun> {
-    const run = store.isUuid(runId) ? await this.database.run((db) => store.readRunWithStates(db, runId)) : undefined;
-    if (!run) throw runNotFound(runId);
-    return runOf(run);
-  }
-
-  /** The run's change marker (store.ts `changeMarker`): it moves with every event accepted on the run. */
-  async changeMarker(runId: string): Promise<{ marker: string; status: RunStatus; owner: RunOwner | null }> {
-    const found = await this.database.run((db) => store.changeMarker(db, runId));
-    if (!found) throw runNotFound(runId);
-    return found;
-  }
-
-  /** A page of runs (of one flow, or of all), newest first. */
-  async listRuns(options: { flowId?: string } & PageParams = {}) {
-    const { limit, before } = pageRequest(options, "uuid");
-    if (options.flowId !== undefined && !store.isUuid(options.flowId)) return { items: [], next_cursor: null };
-    return pageOf([await this.database.run((db) => store.listRuns(db, { flowId: options.flowId, limit: limit + 1, before }))], limit);
-  }
-
-  /** The run's accepted events in order: the audit trail of who completed, approved or rejected what. */
-  async runEvents(runId: string) {
-    if (!store.isUuid(runId)) throw runNotFound(runId);
-    const found = await this.database.run((db) => store.listRunEvents(db, runId));
-    if (found.length === 0) await this.getRun(runId); // every run has its "start" event: none means no such run (404)
-    return found;
-  }
-
-  /**
-   * The run told again, event by event: its accepted events, in order, replayed through the same pure core that
-   * applied them (nothing is written), each with the rows it changed (as they were before and after) and the run's
-   * status after it. This is how a read model learns what the log alone does not say: which nodes an event fired,
-   * completed, failed or made wait. The run (with its node states) is read so that it belongs with the events: when
-   * an event commits between the two reads, both are read again.
-   */
-  async history(runId: string): Promise<RunHistory> {
-    if (!store.isUuid(runId)) throw runNotFound(runId);
-    let found = await this.database.run((db) => store.readRunWithStates(db, runId));
-    if (!found) throw runNotFound(runId);
-    let events: store.LoggedEvent[];
-    for (let reads = 1; ; reads++) {
-      events = await this.database.run((db) => store.listLoggedEvents(db, runId));
-      const again = (await this.database.run((db) => store.readRunWithStates(db, runId)))!;
-      const unchanged = again.updated_at === found.updated_at;
-      found = again;
-      if (unchanged || reads === MAX_HISTORY_READS) break;
-    }
-    const flow = await this.getFlow(found.flow_id);
-    // The run is told on the graph it ran: its own version's, whatever has been saved since.
-    const graph = await this.database.run((db) => this.compiled(db, found.flow_id, String(found.flow_version)));
-    return { run: runOf(found), flowName: flow.name, startedBy: found.started_by, graph, steps: replay(graph, runId, found.input ?? null, events) };
-  }
-
-  /** Every node row of a run as the engine keeps it (attempts included), for front doors' read models. */
-  async nodeRows(runId: string): Promise<NodeRow[]> {
-    if (!store.isUuid(runId)) throw runNotFound(runId);
-    return this.database.run((db) => store.loadAllNodeRows(db, runId));
-  }
-
-  /** One node row of a run (undefined when there is no such run or node): what a running node's watch reads. */
-  async nodeRow(runId: string, key: string): Promise<NodeRow | undefined> {
-    if (!store.isUuid(runId)) return undefined;
-    return (await this.database.run((db) => store.loadNodeRows(db, runId, [key])))[0];
-  }
-
-  /**
-   * The node whose output a person's edit replaces when she reviews gate `key` of this run (graph.ts `editedSourceOf`),
-   * as the instance key in the gate's path; undefined when the gate takes no edit (or there is no such run or node).
-   */
-  async editedSource(runId: string, key: string): Promise<string | undefined> {
-    if (!store.isUuid(runId)) return undefined;
-    return this.database.run(async (db) => {
-      const run = await store.readRunFlow(db, runId);
-      if (!run) return undefined;
-      const g = await this.compiled(db, run.flowId, run.flowVersion);
-      const ref = parseKey(g, key);
-      const source = ref ? editedSourceOf(g, ref.node) : undefined;
-      return ref && source !== undefined ? keyInPath(g, source, ref.vector) : undefined;
-    });
-  }
-
-  /** Rows of the seed's SQL view, for checks that read node_states the way the seed's SQL would. */
-  nodeStatesFromView(runId: string): Promise<Record<string, NodeState>> {
-    return this.database.run((db) => store.readNodeStatesView(db, runId));
-  }
 }
 
 type ApplicableEvent = Exclude<ExternalEvent, { type: "start" }>;
@@ -1128,68 +821,6 @@ class BatchFault extends Error {
   constructor(readonly fault: unknown) {
     super("a batch of events could not be applied together", { cause: fault });
   }
-}
-
-/** How many times `history` reads a run while events keep committing under the read. */
-const MAX_HISTORY_READS = 5;
-
-/** The API's run: its node states as the seed's `node_states` object (who started it is not part of it). */
-function runOf(run: store.RunWithStates): StitchRun {
-  const nodeStates: Record<string, NodeState> = {};
-  for (const s of run.states) nodeStates[s.node_id] = toNodeState(s);
-  const { states: _states, started_by: _startedBy, ...rest } = run;
-  return { ...rest, input: run.input ?? null, node_states: nodeStates };
-}
-
-/** One accepted event of a run, replayed: who sent it and when, what it changed, and the run's status after it. */
-export interface HistoryStep {
-  id: number;
-  at: string;
-  actor: string | null;
-  event: ExternalEvent;
-  /** Every row the event (with its follow-ups) changed or created: `before` is undefined for a row it created. */
-  changes: { key: string; before: NodeRow | undefined; after: NodeRow }[];
-  runStatus: RunStatus;
-}
-
-export interface RunHistory {
-  run: StitchRun;
-  flowName: string;
-  startedBy: StartedBy | null;
-  graph: CompiledGraph;
-  steps: HistoryStep[];
-}
-
-/**
- * Applies the logged events to rows in memory, as `Engine.apply` applied them to the store: a start creates every
- * node's row, a cancellation or resumption reads them all. An event the core would not apply now (the engine's rules
- * changed since it was logged) is left out rather than told wrongly.
- */
-function replay(g: CompiledGraph, runId: string, runInput: unknown, events: readonly store.LoggedEvent[]): HistoryStep[] {
-  const rows = new Map<string, NodeRow>();
-  const ctx: RunContext = { runId, runInput, callbackUrl: () => "" };
-  const counts: RunCounts = { running: 0, waiting: 0, failed: 0 };
-  let status: RunStatus = "running";
-  const steps: HistoryStep[] = [];
-  for (const { id, at, actor, event } of events) {
-    // A start creates every node's row; a fork, the rows it was seeded with (forkPlan.ts), which its event keeps.
-    const forked = event.type === "fork" ? new Map(event.rows.map((row) => [row.key, row])) : undefined;
-    const created = event.type === "start" ? new Set(g.nodes.keys()) : forked ? new Set(forked.keys()) : undefined;
-    const seed = forked ?? (created ? new Map([...created].map((key) => [key, newRow(key)])) : readsEveryRow(event) ? rows : undefined);
-    const step = settleSync(macrostep(g, event, ctx, seed, created), (keys) => keys.flatMap((key) => rows.get(key) ?? []));
-    if (step.outcome.kind !== "applied") continue;
-    const changes = step.changes.map(({ key, after }) => ({ key, before: rows.get(key), after }));
-    for (const { before, after } of changes) {
-      const d = countDelta(before?.status, after.status);
-      counts.running += d.running;
-      counts.waiting += d.waiting;
-      counts.failed += d.failed;
-      rows.set(after.key, after);
-    }
-    status = runStatusAfter(status, event, counts);
-    steps.push({ id, at, actor, event, changes, runStatus: status });
-  }
-  return steps;
 }
 
 /** The outbox rows a macrostep's effects ask for: webhooks to send and timers to set, and the nodes whose rows go. */
