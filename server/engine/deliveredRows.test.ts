@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DeliveredRows } from "./deliveredRows";
-import type { ClaimedDispatch } from "./store";
+import type { ClaimedDispatch } from "./outboxStore";
 
 const GRACE_MS = 200;
 

@@ -18,7 +18,7 @@
  *   clears its node's old row and writes the new one in the same transaction, and the new one must not count as gone.
  */
 import type { ClearedNode } from "./engine";
-import type { ClaimedDispatch } from "./store";
+import type { ClaimedDispatch } from "./outboxStore";
 
 interface Tracked {
   node: string;

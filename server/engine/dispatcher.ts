@@ -32,7 +32,7 @@ import { DeliveredRows } from "./deliveredRows";
 import { UnreadablePayload, callbackLeaseMs, timerAfterMs, workerPayloadOf } from "./dispatchPayloads";
 import { type AttemptFailure, describeRedelivery } from "./redelivery";
 import { CallbackBody, type WorkerPayload } from "./schemas";
-import { type ClaimedDispatch, claimDispatches, deleteDispatches, releaseDispatch, renewDispatches, rescheduleDispatch } from "./store";
+import { type ClaimedDispatch, claimDispatches, deleteDispatches, releaseDispatch, renewDispatches, rescheduleDispatch } from "./outboxStore";
 
 export interface DispatcherOptions {
   /** Delivery attempts per dispatch before the node fails. */

@@ -21,6 +21,7 @@ import { type CompiledGraph, parseKey } from "./graph";
 import { type MacrostepResult, anticipating, macrostep, settle } from "./macrostep";
 import type { FlowVersion, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
+import { type ClaimedDispatch, insertTimer } from "./outboxStore";
 import { EngineReads, flowNotFound, runNotFound, runOf, toNodeState } from "./engineReads";
 import type { ClearedNode, EngineOps, EngineOptions, EventResult, ForkRequest, KeyedEvent, LocalDelivery, RunOps, RunTransition, TransitionObserver } from "./engineTypes";
 import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, anticipatedKeys, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
@@ -602,7 +603,7 @@ export class Engine extends EngineReads {
    * here, given back if the transaction rolls back): written already leased, they skip the claim that would otherwise
    * follow the commit, and no other process takes them unless this one dies before delivering (the lease runs out).
    */
-  private claimHere(runId: string, dispatches: store.NewDispatch[]): store.ClaimedDispatch[] {
+  private claimHere(runId: string, dispatches: store.NewDispatch[]): ClaimedDispatch[] {
     const due = dispatches.filter((d) => d.kind === "webhook" && d.delayMs === 0);
     const room = due.length > 0 && this.local ? this.local.reserve(due.length) : 0;
     return due.slice(0, room).map((d) => {
@@ -764,7 +765,7 @@ interface AfterCommit {
   /** Outbox rows written (webhooks and timers). */
   dispatched: number;
   /** Webhooks written claimed by this process, which it delivers itself. */
-  handed: store.ClaimedDispatch[];
+  handed: ClaimedDispatch[];
   /** The events applied (not duplicates), for the `afterCommit` listeners. */
   applied: EventResult[];
   /** The nodes whose outbox rows were deleted. */
@@ -842,4 +843,4 @@ function outboxOf(effects: readonly Effect[]): { dispatches: store.NewDispatch[]
  * Sets a front door's durable timer on a run, in the caller's transaction: when `at` comes, the dispatcher hands it to
  * the handler registered under `name` (Dispatcher.useTimer), once across processes, after a restart too.
  */
-export const setTimer = store.insertTimer;
+export const setTimer = insertTimer;

@@ -7,6 +7,7 @@ import type { Executor } from "../../db/client";
 import type { CompiledGraph } from "./graph";
 import type { ForkVersion, NodeState, RunOwner, RunOwnerKind, RunStatus, StartedBy, StitchGraph, StitchRun } from "./schemas";
 import type * as store from "./store";
+import type { ClaimedDispatch } from "./outboxStore";
 import type { RowChange } from "./macrostep";
 import type { EngineEvent, ExternalEvent, NodeRow } from "./transition";
 
@@ -154,7 +155,7 @@ export interface LocalDelivery {
   cleared(nodes: readonly ClearedNode[]): void;
   reserve(wanted: number): number;
   release(count: number): void;
-  deliver(rows: store.ClaimedDispatch[], leasedFrom: number): void;
+  deliver(rows: ClaimedDispatch[], leasedFrom: number): void;
 }
 
 export interface EngineOptions {

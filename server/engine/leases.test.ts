@@ -12,7 +12,7 @@ import { graphOf, workerNode } from "../testing/flows";
 import { dispatchesOf } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
-import { claimDispatches, renewDispatches } from "./store";
+import { claimDispatches, renewDispatches } from "./outboxStore";
 
 // A second: a send starts only with half a lease left, and on a loaded machine a claim's round trip can take 300 ms.
 const LEASE_MS = 1000;

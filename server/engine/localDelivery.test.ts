@@ -10,7 +10,7 @@ import { stitchPaths } from "../http/paths";
 import { testDatabases } from "../testing/databases";
 import { chain, graphOf, workerNode } from "../testing/flows";
 import { Engine, type LocalDelivery } from "./engine";
-import type { ClaimedDispatch } from "./store";
+import type { ClaimedDispatch } from "./outboxStore";
 
 const hook = "https://worker.example.test/hook";
 const baseUrl = "https://stitch.example.test";

@@ -2,7 +2,7 @@
  * Why an outbox row is delivered again. A row's first delivery has no cause; every later one MUST have one, so a
  * repeat that a fault explains (a process that stopped renewing its claim, a worker that answered 503) can be told
  * from one that nothing explains. The claim that takes the row again computes it from what the row kept of its last
- * claim (store.ts `claimDispatches`), stores it on the row, logs it in the run's event log (`REDELIVERY_EVENT`) and
+ * claim (outboxStore.ts `claimDispatches`), stores it on the row, logs it in the run's event log (`REDELIVERY_EVENT`) and
  * the dispatcher says it in its log and to the worker (`stitch-delivery-attempt`, `stitch-redelivery-cause` headers).
  */
 import { z } from "zod";
