@@ -19,7 +19,7 @@ import type { DecisionCommands } from "./decisions/commands";
 import { installDecisions } from "./decisions/decisions";
 import { type Review, installReview } from "./review/review";
 import type { DecisionQueries } from "./decisions/queries";
-import { type FlowCommands, flowDecisionDoor } from "./flows/commands";
+import { type FlowCommands, flowDecisionHandler } from "./flows/commands";
 import type { FlowQueries } from "./flows/queries";
 import { type Flows, installFlows } from "./flows/flows";
 import { decisionRoutes } from "./http/decisionRoutes";
@@ -55,7 +55,7 @@ import { type Notifications, installNotifications } from "./notifications/notifi
 import type { NotificationLinkBuilder } from "./notifications/notifier";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
-import { pipelineDecisionDoor, pipelineReviewDoor } from "./pipeline/commands";
+import { pipelineDecisionHandler, pipelineReviewSource } from "./pipeline/commands";
 import { type Pipeline, installPipeline } from "./pipeline/pipeline";
 import type { AppContext } from "./trpc/context";
 import { pageQueries } from "./trpc/pageQueries";
@@ -64,7 +64,7 @@ import { retryAfter } from "./trpc/trpc";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
 import { type WorkflowDoor, workflowDoor } from "./workflows/door";
 import { STEPS_EXECUTOR, type StepWorkflows, installStepWorkflows } from "./workflows/steps/steps";
-import { workflowDecisionDoor } from "./workflows/yaml/commands";
+import { workflowDecisionHandler } from "./workflows/yaml/commands";
 import { type YamlWorkflows, installYamlWorkflows } from "./workflows/yaml/workflows";
 
 export interface Services {
@@ -236,13 +236,13 @@ export async function createServices(config: Config, database?: Database, overri
   const workflowFiles = await workflows.loadDirectory();
   const flows = installFlows(engine, ownerDoor, recordDecisions, conversationMarkers);
   const { queries: decisions, commands: decisionCommands } = decisionsInstalled;
-  decisionCommands.useDoor("pipeline", pipelineDecisionDoor(pipeline.commands));
-  decisionCommands.useDoor("yaml", workflowDecisionDoor(workflows.commands));
-  decisionCommands.useDoor("flow", flowDecisionDoor(flows.commands));
+  decisionCommands.useHandler("pipeline", pipelineDecisionHandler(pipeline.commands));
+  decisionCommands.useHandler("yaml", workflowDecisionHandler(workflows.commands));
+  decisionCommands.useHandler("flow", flowDecisionHandler(flows.commands));
   // Forks: a YAML run is forked through its own front door (its run row and turns written with the fork).
   flows.forks.commands.forkOwnedBy("yaml", (runId, body, caller) => workflows.forks.fork(runId, body, caller));
   const review = installReview(db, engine, decisions);
-  review.useDoor("pipeline", pipelineReviewDoor(pipeline.commands, pipeline.queries));
+  review.useSource("pipeline", pipelineReviewSource(pipeline.commands, pipeline.queries));
   // Every conversation's "anything changed?" marker moves with its decisions' events and its comments too.
   conversationMarkers.watchAlso((engineRunId) => decisions.activityMarker(engineRunId));
   conversationMarkers.watchAlso((engineRunId) => review.queries.changeMarker(engineRunId));

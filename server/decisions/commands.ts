@@ -26,7 +26,7 @@ export type FindAccount = (accountId: string) => Promise<{ id: string; name: str
  * calls admitDecision, like its own endpoint), `cancel` stops the run (a deadline's `cancel` outcome). Each runs its own
  * transaction.
  */
-export interface DecisionDoor {
+export interface DecisionHandler {
   decide(decision: Decision, body: DecideBody, by: Decider): Promise<void>;
   cancel(decision: Decision, reason: string, by: Decider): Promise<void>;
 }
@@ -121,7 +121,7 @@ export function mayDecide(decision: Decision, by: Decider): boolean {
 }
 
 export class DecisionCommands {
-  private readonly doors = new Map<Decision["front_door"], DecisionDoor>();
+  private readonly handlers = new Map<Decision["front_door"], DecisionHandler>();
 
   constructor(
     private readonly engine: Engine,
@@ -162,8 +162,8 @@ export class DecisionCommands {
   }
 
   /** Registers how a front door takes its runs' decisions (`decide`, and a deadline's outcome). */
-  useDoor(frontDoor: Decision["front_door"], door: DecisionDoor): void {
-    this.doors.set(frontDoor, door);
+  useHandler(frontDoor: Decision["front_door"], handler: DecisionHandler): void {
+    this.handlers.set(frontDoor, handler);
   }
 
   /** The caller takes the decision: it is theirs until they release it or an operator reassigns it. Two claiming at once: one wins, the other is 409. */
@@ -218,7 +218,7 @@ export class DecisionCommands {
    */
   async decide(id: string, body: DecideBody, by: Decider): Promise<Decision> {
     const decision = await this.openDecision(id);
-    await this.doorOf(decision).decide(decision, body, by);
+    await this.handlerOf(decision).decide(decision, body, by);
     return store.decisionOf((await this.engine.database.run((db) => store.decisionById(db, id)))!);
   }
 
@@ -240,8 +240,8 @@ export class DecisionCommands {
       // decision becomes `expired`, record.ts). A person who decided first leaves the door nothing to do: it refuses.
       const reason = onOverdue.reason ?? `no decision by ${decision.due_at}`;
       try {
-        if (onOverdue.outcome === "cancel") await this.doorOf(decision).cancel(decision, `overdue: ${reason}`, DEADLINE);
-        else await this.doorOf(decision).decide(decision, { outcome: onOverdue.outcome, comment: `overdue: ${reason}` }, DEADLINE);
+        if (onOverdue.outcome === "cancel") await this.handlerOf(decision).cancel(decision, `overdue: ${reason}`, DEADLINE);
+        else await this.handlerOf(decision).decide(decision, { outcome: onOverdue.outcome, comment: `overdue: ${reason}` }, DEADLINE);
       } catch (error) {
         if (!(error instanceof Refusal)) throw error;
       }
@@ -280,10 +280,10 @@ export class DecisionCommands {
     await this.notify(tx, { type: "decision.assigned", decision: notified(row) });
   }
 
-  private doorOf(decision: Decision): DecisionDoor {
-    const door = this.doors.get(decision.front_door);
-    if (!door) throw new DecisionError("conflict", `decisions of ${decision.front_door} runs are not taken here`);
-    return door;
+  private handlerOf(decision: Decision): DecisionHandler {
+    const handler = this.handlers.get(decision.front_door);
+    if (!handler) throw new DecisionError("conflict", `decisions of ${decision.front_door} runs are not taken here`);
+    return handler;
   }
 
   private async openDecision(id: string): Promise<Decision> {

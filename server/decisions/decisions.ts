@@ -1,7 +1,7 @@
 /**
  * The decisions, installed: the recorder the front doors' projections keep their decisions with, the commands and
  * queries the doors call, and the engine timer that fires decisions' reminders and deadlines. Each front door then
- * says how its decisions are taken (`commands.useDoor`).
+ * says how its decisions are taken (`commands.useHandler`).
  */
 import type { Database } from "../../db/client";
 import type { Dispatcher } from "../engine/dispatcher";

@@ -9,13 +9,13 @@ import { randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { recordAcceptedTogether } from "../audit/auditedDatabase";
 import { type AuditScope, currentAuditScope, inAuditScope, nameAuditTarget } from "../audit/scope";
-import { type DecisionDoor, admitDecision, unsupportedOutcome } from "../decisions/commands";
+import { type DecisionHandler, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import { type BatchedEvent, type BatchedStart, type Engine, EngineError, type EventResult, type KeyedEvent, type RunOps, type RunOwner, type StartedBy, toNodeState } from "../engine/engine";
 import { Coalescer, asError } from "../lib/coalesce";
 import type { StitchRun } from "../engine/schemas";
 import { takeOpenComments } from "../review/commands";
-import { editedOutput } from "../review/doors";
+import { editedOutput } from "../review/sources";
 import { composeFeedback } from "../review/feedback";
 
 /** Where an owner's runs are changed, for the refusal's message: the app composes it from the front doors' paths. */
@@ -153,7 +153,7 @@ export class FlowCommands {
 }
 
 /** How the decisions of plain flow runs (review gates, UX gates to complete) are taken from the inbox and by their deadlines. */
-export function flowDecisionDoor(commands: FlowCommands): DecisionDoor {
+export function flowDecisionHandler(commands: FlowCommands): DecisionHandler {
   return {
     async decide(decision, body, by) {
       if (decision.kind === "completion") {

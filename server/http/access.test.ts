@@ -83,18 +83,18 @@ describe.each(testDatabases)("roles at every door on $name", (testDatabase) => {
     const refusedBefore = await refusedEntries();
     let changes = 0;
     for (const rule of accessRules) {
-      const door = rule.door;
-      if (typeof door !== "object" || !("role" in door)) continue;
+      const admits = rule.admits;
+      if (typeof admits !== "object" || !("role" in admits)) continue;
       const path = urlOf(rule.path.pattern);
       const anonymous = await send(rule.method, path, null);
       expect(anonymous.status, `${rule.method} ${path} without credentials`).toBe(401);
-      expect(await anonymous.json()).toMatchObject({ error: "unauthorized", required_role: door.role });
-      for (const role of roles.filter((r) => !roleAllows(r, door.role))) {
+      expect(await anonymous.json()).toMatchObject({ error: "unauthorized", required_role: admits.role });
+      for (const role of roles.filter((r) => !roleAllows(r, admits.role))) {
         const refused = await send(rule.method, path, people[role].token);
         expect(refused.status, `${rule.method} ${path} as ${role}`).toBe(403);
-        expect(await refused.json()).toMatchObject({ error: "forbidden", required_role: door.role, role });
+        expect(await refused.json()).toMatchObject({ error: "forbidden", required_role: admits.role, role });
       }
-      if (rule.action) changes += 1 + roles.filter((r) => !roleAllows(r, door.role)).length;
+      if (rule.action) changes += 1 + roles.filter((r) => !roleAllows(r, admits.role)).length;
     }
     expect(await snapshot()).toEqual(before);
     expect((await refusedEntries()) - refusedBefore).toBe(changes);
@@ -102,10 +102,10 @@ describe.each(testDatabases)("roles at every door on $name", (testDatabase) => {
 
   it("REST: the role that may gets past the door (the route then answers for itself)", async () => {
     for (const rule of accessRules) {
-      const door = rule.door;
-      if (typeof door !== "object" || !("role" in door)) continue;
-      const answer = await send(rule.method, urlOf(rule.path.pattern), people[door.role].token);
-      expect([401, 403], `${rule.method} ${rule.path.pattern} as ${door.role}`).not.toContain(answer.status);
+      const admits = rule.admits;
+      if (typeof admits !== "object" || !("role" in admits)) continue;
+      const answer = await send(rule.method, urlOf(rule.path.pattern), people[admits.role].token);
+      expect([401, 403], `${rule.method} ${rule.path.pattern} as ${admits.role}`).not.toContain(answer.status);
     }
   });
 

@@ -18,12 +18,12 @@ import type { TargetKind } from "../audit/schemas";
 import type { Role } from "../people/schemas";
 import { type RoutePath, builtinAgentPaths, forkPaths, decisionPaths, docsPaths, reviewPaths, peoplePaths, pipelinePaths, policyPaths, stitchPaths, subscriptionPaths, workflowPaths } from "./paths";
 
-export type Door = { role: Role } | { caller: "worker" | "agent" } | "open";
+export type Admits = { role: Role } | { caller: "worker" | "agent" } | "open";
 
 export interface AccessRule {
   method: "GET" | "POST" | "PUT" | "DELETE";
   path: RoutePath;
-  door: Door;
+  admits: Admits;
   /** The audit trail's name for the action; state changes only. */
   action?: string;
   /** The path parameter naming the action's target. */
@@ -40,11 +40,11 @@ const analyst = { role: "analyst" } as const;
 const reviewer = { role: "reviewer" } as const;
 const operator = { role: "operator" } as const;
 
-const read = (path: RoutePath, door: Door = analyst): AccessRule => ({ method: "GET", path, door });
-const change = (path: RoutePath, door: Door, action: string, target?: AccessRule["target"]): AccessRule => ({
+const read = (path: RoutePath, admits: Admits = analyst): AccessRule => ({ method: "GET", path, admits });
+const change = (path: RoutePath, admits: Admits, action: string, target?: AccessRule["target"]): AccessRule => ({
   method: "POST",
   path,
-  door,
+  admits,
   action,
   ...(target ? { target } : {}),
 });
@@ -60,15 +60,15 @@ export const accessRules: AccessRule[] = [
   // The designer: operators save, import and restore versions (each recorded with the version as its target) and keep
   // drafts (a person's own unsent drawing: kept, not audited); every role reads versions and diffs and checks a graph
   // (which stores nothing, so it is not in the audit trail).
-  { method: "POST", path: stitchPaths.flowCheck, door: analyst },
+  { method: "POST", path: stitchPaths.flowCheck, admits: analyst },
   read(stitchPaths.flowVersions),
   change(stitchPaths.flowVersions, operator, "engine.flows.saveVersion", { kind: "flow", param: "id" }),
   read(stitchPaths.flowVersion),
   change(stitchPaths.flowRestore, operator, "engine.flows.restoreVersion", { kind: "flow", param: "id" }),
   read(stitchPaths.flowDiff),
   read(stitchPaths.flowDraft, operator),
-  { method: "PUT", path: stitchPaths.flowDraft, door: operator },
-  { method: "DELETE", path: stitchPaths.flowDraft, door: operator },
+  { method: "PUT", path: stitchPaths.flowDraft, admits: operator },
+  { method: "DELETE", path: stitchPaths.flowDraft, admits: operator },
   read(stitchPaths.drafts, operator),
   read(stitchPaths.runs),
   read(stitchPaths.run),
@@ -105,11 +105,11 @@ export const accessRules: AccessRule[] = [
   read(pipelinePaths.latestArtifact),
   read(pipelinePaths.exportArtifacts),
   read(pipelinePaths.bundle),
-  { method: "POST", path: builtinAgentPaths.agent, door: "open" },
+  { method: "POST", path: builtinAgentPaths.agent, admits: "open" },
 
   // Workflows, YAML and JSON steps.
   change(workflowPaths.workflows, operator, "workflows.register"),
-  { method: "POST", path: workflowPaths.validate, door: analyst },
+  { method: "POST", path: workflowPaths.validate, admits: analyst },
   read(workflowPaths.workflows),
   // A definition given inline needs an operator: the step commands' `execute` decides that, for REST and tRPC alike.
   change(workflowPaths.execute, analyst, "steps.execute"),
@@ -142,21 +142,21 @@ export const accessRules: AccessRule[] = [
   read(reviewPaths.comments),
   change(reviewPaths.comments, analyst, "review.comment", { kind: "decision", param: "id" }),
   read(reviewPaths.draft),
-  { method: "PUT", path: reviewPaths.draft, door: analyst },
+  { method: "PUT", path: reviewPaths.draft, admits: analyst },
   change(reviewPaths.edit, analyst, "review.edit", { kind: "decision", param: "id" }),
   // Checks an edit as it is typed and saves nothing: not in the audit trail (the saved edit is).
-  { method: "POST", path: reviewPaths.editCheck, door: analyst },
+  { method: "POST", path: reviewPaths.editCheck, admits: analyst },
   read(reviewPaths.diff),
   change(reviewPaths.resolve, analyst, "review.resolve", { kind: "comment", param: "id" }),
   change(reviewPaths.reopen, analyst, "review.reopen", { kind: "comment", param: "id" }),
 
   // The instance's policy: anyone signed in reads it (the app says why someone is refused); operators change it.
   read(policyPaths.policy),
-  { method: "PUT", path: policyPaths.policy, door: operator, action: "policy.change" },
+  { method: "PUT", path: policyPaths.policy, admits: operator, action: "policy.change" },
   // Webhook subscriptions: operators only (a subscription is told of every run and decision).
   change(subscriptionPaths.subscriptions, operator, "subscriptions.create"),
   read(subscriptionPaths.subscriptions, operator),
-  { method: "DELETE", path: subscriptionPaths.subscription, door: operator, action: "subscriptions.delete", target: { kind: "subscription", param: "id" } },
+  { method: "DELETE", path: subscriptionPaths.subscription, admits: operator, action: "subscriptions.delete", target: { kind: "subscription", param: "id" } },
   read(subscriptionPaths.deliveries, operator),
 
   // People and the audit trail.

@@ -15,7 +15,7 @@ import type { People } from "../people/people";
 import type { RequestOrigin } from "../people/commands";
 import { requireRole } from "../people/roles";
 import type { Identity } from "../people/schemas";
-import { type AccessRule, type Door, accessRules } from "./access";
+import { type AccessRule, type Admits, accessRules } from "./access";
 import { HttpError } from "./errors";
 
 export const SESSION_COOKIE = "stitch_session";
@@ -117,8 +117,8 @@ export function outcomeOf(status: number, error: unknown): AuditOutcome {
 const statusOf = (error: unknown) => (error instanceof Refusal ? error.httpStatus : error instanceof HttpError ? error.status : 400);
 
 /** Refuses a caller whose role may not pass this door (doors for machines and open doors let anyone through). */
-export function authorize(identity: Identity, door: Door): void {
-  if (typeof door === "object" && "role" in door) requireRole(identity, door.role);
+export function authorize(identity: Identity, admits: Admits): void {
+  if (typeof admits === "object" && "role" in admits) requireRole(identity, admits.role);
 }
 
 function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<GuardEnv> {
@@ -127,14 +127,14 @@ function ruleMiddleware(rule: AccessRule, trail: AuditTrail): MiddlewareHandler<
     const check = () => {
       const crossSite = c.get("crossSite");
       if (crossSite) throw crossSite;
-      authorize(identity, rule.door);
+      authorize(identity, rule.admits);
     };
     const action = rule.action;
     if (!action) {
       check();
       return next();
     }
-    const caller = typeof rule.door === "object" && "caller" in rule.door ? rule.door.caller : undefined;
+    const caller = typeof rule.admits === "object" && "caller" in rule.admits ? rule.admits.caller : undefined;
     const target = rule.target ? { kind: rule.target.kind, id: c.req.param(rule.target.param) ?? "" } : null;
     const subject = () => subjectOf(identity, requestOrigin(c), action, target, caller);
     // A worker's accepted callback is recorded once, where it counts: the run's event log (the engine applies callbacks

@@ -143,8 +143,8 @@ describe("GET /openapi.json", () => {
       checked++;
       const where = `${rule.method} ${rule.path.openapi}`;
       const statuses = Object.keys(operation.responses);
-      const role = typeof rule.door === "object" && "role" in rule.door ? rule.door.role : undefined;
-      const caller = typeof rule.door === "object" && "caller" in rule.door ? rule.door.caller : undefined;
+      const role = typeof rule.admits === "object" && "role" in rule.admits ? rule.admits.role : undefined;
+      const caller = typeof rule.admits === "object" && "caller" in rule.admits ? rule.admits.caller : undefined;
       expect(operation.security, where).toEqual(role ? [{ bearerAuth: [] }, { sessionCookie: [] }] : undefined);
       expect(operation.description, where).toMatch(role ? new RegExp(`^Requires the ${role} role`) : caller ? /^Called by / : /^Needs no credentials\./);
       if (role || caller) expect(statuses, where).toContain("401");

@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget, noteAudit } from "../audit/scope";
 import { requireRoleOrStarter } from "../people/roles";
-import { type DecisionDoor, admitDecider, admitDecision, unsupportedOutcome } from "../decisions/commands";
+import { type DecisionHandler, admitDecider, admitDecision, unsupportedOutcome } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import type { Engine, RunOps, StartedBy } from "../engine/engine";
 import { isPlainObject, sameJson } from "../lib/json";
@@ -17,7 +17,7 @@ import { type SchemaField, schemaFields } from "../lib/schemaFields";
 import { takeOpenComments } from "../review/commands";
 import { diffOutputs } from "../review/diff";
 import { compareClaim } from "./claimCheck";
-import type { ReviewDoor } from "../review/doors";
+import type { ReviewSource } from "../review/sources";
 import { type EditProblem, describeEditProblems } from "../review/schemas";
 import { composeFeedback } from "../review/feedback";
 import { artifactSchemas, isArtifactType, parseEnvelope } from "./artifacts";
@@ -355,7 +355,7 @@ async function acceptOutput(tx: Executor, ops: RunOps, run: store.PipelineRunRow
 }
 
 /** How the decisions of pipeline runs are taken from the inbox (`POST /api/decisions/{id}/decide`) and by their deadlines. */
-export function pipelineDecisionDoor(commands: PipelineCommands): DecisionDoor {
+export function pipelineDecisionHandler(commands: PipelineCommands): DecisionHandler {
   return {
     async decide(decision, body, by) {
       if (body.outcome === "approve") await commands.approve(decision.run_id, by, undefined, body.comment);
@@ -384,7 +384,7 @@ function artifactFields(artifactType: string): SchemaField[] {
   return fields;
 }
 
-export function pipelineReviewDoor(commands: PipelineCommands, queries: PipelineQueries): ReviewDoor {
+export function pipelineReviewSource(commands: PipelineCommands, queries: PipelineQueries): ReviewSource {
   return {
     versions: (decision) => queries.reviewVersions(decision),
     fields: (read) => artifactFields(read.artifactType ?? ""),

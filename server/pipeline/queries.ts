@@ -10,7 +10,7 @@ import * as store from "./store";
 import { retryRefusal } from "./status";
 import { gateKey } from "./definition";
 import type { Decision } from "../decisions/schemas";
-import type { ReviewedVersions, StoredVersion } from "../review/doors";
+import type { ReviewedVersions, StoredVersion } from "../review/sources";
 import { EditedBy } from "./schemas";
 import { madeByStored } from "./provenance";
 

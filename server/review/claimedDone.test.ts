@@ -3,7 +3,7 @@
  * comment is read from the version that answered it (its `comment_outcomes`).
  */
 import { describe, expect, it } from "vitest";
-import type { StoredVersion } from "./doors";
+import type { StoredVersion } from "./sources";
 import { claimedDone } from "./queries";
 
 const version = (n: number, commentOutcomes?: { anchor: string; done: boolean }[]): StoredVersion => ({

@@ -84,11 +84,11 @@ export class ReviewCommands {
 
   /** Saves the caller's edited version through the front door that keeps the output's versions; it is then the one under review. */
   async edit(decisionId: string, body: EditBody, by: Decider): Promise<ReviewOutput> {
-    const { decision, door } = await this.queries.reviewed(decisionId);
-    if (!door.edit) throw new ReviewError("conflict", `the output of "${decision.title}" is not edited here: request changes instead`);
+    const { decision, source } = await this.queries.reviewed(decisionId);
+    if (!source.edit) throw new ReviewError("conflict", `the output of "${decision.title}" is not edited here: request changes instead`);
     if (decision.state !== "open") throw new ReviewError("conflict", `"${decision.title}" is ${decision.state} already; there is nothing to edit`);
     // The door refuses an output no one edit can replace (door.edits), with its reason.
-    await door.edit(decision, body, by);
+    await source.edit(decision, body, by);
     return this.queries.output(decisionId, by);
   }
 

@@ -8,7 +8,7 @@ import type { DecisionQueries } from "../decisions/queries";
 import type { Decider, Decision } from "../decisions/schemas";
 import { sameJson } from "../lib/json";
 import { anchorsOf, relocate, valueAt } from "./anchors";
-import type { ReviewDoor, ReviewedVersions, StoredVersion } from "./doors";
+import type { ReviewSource, ReviewedVersions, StoredVersion } from "./sources";
 import { ReviewError } from "./errors";
 import { diffOutputs } from "./diff";
 import type { AnchorInfo, Draft, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "./schemas";
@@ -30,7 +30,7 @@ export class ReviewQueries {
   constructor(
     private readonly database: Database,
     private readonly decisions: DecisionQueries,
-    private readonly doorOf: (decision: Decision) => ReviewDoor,
+    private readonly sourceOf: (decision: Decision) => ReviewSource,
   ) {}
 
   /** The decision alone (a draft, or a comment's thread, needs no versions). */
@@ -39,29 +39,29 @@ export class ReviewQueries {
   }
 
   /** The decision and its output's versions; a decision that reviews no output (a question, a completion) is 404. */
-  async reviewed(decisionId: string): Promise<{ decision: Decision; door: ReviewDoor; read: ReviewedVersions; current: StoredVersion }> {
+  async reviewed(decisionId: string): Promise<{ decision: Decision; source: ReviewSource; read: ReviewedVersions; current: StoredVersion }> {
     const decision = await this.decisions.get(decisionId);
-    const door = this.doorOf(decision);
-    const read = await door.versions(decision);
+    const source = this.sourceOf(decision);
+    const read = await source.versions(decision);
     const current = read.versions.find((v) => v.version === read.underReview);
     if (!current) throw new ReviewError("not_found", `"${decision.title}" has no output to review (it is ${decision.kind === "answer" ? "a question" : `a ${decision.kind}`})`);
-    return { decision, door, read, current };
+    return { decision, source, read, current };
   }
 
   /** An edit checked as she types, by the rules saving it applies (the artifact type's schema; a text not emptied); nothing is saved. */
   async checkEdit(decisionId: string, output: unknown): Promise<EditCheck> {
-    const { door, read } = await this.reviewed(decisionId);
-    return { problems: door.editProblems?.(read, output) ?? [] };
+    const { source, read } = await this.reviewed(decisionId);
+    return { problems: source.editProblems?.(read, output) ?? [] };
   }
 
   async output(decisionId: string, by: Decider): Promise<ReviewOutput> {
-    const { decision, door, read, current } = await this.reviewed(decisionId);
+    const { decision, source, read, current } = await this.reviewed(decisionId);
     return {
       decision_id: decision.id, format: read.format, artifact_type: read.artifactType, output: current.output, version: current.version,
       author: current.author, versions: read.versions.map(({ version, revises, author, created_at }) => ({ version, revises, author, created_at })),
       claim: current.claim, anchors: anchorsOf(current.output),
-      editable: door.edit !== undefined && mayDecide(decision, by) && ((await door.edits?.(decision)) ?? true),
-      fields: door.fields?.(read) ?? [],
+      editable: source.edit !== undefined && mayDecide(decision, by) && ((await source.edits?.(decision)) ?? true),
+      fields: source.fields?.(read) ?? [],
     };
   }
 
@@ -100,7 +100,7 @@ export class ReviewQueries {
    * older one, `version` the newer. With the newer version's claim (the agent's `changes_made`) and where they disagree.
    */
   async diff(decisionId: string, query: { against?: number | undefined; version?: number | undefined }): Promise<ReviewDiff> {
-    const { decision, door, read } = await this.reviewed(decisionId);
+    const { decision, source, read } = await this.reviewed(decisionId);
     const numbers = read.versions.map((v) => v.version);
     const range = numbers.length === 1 ? "version 1 only" : `versions 1 to ${numbers.length}`;
     const to = read.versions.find((v) => v.version === (query.version ?? read.underReview));
@@ -113,7 +113,7 @@ export class ReviewQueries {
     const { changes, unchanged } = diffOutputs(from.output, to.output);
     return {
       decision_id: decision.id, from_version: from.version, to_version: to.version, changes, unchanged, claim: to.claim,
-      mismatches: to.claim && to.author.kind === "agent" ? (door.claimMismatches?.(to.claim.changes_made, changes) ?? []) : [],
+      mismatches: to.claim && to.author.kind === "agent" ? (source.claimMismatches?.(to.claim.changes_made, changes) ?? []) : [],
     };
   }
 

@@ -6,7 +6,7 @@
  */
 import { roleAllows } from "../../people/roles";
 import { Role } from "../../people/schemas";
-import { type AccessRule, type Door, accessRules } from "../access";
+import { type AccessRule, type Admits, accessRules } from "../access";
 import { CSRF_HEADER, SESSION_COOKIE } from "../guard";
 import { type ErrorStatus, type PathItems, queryParam, refusals } from "./operations";
 
@@ -34,13 +34,13 @@ const callers = {
 } as const;
 
 type Caller = keyof typeof callers;
-const roleOf = (door: Door): Role | undefined => (typeof door === "object" && "role" in door ? door.role : undefined);
-const callerOf = (door: Door): Caller | undefined => (typeof door === "object" && "caller" in door ? door.caller : undefined);
+const roleOf = (admits: Admits): Role | undefined => (typeof admits === "object" && "role" in admits ? admits.role : undefined);
+const callerOf = (admits: Admits): Caller | undefined => (typeof admits === "object" && "caller" in admits ? admits.caller : undefined);
 
 /** Who may call, as the operation's first line. */
 function accessLine(rule: AccessRule): string {
-  const role = roleOf(rule.door);
-  const caller = callerOf(rule.door);
+  const role = roleOf(rule.admits);
+  const caller = callerOf(rule.admits);
   const audited = rule.action ? ` Recorded in the audit trail as \`${rule.action}\`, accepted or refused.` : "";
   if (role) return `Requires the ${role} role.${audited}`;
   if (caller) {
@@ -55,8 +55,8 @@ function accessLine(rule: AccessRule): string {
 
 /** The guard's refusals of this operation, before its route runs. */
 function guardRefusals(rule: AccessRule): Partial<Record<ErrorStatus, string>> {
-  const role = roleOf(rule.door);
-  const caller = callerOf(rule.door);
+  const role = roleOf(rule.admits);
+  const caller = callerOf(rule.admits);
   const change = rule.method !== "GET";
   const lesserRole = role !== undefined && Role.options.some((other) => !roleAllows(other, role));
   const forbidden = [
@@ -78,7 +78,7 @@ function guardRefusals(rule: AccessRule): Partial<Record<ErrorStatus, string>> {
 
 /** The parameters the guard reads: a callback's token, and the session's CSRF token on a change people make. */
 function guardParameters(rule: AccessRule): object[] {
-  const caller = callerOf(rule.door);
+  const caller = callerOf(rule.admits);
   if (caller) return [queryParam("token", `The token of the callback URL, required when the server has ${callers[caller].secret}.`)];
   if (rule.method === "GET") return [];
   return [{
@@ -94,7 +94,7 @@ interface Operation {
 }
 
 function withRule(operation: Operation, rule: AccessRule): Operation {
-  const role = roleOf(rule.door);
+  const role = roleOf(rule.admits);
   const parameters = [...(operation.parameters ?? []), ...guardParameters(rule)];
   return {
     ...operation,

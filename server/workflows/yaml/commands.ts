@@ -10,10 +10,10 @@ import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import type { Executor } from "../../../db/client";
 import { type Engine, EngineError, type RunOps, type RunOwner } from "../../engine/engine";
 import { nameAuditTarget, noteAudit } from "../../audit/scope";
-import { type DecisionDoor, admitDecision, feedbackOf, unsupportedOutcome } from "../../decisions/commands";
+import { type DecisionHandler, admitDecision, feedbackOf, unsupportedOutcome } from "../../decisions/commands";
 import type { Decider } from "../../decisions/schemas";
 import { takeOpenComments } from "../../review/commands";
-import { editedOutput } from "../../review/doors";
+import { editedOutput } from "../../review/sources";
 import { composeFeedback } from "../../review/feedback";
 import { hashedUuid, isUuid } from "../../lib/uuid";
 import { requireRoleOrStarter } from "../../people/roles";
@@ -241,7 +241,7 @@ export class WorkflowCommands {
 }
 
 /** How the decisions of YAML runs (approvals, interactive loops' questions) are taken from the inbox and by their deadlines. */
-export function workflowDecisionDoor(commands: WorkflowCommands): DecisionDoor {
+export function workflowDecisionHandler(commands: WorkflowCommands): DecisionHandler {
   return {
     async decide(decision, body, by) {
       if (decision.kind === "answer") {

@@ -1,5 +1,5 @@
 /**
- * How inline review reads and edits each front door's outputs. A door registers its `ReviewDoor`: the versions of the
+ * How inline review reads and edits each front door's outputs. A door registers its `ReviewSource`: the versions of the
  * output a decision reviews (the pipeline's artifact versions; a YAML approval's or a review gate's output, kept with
  * each of the node's decisions) and how a person's edit becomes one.
  */
@@ -33,7 +33,7 @@ export interface ReviewedVersions {
   underReview: number;
 }
 
-export interface ReviewDoor {
+export interface ReviewSource {
   versions(decision: Decision): Promise<ReviewedVersions>;
   /** Saves the person's edited version as the one under review, with the door's rules (who may, what fits), in one transaction. */
   edit?(decision: Decision, body: EditBody, by: Decider): Promise<void>;
@@ -89,7 +89,7 @@ async function nodeVersions(db: Executor, engineRunId: string, nodeKey: string):
  * The door for outputs kept with their decisions (YAML approvals, Stitch review gates): each decision of the node is
  * a version, followed by the reviewer's edits of it, each revising the one before.
  */
-export function decisionSnapshotsDoor(engine: Engine): ReviewDoor {
+export function decisionSnapshotsSource(engine: Engine): ReviewSource {
   return {
     async versions(decision) {
       const { versions, lastOf } = await engine.database.run((db) => nodeVersions(db, decision.engine_run_id, decision.node_id));
