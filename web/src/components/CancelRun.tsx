@@ -34,6 +34,24 @@ export function CancelRun(props: CancelRunProps) {
   return useOwnsRun(props.startedById) ? <CancelRunControl {...props} /> : null;
 }
 
+/** The cancellation of a plain flow run, as its conversation and its canvas offer it: `cancel` is the flows' cancel mutation. */
+export function CancelFlowRun({ runId, cancel, onCancelled }: {
+  runId: string;
+  cancel: { isPending: boolean; error: unknown; mutateAsync(input: { runId: string; reason?: string }): Promise<unknown>; reset(): void };
+  onCancelled?: () => void;
+}) {
+  return (
+    <CancelRun
+      consequence="Every unfinished node stops and nothing more is sent to its workers; completed nodes keep their output."
+      pending={cancel.isPending}
+      error={cancel.error}
+      onConfirm={(reason) => cancel.mutateAsync({ runId, reason })}
+      onDismiss={cancel.reset}
+      {...(onCancelled ? { onCancelled } : {})}
+    />
+  );
+}
+
 function CancelRunControl({ consequence, pending, error, onConfirm, onDismiss, onCancelled }: CancelRunProps) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState("");

@@ -30,11 +30,13 @@ export function Time({ at }: { at: string }) {
  * (`author`: a name, or a decision's badge), by whom and when, what they wrote (`children`), and their avatar.
  * `extra`: more of the header (a version badge, a tag); `quiet`: a decision with no words, drawn smaller.
  */
-export function HumanTurn({ label, author, extra, actor, at, className, quiet = false, children }: {
+export function HumanTurn({ label, author, extra, actor, actorWord = "by", at, className, quiet = false, children }: {
   label: string;
   author: ReactNode;
   extra?: ReactNode;
   actor: string | null | undefined;
+  /** How the person is named: "by" someone (the default), "from" someone (a run's input). */
+  actorWord?: string;
   at: string;
   className?: string;
   quiet?: boolean;
@@ -46,7 +48,7 @@ export function HumanTurn({ label, author, extra, actor, at, className, quiet = 
         <header className="message-meta">
           {author}
           {extra}
-          {actor ? <span className="muted">by {actor}</span> : null}
+          {actor ? <span className="muted">{actorWord} {actor}</span> : null}
           <Time at={at} />
         </header>
         {children}

@@ -3,7 +3,7 @@
  * it and when, and the switch between its conversation and its flow graph.
  */
 import { useRef } from "react";
-import { CancelRun } from "../../../components/CancelRun";
+import { CancelFlowRun } from "../../../components/CancelRun";
 import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { EngineRunPill } from "../../../components/StatusPill";
 import { Link, paths } from "../../../lib/router";
@@ -23,14 +23,7 @@ export function FlowRunHeader({ run, view }: { run: FlowRun; view: "conversation
       <RunTitleRow title={run.flow_name} titleRef={titleRef}>
         <EngineRunPill status={run.status} />
         {cancellable ? (
-          <CancelRun
-            consequence="Every unfinished node stops and nothing more is sent to its workers; completed nodes keep their output."
-            pending={cancel.isPending}
-            error={cancel.error}
-            onConfirm={(reason) => cancel.mutateAsync({ runId: run.id, reason })}
-            onDismiss={cancel.reset}
-            onCancelled={() => titleRef.current?.focus()}
-          />
+          <CancelFlowRun runId={run.id} cancel={cancel} onCancelled={() => titleRef.current?.focus()} />
         ) : null}
       </RunTitleRow>
       <p className="run-sub muted small">

@@ -6,8 +6,7 @@
  * only what its turn holds; what a person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { PersonAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, OutcomeLine, RetryAction, SystemLine, Time, TypingDots, cutLongText } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, TypingDots, cutLongText } from "../../../components/Chat";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import type { PendingDecision } from "../../../components/ReviewForm";
@@ -143,20 +142,20 @@ function FlowTurnBody({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTur
 /** The fork's first turn: where it came from, with what was changed. */
 export function ForkedTurn({ turn }: { turn: TurnOf<"forked"> }) {
   return (
-    <article className="message message-human turn-forked" aria-label={`Forked from ${turn.label}`}>
-      <div className="bubble bubble-human">
-        <header className="message-meta">
-          <span className="message-author">
-            Forked from {turn.label} of <Link to={paths.flowRun(turn.from_run_id)}>run {turn.from_run_id.slice(0, 8)}</Link>
-          </span>
-          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        {turn.feedback ? <p className="turn-text">“{turn.feedback}”</p> : null}
-        {turn.input !== null ? <Value value={turn.input} label={`The edited input of ${turn.label}`} /> : <p className="muted small">{turn.label} started again from what the nodes before it gave.</p>}
-      </div>
-      <PersonAvatar name={turn.actor} />
-    </article>
+    <HumanTurn
+      label={`Forked from ${turn.label}`}
+      author={
+        <span className="message-author">
+          Forked from {turn.label} of <Link to={paths.flowRun(turn.from_run_id)}>run {turn.from_run_id.slice(0, 8)}</Link>
+        </span>
+      }
+      actor={turn.actor}
+      at={turn.at}
+      className="turn-forked"
+    >
+      {turn.feedback ? <p className="turn-text">“{turn.feedback}”</p> : null}
+      {turn.input !== null ? <Value value={turn.input} label={`The edited input of ${turn.label}`} /> : <p className="muted small">{turn.label} started again from what the nodes before it gave.</p>}
+    </HumanTurn>
   );
 }
 
@@ -177,17 +176,9 @@ export function CopiedTurn({ turn }: { turn: TurnOf<"copied"> }) {
 
 export const InputTurn = memo(function InputTurn({ turn }: { turn: TurnOf<"input"> }) {
   return (
-    <article className="message message-human" aria-label="Input">
-      <div className="bubble bubble-human">
-        <header className="message-meta">
-          <span className="message-author">Input</span>
-          {turn.started_by ? <span className="muted">from {turn.started_by}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        {turn.input === null ? <p className="turn-text muted">The run was started without an input.</p> : <Value value={turn.input} label="The run's input" />}
-      </div>
-      <PersonAvatar name={turn.started_by} />
-    </article>
+    <HumanTurn label="Input" author={<span className="message-author">Input</span>} actor={turn.started_by} actorWord="from" at={turn.at}>
+      {turn.input === null ? <p className="turn-text muted">The run was started without an input.</p> : <Value value={turn.input} label="The run's input" />}
+    </HumanTurn>
   );
 });
 
@@ -344,20 +335,20 @@ export function DecidedTurn({ turn }: { turn: TurnOf<"decided"> }) {
   const words = turn.decision === "request_changes" ? turn.feedback : null;
   const hasOutput = turn.decision === "complete" && turn.output !== null;
   return (
-    <article className="message message-human" aria-label={label}>
-      <div className={`bubble bubble-human${words || hasOutput ? "" : " bubble-decision"}`}>
-        <header className="message-meta">
-          <span className={`decision ${turn.decision === "request_changes" ? "decision-rejected" : "decision-approved"}`}>
-            {turn.decision === "request_changes" ? null : <CheckIcon />}
-            {label}
-          </span>
-          {turn.actor ? <span className="muted">by {turn.actor}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        {words ? <blockquote className="feedback-quote">{words}</blockquote> : null}
-        {hasOutput ? <Value value={turn.output} label={`Input given to ${turn.label}`} /> : null}
-      </div>
-      <PersonAvatar name={turn.actor} />
-    </article>
+    <HumanTurn
+      label={label}
+      author={
+        <span className={`decision ${turn.decision === "request_changes" ? "decision-rejected" : "decision-approved"}`}>
+          {turn.decision === "request_changes" ? null : <CheckIcon />}
+          {label}
+        </span>
+      }
+      actor={turn.actor}
+      at={turn.at}
+      quiet={!(words || hasOutput)}
+    >
+      {words ? <blockquote className="feedback-quote">{words}</blockquote> : null}
+      {hasOutput ? <Value value={turn.output} label={`Input given to ${turn.label}`} /> : null}
+    </HumanTurn>
   );
 }

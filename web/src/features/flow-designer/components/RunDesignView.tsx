@@ -6,7 +6,7 @@
  */
 import { ReactFlowProvider } from "@xyflow/react";
 import type { ReactNode } from "react";
-import { CancelRun } from "../../../components/CancelRun";
+import { CancelFlowRun } from "../../../components/CancelRun";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { EngineRunPill } from "../../../components/StatusPill";
@@ -72,13 +72,7 @@ function RunCanvas({ run, graph, flowName, overlay }: { run: EngineRun; graph: F
             Edit the flow
           </Link>
           {!finished && !run.owner ? (
-            <CancelRun
-              consequence="Every unfinished node stops and nothing more is sent to its workers; completed nodes keep their output."
-              pending={cancel.isPending}
-              error={cancel.error}
-              onConfirm={(reason) => cancel.mutateAsync({ runId: run.id, reason })}
-              onDismiss={cancel.reset}
-            />
+            <CancelFlowRun runId={run.id} cancel={cancel} />
           ) : null}
         </div>
       </header>
