@@ -8,7 +8,7 @@
 // such as a selected edge, keep React Flow's look.
 import "../flow-graph.css";
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
-import { CancelRun } from "../../../components/CancelRun";
+import { CancelFlowRun } from "../../../components/CancelRun";
 import { RunTitleRow } from "../../../components/Chat";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
@@ -95,15 +95,5 @@ export function FlowGraphView({ stitchRunId, header }: { stitchRunId: string; he
 }
 
 function CancelEngineRun({ runId, onCancelled }: { runId: string; onCancelled(): void }) {
-  const cancel = useCancelEngineRun();
-  return (
-    <CancelRun
-      consequence="Every unfinished node stops and nothing more is sent to its workers; completed nodes keep their output."
-      pending={cancel.isPending}
-      error={cancel.error}
-      onConfirm={(reason) => cancel.mutateAsync({ runId, reason })}
-      onDismiss={cancel.reset}
-      onCancelled={onCancelled}
-    />
-  );
+  return <CancelFlowRun runId={runId} cancel={useCancelEngineRun()} onCancelled={onCancelled} />;
 }
