@@ -6,6 +6,11 @@
  * the run's version (`applyUnlocked`). Nothing about a run is trusted from memory between events (what a process
  * holds of a run it wrote is used only under that guard), so any number of processes can share the work.
  *
+ * An event is applied one of three ways, each with one name: `applyUnlocked` (alone, without a transaction, guarded by
+ * the run's version), `applyLocked` (in a transaction with the run's row locked first) and `applyBatch` (several
+ * events of several runs in one transaction); `applyOne` tries the first and falls back to the second. The pure core
+ * decides (`decide`), and what it decided is written (`record`).
+ *
  * This file holds the writes. What the engine answers without changing anything is engineReads.ts (which this class
  * extends), its API's types engineTypes.ts, and a run told again from its log replay.ts.
  */
@@ -194,14 +199,14 @@ export class Engine extends EngineReads {
    * in-process executors report. Either the whole event is applied or, when refused, nothing is.
    */
   handle(runId: string, event: KeyedEvent, actor: string | null = null): Promise<EventResult> {
-    return this.applyAlone(runId, event, actor);
+    return this.applyOne(runId, event, actor);
   }
 
   /**
    * One event on one run, alone: without a transaction when it can be (`applyUnlocked`), else in one with the run's
    * row locked first (`onRun`). `admit` is the front door's check of the run, as in a batch.
    */
-  private async applyAlone(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult> {
+  private async applyOne(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult> {
     const applied = readsEveryRow(event) ? undefined : await this.applyUnlocked(runId, event, actor, admit);
     return applied ?? this.onRun(runId, (run) => (admit?.(run), run.handle(event, actor)), event);
   }
@@ -352,7 +357,7 @@ export class Engine extends EngineReads {
       const apply = (event: ApplicableEvent, actor: string | null) => {
         const preread = read?.event === event ? read : undefined;
         read = undefined;
-        return this.applyEvent(tx, locked, event, actor, after, preread);
+        return this.applyLocked(tx, locked, event, actor, after, preread);
       };
       const ops: RunOps = {
         id: locked.id,
@@ -382,18 +387,18 @@ export class Engine extends EngineReads {
    */
   async handleAll(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
     // Alone, each event's outcome is its own: one that fails does not make the others' answers errors.
-    const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.applyAlone(runId, event, null, admit).catch(asError)));
+    const alone = () => Promise.all(events.map(({ runId, event, admit }) => this.applyOne(runId, event, null, admit).catch(asError)));
     // A cancellation-like event reads every row of its run, which a batch does not read: it goes alone.
     if (events.length <= 1 || events.some(({ event }) => readsEveryRow(event))) return alone();
     try {
-      return await this.handleTogether(events);
+      return await this.applyBatch(events);
     } catch (error) {
       if (error instanceof BatchFault) return alone();
       throw error;
     }
   }
 
-  private handleTogether(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
+  private applyBatch(events: readonly BatchedEvent[]): Promise<(EventResult | Error)[]> {
     return this.committing(async (tx, after) => {
       const runIds = [...new Set(events.map((e) => e.runId).filter(store.isUuid))].sort();
       const locked = new Map((await store.lockRuns(tx, runIds)).map((run) => [run.id, run]));
@@ -503,7 +508,7 @@ export class Engine extends EngineReads {
     };
   }
 
-  private async applyEvent(
+  private async applyLocked(
     tx: Executor, locked: store.LockedRun, event: ApplicableEvent, actor: string | null, after: AfterCommit, preread?: { keys: readonly string[]; rows: readonly NodeRow[] },
   ): Promise<EventResult> {
     const g = await this.graphOfRun(tx, locked);
@@ -798,7 +803,7 @@ function batchLoader(keys: readonly string[], read: readonly NodeRow[], deferred
   };
 }
 
-/** A batch's writes and projections, held until every event of it has been decided (Engine.handleTogether). */
+/** A batch's writes and projections, held until every event of it has been decided (Engine.applyBatch). */
 interface DeferredWrites {
   writes: ({ runId: string } & store.EventWrites)[];
   transitions: RunTransition[];
