@@ -37,11 +37,14 @@ function parseOptions(argv: readonly string[]): Options {
   return parsed.data;
 }
 
-/** Layers of 10 Workers, each fed by the node above it in the layer before and, every third one, by its neighbour's. */
+/**
+ * Layers of 10 Workers, each fed by the node above it in the layer before and, every third one, by its neighbour's; drawn
+ * with each layer as a row, so "Tidy up" (layers as columns, left to right) moves every node.
+ */
 function layeredGraph(size: number) {
   const width = 10;
   const nodes = Array.from({ length: size }, (_, i) => ({
-    id: `w-${i}`, type: "Worker" as const, position: { x: Math.floor(i / width) * 260, y: (i % width) * 120 },
+    id: `w-${i}`, type: "Worker" as const, position: { x: (i % width) * 260, y: Math.floor(i / width) * 120 },
     data: { label: `Worker ${i}`, webhookUrl: "http://127.0.0.1:9/work" },
   }));
   const edges = nodes.flatMap((_, i) => {
@@ -71,14 +74,22 @@ async function openAndDraw(browser: Browser, url: string): Promise<{ page: Page;
   return { page, ms };
 }
 
+/**
+ * From the click to the first frame that draws the new layout: React may render the click's change in a later task, so
+ * the frames are watched until a node the layout moves is drawn where it now stands (at most 30 s).
+ */
 async function tidyUp(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Tidy up")!;
+  // As text: a function compiled by tsx would carry esbuild's `__name` helper, which the page does not have.
+  return page.evaluate(`(async () => {
+    const button = [...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Tidy up");
+    const placed = () => [...document.querySelectorAll(".react-flow__node")].slice(0, 20).map((n) => n.style.transform).join("|");
+    const before = placed();
     const start = performance.now();
     button.click();
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    while (placed() === before && performance.now() - start < 30000) await new Promise((resolve) => requestAnimationFrame(resolve));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
     return performance.now() - start;
-  });
+  })()`);
 }
 
 /** Frames per second while the mouse drags from `from` by (dx, dy) in 60 moves. */
@@ -122,6 +133,8 @@ async function measureSize(browser: Browser, base: string, size: number, repeats
     if (node) drag.push(await dragFps(page, { x: node.x + 20, y: node.y + 10 }, 200, 120));
     const pane = await page.locator(".react-flow__pane").boundingBox();
     if (pane) pan.push(await dragFps(page, { x: pane.x + 8, y: pane.y + pane.height - 8 }, 300, -200));
+    // The pan's last changes settle first: a click in the same frames is lost under them.
+    await page.waitForTimeout(500);
     tidy.push(await tidyUp(page));
     // The drag and the tidy-up left a draft: discarded, so the next open draws the stored version again.
     await fetch(`${base}/api/stitch/flows/${flow.id}/draft`, { method: "DELETE", headers: auth });
