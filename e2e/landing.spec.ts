@@ -4,7 +4,7 @@
  * screen; an analyst on the new brief; an operator on the decisions nobody can take, each saying why with its fix. On a
  * server of its own: the accounts it makes would otherwise meet people.spec.ts's "Create the first account".
  */
-import { type APIRequestContext, type Browser, type Page, expect, request as requests, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, type BrowserContext, type Page, expect, request as requests, test } from "@playwright/test";
 import { bootstrapHeaders } from "./auth";
 import { snapshot } from "./helpers";
 import { type OwnServer, startOwnServer } from "./ownServer";
@@ -24,8 +24,11 @@ async function account(request: APIRequestContext, name: string, role: "analyst"
 }
 
 /** Opens the root address on a phone and signs in there, as a person would. */
+const contexts: BrowserContext[] = [];
+
 async function signInAtRoot(browser: Browser, baseURL: string | undefined, person: { email: string; password: string }): Promise<Page> {
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: {}, viewport: phone });
+  contexts.push(context);
   const page = await context.newPage();
   await page.goto("/");
   await page.getByLabel("Email").fill(person.email);
@@ -45,6 +48,8 @@ test.beforeAll(async () => {
   server = await startOwnServer();
 });
 test.afterAll(async () => {
+  // Its people's pages go before their server does: left open, they would poll a server that is gone.
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
   await server?.stop();
 });
 
