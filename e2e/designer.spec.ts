@@ -96,6 +96,8 @@ test("an operator draws, checks, saves, runs and watches a flow with the keyboar
   const runUrl = page.url();
   await press(page.getByRole("link", { name: "Open the conversation" }));
   await press(page.getByRole("button", { name: "Approve" }).first());
+  // Taken once the conversation tells it: leaving before would abandon the approval on its way.
+  await expect(page.getByRole("article", { name: "Approved Review gate" })).toBeVisible();
   await page.goto(runUrl);
   await expect(canvasNode(page, "Ship order")).toContainText("3 of 3 completed");
   await expect(canvasNode(page, "Collector")).toContainText("Completed");
