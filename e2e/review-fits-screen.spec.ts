@@ -37,6 +37,9 @@ async function openWaitingRun(page: Page, width: number): Promise<Locator> {
   await page.goto(`/app/runs/${encodeURIComponent(runId)}`);
   const output = page.getByRole("article", { name: "Requirements output, version 1" });
   await expect(output.getByRole("table", { name: "Core capabilities" })).toBeVisible({ timeout: 60_000 });
+  // Settled: the output is drawn for review (its parts' comment buttons); before, it may be drawn again, and what was
+  // measured is gone.
+  await expect(output.getByRole("button", { name: /^Comment on CAP-\d+$/ }).first()).toBeVisible();
   return output;
 }
 
