@@ -30,7 +30,8 @@ const CATEGORIES = [
   { category: "lib", pattern: "server/lib/**" },
   // People (accounts, sessions, tokens) and the audit trail are doors of their own, beside the engine's front doors.
   // So are the decisions and the notifications (webhook subscriptions and email).
-  { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/notifications/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
+  // What every kind of run shares about forks (who may fork, the API's shapes) is server/forks, beside them.
+  { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/forks/**", "server/notifications/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
   { category: "pipeline", pattern: "server/pipeline/**" },
   { category: "flows-door", pattern: "server/flows/**" },
   { category: "notifications", pattern: "server/notifications/**" },

@@ -89,7 +89,7 @@ function whyNotDecider(open: DecisionRow, by: Decider): string | undefined {
 
 /**
  * The nodes of engine run `engineRunId` whose open decisions `by` may take (their keys), read in the caller's
- * transaction without a lock: where a reviewer may fork the run from (server/flows/forkRule.ts).
+ * transaction without a lock: where a reviewer may fork the run from (server/forks/rule.ts).
  */
 export async function nodesWaitingFor(tx: Executor, engineRunId: string, by: Decider): Promise<string[]> {
   const open = await store.openDecisionsOfRun(tx, engineRunId);

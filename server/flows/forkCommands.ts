@@ -1,6 +1,6 @@
 /**
  * Forks of plain flow runs: the one place their rules are applied (REST `/api/runs/...` and tRPC `engine.runs.fork`
- * only parse, authenticate and delegate here). Who may fork is forkRule.ts; what a fork copies is the engine's
+ * only parse, authenticate and delegate here). Who may fork is server/forks/rule.ts; what a fork copies is the engine's
  * (forkPlan.ts). Each fork is made in one transaction with its audit entry, whose target is the new run and whose
  * message names its parent and node.
  */
@@ -11,8 +11,8 @@ import type { StitchRun } from "../engine/schemas";
 import type { Identity } from "../people/schemas";
 import { OWNER_NAMES, type OwnerDoor } from "./commands";
 import { FlowError } from "./errors";
-import { whyNotFork } from "./forkRule";
-import type { ForkBody, ForkFailedBody, Forked, ForkedFailures } from "./forkSchemas";
+import { whyNotFork } from "../forks/rule";
+import type { ForkBody, ForkFailedBody, Forked, ForkedFailures } from "../forks/schemas";
 
 /** The audit trail's name of one fork, whichever door made it. */
 export const FORK_ACTION = "engine.runs.fork";

@@ -6,7 +6,7 @@
 import { type Engine, EngineError, type RunHistory } from "../engine/engine";
 import { parseKey } from "../engine/graph";
 import { diffOutputs, jsonEqual } from "../review/diff";
-import type { ComparedNode, RunComparison, RunLineage } from "./forkSchemas";
+import type { ComparedNode, RunComparison, RunLineage } from "../forks/schemas";
 
 type Side = NonNullable<ComparedNode["a"]>;
 

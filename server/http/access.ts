@@ -79,7 +79,7 @@ export const accessRules: AccessRule[] = [
   change(stitchPaths.complete, reviewer, "engine.runs.completeNode", run("runId")),
   change(stitchPaths.retry, operator, "engine.runs.retryNode", run("runId")),
   change(stitchPaths.review, reviewer, "engine.runs.reviewNode", run("runId")),
-  // Forks: every role comes in; who may fork which run is the front door's rule (server/flows/forkRule.ts), 403 naming it.
+  // Forks: every role comes in; who may fork which run is the front door's rule (server/forks/rule.ts), 403 naming it.
   // The entry's target is the new run (named by the command), its message the parent and node.
   change(forkPaths.fork, analyst, "engine.runs.fork", run("run_id")),
   read(forkPaths.lineage),

@@ -1,10 +1,10 @@
 /**
  * Forks of runs over REST: parse, authenticate (the guard, by access.ts) and delegate to the flows' fork commands
- * and queries, where the rules are (server/flows/forkCommands.ts, forkRule.ts).
+ * and queries, where the rules are (server/flows/forkCommands.ts; the rule is server/forks/rule.ts).
  */
 import { Hono } from "hono";
 import type { Flows } from "../flows/flows";
-import { CompareQuery, ForkBody, ForkFailedBody } from "../flows/forkSchemas";
+import { CompareQuery, ForkBody, ForkFailedBody } from "../forks/schemas";
 import { callerOf } from "./actor";
 import { readBody, readQuery } from "./errors";
 import { forkPaths as paths } from "./paths";

@@ -16,7 +16,7 @@ import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, postJson, startWorkerServer } from "../testing/workerServer";
 import { createCaller } from "../trpc/router";
 import type { StitchRun } from "../engine/schemas";
-import type { Forked, ForkedFailures, RunComparison, RunLineage } from "../flows/forkSchemas";
+import type { Forked, ForkedFailures, RunComparison, RunLineage } from "../forks/schemas";
 import type { FlowConversation } from "../flows/schemas";
 
 describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {

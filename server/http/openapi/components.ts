@@ -8,7 +8,7 @@ import { AuditEntry, type AuditPage } from "../../audit/schemas";
 import { CommentBody, CommentList, Draft, DraftBody, EditBody, EditCheck, ReviewComment, ReviewDiff, ReviewOutput } from "../../review/schemas";
 import { AssignBody, DecideBody, Decision, DecisionActivityList, DecisionPage } from "../../decisions/schemas";
 import { FlowConversation, FlowTurn } from "../../flows/schemas";
-import { ForkBody, ForkFailedBody, Forked, ForkedFailures, RunComparison, RunLineage } from "../../flows/forkSchemas";
+import { ForkBody, ForkFailedBody, Forked, ForkedFailures, RunComparison, RunLineage } from "../../forks/schemas";
 import { CheckGraphBody, DiscardedDraft, FlowDiff, FlowDraft, FlowDraftBody, GraphCheck, RestoreVersionBody, SaveVersionBody, StaleVersion, StartFlowRunBody } from "../../flows/versionSchemas";
 import type { Engine, EventResult } from "../../engine/engine";
 import {

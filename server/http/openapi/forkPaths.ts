@@ -1,6 +1,6 @@
 /**
  * Forks of runs and the comparison of two runs (server/http/forkRoutes.ts): who may fork is the flows' fork rule
- * (server/flows/forkRule.ts), what a fork copies the engine's (server/engine/forkPlan.ts).
+ * (server/forks/rule.ts), what a fork copies the engine's (server/engine/forkPlan.ts).
  */
 import { forkPaths as paths } from "../paths";
 import { type Tag, answer, body, invalidJson400, pathParam, queryParam, ref, refusals, tagged } from "./operations";

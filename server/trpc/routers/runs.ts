@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CancelBody, ReviewBody } from "../../engine/schemas";
 import { StartFlowRunBody } from "../../flows/versionSchemas";
-import { CompareQuery, ForkBody, ForkFailedBody } from "../../flows/forkSchemas";
+import { CompareQuery, ForkBody, ForkFailedBody } from "../../forks/schemas";
 import { PageParams } from "../../lib/paging";
 import { analystProcedure, operatorProcedure, reviewerProcedure, router } from "../trpc";
 

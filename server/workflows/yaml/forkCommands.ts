@@ -3,7 +3,7 @@
  * writes its own rows for it in the same transaction (the run's row, on the same definition, or the workflow's latest
  * with `version: "latest"`, and its message turn), and its projection tells the fork's first event as a "forked" turn.
  * For a workflow, what may be changed is the run's input: its message and inputs (`input: {message?, inputs?}`). Who
- * may fork is the one rule of every front door (server/flows/forkRule.ts).
+ * may fork is the one rule of every front door (server/forks/rule.ts).
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -11,8 +11,8 @@ import { nameAuditTarget, noteAudit } from "../../audit/scope";
 import { nodesWaitingFor } from "../../decisions/commands";
 import { type Engine, EngineError } from "../../engine/engine";
 import type { StitchRun } from "../../engine/schemas";
-import { whyNotFork } from "../../flows/forkRule";
-import type { ForkBody, Forked } from "../../flows/forkSchemas";
+import { whyNotFork } from "../../forks/rule";
+import type { ForkBody, Forked } from "../../forks/schemas";
 import type { Identity } from "../../people/schemas";
 import * as store from "../store";
 import { WorkflowError, yamlDefinition, yamlRun } from "./errors";

@@ -1,5 +1,5 @@
 /**
- * Who may fork a run, decided in one place for every door (REST and tRPC both reach it through forkCommands.ts):
+ * Who may fork a run, decided in one place for every front door (each front door's fork commands apply it):
  * operators any run; the person who started it, her own run; a reviewer (or anyone a decision is assigned to) a run
  * she may decide in, from a node at or before a decision that waits for her, to try another direction without
  * deciding. Everyone else is refused, 403, with the rule named.
