@@ -90,6 +90,16 @@ export class EngineReads {
     return runOf(run);
   }
 
+  /**
+   * The engine run of any front door's run id: an engine run's own id (a flow's or a workflow's run), or the id a front
+   * door gives its run (a pipeline's `RUN_...`). Unknown: not_found.
+   */
+  async runIdOf(id: string): Promise<string> {
+    const found = store.isUuid(id) ? id : await this.database.run((db) => store.runIdOfOwnerRun(db, id));
+    if (!found) throw runNotFound(id);
+    return found;
+  }
+
   /** The run's change marker (store.ts `changeMarker`): it moves with every event accepted on the run. */
   async changeMarker(runId: string): Promise<{ marker: string; status: RunStatus; owner: RunOwner | null }> {
     const found = await this.database.run((db) => store.changeMarker(db, runId));

@@ -389,6 +389,12 @@ export async function changeMarker(db: Executor, runId: string): Promise<{ marke
   return { marker: [iso(found.updated_at), found.status, found.event ?? 0].join("/"), status: RunStatus.parse(found.status), owner: ownerOf(found.owner, found.owner_run_id) };
 }
 
+/** The engine run a front door's own run id names (a pipeline's `RUN_...`), read without a lock: it never changes. */
+export async function runIdOfOwnerRun(db: Executor, ownerRunId: string): Promise<string | undefined> {
+  const [found] = await rows<{ id: string }>(db, sql`SELECT id FROM stitch_runs WHERE owner_run_id = ${ownerRunId} LIMIT 1`);
+  return found?.id;
+}
+
 /** Up to `limit` runs (of one flow, or of all) after the cursor, newest first, each with its cursor key. */
 /**
  * A run's title as lists show it, read from its input alone: its `title`, `domain` or `message` (the first of them that

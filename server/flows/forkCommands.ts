@@ -42,8 +42,10 @@ export class ForkCommands {
    * Forks run `runId` at `body.node_id`, as `caller`: refused (403) unless the fork rule lets her. A run another front
    * door owns is forked through that front door when it forks its runs (a YAML workflow's), refused (409) otherwise.
    */
-  async fork(runId: string, body: ForkBody, caller: Identity): Promise<Forked> {
-    // Who owns a run never changes, so it is read without a lock; the fork then locks the run first.
+  async fork(id: string, body: ForkBody, caller: Identity): Promise<Forked> {
+    // Any front door's run id (a pipeline's RUN_...). Who owns a run never changes, so it is read without a lock; the
+    // fork then locks the run first.
+    const runId = await this.engine.runIdOf(id);
     const { owner } = await this.engine.changeMarker(runId);
     const through = owner ? this.owners.get(owner.front_door) : undefined;
     if (through) return through(runId, body, caller);

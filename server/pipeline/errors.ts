@@ -1,7 +1,7 @@
 /** The agent pipeline's refusals: a run or agent that does not exist, or a run not in a state for the request. */
 import { Refusal } from "../lib/refusal";
 
-export type PipelineErrorCode = "not_found" | "conflict" | "bad_request" | "unauthorized" | "unprocessable";
+export type PipelineErrorCode = "not_found" | "conflict" | "bad_request" | "unauthorized" | "forbidden" | "unprocessable";
 
 export class PipelineError extends Refusal<PipelineErrorCode> {
   override name = "PipelineError";

@@ -10,6 +10,7 @@ import type { Engine } from "../engine/engine";
 import type { ConversationMarkers } from "../engine/runChanges";
 import { PipelineCommands } from "./commands";
 import { flowIdFor, pipelineGraph } from "./definition";
+import { PipelineForkCommands } from "./forkCommands";
 import { pipelineProjection } from "./projection";
 import { AgentCallbackBody, agentDispatchAdapter } from "./protocol";
 import type { BuiltinAgents } from "./agents/builtinWebhook";
@@ -40,6 +41,8 @@ export interface Pipeline {
   readonly agents: readonly PipelineAgent[];
   readonly flowId: string;
   readonly commands: PipelineCommands;
+  /** Forks of its runs (the one fork door, server/flows/forkCommands.ts, hands them here). */
+  readonly forks: PipelineForkCommands;
   readonly queries: PipelineQueries;
   /** How the dispatcher sends the pipeline's Worker dispatches (`data.protocol: "agent"`). */
   readonly dispatchAdapter: DispatchAdapter;
@@ -65,6 +68,7 @@ export async function installPipeline(database: Database, engine: Engine, option
     agents,
     flowId,
     commands,
+    forks: new PipelineForkCommands(engine, { flowId, agents }),
     queries,
     dispatchAdapter: agentDispatchAdapter(database, { agents, callbackUrl: options.agentCallbackUrl, callbackSecret: options.callbackSecret, ...(performBuiltin ? { performBuiltin } : {}) }),
   };

@@ -29,7 +29,11 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
   }
   const last = run.agents[run.agents.length - 1]!;
   let state: Projected["state"];
+  // A fork's first event: the nodes it copied did not run here (the fork's command told them, with where they came from).
+  const event = t.event;
+  const copied = new Set(event.type === "fork" ? event.rows.filter((row) => row.status !== "pending").map((row) => row.key) : []);
   for (const change of t.changes) {
+    if (copied.has(change.key)) continue;
     const node = t.graph.nodes.get(change.key);
     if (!node || !isPipelineNode(node)) continue;
     const slug = String(node.data.agent);
@@ -38,7 +42,8 @@ export function project(run: { agents: readonly PipelineAgent[]; currentAgent: s
     if (node.type === "Worker") {
       // A restart (an edited brief) calls the agent anew even when it was at work: a fresh start, not a revision.
       if (after === "running" && (before !== "running" || t.event.type === "restart")) {
-        const rerun = t.event.type === "review" && t.event.decision === "reject";
+        // A revision: after a rejection, or a fork's first call with a first feedback.
+        const rerun = (t.event.type === "review" && t.event.decision === "reject") || (t.event.type === "fork" && change.after.feedback !== null);
         state = { state: { phase: rerun ? "retrying" : "in_progress", agent: slug }, failure: null };
         turn({ kind: "started", payload: { is_feedback: rerun, attempt: change.after.attempt } }, slug);
       } else if (after === "failed" && before !== "failed") {

@@ -62,11 +62,13 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
     if (!agent) throw new Error(`no agent "${slug}" in the pipeline of run ${run.id}`);
     const latest = await database.run((db) => store.latestContents(db, run.id));
     const feedback = payload.feedback;
+    // With feedback the agent revises its own latest output; a fork's first feedback to an agent that had no output
+    // to revise goes with a first draft's context instead.
+    const own = feedback ? (latest.get(agent.artifact_type) ?? feedback.previousOutput) : undefined;
+    let revising = false;
     let context: Record<string, unknown>;
-    if (feedback) {
-      const own = latest.get(agent.artifact_type) ?? feedback.previousOutput;
-      context = isPlainObject(own) ? own : {};
-    } else {
+    if (feedback && isPlainObject(own)) (context = own), (revising = true);
+    else {
       context = {};
       for (const key of agent.context) {
         if (key === "domain") context.domain = run.domain;
@@ -79,7 +81,7 @@ export function agentDispatchAdapter(database: Database, options: AgentProtocolO
     const secret = options.callbackSecret;
     const callbackUrl = `${options.callbackUrl(slug)}?call=${payload.attempt}${secret ? `&token=${agentCallbackToken(secret, run.id, slug, payload.attempt)}` : ""}`;
     const body: AgentCall = {
-      run_id: run.id, context, is_feedback: feedback !== undefined, feedback: feedback?.text ?? "", comments: feedback?.comments ?? [], callback_url: callbackUrl,
+      run_id: run.id, context, is_feedback: revising, feedback: feedback?.text ?? "", comments: feedback?.comments ?? [], callback_url: callbackUrl,
     };
     const current = options.agents.find((a) => a.slug === slug);
     const performBuiltin = options.performBuiltin;

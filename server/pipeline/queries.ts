@@ -14,6 +14,9 @@ import type { ReviewedVersions, StoredVersion } from "../review/sources";
 import { EditedBy } from "./schemas";
 import { madeByStored } from "./provenance";
 
+/** Where a version a fork copied came from (its metadata's `copied_from`). */
+const CopiedFrom = z.object({ run_id: z.string(), version: z.number().int() });
+
 /** An agent's `comment_outcomes` as stored in its envelope, read for what each says was done. */
 const StoredCommentOutcomes = z.array(z.object({ anchor: z.string(), done: z.boolean() }));
 
@@ -31,7 +34,11 @@ function summary(run: Omit<store.PipelineRunListRow, "waitingFor">): Omit<RunSum
   };
 }
 
-const view = (run: store.PipelineRunRow, retryAllowed: boolean): PipelineRunView => ({ ...summary(run), brief: run.brief, retry_allowed: retryAllowed });
+type Lineage = Awaited<ReturnType<typeof store.lineage>>;
+
+const view = (run: store.PipelineRunRow, retryAllowed: boolean, lineage: Lineage): PipelineRunView => ({
+  ...summary(run), brief: run.brief, retry_allowed: retryAllowed, forked_from: lineage.forkedFrom, forks: lineage.forks,
+});
 
 const toArtifact = (a: store.ArtifactRow): ArtifactVersion => ({
   id: a.id, run_id: a.runId, artifact_type: a.artifactType, version: a.version, content: a.content,
@@ -93,9 +100,12 @@ export class PipelineQueries {
   }
 
   /** The run as the API shows it, with whether the retry command would be accepted now. */
-  private async view(run: store.PipelineRunRow): Promise<PipelineRunView> {
-    const calledAt = run.currentAgent && !run.failure ? await this.database.run((db) => store.agentCalledAt(db, run.id, run.currentAgent!)) : undefined;
-    return view(run, retryRefusal(run, calledAt, this.stuckAfterMs) === undefined);
+  private async view(run: store.PipelineRunRow, lineage?: Lineage): Promise<PipelineRunView> {
+    const [calledAt, forks] = await Promise.all([
+      run.currentAgent && !run.failure ? this.database.run((db) => store.agentCalledAt(db, run.id, run.currentAgent!)) : undefined,
+      lineage ?? this.database.run((db) => store.lineage(db, run.stitchRunId)),
+    ]);
+    return view(run, retryRefusal(run, calledAt, this.stuckAfterMs) === undefined, forks);
   }
 
   /**
@@ -184,9 +194,10 @@ export class PipelineQueries {
   async conversation(runId: string): Promise<Conversation> {
     const run = await this.findRun(runId);
     const agents = run.agents;
-    const [turns, artifacts] = await Promise.all([
+    const [turns, artifacts, lineage] = await Promise.all([
       this.database.run((db) => store.listTurns(db, runId)),
       this.database.run((db) => store.listArtifacts(db, runId)).then((found) => found.map(toArtifact)),
+      this.database.run((db) => store.lineage(db, run.stitchRunId)),
     ]);
     const byId = new Map(artifacts.map((a) => [a.id, a]));
     const lastFailureId = turns.filter((e) => e.kind === "failed").at(-1)?.id;
@@ -209,9 +220,16 @@ export class PipelineQueries {
           messages.push({
             kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata,
             edited_by: edited.success ? edited.data.name : null, made_by: madeByStored(agents.find((a) => a.slug === e.agent), artifact.metadata),
+            copied_from: CopiedFrom.safeParse(artifact.metadata?.copied_from).data ?? null,
           });
         }
-      } else if (e.kind === "approved" && agent) messages.push({ kind: "approval", id, at, agent, actor: e.actor, comment: e.payload.comment });
+      } else if (e.kind === "approved" && agent) {
+        // An approval a fork copied is told at the time it was decided, in the run it was decided in.
+        const copied = e.payload.decided_in;
+        messages.push({ kind: "approval", id, at: copied ? iso(copied.at) : at, agent, actor: e.actor, comment: e.payload.comment, decided_in: copied?.run_id ?? null });
+      } else if (e.kind === "forked") {
+        messages.push({ kind: "forked", id, at, agent, node_id: e.payload.node_id, from_run_id: e.payload.from_run_id, actor: e.actor, feedback: e.payload.feedback });
+      }
       // A rejection with nothing said is what an edited brief's restart left behind before it was its own turn alone.
       else if (e.kind === "rejected" && agent && e.payload.feedback.trim() !== "") messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
       else if (e.kind === "failed") {
@@ -225,7 +243,13 @@ export class PipelineQueries {
         messages.push({ kind: "brief", id, at, domain: run.domain, brief: edit.brief, version: edit.version, by: edit.by });
       }
     }
-    return { run: await this.view(run), stitch_run_id: run.stitchRunId, messages };
+    // The runs forked from this one, each where it was made, in time with the rest.
+    for (const fork of lineage.forks) {
+      const later = messages.findIndex((m, i) => i > 0 && Date.parse(m.at) > Date.parse(fork.at));
+      const told: ConversationMessage = { kind: "forked_into", id: `fork-${fork.run_id}`, at: fork.at, agent: refOf(fork.agent), node_id: fork.node_id, fork_run_id: fork.run_id, actor: fork.by };
+      messages.splice(later === -1 ? messages.length : later, 0, told);
+    }
+    return { run: await this.view(run, lineage), stitch_run_id: run.stitchRunId, messages };
   }
 
   /**

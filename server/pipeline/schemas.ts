@@ -102,6 +102,21 @@ export type RunPhase = z.infer<typeof RunPhase>;
 export const RunState = z.object({ phase: RunPhase, agent: AgentSlug.nullable() });
 export type RunState = z.infer<typeof RunState>;
 
+/** Where a fork of a pipeline run came from: its parent (a pipeline run id), the agent it restarted at, who, when. */
+export const PipelineForkedFrom = z.object({
+  run_id: z.string().describe("The parent pipeline run."),
+  node_id: z.string().describe("The node forked at: `agent_<slug>` (the agent drafts afresh) or `review_<slug>` (its output is reviewed anew)."),
+  agent: AgentSlug.nullable().describe("The agent of that node."),
+  by: z.string().nullable().describe("Who forked it."),
+  at: z.string(),
+  version: z.enum(["original", "latest"]).describe("`original`: the pipeline the parent ran; `latest`: the pipeline in force when it was forked."),
+});
+export type PipelineForkedFrom = z.infer<typeof PipelineForkedFrom>;
+
+/** A fork as its parent lists it. */
+export const PipelineFork = PipelineForkedFrom.omit({ run_id: true }).extend({ run_id: z.string().describe("The fork's own pipeline run id.") });
+export type PipelineFork = z.infer<typeof PipelineFork>;
+
 /** A run as its clients read it, plus `failure` when an agent could not be reached or failed. */
 export const PipelineRunView = z.object({
   run_id: z.string(),
@@ -116,6 +131,8 @@ export const PipelineRunView = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   retry_allowed: z.boolean().describe("Whether `POST .../retry` would be accepted now: the agent failed, or has been in progress for longer than AGENT_STUCK_AFTER_MS."),
+  forked_from: PipelineForkedFrom.nullable().describe("The run this one was forked from (`POST /api/runs/{run_id}/fork`), at which agent, by whom; null for a run submitted as a brief."),
+  forks: z.array(PipelineFork).describe("The runs forked from this one, oldest first."),
 });
 export type PipelineRunView = z.infer<typeof PipelineRunView>;
 
@@ -147,13 +164,25 @@ export const PipelineTurn = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("started"), payload: z.object({ is_feedback: z.boolean(), attempt: z.number().int().optional() }) }),
   z.object({ kind: z.literal("artifact"), payload: z.object({ artifact_id: z.number().int(), version: z.number().int() }) }),
   // Turns stored before approvals kept their comment have no payload: read as an approval without one.
-  z.object({ kind: z.literal("approved"), payload: z.object({ comment: z.string().nullable() }).nullable().transform((p) => p ?? { comment: null }) }),
+  z.object({
+    kind: z.literal("approved"),
+    payload: z
+      .object({
+        comment: z.string().nullable(),
+        /** An approval a fork copied from its parent: the run it was decided in, and when (the turn's own time is the fork's). */
+        decided_in: z.object({ run_id: z.string(), at: z.string() }).optional(),
+      })
+      .nullable()
+      .transform((p) => p ?? { comment: null }),
+  }),
   z.object({ kind: z.literal("rejected"), payload: z.object({ feedback: z.string() }) }),
   z.object({ kind: z.literal("failed"), payload: z.object({ error: z.string() }) }),
   z.object({ kind: z.literal("completed"), payload: z.null() }),
   z.object({ kind: z.literal("cancelled"), payload: z.object({ reason: z.string().nullable() }) }),
   // The submitter's new brief, with the one it replaces (the conversation keeps both).
   z.object({ kind: z.literal("brief_edited"), payload: z.object({ brief: z.string(), previous: z.string() }) }),
+  // A fork's first turn: where it came from, and what the person forking said to the agent it restarts at.
+  z.object({ kind: z.literal("forked"), payload: z.object({ from_run_id: z.string(), node_id: z.string(), feedback: z.string().nullable() }) }),
 ]);
 export type PipelineTurn = z.infer<typeof PipelineTurn>;
 
@@ -186,8 +215,20 @@ export const ConversationMessage = z.discriminatedUnion("kind", [
     edited_by: z.string().nullable(),
     /** What made this version: an n8n agent, a model by name, the offline drafting or a person (provenance.ts). */
     made_by: MadeBy,
+    /** A version a fork copied from its parent: "copied from RUN_... v2"; null for one made in this run. */
+    copied_from: z.object({ run_id: z.string(), version: z.number().int() }).nullable(),
   }),
-  z.object({ kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable(), comment: z.string().nullable() }),
+  z.object({
+    kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable(), comment: z.string().nullable(),
+    /** An approval copied by a fork: the run it was decided in ("decided in RUN_..."), at `at`; null for one decided in this run. */
+    decided_in: z.string().nullable(),
+  }),
+  z.object({
+    kind: z.literal("forked"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), node_id: z.string(), from_run_id: z.string(), actor: z.string().nullable(),
+    /** The first feedback to the agent it restarted at, when one was given. */
+    feedback: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal("forked_into"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), node_id: z.string(), fork_run_id: z.string(), actor: z.string().nullable() }),
   z.object({ kind: z.literal("rejection"), id: z.string(), at: z.string(), agent: AgentRef, feedback: z.string(), actor: z.string().nullable() }),
   z.object({ kind: z.literal("error"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), error: z.string(), retryable: z.boolean() }),
   z.object({ kind: z.literal("completed"), id: z.string(), at: z.string() }),

@@ -3,12 +3,12 @@
  * transaction (so their writes commit with the events they cause), the projection inside the event's transaction,
  * and queries outside any transaction.
  */
-import { and, asc, desc, eq, getTableColumns, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, notInArray, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client";
 import { type CursorKey, type Keyed, afterCursor, cursorAt, keyedRows } from "../lib/paging";
 import { z } from "zod";
 import { pipelineAgents, pipelineArtifacts, pipelineEvents, pipelineRuns, stitchRuns } from "../../db/schema";
-import { ArtifactContent, ArtifactMetadata, PipelineAgent, PipelineTurn, RunPhase, type RunState, type SubmittedBy, WaitingFor } from "./schemas";
+import { ArtifactContent, ArtifactMetadata, PipelineAgent, PipelineFork, PipelineForkedFrom, PipelineTurn, RunPhase, type RunState, type SubmittedBy, WaitingFor } from "./schemas";
 import { statusText } from "./status";
 
 /**
@@ -241,4 +241,40 @@ export async function agentCalledAt(db: Executor, runId: string, slug: string): 
 export async function listTurns(db: Executor, runId: string): Promise<TurnRow[]> {
   const found = await db.select().from(pipelineEvents).where(eq(pipelineEvents.runId, runId)).orderBy(asc(pipelineEvents.id));
   return found.map(typedTurn);
+}
+
+/**
+ * A fork's copies of its parent's versions of `artifactTypes`: every version, with its number, content and metadata, and
+ * `copied_from` (the parent and its version) in the metadata, so the fork's next version of a type follows on and
+ * every copy says where it came from. Answers the copies' ids by type and version.
+ */
+export async function copyArtifacts(tx: Executor, fromRunId: string, toRunId: string, artifactTypes: readonly string[]): Promise<ArtifactRow[]> {
+  if (artifactTypes.length === 0) return [];
+  const found = await tx.select().from(pipelineArtifacts)
+    .where(and(eq(pipelineArtifacts.runId, fromRunId), inArray(pipelineArtifacts.artifactType, [...artifactTypes])))
+    .orderBy(asc(pipelineArtifacts.id));
+  if (found.length === 0) return [];
+  const copies = found.map(typedArtifact).map((a) => ({
+    runId: toRunId, artifactType: a.artifactType, version: a.version, content: a.content,
+    metadata: { ...(a.metadata ?? {}), copied_from: { run_id: fromRunId, version: a.version } },
+  }));
+  const stored = await tx.insert(pipelineArtifacts).values(copies).returning();
+  return stored.map(typedArtifact);
+}
+
+/** Where a pipeline run was forked from, and its forks, as pipeline runs (read from the engine's runs, never written here). */
+export async function lineage(db: Executor, stitchRunId: string): Promise<{ forkedFrom: PipelineForkedFrom | null; forks: PipelineFork[] }> {
+  const found = await rows<{ run_id: string; node_id: string; by: string | null; at: unknown; version: string; parent: boolean }>(db, sql`
+    SELECT p.id AS run_id, me.forked_from_node AS node_id, me.started_by_name AS by, me.created_at AS at, me.fork_version AS version, true AS parent
+      FROM stitch_runs me JOIN pipeline_runs p ON p.stitch_run_id = me.forked_from_run_id WHERE me.id = ${stitchRunId}
+    UNION ALL
+    SELECT p.id, k.forked_from_node, k.started_by_name, k.created_at, k.fork_version, false
+      FROM stitch_runs k JOIN pipeline_runs p ON p.stitch_run_id = k.id WHERE k.forked_from_run_id = ${stitchRunId}
+    ORDER BY at`);
+  const read = (r: (typeof found)[number]) => ({
+    run_id: r.run_id, node_id: r.node_id, agent: r.node_id.replace(/^(agent|review)_/, "") || null, by: r.by,
+    at: r.at instanceof Date ? r.at.toISOString() : new Date(String(r.at)).toISOString(), version: r.version,
+  });
+  const parent = found.find((r) => r.parent);
+  return { forkedFrom: parent ? PipelineForkedFrom.parse(read(parent)) : null, forks: PipelineFork.array().parse(found.filter((r) => !r.parent).map(read)) };
 }

@@ -124,6 +124,8 @@ export function runView(overrides: Partial<PipelineRun> = {}): PipelineRun {
     created_at: at(0),
     updated_at: at(1),
     retry_allowed: overrides.failure != null,
+    forked_from: null,
+    forks: [],
     ...overrides,
   };
 }
@@ -141,10 +143,10 @@ export const messages = {
   }),
   working: (id: string, agent: AgentRef, isFeedback = false): ConversationMessage => ({ kind: "agent_working", id, at: at(1), agent, is_feedback: isFeedback }),
   artifact: (id: string, agent: AgentRef, version: number, content: Record<string, unknown>): ConversationMessage => ({
-    kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null, edited_by: null,
+    kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null, edited_by: null, copied_from: null,
     made_by: { kind: "offline", label: "Offline drafting (no language model)", detail: "Drafted offline by the built-in rules from the brief: a stand-in for a language model." },
   }),
-  approval: (id: string, agent: AgentRef, actor: string | null = null, comment: string | null = null): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor, comment }),
+  approval: (id: string, agent: AgentRef, actor: string | null = null, comment: string | null = null): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor, comment, decided_in: null }),
   rejection: (id: string, agent: AgentRef, feedback: string): ConversationMessage => ({ kind: "rejection", id, at: at(5), agent, feedback, actor: "dana" }),
   error: (id: string, agent: AgentRef, error: string): ConversationMessage => ({ kind: "error", id, at: at(6), agent, error, retryable: true }),
   cancelled: (id: string, reason: string | null = null, actor: string | null = null): ConversationMessage => ({ kind: "cancelled", id, at: at(7), reason, actor }),
