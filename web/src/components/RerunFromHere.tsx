@@ -21,6 +21,13 @@ export interface ForkTarget {
   input: unknown;
   /** How the input's field is named, when it is not the node's own input (a workflow run's message). */
   inputLabel?: string;
+  /**
+   * The input as plain text rather than JSON (a pipeline run's brief): the field starts from `value`, and a changed
+   * text is sent as `toInput(text)`.
+   */
+  text?: { value: string; toInput: (text: string) => unknown };
+  /** What the latest version is called ("The flow's latest version"; a pipeline's: the pipeline in force now). */
+  latestLabel?: string;
 }
 
 const asJson = (value: unknown) => JSON.stringify(value ?? null, null, 2);
@@ -39,7 +46,11 @@ function useForkRun() {
   const utils = trpc.useUtils();
   return trpc.engine.runs.fork.useMutation({
     onSuccess: async (forked, sent) => {
-      await Promise.all([utils.engine.runs.conversation.invalidate({ id: sent.runId }), utils.engine.runs.get.invalidate({ id: sent.runId }), utils.engine.runs.list.invalidate()]);
+      await Promise.all([
+        utils.engine.runs.conversation.invalidate({ id: sent.runId }), utils.engine.runs.get.invalidate({ id: sent.runId }), utils.engine.runs.list.invalidate(),
+        // A pipeline run's own conversation and list name its forks too.
+        utils.pipeline.conversation.invalidate(), utils.pipeline.listChanges.invalidate(),
+      ]);
       navigate(forked.path);
     },
   });
@@ -47,7 +58,7 @@ function useForkRun() {
 
 export function RerunFromHere({ target }: { target: ForkTarget }) {
   const id = useId();
-  const original = asJson(target.input);
+  const original = target.text ? target.text.value : asJson(target.input);
   const draftKey = `fork:${target.runId}:${target.nodeId}`;
   const [inputDraft, setInputDraft, clearInput] = useDraft(`${draftKey}:input`);
   const [feedback, setFeedback, clearFeedback] = useDraft(target.nodeType === "Worker" ? `${draftKey}:feedback` : null);
@@ -60,8 +71,10 @@ export function RerunFromHere({ target }: { target: ForkTarget }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
-    const edited = collector ? undefined : parsed(input);
+    const text = target.text;
+    const edited = collector ? undefined : text ? { value: text.toInput(input.trim()) } : parsed(input);
     if (edited && "problem" in edited) return setProblem(edited.problem);
+    if (text && input.trim() === "") return setProblem(`${target.inputLabel ?? "The input"} must not be blank.`);
     const changed = edited && input.trim() !== original.trim() ? { input: edited.value } : {};
     fork.mutate(
       { runId: target.runId, node_id: target.nodeId, version, ...changed, ...(feedback.trim() ? { feedback: feedback.trim() } : {}) },
@@ -81,7 +94,10 @@ export function RerunFromHere({ target }: { target: ForkTarget }) {
         ) : (
           <label className="field" htmlFor={`${id}-input`}>
             <span className="field-label">{target.inputLabel ?? `Input of ${target.label} (JSON)`}</span>
-            <textarea id={`${id}-input`} className="input code-input" rows={Math.min(12, input.split("\n").length + 1)} value={input} onChange={(e) => setInputDraft(e.target.value)} spellCheck={false} />
+            <textarea
+              id={`${id}-input`} className={target.text ? "input" : "input code-input"} rows={Math.min(12, Math.max(3, input.split("\n").length + 1))} value={input}
+              onChange={(e) => setInputDraft(e.target.value)} spellCheck={target.text !== undefined}
+            />
           </label>
         )}
         {target.nodeType === "Worker" ? (
@@ -96,7 +112,7 @@ export function RerunFromHere({ target }: { target: ForkTarget }) {
             <input type="radio" name={`${id}-version`} value="original" checked={version === "original"} onChange={() => setVersion("original")} /> The version this run ran
           </label>
           <label>
-            <input type="radio" name={`${id}-version`} value="latest" checked={version === "latest"} onChange={() => setVersion("latest")} /> The flow's latest version
+            <input type="radio" name={`${id}-version`} value="latest" checked={version === "latest"} onChange={() => setVersion("latest")} /> {target.latestLabel ?? "The flow's latest version"}
           </label>
         </fieldset>
         {problem ? <p className="error-text" role="alert">{problem}</p> : null}

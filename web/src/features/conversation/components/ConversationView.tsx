@@ -12,7 +12,7 @@ import { Spinner } from "../../../components/Spinner";
 import { useMayDecide, useOpenDecisions } from "../../../lib/decisions";
 import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
 import { RunWatched } from "../../../lib/runChanges";
-import { type Conversation, type ConversationMessage, type PipelineAgent, type RouterInputs, trpc } from "../../../lib/trpc";
+import { type AgentRef, type Conversation, type ConversationMessage, type PipelineAgent, type RouterInputs, trpc } from "../../../lib/trpc";
 import { useConversation } from "../api/get-conversation";
 import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
 import { annotateConversation, type ConversationNotes } from "../utils/annotate";
@@ -23,7 +23,10 @@ import { useOwnsRun } from "../../../lib/session";
 import { EditBrief } from "./EditBrief";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
-import { ApprovalMessage, ArtifactMessage, outputElementId, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, RejectionMessage, type RetryControl, WorkingMessage } from "./Messages";
+import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
+import {
+  ApprovalMessage, ArtifactMessage, outputElementId, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, ForkedIntoLine, ForkedMessage, RejectionMessage, type RetryControl, WorkingMessage,
+} from "./Messages";
 import { ReviewComposer } from "./ReviewComposer";
 import { RunHeader } from "./RunHeader";
 import { useConversationFocus } from "../utils/useConversationFocus";
@@ -134,6 +137,22 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   const ownsRun = useOwnsRun(run.submitted_by?.id);
   const mayEditBrief = ownsRun && isRunCancellable(run.state) && !messages.some((m) => m.kind === "approval");
 
+  /**
+   * "Re-run from here" at an agent: a fork of this run in which the agents before it keep their outputs and it drafts
+   * afresh (from the brief, edited or not), or revises its output with a first feedback. The server says who may.
+   */
+  const forkAt = (agent: AgentRef): ForkTarget => ({
+    runId: conversation.stitch_run_id, nodeId: `agent_${agent.slug}`, label: agent.name, nodeType: "Worker", input: null,
+    inputLabel: "The brief the fork's agents read", text: { value: latestBrief?.kind === "brief" ? latestBrief.brief : run.brief, toInput: (brief) => ({ brief }) },
+    latestLabel: "The pipeline in force now",
+  });
+  /** Where a turn offers the fork: an agent's latest output, and its failure. */
+  const forkOf = (message: ConversationMessage): ForkTarget | null => {
+    if (message.kind === "artifact" && !notes.artifacts.get(message.id)?.superseded) return forkAt(message.agent);
+    if (message.kind === "error" && message.agent) return forkAt(message.agent);
+    return null;
+  };
+
   /** An agent in progress for longer than AGENT_STUCK_AFTER_MS: the server accepts a retry without a failure. */
   const stuck = run.retry_allowed && !run.failure;
   const retryControl: RetryControl = {
@@ -160,6 +179,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
             reveal={focus.request?.messageId === message.id ? focus.request.seq : 0}
             retry={message.id === notes.retryableErrorId || (stuck && message.id === notes.liveWorkingId) ? retryControl : null}
             edit={message.id === latestBrief?.id && mayEditBrief ? <EditBrief runId={run.run_id} brief={latestBrief.brief} firstAgentName={agents[0]?.name ?? "first"} /> : undefined}
+            fork={forkOf(message)}
           />
         ))}
         {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (
@@ -214,10 +234,24 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   );
 }
 
-function MessageItem({ runId, message, notes, decidable, reveal, retry, edit }: {
+function MessageItem({ fork, ...props }: Parameters<typeof MessageBody>[0] & { fork: ForkTarget | null }) {
+  if (!fork) return <MessageBody {...props} />;
+  return (
+    <div className="flow-turn-with-fork">
+      <MessageBody {...props} />
+      <RerunFromHere target={fork} />
+    </div>
+  );
+}
+
+function MessageBody({ runId, message, notes, decidable, reveal, retry, edit }: {
   runId: string; message: ConversationMessage; notes: ConversationNotes; decidable: boolean; reveal: number; retry: RetryControl | null; edit?: ReactNode;
 }) {
   switch (message.kind) {
+    case "forked":
+      return <ForkedMessage message={message} />;
+    case "forked_into":
+      return <ForkedIntoLine message={message} />;
     case "brief":
       return <BriefMessage message={message} edit={edit} />;
     case "agent_working":

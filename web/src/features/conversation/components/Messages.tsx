@@ -6,6 +6,7 @@ import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
 import { CancelledNote, HumanTurn, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
+import { Link, paths } from "../../../lib/router";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
 import { decidedLine } from "../utils/decidedLine";
@@ -137,6 +138,11 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
             </span>
             <Time at={message.at} />
             {message.edited_by ? <span className="edited-by">Edited by {message.edited_by}</span> : <span className="made-by" title={message.made_by.detail}>{message.made_by.label}</span>}
+            {message.copied_from ? (
+              <span className="copied-from">
+                Copied from <Link to={paths.run(message.copied_from.run_id)}>{message.copied_from.run_id}</Link> v{message.copied_from.version}
+              </span>
+            ) : null}
             {label || note.superseded ? (
               <span className="artifact-chips">
                 {label ? <span className={`review-chip review-${note.review}`}>{label}</span> : null}
@@ -201,7 +207,10 @@ export const ApprovalMessage = memo(function ApprovalMessage({ message }: { mess
     </span>
   );
   return (
-    <HumanTurn label={`Approved ${message.agent.name}`} author={badge} actor={message.actor} at={message.at} quiet={!message.comment}>
+    <HumanTurn
+      label={`Approved ${message.agent.name}`} author={badge} actor={message.actor} at={message.at} quiet={!message.comment && !message.decided_in}
+      extra={message.decided_in ? <span className="copied-from">decided in <Link to={paths.run(message.decided_in)}>{message.decided_in}</Link></span> : undefined}
+    >
       {message.comment ? <blockquote className="feedback-quote">{message.comment}</blockquote> : null}
     </HumanTurn>
   );
@@ -244,4 +253,32 @@ export function CompletedLine({ message }: { message: MessageOf<"completed"> }) 
 /** The run's last word when someone stopped it: who and when on the line, the reason under it. */
 export function CancelledLine({ message }: { message: MessageOf<"cancelled"> }) {
   return <CancelledNote at={message.at} actor={message.actor} reason={message.reason} />;
+}
+
+/** A fork's first turn: the run it came from, the agent it restarted at, who forked it, and the first feedback she gave. */
+export function ForkedMessage({ message }: { message: MessageOf<"forked"> }) {
+  const at = message.agent ? (message.node_id.startsWith("review_") ? `the review of ${message.agent.name}` : message.agent.name) : message.node_id;
+  const author = (
+    <span className="message-author">
+      Forked from {at} of <Link to={paths.run(message.from_run_id)}>{message.from_run_id}</Link>
+    </span>
+  );
+  return (
+    <HumanTurn label={`Forked from ${at} of ${message.from_run_id}`} author={author} actor={message.actor} at={message.at} quiet={!message.feedback}>
+      {message.feedback ? <blockquote className="feedback-quote">{message.feedback}</blockquote> : null}
+    </HumanTurn>
+  );
+}
+
+/** A run forked from this one, where it was made. */
+export function ForkedIntoLine({ message }: { message: MessageOf<"forked_into"> }) {
+  const at = message.agent ? (message.node_id.startsWith("review_") ? `the review of ${message.agent.name}` : message.agent.name) : message.node_id;
+  return (
+    <p className="system-line">
+      <span>
+        Forked at {at}
+        {message.actor ? ` by ${message.actor}` : ""} into <Link to={paths.run(message.fork_run_id)}>{message.fork_run_id}</Link> · <Time at={message.at} />
+      </span>
+    </p>
+  );
 }

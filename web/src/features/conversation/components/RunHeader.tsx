@@ -6,7 +6,7 @@ import { type RefObject, useRef } from "react";
 import { BreakableText } from "../../../components/BreakableText";
 import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { RunStatusPill } from "../../../components/StatusPill";
-import { paths } from "../../../lib/router";
+import { Link, paths } from "../../../lib/router";
 import { isRunCancellable } from "../../../lib/runStatus";
 import { formatDateTime } from "../../../lib/time";
 import type { PipelineRun } from "../../../lib/trpc";
@@ -32,8 +32,39 @@ export function RunHeader({ run, view, statusRef, exportable = false }: { run: P
         · {run.submitted_by?.name ? `submitted by ${run.submitted_by.name}, ` : "started "}
         {formatDateTime(run.created_at)}
       </p>
+      <PipelineLineage run={run} />
       {exportable ? <RunDownloads runId={run.run_id} completed={run.state.phase === "completed"} /> : null}
       <RunTabs conversation={paths.run(run.run_id)} graph={paths.runGraph(run.run_id)} view={view} />
     </header>
+  );
+}
+
+/** Where the run was forked from (the parent, the agent), and the runs forked from it, each a link. */
+function PipelineLineage({ run }: { run: PipelineRun }) {
+  const { forked_from: parent, forks } = run;
+  if (!parent && forks.length === 0) return null;
+  const at = (fork: { node_id: string; agent: string | null }) => `${fork.node_id.startsWith("review_") ? "the review of " : ""}${fork.agent ?? fork.node_id}`;
+  return (
+    <div className="run-lineage small">
+      {parent ? (
+        <p>
+          Forked from <Link to={paths.run(parent.run_id)}>{parent.run_id}</Link> at {at(parent)}
+          {parent.by ? ` by ${parent.by}` : ""} · {parent.version === "latest" ? "on the pipeline in force then" : "on the pipeline it ran"}
+        </p>
+      ) : null}
+      {forks.length > 0 ? (
+        <div>
+          <span>Forks:</span>
+          <ul className="run-forks">
+            {forks.map((fork) => (
+              <li key={fork.run_id}>
+                <Link to={paths.run(fork.run_id)}>{fork.run_id}</Link> at {at(fork)}
+                {fork.by ? ` by ${fork.by}` : ""}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
   );
 }
