@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from "@playwright/test";
+import { type APIRequestContext, type Browser, type Page, type TestInfo, expect } from "@playwright/test";
 
 /** A full-page screenshot of the current stage, saved under the test's output folder. */
 export async function snapshot(page: Page, testInfo: TestInfo, name: string): Promise<string> {
@@ -48,3 +48,25 @@ export function trpcReads(page: Page) {
     },
   };
 }
+
+let serial = 0;
+
+export interface Person {
+  name: string;
+  page: Page;
+}
+
+/** Invites someone (as the bootstrap operator) and signs them in, in a browser context of their own. */
+export async function person(browser: Browser, request: APIRequestContext, baseURL: string | undefined, name: string, role: "analyst" | "reviewer"): Promise<Person> {
+  const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${Date.now()}.${++serial}@example.com`;
+  const invited = await request.post("/trpc/accounts.invite", { data: { name, email, role } });
+  expect(invited.ok()).toBe(true);
+  const token = ((await invited.json()) as { result: { data: { invitationPath: string } } }).result.data.invitationPath.split("/").pop()!;
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: {} });
+  expect((await context.request.post("/trpc/auth.acceptInvitation", { data: { token, password: `${name} correct horse` } })).ok()).toBe(true);
+  const page = await context.newPage();
+  await page.goto("/app");
+  await expect(page.getByRole("button", { name: new RegExp(`^${name}`) })).toBeVisible();
+  return { name, page };
+}
+

@@ -5,31 +5,10 @@
  * duties, a reviewer who submitted a brief himself is refused his own decision, and his conversation says why and who can. A YAML approval that needs two approvers waits after
  * the first and passes with the second. An operator reassigns an overdue decision to a reviewer by name.
  */
-import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
-import { snapshot, submitBrief } from "./helpers";
+import { type Page, expect, test } from "@playwright/test";
+import { person, snapshot, submitBrief } from "./helpers";
 
 const BRIEF = "A tool library where neighbours lend drills, ladders and saws to each other.";
-let serial = 0;
-
-interface Person {
-  name: string;
-  page: Page;
-}
-
-/** Invites someone (as the bootstrap operator) and signs them in, in a browser context of their own. */
-async function person(browser: Browser, request: APIRequestContext, baseURL: string | undefined, name: string, role: "analyst" | "reviewer"): Promise<Person> {
-  const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${Date.now()}.${++serial}@example.com`;
-  const invited = await request.post("/trpc/accounts.invite", { data: { name, email, role } });
-  expect(invited.ok()).toBe(true);
-  const token = ((await invited.json()) as { result: { data: { invitationPath: string } } }).result.data.invitationPath.split("/").pop()!;
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: {} });
-  expect((await context.request.post("/trpc/auth.acceptInvitation", { data: { token, password: `${name} correct horse` } })).ok()).toBe(true);
-  const page = await context.newPage();
-  await page.goto("/app");
-  await expect(page.getByRole("button", { name: new RegExp(`^${name}`) })).toBeVisible();
-  return { name, page };
-}
-
 const reviewsLink = (page: Page) => page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: /^Reviews/ });
 
 /** How many open decisions the person signed in on `page` may take, as the server counts them (what the navigation shows). */
