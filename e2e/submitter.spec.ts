@@ -6,29 +6,16 @@
  * step workflow runs she starts, never on a run someone else started. (Named to run after people.spec.ts, which needs
  * a server without accounts.)
  */
-import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
-import { snapshot } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { person, snapshot } from "./helpers";
 
 const THIN = "Tool library app for neighbours";
 const BETTER =
   "A tool library for neighbours in one building: members lend drills and ladders, book them for a day and get a reminder to return them. " +
   "One item per person at a time, and a deposit is required. Card payments by Stripe and email reminders.";
 
-async function signedIn(browser: Browser, request: APIRequestContext, baseURL: string | undefined, name: string, role: "analyst" | "reviewer"): Promise<Page> {
-  const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${Date.now()}@example.com`;
-  const invited = await request.post("/trpc/accounts.invite", { data: { name, email, role } });
-  expect(invited.ok()).toBe(true);
-  const token = ((await invited.json()) as { result: { data: { invitationPath: string } } }).result.data.invitationPath.split("/").pop()!;
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: {} });
-  expect((await context.request.post("/trpc/auth.acceptInvitation", { data: { token, password: `${name} correct horse` } })).ok()).toBe(true);
-  const page = await context.newPage();
-  await page.goto("/app");
-  await expect(page.getByRole("button", { name: new RegExp(`^${name}`) })).toBeVisible();
-  return page;
-}
-
 test("the analyst is guided, starts a thin brief anyway, edits it to restart the first agent, and cancels her own run", async ({ browser, request }, testInfo) => {
-  const page = await signedIn(browser, request, testInfo.project.use.baseURL, "Sara Submitter", "analyst");
+  const { page } = await person(browser, request, testInfo.project.use.baseURL, "Sara Submitter", "analyst");
   const domain = `tool-library-${Date.now()}`;
 
   // The prompts beside the box; a one-liner is checked once, saying what it lacks, and may start anyway.
@@ -103,7 +90,7 @@ test("the analyst cancels the YAML and step workflow runs she started, after con
   // A run someone else (the bootstrap operator) started.
   const others = (await (await request.post(`/api/workflows/${yamlName}/runs`, { data: { message: "not hers" } })).json()) as { id: string };
 
-  const page = await signedIn(browser, request, testInfo.project.use.baseURL, "Wendy Workflow", "analyst");
+  const { page } = await person(browser, request, testInfo.project.use.baseURL, "Wendy Workflow", "analyst");
   await page.goto(`/app/workflows/runs/${others.id}`);
   await expect(page.locator(".run-header")).toContainText("Waiting for a person");
   await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
