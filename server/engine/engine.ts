@@ -21,6 +21,7 @@ import { nulPath } from "../lib/json";
 import { isValidCallbackToken, callbackToken } from "./callbackToken";
 import { EngineError, GraphRefusal } from "./errors";
 import { type GraphProblem, graphProblems } from "./graphProblems";
+import { copiedDecisions } from "./copiedDecisions";
 import { forkPlan } from "./forkPlan";
 import { type CompiledGraph, parseKey } from "./graph";
 import { type MacrostepResult, anticipating, macrostep, settle } from "./macrostep";
@@ -720,9 +721,12 @@ export class Engine extends EngineReads {
       if (!inserted) throw flowNotFound(flowId);
       // The front door's rows first: its projection of the fork's first event reads them.
       await request.alongside?.(tx, inserted.id, original);
+      // The copied nodes stay decided, as who decided them, when and in which run; nothing is answered from a cache:
+      // a decision of the chosen node or after it is asked anew.
+      const decided = copiedDecisions(original.id, await store.listLoggedEvents(tx, original.id), plan.copied);
       const event = {
         type: "fork" as const, key: request.nodeId, ...(request.input !== undefined ? { input: request.input } : {}),
-        from: { run_id: original.id, node_id: request.nodeId }, rows: plan.rows, fire: plan.fire,
+        from: { run_id: original.id, node_id: request.nodeId }, rows: plan.rows, fire: plan.fire, ...(Object.keys(decided).length > 0 ? { decided } : {}),
       };
       const seed = new Map(plan.rows.map((row) => [row.key, row]));
       const step = await this.decide(tx, inserted, g, event, seed, new Set(seed.keys()));

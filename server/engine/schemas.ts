@@ -279,6 +279,15 @@ export type ReviewedPartComment = z.infer<typeof ReviewedPartComment>;
  * One node row as a fork writes it into the new run (transition.ts `NodeRow`, every column): the rows it copies from the
  * original as they are, and those it starts afresh. The fork's event log keeps them, so the fork's history replays.
  */
+/** A person's last decision on a node, as a fork copies it: who, which, when, and the run it was taken in. */
+export const CopiedDecision = z.object({
+  by: z.string().nullable(),
+  decision: z.enum(["approve", "request_changes", "complete", "answer"]),
+  at: z.string(),
+  run_id: z.string().describe("The run the decision was taken in (a fork of a fork names the run it was first taken in)."),
+});
+export type CopiedDecision = z.infer<typeof CopiedDecision>;
+
 export const ForkRow = z.object({
   key: z.string(),
   status: NodeStatus,
@@ -341,6 +350,8 @@ export const ExternalEvent = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("fork"), key: z.string(), input: z.unknown().optional(), from: z.object({ run_id: z.string(), node_id: z.string() }),
     rows: z.array(ForkRow), fire: z.array(z.string()),
+    /** The decisions of the copied nodes, by node: they stay decided, as who decided them, when and in which run. */
+    decided: z.record(z.string(), CopiedDecision).optional(),
   }),
 ]);
 export type ExternalEvent = z.infer<typeof ExternalEvent>;

@@ -91,7 +91,9 @@ function forkTurns(history: RunHistory, step: HistoryStep, event: Extract<Histor
   for (const change of step.changes) {
     const of = describeNode(history.graph, change.key);
     if (copied.has(change.key) && change.after.status !== "split") {
-      turns.push({ ...base(), kind: "copied", node_id: change.key, label: of.label, node_type: of.node_type, status: change.after.status, output: change.after.output ?? null, from_run_id: event.from.run_id });
+      turns.push({ ...base(), kind: "copied", node_id: change.key, label: of.label, node_type: of.node_type, status: change.after.status, output: change.after.output ?? null, from_run_id: event.from.run_id,
+        decided: event.decided?.[change.key] ?? null,
+      });
     } else if (!copied.has(change.key)) turns.push(...changeTurns(history.graph, change, base));
   }
   return turns;

@@ -4,7 +4,7 @@
  * (`engine.runs.conversation`) answer it, and the OpenAPI document is converted from it.
  */
 import { z } from "zod";
-import { ForkOf, ForkedFrom, NodeStatus, NodeType, RunStatus, StartedBy } from "../engine/schemas";
+import { CopiedDecision, ForkOf, ForkedFrom, NodeStatus, NodeType, RunStatus, StartedBy } from "../engine/schemas";
 
 /**
  * What a UX node waiting for a person asks for: `review` (a review gate: approve the output before it, or request
@@ -61,7 +61,8 @@ export const FlowTurn = z
     }).describe("This run was forked from another at this node: it and what follows started afresh here."),
     z.object({
       kind: z.literal("copied"), ...turn, ...node, status: NodeStatus, output: z.unknown(), from_run_id: z.string().uuid(),
-    }).describe("A node the fork copied from its parent, as the parent had it (decided there, if at all)."),
+      decided: CopiedDecision.nullable().describe("Who decided it, how, when and in which run: it stays decided in the fork; null when no person decided it."),
+    }).describe("A node the fork copied from its parent, as the parent had it."),
     z.object({
       kind: z.literal("forked_into"), ...turn, ...node, fork_run_id: z.string().uuid(), actor,
     }).describe("Someone forked this run at this node into another run."),

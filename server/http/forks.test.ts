@@ -142,6 +142,9 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect((await dispatched(forkId, "write")).input).toEqual({ topic: "stools" });
     const decisions = await env.api.get<{ items: unknown[] }>(`/api/decisions?view=all&run_id=${forkId}`);
     expect(decisions.body.items).toEqual([]);
+    // The fork's conversation keeps it decided: who, how and in which run.
+    const told = (await env.api.get<FlowConversation>(`/api/stitch/runs/${forkId}/conversation`)).body;
+    expect(told.turns.find((t) => t.kind === "copied" && t.node_id === "ask")).toMatchObject({ decided: { by: "Rita Ramos", decision: "complete", run_id: run } });
     const compared = (await env.api.get<RunComparison>(`/api/runs/compare?a=${run}&b=${forkId}`)).body;
     const ask = compared.nodes.find((n) => n.node_id === "ask")!;
     expect(ask.a!.decided_by).toMatchObject({ name: "Rita Ramos", decision: "complete" });

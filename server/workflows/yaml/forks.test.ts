@@ -47,6 +47,16 @@ describe.each(testDatabases)("forks of YAML workflow runs on $name", (testDataba
     const done = await wf.settled(forkId);
     expect(done.nodes.after).toMatchObject({ status: "completed", output: "approved with yes" });
     expect((await wf.get(started.id)).nodes.review!.status).toBe("waiting_for_user");
+
+    // A fork of the fork after its approval keeps it decided: who approved it, in which run; it is not asked again.
+    const again = await wf.rest("POST", `/api/runs/${forkId}/fork`, { node_id: "after" });
+    expect(again.status).toBe(201);
+    const againId: string = again.body.run.id;
+    await wf.settled(againId);
+    const forkedTurn = (await wf.conversation(againId)).turns.find((t) => t.kind === "forked");
+    expect(forkedTurn).toMatchObject({ data: { decided: { review: { by: "bootstrap token", decision: "approve", run_id: forkId } } } });
+    const asked = await wf.rest("GET", `/api/decisions?view=all&run_id=${againId}`);
+    expect(asked.body.items).toEqual([]);
   });
 
   it("forks at the approval: the draft is copied, neither run again nor told again, and the approval waits anew", async () => {

@@ -25,7 +25,7 @@ export function project(previousStatus: string, t: RunTransition): ProjectedRun 
   if (event.type === "resume") turn("resumed", null, null, t.actor);
   // A fork's first event: where it came from; the nodes it copied are not told again (they did not run here).
   const copied = new Set(event.type === "fork" ? event.rows.filter((row) => row.status !== "pending").map((row) => row.key) : []);
-  if (event.type === "fork") turn("forked", event.key, { from_run_id: event.from.run_id, copied: [...copied] }, t.actor);
+  if (event.type === "fork") turn("forked", event.key, { from_run_id: event.from.run_id, copied: [...copied], decided: event.decided ?? {} }, t.actor);
   for (const { key, before, after } of t.changes) {
     if (copied.has(key)) continue;
     const node = t.graph.nodes.get(key);

@@ -217,13 +217,19 @@ describe("forks in the conversation", () => {
   });
 
   it("tells a copied node collapsed, its output as the parent had it", () => {
-    renderTurn(turn("copied", { ...worker, status: "completed", output: "Ladders are tall.", from_run_id: parent }));
+    renderTurn(turn("copied", { ...worker, status: "completed", output: "Ladders are tall.", from_run_id: parent, decided: null }));
     const copied = screen.getByText(/copied ·/).closest("details")!;
     expect(copied.open).toBe(false);
     expect(copied.textContent).toContain("Ladders are tall.");
     // The link to the parent is inside, not in the summary (a link in a summary is an interactive element in another).
     expect(copied.querySelector("summary a")).toBeNull();
     expect(within(copied).getByRole("link", { name: "run 11111111" }).getAttribute("href")).toBe(`/app/flows/runs/${parent}`);
+  });
+
+  it("keeps a copied gate decided, saying who decided it, and in which run", () => {
+    renderTurn(turn("copied", { ...worker, node_type: "UX", status: "completed", output: null, from_run_id: parent, decided: { by: "Rita Ramos", decision: "approve", at: "2026-11-29T08:00:00.000Z", run_id: parent } }));
+    const copied = screen.getByText(/copied ·/).closest("details")!;
+    expect(copied.querySelector(".copied-decision")!.textContent).toMatch(/^Approved by Rita Ramos · .+ · decided in run 11111111$/);
   });
 
   it("tells each fork of the run with links to it and to the comparison", () => {

@@ -169,8 +169,23 @@ export function CopiedTurn({ turn }: { turn: TurnOf<"copied"> }) {
       <p className="small">
         Copied as <Link to={paths.flowRun(turn.from_run_id)}>run {turn.from_run_id.slice(0, 8)}</Link> had it: not run again here.
       </p>
+      {turn.decided ? <CopiedDecisionLine decided={turn.decided} /> : null}
       <Value value={turn.output} label={`Output of ${turn.label}, copied`} />
     </details>
+  );
+}
+
+const decisionWords: Record<NonNullable<TurnOf<"copied">["decided"]>["decision"], string> = {
+  approve: "Approved", request_changes: "Changes requested", complete: "Completed", answer: "Answered",
+};
+
+/** A copied node's decision: it stays decided in the fork, as who took it, when and in which run. */
+function CopiedDecisionLine({ decided }: { decided: NonNullable<TurnOf<"copied">["decided"]> }) {
+  return (
+    <p className="small copied-decision">
+      {decisionWords[decided.decision]}
+      {decided.by ? ` by ${decided.by}` : ""} · <Time at={decided.at} /> · decided in <Link to={paths.flowRun(decided.run_id)}>run {decided.run_id.slice(0, 8)}</Link>
+    </p>
   );
 }
 

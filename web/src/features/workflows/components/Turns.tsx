@@ -15,7 +15,7 @@ import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHer
 import { useMayDecide } from "../../../lib/decisions";
 import { Link, paths } from "../../../lib/router";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
-import { dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
+import { copiedDecisions, dataNumber, dataText, nodeName, type TurnNotes } from "../utils/turns";
 import { ReplyComposer } from "./ReplyComposer";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { TurnOutput } from "./TurnOutput";
@@ -123,6 +123,12 @@ function TurnBody({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNot
             </>
           ) : null}
           ; the nodes before it were copied from it, not run again
+          {copiedDecisions(turn).map(([nodeId, decided]) => (
+            <span key={nodeId} className="copied-decision">
+              {" "}· {nodeId} {decided.decision === "approve" ? "approved" : decided.decision.replace("_", " ")}
+              {decided.by ? ` by ${decided.by}` : ""}, decided in <Link to={paths.workflows.run(decided.run_id)}>run {decided.run_id.slice(0, 8)}</Link>
+            </span>
+          ))}
         </SystemLine>
       );
     }

@@ -3,6 +3,7 @@
  * node is at work (its last "started" turn is live), which wait the person can answer (a node's last "waiting"
  * turn while the node still waits), which failure can be retried, and whether the run can be resumed.
  */
+import { z } from "zod";
 import type { WorkflowConversation, WorkflowRun, WorkflowRunStatus, WorkflowTurn } from "../../../lib/trpc";
 
 /** A run keeps changing (and is polled) while a node runs or a person is awaited. */
@@ -69,4 +70,13 @@ export function dataText(turn: Pick<WorkflowTurn, "data">, key: string): string 
 export function dataNumber(turn: Pick<WorkflowTurn, "data">, key: string): number | null {
   const value = turn.data?.[key];
   return typeof value === "number" ? value : null;
+}
+
+/** A decision a fork copied (a forked turn's `data.decided`, by node): it stays decided, as who took it, when and where. */
+const CopiedDecisions = z.record(z.string(), z.object({ by: z.string().nullable(), decision: z.string(), at: z.string(), run_id: z.string() }));
+
+/** The decisions a forked turn says its fork kept, by node; none when it says nothing readable. */
+export function copiedDecisions(turn: Pick<WorkflowTurn, "data">): [string, z.infer<typeof CopiedDecisions>[string]][] {
+  const read = CopiedDecisions.safeParse(turn.data?.decided ?? {});
+  return read.success ? Object.entries(read.data) : [];
 }
