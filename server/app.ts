@@ -241,6 +241,8 @@ export async function createServices(config: Config, database?: Database, overri
   decisionCommands.useHandler("flow", flowDecisionHandler(flows.commands));
   // Forks: a YAML run is forked through its own front door (its run row and turns written with the fork).
   flows.forks.commands.forkOwnedBy("yaml", (runId, body, caller) => workflows.forks.fork(runId, body, caller));
+  // A step run likewise, through the step workflows' door (its run row and forked turn written with the fork).
+  flows.forks.commands.forkOwnedBy("steps", (runId, body, caller) => steps.forks.fork(runId, body, caller));
   const review = installReview(db, engine, decisions);
   review.useSource("pipeline", pipelineReviewSource(pipeline.commands, pipeline.queries));
   // Every conversation's "anything changed?" marker moves with its decisions' events and its comments too.

@@ -67,9 +67,10 @@ describe.each(testDatabases)("owned runs behind the generic engine doors on $nam
   it("every generic change to an owned run is 409 naming its owner's door, through REST and tRPC alike, and changes nothing", async () => {
     const owned = [
       { engineRunId: pipelineRun.engineRunId, node: "review_requirements", door: `/runs/${pipelineRun.id}`, forks: false },
-      // A YAML run is forked through its own front door (server/workflows/yaml/forks.test.ts).
+      // A YAML run is forked through its own front door (server/workflows/yaml/forks.test.ts), and so is a step run
+      // (server/workflows/steps/forks.test.ts).
       { engineRunId: yamlRunId, node: "gate", door: `/api/workflows/runs/${yamlRunId}`, forks: true },
-      { engineRunId: stepRunId, node: "pause", door: `/api/workflows/runs/${stepRunId}`, forks: false },
+      { engineRunId: stepRunId, node: "pause", door: `/api/workflows/runs/${stepRunId}`, forks: true },
     ];
     for (const { engineRunId, node, door, forks } of owned) {
       const before = (await env.api.get<StitchRun>(`/api/stitch/runs/${engineRunId}`)).body;
