@@ -103,3 +103,45 @@ test("an operator re-runs a failed flow from its failed Worker with an edited in
   await snapshot(page, testInfo, "02-compare-390");
   expect(await violations(page)).toEqual([]);
 });
+
+test("re-run from here on a step workflow run: the fork starts from the step with the edited inputs, opens, and links its parent", async ({ page, request }, testInfo) => {
+  const definition = {
+    id: "e2e-forked-steps",
+    inputs: [{ name: "who", type: "string" }],
+    steps: [
+      { id: "greet", tool: "utils.echo", params: { text: "Hello, {{inputs.who}}!" } },
+      { id: "report", tool: "utils.echo", params: { line: "{{greet.text}}" } },
+    ],
+  };
+  const registered = await request.post("/api/workflows", { data: definition });
+  expect(registered.ok(), await registered.text()).toBe(true);
+  const started = await request.post(`/api/workflows/${definition.id}/runs`, { data: { inputs: { who: "Ada" } } });
+  const run = (await started.json()) as { id: string };
+  await expect.poll(async () => ((await (await request.get(`/api/workflows/runs/${run.id}`)).json()) as { status: string }).status).toBe("completed");
+
+  await page.goto(`/app/steps/runs/${run.id}`);
+  const report = page.getByRole("article", { name: "Step report" });
+  await expect(report).toContainText("Hello, Ada!");
+  await page.locator(".flow-turn-with-fork", { has: report }).getByText("Re-run from here").click();
+  const form = page.getByRole("form", { name: "Re-run from report" });
+  const inputs = form.getByRole("textbox", { name: "The run's inputs (JSON)" });
+  await expect(inputs).toHaveValue(/"Ada"/);
+  await inputs.fill('{ "inputs": { "who": "Grace" } }');
+  // Checked from the top: scrolled down, the app bar's see-through background lies over a step's dark JSON, which
+  // axe measures as the bar's links' background (the app bar's, not the form's).
+  await page.evaluate(() => window.scrollTo(0, 0));
+  expect(await violations(page)).toEqual([]);
+  await form.getByRole("button", { name: "Start the fork" }).click();
+
+  await page.waitForURL((url) => /\/app\/steps\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(run.id));
+  const forked = page.getByRole("article", { name: "Forked from report" });
+  await expect(forked).toContainText(`Forked from report of run ${run.id.slice(0, 8)}`);
+  await expect(forked).toContainText("Grace");
+  // greet was copied (Ada's greeting), report ran again with it: the edited inputs reach only what reads them.
+  await expect(page.getByRole("article", { name: "Step report" })).toContainText("Hello, Ada!");
+  await expect(page.getByRole("article", { name: "Step greet" })).toHaveCount(0);
+  await snapshot(page, testInfo, "03-step-fork");
+  expect(await violations(page)).toEqual([]);
+  await forked.getByRole("link", { name: `run ${run.id.slice(0, 8)}` }).click();
+  await expect(page.getByText(/Forked at report into/)).toBeVisible();
+});

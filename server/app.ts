@@ -241,7 +241,9 @@ export async function createServices(config: Config, database?: Database, overri
   decisionCommands.useHandler("flow", flowDecisionHandler(flows.commands));
   // Forks: a YAML run is forked through its own front door (its run row and turns written with the fork).
   flows.forks.commands.forkOwnedBy("yaml", (runId, body, caller) => workflows.forks.fork(runId, body, caller));
+  // A pipeline run and a step run likewise, through their own front doors (their rows and turns written with the fork).
   flows.forks.commands.forkOwnedBy("pipeline", (runId, body, caller) => pipeline.forks.fork(runId, body, caller));
+  flows.forks.commands.forkOwnedBy("steps", (runId, body, caller) => steps.forks.fork(runId, body, caller));
   const review = installReview(db, engine, decisions);
   review.useSource("pipeline", pipelineReviewSource(pipeline.commands, pipeline.queries));
   // Every conversation's "anything changed?" marker moves with its decisions' events and its comments too.

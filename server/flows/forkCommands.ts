@@ -106,7 +106,7 @@ export class ForkCommands {
   private refuseOwned(runId: string, owner: RunOwner): never {
     throw new EngineError(
       "conflict",
-      `run ${runId} belongs to ${OWNER_NAMES[owner.front_door]} (${owner.run_id}): only plain flow runs are forked so far, and a fork of it would bypass its front door's rules (its own door is ${this.ownerDoor(owner)})`,
+      `run ${runId} belongs to ${OWNER_NAMES[owner.front_door]} (${owner.run_id}), which does not fork its runs: a fork of it would bypass its front door's rules (its own door is ${this.ownerDoor(owner)})`,
     );
   }
 }

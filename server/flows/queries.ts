@@ -8,6 +8,7 @@ import { type CompiledGraph, keyInPath, parseKey } from "../engine/graph";
 import type { RunOwner } from "../engine/schemas";
 import type { NodeRow } from "../engine/transition";
 import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../engine/runChanges";
+import { withForksInto } from "../forks/turns";
 import { OWNER_NAMES } from "./commands";
 import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
 
@@ -48,7 +49,7 @@ export class FlowQueries {
         forked_from: run.forked_from, forks: run.forks, created_at: run.created_at, updated_at: run.updated_at,
       },
       nodes,
-      turns: withForksInto(history, turnsOf(history)),
+      turns: forksInto(history, turnsOf(history)),
     };
   }
 
@@ -64,19 +65,11 @@ export class FlowQueries {
 }
 
 /** The run's forks, each a turn at the time it was made, among the run's own turns ("Forked at Draft by Rita Ramos into ..."). */
-function withForksInto(history: RunHistory, turns: FlowTurn[]): FlowTurn[] {
-  if (history.run.forks.length === 0) return turns;
-  const forks: FlowTurn[] = history.run.forks.map((fork) => {
+function forksInto(history: RunHistory, turns: FlowTurn[]): FlowTurn[] {
+  return withForksInto(turns, history.run.forks, (fork) => {
     const node = describeNode(history.graph, fork.node_id);
     return { id: `fork-${fork.run_id}`, at: fork.at, kind: "forked_into", node_id: fork.node_id, label: node.label, node_type: node.node_type, fork_run_id: fork.run_id, actor: fork.by?.name ?? null };
   });
-  const merged: FlowTurn[] = [];
-  let next = 0;
-  for (const turn of turns) {
-    while (next < forks.length && Date.parse(forks[next]!.at) < Date.parse(turn.at)) merged.push(forks[next++]!);
-    merged.push(turn);
-  }
-  return [...merged, ...forks.slice(next)];
 }
 
 /** A fork's first event: where it came from, then the nodes it copied (as the parent had them), then what it started. */

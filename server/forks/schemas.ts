@@ -10,7 +10,7 @@ import { ForkOf, ForkVersion, ForkedFrom, NodeStatus, NodeType, RunStatus, Stitc
 export const ForkBody = z
   .object({
     node_id: z.string().min(1, "node_id must name a node of the run").max(500),
-    input: z.unknown().optional().describe("The chosen node's input, edited (a YAML workflow run's: the run's `{message?, inputs?}`); absent: the input it takes from the nodes before it (an entry node: the run's input)."),
+    input: z.unknown().optional().describe("The chosen node's input, edited (a YAML workflow run's: the run's `{message?, inputs?}`; a step workflow run's: its `{inputs?}`); absent: the input it takes from the nodes before it (an entry node: the run's input)."),
     version: ForkVersion.default("original").describe("`original` (the default): the version the run ran; `latest`: the flow's latest version, its nodes matched by id."),
     feedback: z.string().trim().min(1, "feedback must not be blank; leave it out for none").max(20_000).optional().describe("A first feedback to the chosen Worker, sent with its first call."),
   })

@@ -66,12 +66,13 @@ describe.each(testDatabases)("owned runs behind the generic engine doors on $nam
 
   it("every generic change to an owned run is 409 naming its owner's door, through REST and tRPC alike, and changes nothing", async () => {
     const owned = [
-      { engineRunId: pipelineRun.engineRunId, node: "review_requirements", door: `/runs/${pipelineRun.id}`, forks: false },
-      // A YAML run is forked through its own front door (server/workflows/yaml/forks.test.ts).
-      { engineRunId: yamlRunId, node: "gate", door: `/api/workflows/runs/${yamlRunId}`, forks: true },
-      { engineRunId: stepRunId, node: "pause", door: `/api/workflows/runs/${stepRunId}`, forks: false },
+      // Each front door forks its own runs (server/http/pipelineForks.test.ts, server/workflows/yaml/forks.test.ts,
+      // server/workflows/steps/forks.test.ts).
+      { engineRunId: pipelineRun.engineRunId, node: "review_requirements", door: `/runs/${pipelineRun.id}` },
+      { engineRunId: yamlRunId, node: "gate", door: `/api/workflows/runs/${yamlRunId}` },
+      { engineRunId: stepRunId, node: "pause", door: `/api/workflows/runs/${stepRunId}` },
     ];
-    for (const { engineRunId, node, door, forks } of owned) {
+    for (const { engineRunId, node, door } of owned) {
       const before = (await env.api.get<StitchRun>(`/api/stitch/runs/${engineRunId}`)).body;
       expect(before.owner).not.toBeNull();
       const rest = [
@@ -81,8 +82,6 @@ describe.each(testDatabases)("owned runs behind the generic engine doors on $nam
         await env.api.post(`/api/stitch/retry/${engineRunId}/${node}`),
         await env.api.post(`/api/stitch/runs/${engineRunId}/cancel`, { reason: "through the back door" }),
         await env.api.post(`/api/stitch/callback/${engineRunId}/${node}`, { status: "completed", output: "forged" }),
-        // Forks (issue 43) of a front door that does not make them: a fork of its run would bypass its rows and rules.
-        ...(forks ? [] : [await env.api.post(`/api/runs/${engineRunId}/fork`, { node_id: node })]),
       ];
       for (const answer of rest) {
         expect(answer.status).toBe(409);
@@ -94,7 +93,6 @@ describe.each(testDatabases)("owned runs behind the generic engine doors on $nam
         await statusOf(trpc().engine.runs.completeNode({ runId: engineRunId, nodeId: node, output: { any: "input" } })),
         await statusOf(trpc().engine.runs.retryNode({ runId: engineRunId, nodeId: node })),
         await statusOf(trpc().engine.runs.cancel({ runId: engineRunId, reason: "through the back door" })),
-        ...(forks ? [] : [await statusOf(trpc().engine.runs.fork({ runId: engineRunId, node_id: node }))]),
       ];
       for (const answer of viaTrpc) expect(answer).toMatchObject({ status: 409, message: expect.stringContaining(door) });
       // Reads stay open, and nothing changed.

@@ -16,10 +16,9 @@
 import { z } from "zod";
 import type { Executor } from "../../db/client";
 import { nameAuditTarget, noteAudit } from "../audit/scope";
-import { nodesWaitingFor } from "../decisions/commands";
 import type { Decider } from "../decisions/schemas";
 import type { Engine } from "../engine/engine";
-import { whyNotFork } from "../forks/rule";
+import { admitOwnFork, editedInput } from "../forks/owned";
 import type { ForkBody, Forked } from "../forks/schemas";
 import { isPlainObject, sameJson } from "../lib/json";
 import type { Identity } from "../people/schemas";
@@ -65,17 +64,13 @@ export class PipelineForkCommands {
   async fork(stitchRunId: string, body: ForkBody, caller: Identity): Promise<Forked> {
     const parent = await this.engine.database.run((db) => store.findRunByStitchRun(db, stitchRunId));
     if (!parent) throw new PipelineError("not_found", `no pipeline run has engine run "${stitchRunId}"`);
-    const edited = PipelineForkInput.safeParse(body.input ?? {});
-    if (!edited.success) {
-      const issue = edited.error.issues[0]!;
-      throw new PipelineError("bad_request", `input${issue.path.length ? `.${issue.path.join(".")}` : ""}: a pipeline run's input is {brief?, context?}: ${issue.message}`);
-    }
+    const edited = editedInput(PipelineForkInput, body.input, "a pipeline run's input is {brief?, context?}", (message) => new PipelineError("bad_request", message));
     const agents = body.version === "latest" ? this.current.agents : parent.agents;
     const chosen = chosenNode(agents, body.node_id);
     if (body.feedback !== undefined && chosen.atReview) {
       throw new PipelineError("bad_request", `feedback: "${chosen.node}" is ${chosen.agent.name}'s review, which takes no feedback; fork at "${workerKey(chosen.agent.slug)}" to send the agent one`);
     }
-    const context = edited.data.context ?? {};
+    const context = edited.context ?? {};
     for (const [type, artifact] of Object.entries(context)) {
       const earlier = agents.find((a) => a.artifact_type === type);
       if (!earlier || earlier.order >= chosen.agent.order || !chosen.agent.context.includes(type)) {
@@ -84,19 +79,14 @@ export class PipelineForkCommands {
       const problems = artifactEditProblems(type, artifact);
       if (problems.length > 0) throw new PipelineError("bad_request", `input.context.${type}: not a valid ${type} artifact: ${describeEditProblems(problems)}`);
     }
-    const brief = edited.data.brief ?? parent.brief;
+    const brief = edited.brief ?? parent.brief;
     const forkRunId = newRunId();
     const who: Decider = { accountId: caller.accountId, name: caller.name, role: caller.role };
     const run = await this.engine.fork({
       runId: stitchRunId, nodeId: chosen.node, version: body.version, ...(body.version === "latest" ? { flowId: this.current.flowId } : {}),
       by: caller.name === null ? null : { id: caller.accountId, name: caller.name }, owner: { kind: "pipeline", runId: forkRunId },
       runInput: { domain: parent.domain, brief }, ...(body.feedback !== undefined ? { feedback: body.feedback } : {}),
-      admit: async (tx, locked, graph) => {
-        if (locked.owner?.front_door !== "pipeline") throw new PipelineError("conflict", `run ${locked.id} is not a pipeline run`);
-        const waitingForCaller = caller.role === "operator" ? [] : await nodesWaitingFor(tx, locked.id, caller);
-        const why = whyNotFork({ caller, runId: parent.id, startedBy: locked.startedBy, nodeId: chosen.node, graph, waitingForCaller });
-        if (why) throw new PipelineError("forbidden", why);
-      },
+      admit: admitOwnFork("pipeline", "a pipeline run", caller, chosen.node, (why) => new PipelineError("forbidden", why), parent.id),
       alongside: async (tx, forkId) => {
         await store.insertRun(tx, { id: forkRunId, domain: parent.domain, brief, state: { phase: "in_progress", agent: chosen.agent.slug }, stitchRunId: forkId, agents });
         await store.insertTurns(tx, [

@@ -91,6 +91,11 @@ export async function definitionById(db: Executor, id: string): Promise<Definiti
   return row && definitionRow(row);
 }
 
+/** The definition a fork of `run` runs: the one the run ran (`original`), or its workflow's latest (`latest`). */
+export function forkDefinition(db: Executor, run: Pick<RunRow, "workflow" | "definitionId">, version: "original" | "latest"): Promise<DefinitionRow | undefined> {
+  return version === "latest" ? latestDefinition(db, run.workflow) : definitionById(db, run.definitionId);
+}
+
 export async function insertDefinition(
   tx: Executor, values: StoredDefinition & { name: string; version: number; source: string; flowId: string },
 ): Promise<DefinitionRow> {

@@ -6,7 +6,7 @@ import { Refusal } from "../../lib/refusal";
 import type { DefinitionRow, RunRow, StepDefinitionRow } from "../store";
 import type { Problem } from "./definition";
 
-export type StepWorkflowErrorCode = "not_found" | "conflict" | "bad_request";
+export type StepWorkflowErrorCode = "not_found" | "conflict" | "bad_request" | "forbidden";
 
 export class StepWorkflowError extends Refusal<StepWorkflowErrorCode> {
   override name = "StepWorkflowError";

@@ -29,6 +29,8 @@ export const TURN = {
   runCancelled: "run_cancelled",
   resumed: "run_resumed",
   outcome: "run_outcome",
+  /** A fork's first turn, written with the fork (forkCommands.ts): the run and step it came from, who forked, its inputs. */
+  forked: "run_forked",
 } as const;
 
 export interface ProjectedStepRun {
@@ -54,8 +56,10 @@ export function projectSteps(t: RunTransition): ProjectedStepRun {
     cancelReason = null;
     add(TURN.resumed, null, {}, t.actor);
   }
+  // A fork's first event seeds the steps it copied: they did not run here, so they are not told again.
+  const copied = new Set(event.type === "fork" ? event.rows.filter((row) => row.status !== "pending").map((row) => row.key) : []);
   for (const { key, before, after } of t.changes) {
-    if (!isStep(t, key)) continue;
+    if (!isStep(t, key) || copied.has(key)) continue;
     const addressed = "key" in event && event.key === key;
     if (addressed && event.type === "retry") add(TURN.retried, key, {}, t.actor);
     if (after.status === before) {

@@ -1,6 +1,9 @@
 /** The step workflows' read models: registered workflows, runs with their `run_steps` and outputs, a run as a conversation, the tools. */
 import { setTimeout as sleep } from "node:timers/promises";
+import { z } from "zod";
 import type { Database } from "../../../db/client";
+import type { Engine } from "../../engine/engine";
+import { withForksInto } from "../../forks/turns";
 import * as store from "../store";
 import type { StepWorkflowDefinition } from "./definition";
 import { stepDefinition, stepRun } from "./errors";
@@ -15,6 +18,9 @@ const isoOrNull = (value: string | null) => (value === null ? null : iso(value))
 const record = (value: unknown): Record<string, unknown> => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
+
+/** A fork's first turn as stored (forkCommands.ts): the run it came from, its inputs, whether they were changed. */
+const ForkedTurn = z.object({ from_run_id: z.string(), version: z.string(), inputs: z.record(z.string(), z.unknown()), edited: z.boolean() });
 const POLL_MS = 100;
 
 /** A step's result as a person reads it: its `text` (search results, an LLM's answer), its `summary`, or its JSON. */
@@ -69,7 +75,11 @@ export function registeredOf(row: store.StepDefinitionRow, defaultTimeoutMs: (to
 }
 
 export class StepWorkflowQueries {
-  constructor(private readonly database: Database, private readonly tools: ToolRegistry) {}
+  constructor(
+    private readonly database: Database,
+    private readonly tools: ToolRegistry,
+    private readonly engine: Engine,
+  ) {}
 
   registered(row: store.StepDefinitionRow): RegisteredStepWorkflow {
     return registeredOf(row, (tool) => this.tools.get(tool)?.defaultTimeoutMs);
@@ -170,10 +180,17 @@ export class StepWorkflowQueries {
         case TURN.outcome:
           add("outcome", said("status"), { status: payload.status, ...outputsOf(RenderedOutputs.nullable().parse(payload.outputs ?? null)) });
           break;
+        case TURN.forked:
+          add("forked", null, ForkedTurn.parse(payload));
+          break;
         // Turns of other kinds are not a step run's.
       }
     }
-    return { run: view, turns: out };
+    const forkTurn = (fork: StepRunView["forks"][number]): StepTurn => ({
+      id: `fork-${fork.run_id}`, at: fork.at, kind: "forked_into", step_id: fork.node_id, tool: toolOf.get(fork.node_id) ?? null, text: null,
+      actor: fork.by?.name ?? null, data: { fork_run_id: fork.run_id, version: fork.version },
+    });
+    return { run: view, turns: withForksInto(out, view.forks, forkTurn) };
   }
 
   listTools(): ToolDescription[] {
@@ -193,6 +210,7 @@ export class StepWorkflowQueries {
         return row ? [stepView(row, step.tool)] : [];
       }),
       ...outputsOf(run.outputs),
+      ...(await this.engine.lineage(run.id)),
     };
     return { view, definition };
   }

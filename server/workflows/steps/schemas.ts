@@ -1,6 +1,6 @@
 /** What clients of the step workflows read and send (REST and tRPC), defined once as zod schemas; the types are inferred. */
 import { z } from "zod";
-import { StartedBy } from "../../engine/schemas";
+import { ForkOf, ForkedFrom, StartedBy } from "../../engine/schemas";
 import { INPUT_TYPES, Problem, StepWorkflowDefinition } from "./definition";
 
 /** The most a request may wait for a run to end (`wait: true`), and how long it waits when it names no `timeout_ms`. */
@@ -70,6 +70,9 @@ export const StepRunView = StepRunSummary.extend({
   outputs: z.record(z.string(), z.unknown()).nullable(),
   /** Why an output is null: its template could not be resolved (a step failed or was skipped, a field is missing). */
   output_errors: z.record(z.string(), z.string()),
+  /** Where the run was forked from (null for a run started afresh), and the runs forked from it, oldest first. */
+  forked_from: ForkedFrom.nullable(),
+  forks: z.array(ForkOf),
 });
 export type StepRunView = z.infer<typeof StepRunView>;
 
@@ -103,9 +106,13 @@ export const StepWorkflowDetail = RegisteredStepWorkflow.extend({
 });
 export type StepWorkflowDetail = z.infer<typeof StepWorkflowDetail>;
 
-export const StepTurnKind = z.enum(["inputs", "started", "params", "retrying", "output", "failed", "skipped", "cancelled", "retried", "resumed", "outcome"]);
+export const StepTurnKind = z.enum(["inputs", "started", "params", "retrying", "output", "failed", "skipped", "cancelled", "retried", "resumed", "outcome", "forked", "forked_into"]);
 
-/** One turn of a step run's conversation. */
+/**
+ * One turn of a step run's conversation. `forked`: the run was forked from another at `step_id` (`data.from_run_id`,
+ * `data.inputs`, `data.edited`: whether the inputs were changed); the steps before it were copied, not told again.
+ * `forked_into`: someone forked this run at `step_id` into run `data.fork_run_id`.
+ */
 export const StepTurn = z.object({
   id: z.string(),
   at: z.string(),

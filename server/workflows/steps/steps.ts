@@ -8,6 +8,7 @@ import type { Database } from "../../../db/client";
 import type { NodeExecutor } from "../../engine/dispatcher";
 import type { Engine } from "../../engine/engine";
 import { StepWorkflowCommands } from "./commands";
+import { StepForkCommands } from "./forkCommands";
 import { stepExecutor } from "./executor";
 import { stepProjection } from "./projection";
 import { StepWorkflowQueries } from "./queries";
@@ -32,6 +33,8 @@ export interface StepWorkflowsOptions {
 export interface StepWorkflows {
   readonly commands: StepWorkflowCommands;
   readonly queries: StepWorkflowQueries;
+  /** Forks of step runs (the plain flows' fork commands hand them here: `ForkCommands.forkOwnedBy`). */
+  readonly forks: StepForkCommands;
   /** Performs steps; the dispatcher runs it for dispatches of `data.executor: "steps"`. */
   readonly executor: NodeExecutor;
   /** Closes what the tools hold open (the graph database). */
@@ -44,10 +47,11 @@ export function installStepWorkflows(database: Database, engine: Engine, options
   const fromEnv = () => toolServicesFromEnv(options.env, options.dataDir);
   const services = options.services ?? (options.outbound ? { ...fromEnv(), outbound: options.outbound } : fromEnv());
   engine.observe(stepProjection());
-  const queries = new StepWorkflowQueries(database, tools);
+  const queries = new StepWorkflowQueries(database, tools, engine);
   return {
     commands: new StepWorkflowCommands(engine, queries, tools),
     queries,
+    forks: new StepForkCommands(engine),
     executor: stepExecutor({ engine, database, tools, services }),
     close: () => services.graph.close(),
   };

@@ -8,10 +8,9 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { nameAuditTarget, noteAudit } from "../../audit/scope";
-import { nodesWaitingFor } from "../../decisions/commands";
-import { type Engine, EngineError } from "../../engine/engine";
+import type { Engine } from "../../engine/engine";
 import type { StitchRun } from "../../engine/schemas";
-import { whyNotFork } from "../../forks/rule";
+import { admitOwnFork, editedInput } from "../../forks/owned";
 import type { ForkBody, Forked } from "../../forks/schemas";
 import type { Identity } from "../../people/schemas";
 import * as store from "../store";
@@ -33,28 +32,16 @@ export class YamlForkCommands {
 
   async fork(runId: string, body: ForkBody, caller: Identity): Promise<Forked> {
     const original = yamlRun(await this.engine.database.run((db) => store.findRun(db, runId)), runId);
-    const edited = WorkflowForkInput.safeParse(body.input ?? {});
-    if (!edited.success) {
-      const issue = edited.error.issues[0]!;
-      throw new WorkflowError("bad_request", `input${issue.path.length ? `.${issue.path.join(".")}` : ""}: a workflow run's input is {message?, inputs?}: ${issue.message}`);
-    }
+    const given = editedInput(WorkflowForkInput, body.input, "a workflow run's input is {message?, inputs?}", (message) => new WorkflowError("bad_request", message));
     if (body.feedback !== undefined) throw new WorkflowError("bad_request", "feedback: a workflow's nodes take no first feedback; change the run's message or inputs instead");
-    const given = edited.data;
-    const definition = body.version === "latest"
-      ? yamlDefinition(await this.engine.database.run((db) => store.latestDefinition(db, original.workflow)), original.workflow)
-      : yamlDefinition(await this.engine.database.run((db) => store.definitionById(db, original.definitionId)), original.workflow);
+    const definition = yamlDefinition(await this.engine.database.run((db) => store.forkDefinition(db, original, body.version)), original.workflow);
     const message = given.message ?? original.message;
     const inputs = given.inputs ?? original.inputs ?? null;
     const forkId = randomUUID();
     const run: StitchRun = await this.engine.fork({
       runId: original.id, nodeId: body.node_id, version: body.version, forkId, flowId: definition.flowId,
       by: caller.name === null ? null : { id: caller.accountId, name: caller.name }, owner: { kind: "yaml" }, runInput: { message, inputs },
-      admit: async (tx, locked, graph) => {
-        if (locked.owner?.front_door !== "yaml") throw new EngineError("conflict", `run ${locked.id} is not a YAML workflow run`);
-        const waitingForCaller = caller.role === "operator" ? [] : await nodesWaitingFor(tx, locked.id, caller);
-        const why = whyNotFork({ caller, runId: locked.id, startedBy: locked.startedBy, nodeId: body.node_id, graph, waitingForCaller });
-        if (why) throw new WorkflowError("forbidden", why);
-      },
+      admit: admitOwnFork("yaml", "a YAML workflow run", caller, body.node_id, (why) => new WorkflowError("forbidden", why)),
       alongside: async (tx, id) => {
         await store.insertRun(tx, { id, definitionId: definition.id, workflow: definition.name, version: definition.version, format: "yaml", message, inputs });
         await store.insertTurns(tx, [{ runId: id, kind: "message", nodeId: null, payload: { text: message, inputs } }]);

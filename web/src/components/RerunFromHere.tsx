@@ -4,7 +4,7 @@
  * Worker, and the version to run (the one the run ran, or the flow's latest); then starts the fork, and the new run
  * opens. The server decides who may fork and says why not. Under a node's turn of a conversation, and in a run's graph.
  */
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { navigate } from "../lib/router";
 import { trpc } from "../lib/trpc";
 import { useDraft } from "../lib/useDraft";
@@ -48,8 +48,8 @@ function useForkRun() {
     onSuccess: async (forked, sent) => {
       await Promise.all([
         utils.engine.runs.conversation.invalidate({ id: sent.runId }), utils.engine.runs.get.invalidate({ id: sent.runId }), utils.engine.runs.list.invalidate(),
-        // A pipeline run's own conversation and list name its forks too.
-        utils.pipeline.conversation.invalidate(), utils.pipeline.listChanges.invalidate(),
+        // A pipeline run's and a step run's own conversations name their forks too.
+        utils.pipeline.conversation.invalidate(), utils.pipeline.listChanges.invalidate(), utils.steps.conversation.invalidate({ runId: sent.runId }),
       ]);
       navigate(forked.path);
     },
@@ -127,5 +127,16 @@ export function RerunFromHere({ target }: { target: ForkTarget }) {
         </div>
       </form>
     </details>
+  );
+}
+
+/** A conversation's turn with "Re-run from here" under it, where the run offers a fork at its node (`target`). */
+export function WithRerunFromHere({ target, children }: { target: ForkTarget | null | undefined; children: ReactNode }) {
+  if (!target) return children;
+  return (
+    <div className="flow-turn-with-fork">
+      {children}
+      <RerunFromHere target={target} />
+    </div>
   );
 }

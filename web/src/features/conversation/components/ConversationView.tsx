@@ -23,7 +23,7 @@ import { useOwnsRun } from "../../../lib/session";
 import { EditBrief } from "./EditBrief";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
-import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
+import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
 import {
   ApprovalMessage, ArtifactMessage, outputElementId, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, ForkedIntoLine, ForkedMessage, RejectionMessage, type RetryControl, WorkingMessage,
 } from "./Messages";
@@ -235,12 +235,10 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
 }
 
 function MessageItem({ fork, ...props }: Parameters<typeof MessageBody>[0] & { fork: ForkTarget | null }) {
-  if (!fork) return <MessageBody {...props} />;
   return (
-    <div className="flow-turn-with-fork">
+    <WithRerunFromHere target={fork}>
       <MessageBody {...props} />
-      <RerunFromHere target={fork} />
-    </div>
+    </WithRerunFromHere>
   );
 }
 

@@ -16,7 +16,7 @@ import { type FlowTurnNotes, shownValue } from "../utils/turns";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { CompletionComposer, ReviewGateComposer } from "./GateComposers";
 import { Link, paths } from "../../../lib/router";
-import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
+import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
 
 type TurnOf<K extends FlowTurn["kind"]> = Extract<FlowTurn, { kind: K }>;
 
@@ -65,13 +65,10 @@ const FORKABLE: ReadonlySet<FlowTurn["kind"]> = new Set(["output", "failed", "wa
 
 export function FlowTurnItem({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTurnNotes; actions: FlowTurnActions }) {
   const target = FORKABLE.has(turn.kind) && "node_id" in turn ? actions.forkOf(turn.node_id) : null;
-  const item = <FlowTurnBody turn={turn} notes={notes} actions={actions} />;
-  if (!target) return item;
   return (
-    <div className="flow-turn-with-fork">
-      {item}
-      <RerunFromHere target={target} />
-    </div>
+    <WithRerunFromHere target={target}>
+      <FlowTurnBody turn={turn} notes={notes} actions={actions} />
+    </WithRerunFromHere>
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * A step workflow run as a conversation: the inputs, each step's turn as it starts, works and answers, the steps
- * skipped or cancelled, a person's retries and resumptions, and the outcome with the outputs. Read again when its
+ * skipped or cancelled, a person's retries and resumptions, and the outcome with the outputs; "Re-run from here" under
+ * each step's turn. Read again when its
  * change marker moves (polled while the run is running, left alone once it has ended).
  */
 import { useMemo } from "react";
@@ -35,6 +36,8 @@ function RunConversation({ conversation, refreshError }: { conversation: StepCon
       const mine = retry.variables?.stepId === stepId;
       return { pending: mine && retry.isPending, error: mine ? retry.error : null, onRetry: () => retry.mutate({ runId: run.id, stepId }) };
     },
+    // A fork of a step run changes the run's inputs, not one step's.
+    forkOf: (stepId) => ({ runId: run.id, nodeId: stepId, label: stepId, nodeType: "step", input: { inputs: run.inputs }, inputLabel: "The run's inputs (JSON)" }),
   };
   return (
     <ConversationPage className="step-run" header={<StepRunHeader run={run} view="conversation" />} refreshError={refreshError} count={items.length}>

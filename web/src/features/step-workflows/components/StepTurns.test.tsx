@@ -5,7 +5,10 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { conversation, runStep, stepRun, stepTurn } from "../testing/runs";
-import type { StepTurn } from "../../../lib/trpc";
+import { type StepTurn, trpc } from "../../../lib/trpc";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { httpBatchLink } from "@trpc/client";
+import type { ReactNode } from "react";
 import { stepItems } from "../utils/turns";
 import { type StepActions, StepItemView } from "./StepTurns";
 
@@ -98,5 +101,57 @@ describe("step run turns", () => {
     expect(within(outputs).getByText("Hello")).toBeTruthy();
     expect(within(outputs).getByText("2")).toBeTruthy();
     expect(within(outputs).getByText('"report" was skipped')).toBeTruthy();
+  });
+});
+
+/** The tRPC hooks' providers (the fork's mutation); nothing is sent in these tests. */
+function WithTrpc({ children }: { children: ReactNode }) {
+  const queryClient = new QueryClient();
+  return (
+    <trpc.Provider client={trpc.createClient({ links: [httpBatchLink({ url: "/trpc" })] })} queryClient={queryClient}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </trpc.Provider>
+  );
+}
+
+describe("a forked step run", () => {
+  const from = "33333333-3333-4333-8333-333333333333";
+  const fork = "44444444-4444-4444-8444-444444444444";
+
+  it("opens with the step and run it was forked from, linked, by whom, with its edited inputs", () => {
+    renderRun([stepTurn("forked", "shape", { actor: "Rita Ramos", data: { from_run_id: from, version: "original", inputs: { word: "rope" }, edited: true } })]);
+    const turn = screen.getByRole("article", { name: "Forked from shape" });
+    expect(turn.textContent).toContain("Forked from shape of run 33333333");
+    expect(within(turn).getByText("by Rita Ramos")).toBeTruthy();
+    expect(within(turn).getByRole("link", { name: "run 33333333" }).getAttribute("href")).toBe(`/app/steps/runs/${from}`);
+    expect(within(turn).getByText("rope")).toBeTruthy();
+  });
+
+  it("tells the parent each fork made of it, linked", () => {
+    renderRun([stepTurn("forked_into", "shape", { actor: "Rita Ramos", data: { fork_run_id: fork, version: "original" } })]);
+    const line = screen.getByText(/Forked at shape into/);
+    expect(line.textContent).toContain("by Rita Ramos");
+    expect(screen.getByRole("link", { name: "run 44444444" }).getAttribute("href")).toBe(`/app/steps/runs/${fork}`);
+  });
+
+  it("offers Re-run from here under each step's turn, prefilled with the run's inputs, where the run offers forks", () => {
+    const forkOf = vi.fn((stepId: string) => ({ runId: "RUN_1", nodeId: stepId, label: stepId, nodeType: "step", input: { inputs: { who: "Ada" } }, inputLabel: "The run's inputs (JSON)" }));
+    render(
+      <WithTrpc>
+        {stepItems(conversation(stepRun({ status: "completed" }), [stepTurn("started", "greet"), stepTurn("output", "greet", { text: "hi" })])).map((item) => (
+          <StepItemView key={item.id} item={item} actions={{ retry: () => ({ pending: false, error: null, onRetry: vi.fn() }), forkOf }} />
+        ))}
+      </WithTrpc>,
+    );
+    expect(forkOf).toHaveBeenCalledWith("greet");
+    expect(screen.getByText("Re-run from here")).toBeTruthy();
+    const input = screen.getByLabelText("The run's inputs (JSON)") as HTMLTextAreaElement;
+    expect(JSON.parse(input.value)).toEqual({ inputs: { who: "Ada" } });
+    expect(screen.getByRole("button", { name: "Start the fork" })).toBeTruthy();
+  });
+
+  it("offers no re-run where the run offers no forks", () => {
+    renderRun([stepTurn("started", "greet"), stepTurn("output", "greet", { text: "hi" })]);
+    expect(screen.queryByText("Re-run from here")).toBeNull();
   });
 });

@@ -2,9 +2,13 @@
  * One component per item of a step run's conversation: the inputs it was started with, a step's turn (its tool, the
  * params as resolved, the attempts that failed and were tried again, its result, failure or cancellation, and Retry
  * while its failure can be retried), a step skipped or cancelled before it started, a person's retry and resume,
- * the run's cancellation, and its outcome with the outputs. Everything a tool answered is shown as text.
+ * the run's cancellation, and its outcome with the outputs; a fork's first turn (where it came from, with a link to
+ * that run) and each fork made of the run. Under each step's turn, "Re-run from here" where the run offers forks.
+ * Everything a tool answered is shown as text.
  */
 import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
+import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
+import { Link, paths } from "../../../lib/router";
 import type { RunStepStatus, StepTurn } from "../../../lib/trpc";
 import { describeResult } from "../utils/result";
 import { type StepEpisode, type StepItem, attemptsOf } from "../utils/turns";
@@ -13,9 +17,11 @@ import { StepStatus, Value, ValueList } from "./StepParts";
 const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
-/** What a person can do on a step: retry its failure (pending and refused per step). */
+/** What a person can do on a step: retry its failure (pending and refused per step), and re-run the run from it. */
 export interface StepActions {
   retry(stepId: string): RetryControl;
+  /** "Re-run from here" at a step: what a fork at it starts from; absent where none is offered. */
+  forkOf?(stepId: string): ForkTarget;
 }
 
 export function StepItemView({ item, actions }: { item: StepItem; actions: StepActions }) {
@@ -23,7 +29,11 @@ export function StepItemView({ item, actions }: { item: StepItem; actions: StepA
     case "inputs":
       return <InputsTurn turn={item.turn} />;
     case "step":
-      return <StepTurnCard episode={item} retry={item.retryable ? actions.retry(item.stepId) : null} />;
+      return (
+        <WithRerunFromHere target={actions.forkOf?.(item.stepId)}>
+          <StepTurnCard episode={item} retry={item.retryable ? actions.retry(item.stepId) : null} />
+        </WithRerunFromHere>
+      );
     case "step-skipped":
     case "step-cancelled":
       return <StepNotRun turn={item.turn} status={item.kind === "step-skipped" ? "SKIPPED" : "CANCELLED"} />;
@@ -35,7 +45,39 @@ export function StepItemView({ item, actions }: { item: StepItem; actions: StepA
       return <SystemLine at={item.turn.at} actor={item.turn.actor}>Run resumed</SystemLine>;
     case "outcome":
       return <OutcomeTurn turn={item.turn} />;
+    case "forked":
+      return <ForkedTurn turn={item.turn} />;
+    case "forked-into": {
+      const fork = typeof item.turn.data?.fork_run_id === "string" ? item.turn.data.fork_run_id : null;
+      return (
+        <SystemLine at={item.turn.at} actor={item.turn.actor}>
+          Forked at {item.turn.step_id} into {fork ? <Link to={paths.steps.run(fork)}>run {fork.slice(0, 8)}</Link> : "another run"}
+        </SystemLine>
+      );
+    }
   }
+}
+
+/** The fork's first turn: the step and run it came from, who forked it, and the inputs it runs with. */
+export function ForkedTurn({ turn }: { turn: StepTurn }) {
+  const from = typeof turn.data?.from_run_id === "string" ? turn.data.from_run_id : "";
+  const inputs = record(turn.data?.inputs);
+  return (
+    <HumanTurn
+      label={`Forked from ${turn.step_id}`}
+      author={
+        <span className="message-author">
+          Forked from {turn.step_id} of <Link to={paths.steps.run(from)}>run {from.slice(0, 8)}</Link>
+        </span>
+      }
+      actor={turn.actor}
+      at={turn.at}
+      className="turn-forked"
+    >
+      <p className="muted small">The steps before {turn.step_id} were copied from that run, not run again; {turn.step_id} and what follows ran afresh.</p>
+      {Object.keys(inputs).length === 0 ? null : <ValueList values={inputs} label={turn.data?.edited === true ? "Inputs, edited" : "Inputs"} />}
+    </HumanTurn>
+  );
 }
 
 export function InputsTurn({ turn }: { turn: StepTurn }) {

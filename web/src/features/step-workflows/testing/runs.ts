@@ -17,6 +17,8 @@ export function stepRun(overrides: Partial<StepRun> = {}): StepRun {
     steps: [],
     outputs: null,
     output_errors: {},
+    forked_from: null,
+    forks: [],
     ...overrides,
   };
 }

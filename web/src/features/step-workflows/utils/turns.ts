@@ -4,7 +4,8 @@
  * took), a skipped or cancelled step that never started as a line of its own, a person's retry and resume, the
  * run's cancellation and its outcome with the outputs. A step turn sits where the step started, so steps that run
  * side by side read in the order they began. Which step is at work and which failure can be retried is read from
- * the run's `run_steps` as they are now.
+ * the run's `run_steps` as they are now. A fork opens with where it came from (the steps it copied are not told again);
+ * a run that was forked tells each fork where it was made.
  */
 import type { StepConversation, StepRunStatus, StepTurn } from "../../../lib/trpc";
 
@@ -46,6 +47,8 @@ export interface StepEpisode {
 export type StepItem =
   | StepEpisode
   | { kind: "inputs" | "outcome" | "run-cancelled" | "retried" | "resumed"; id: string; turn: StepTurn }
+  /** A fork's first turn (where it came from, its inputs), and a fork made of this run at a step. */
+  | { kind: "forked" | "forked-into"; id: string; turn: StepTurn }
   /** A step that ended without starting: skipped (what it depends on failed), or cancelled with the run. */
   | { kind: "step-skipped" | "step-cancelled"; id: string; turn: StepTurn };
 
@@ -76,6 +79,12 @@ export function stepItems({ run, turns }: Pick<StepConversation, "run" | "turns"
       case "retried":
       case "resumed":
         items.push({ kind: turn.kind, id: turn.id, turn });
+        break;
+      case "forked":
+        items.push({ kind: "forked", id: turn.id, turn });
+        break;
+      case "forked_into":
+        items.push({ kind: "forked-into", id: turn.id, turn });
         break;
       case "started":
         open.delete(stepId ?? "");

@@ -11,7 +11,7 @@ import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, T
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
-import { type ForkTarget, RerunFromHere } from "../../../components/RerunFromHere";
+import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
 import { useMayDecide } from "../../../lib/decisions";
 import { Link, paths } from "../../../lib/router";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
@@ -46,13 +46,10 @@ const FORKABLE: ReadonlySet<WorkflowTurn["kind"]> = new Set(["output", "failed",
 
 export function TurnItem({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNotes; actions: TurnActions }) {
   const target = FORKABLE.has(turn.kind) && turn.node_id ? (actions.forkOf?.(turn.node_id) ?? null) : null;
-  const item = <TurnBody turn={turn} notes={notes} actions={actions} />;
-  if (!target) return item;
   return (
-    <div className="flow-turn-with-fork">
-      {item}
-      <RerunFromHere target={target} />
-    </div>
+    <WithRerunFromHere target={target}>
+      <TurnBody turn={turn} notes={notes} actions={actions} />
+    </WithRerunFromHere>
   );
 }
 
