@@ -10,9 +10,9 @@ import { ForkOf, ForkVersion, ForkedFrom, NodeStatus, NodeType, RunStatus, Stitc
 export const ForkBody = z
   .object({
     node_id: z.string().min(1, "node_id must name a node of the run").max(500),
-    input: z.unknown().optional().describe("The chosen node's input, edited (a YAML workflow run's: the run's `{message?, inputs?}`; a step workflow run's: its `{inputs?}`); absent: the input it takes from the nodes before it (an entry node: the run's input)."),
+    input: z.unknown().optional().describe("The chosen node's input, edited (a YAML workflow run's: the run's `{message?, inputs?}`; a step workflow run's: its `{inputs?}`; a pipeline run's: `{brief?, context?}`, the brief its agents read and earlier agents' artifacts by type); absent: the input it takes from the nodes before it (an entry node: the run's input)."),
     version: ForkVersion.default("original").describe("`original` (the default): the version the run ran; `latest`: the flow's latest version, its nodes matched by id."),
-    feedback: z.string().trim().min(1, "feedback must not be blank; leave it out for none").max(20_000).optional().describe("A first feedback to the chosen Worker, sent with its first call."),
+    feedback: z.string().trim().min(1, "feedback must not be blank; leave it out for none").max(20_000).optional().describe("A first feedback to the chosen Worker, sent with its first call (a pipeline agent revises its parent's output with it)."),
   })
   .strict();
 export type ForkBody = z.infer<typeof ForkBody>;

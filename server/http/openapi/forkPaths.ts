@@ -23,8 +23,10 @@ export function forkPathItems() {
           "a node that had not finished here starts afresh), and `node_id` and everything after it start afresh, `node_id` with `input` when given and its Worker " +
           "with `feedback` as a first feedback. Decisions in the copied part stay decided; later ones are asked anew. The original is not touched and may go on running. " +
           "Made in one transaction, recorded in the audit trail with the new run as its target. Operators may fork any run, the person who started it her own, " +
-          "a reviewer a run from a node at or before a decision waiting for her. Plain flow runs, YAML workflow runs and step workflow runs are forked " +
-          "(a YAML run's `input` is the run's `{message?, inputs?}`, a step run's its `{inputs?}`, checked against the definition the fork runs; neither takes a `feedback`); the agent pipeline's runs are refused with 409.",
+          "a reviewer a run from a node at or before a decision waiting for her. Every kind of run is forked, `run_id` being any front door's id (a pipeline's `RUN_...` too): " +
+          "a YAML run's `input` is the run's `{message?, inputs?}`, a step run's its `{inputs?}`, checked against the definition the fork runs (neither takes a `feedback`); " +
+          "a pipeline run is forked at `agent_<slug>` (the agent drafts afresh, or revises its parent's output with `feedback`) or `review_<slug>` (its review asked anew), " +
+          "its `input` being `{brief?, context?}`, the earlier agents' artifact versions and approvals copied with their provenance.",
         parameters: [runIdParam],
         requestBody: body("ForkBody", { node_id: "summarise", input: { text: "a shorter text" }, version: "original" }),
         responses: {
