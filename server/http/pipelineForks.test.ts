@@ -167,6 +167,23 @@ describe.each(testDatabases)("forks of pipeline runs on $name", (testDatabase) =
     expect((await getRun(parentId)).state.phase).toBe("failed");
   });
 
+  it("forks at an agent with an earlier agent's output edited: a new version made by the person forking is what the agent reads", async () => {
+    const parentId = await runAtInception();
+    expect((await env.api.post(`/runs/${parentId}/approve`, {})).status).toBe(200);
+    await waitingAt(parentId, "agile");
+    const inception = (await artifacts(parentId, "inception")).at(-1)!;
+    const edited = { ...(inception.content.artifact as Record<string, unknown>), product_vision: "A vendor-first wallet that works offline." };
+    const made = await fork(alan.token, parentId, { node_id: "agent_agile", input: { context: { inception: edited } } });
+    expect(made.status, made.body.message).toBe(201);
+    const forkId = made.body.path.replace("/app/runs/", "");
+    await waitingAt(forkId, "agile");
+    const versions = await artifacts(forkId, "inception");
+    expect(versions.map((v) => v.version)).toEqual([1, 2]);
+    expect(versions[1]!.metadata).toMatchObject({ edited_by: { name: "Alan Analyst" }, note: "edited when forking" });
+    expect(callsOf(forkId, "agile")[0]!.body.context.inception).toMatchObject({ artifact: { product_vision: "A vendor-first wallet that works offline." } });
+    expect(callsOf(forkId, "inception")).toEqual([]);
+  });
+
   it("lets a reviewer fork at or before the review waiting for her, and nobody else but the starter and operators (403 naming the rule, both transports)", async () => {
     const parentId = await runAtInception();
     const stitchRunId = (await conversation(parentId)).stitch_run_id;
