@@ -59,6 +59,12 @@ test("a reviewer forks a pipeline run at Inception with another first feedback a
   await page.goto(`/app/runs/${parentId}`);
   await expect(page.getByText(new RegExp(`Forked at Inception by Rita Ramos into ${forkId}`))).toBeVisible();
 
+  // The graph view offers it on an agent's details too, the brief prefilled.
+  await page.getByRole("link", { name: "Flow graph" }).click();
+  await page.getByRole("region", { name: "Nodes" }).getByRole("button", { name: "Details of Requirements" }).click();
+  await page.locator(".inspector").getByText("Re-run from here").click();
+  await expect(page.locator(".inspector").getByRole("textbox", { name: "The brief the fork's agents read" })).toHaveValue(BRIEF);
+
   // Her review of the fork moves the fork alone.
   await page.goto(`/app/runs/${forkId}`);
   await page.getByRole("region", { name: "Review Inception" }).getByRole("button", { name: /^Approve/ }).click();

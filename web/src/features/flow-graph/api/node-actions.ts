@@ -63,14 +63,37 @@ export function useOwnerRetry(owner: RunOwner, engineRunId: string) {
   return { retry: (stepId: string) => steps.mutate({ runId, stepId }), isPending: steps.isPending, error: steps.error };
 }
 
+/** A node that has started (running, waiting, finished): one that never ran cannot be forked at. */
+const hasStarted = (status: string | undefined, input: unknown) => status !== undefined && status !== "pending" && status !== "split" && !(status === "skipped" && input === null);
+
 /**
- * What "Re-run from here" on a node of a plain flow run starts from (its input, read from the run's conversation, which
- * its page reads already); null for a run a front door owns (its forks are that front door's) and for a node that
- * never ran.
+ * What "Re-run from here" on a node starts from: a plain flow run's node, its input (read from the run's conversation,
+ * which its page reads already); a run a front door owns, that front door's input (a pipeline run's brief, a YAML
+ * run's message, a step run's inputs), read from the front door's run. Null for a node that never ran.
  */
-export function useNodeForkTarget(runId: string, owner: RunOwner | null, nodeKey: string): ForkTarget | null {
+export function useNodeForkTarget(runId: string, owner: RunOwner | null, nodeKey: string, node: { label: string; type: string; status: string | undefined }): ForkTarget | null {
   const conversation = trpc.engine.runs.conversation.useQuery({ id: runId }, { enabled: owner === null });
-  const node = owner === null ? conversation.data?.nodes[nodeKey] : undefined;
-  if (!node || node.status === "pending" || node.status === "split" || (node.status === "skipped" && node.input === null)) return null;
-  return { runId, nodeId: nodeKey, label: node.label, nodeType: node.node_type, input: node.input };
+  const ownerRunId = owner?.run_id ?? "";
+  const pipelineRun = trpc.pipeline.getRun.useQuery({ runId: ownerRunId }, { enabled: owner?.front_door === "pipeline" });
+  const yamlRun = trpc.workflows.run.useQuery({ runId: ownerRunId }, { enabled: owner?.front_door === "yaml" });
+  const stepRun = trpc.steps.run.useQuery({ runId: ownerRunId }, { enabled: owner?.front_door === "steps" });
+  if (owner === null) {
+    const flowNode = conversation.data?.nodes[nodeKey];
+    if (!flowNode || !hasStarted(flowNode.status, flowNode.input)) return null;
+    return { runId, nodeId: nodeKey, label: flowNode.label, nodeType: flowNode.node_type, input: flowNode.input };
+  }
+  if (!hasStarted(node.status, undefined)) return null;
+  const base = { runId, nodeId: nodeKey, label: node.label, nodeType: node.type };
+  if (owner.front_door === "pipeline") {
+    if (!pipelineRun.data) return null;
+    return {
+      ...base, input: null, inputLabel: "The brief the fork's agents read", latestLabel: "The pipeline in force now",
+      text: { value: pipelineRun.data.brief, toInput: (brief) => ({ brief }) },
+    };
+  }
+  if (owner.front_door === "yaml") {
+    const run = yamlRun.data;
+    return run && "message" in run ? { ...base, nodeType: "workflow", input: { message: run.message }, inputLabel: "The run's message (JSON)" } : null;
+  }
+  return stepRun.data ? { ...base, nodeType: "step", input: { inputs: stepRun.data.inputs }, inputLabel: "The run's inputs (JSON)" } : null;
 }

@@ -44,7 +44,7 @@ export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
   const operator = useCan("operator");
   const decision = useNodeDecision(runId, owner, nodeKey, status === "waiting_for_user");
   const decider = useMayDecide(decision);
-  const forkTarget = useNodeForkTarget(runId, owner, nodeKey);
+  const forkTarget = useNodeForkTarget(runId, owner, nodeKey, { label: view.label, type: view.type, status: state?.status });
   const waitingGate = status === "waiting_for_user" && (isReviewGate(view) || (view.type === "UX" && !isWorkflowApproval(view)));
   const actions = owner ? (
     <OwnedNodeActions runId={runId} owner={owner} nodeKey={nodeKey} status={status} operator={operator} decision={decision} />
@@ -56,7 +56,6 @@ export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
       {waitingGate && decider && isReviewGate(view) ? <ReviewAction runId={runId} nodeKey={nodeKey} /> : null}
       {waitingGate && decider && !isReviewGate(view) ? <CompleteAction runId={runId} nodeKey={nodeKey} /> : null}
       {status === "waiting_for_user" && isWorkflowApproval(view) ? <WorkflowApprovalNote /> : null}
-      {forkTarget ? <RerunFromHere key={nodeKey} target={forkTarget} /> : null}
     </>
   );
   return (
@@ -79,6 +78,7 @@ export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
       </p>
       {state?.error ? <NodeErrorNotice status={status} error={state.error} /> : null}
       {actions}
+      {forkTarget ? <RerunFromHere key={nodeKey} target={forkTarget} /> : null}
       {state && state.output !== null && state.output !== undefined ? (
         <section>
           <h3 className="field-label">Output</h3>
