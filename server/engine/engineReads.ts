@@ -90,6 +90,16 @@ export class EngineReads {
     return runOf(run);
   }
 
+  /**
+   * The engine run's id for a run's id of any front door: a plain flow run's or a workflow run's (the engine run's
+   * own), or a pipeline run's `RUN_...` (the run its engine run is owned for). 404 naming the id when no run has it.
+   */
+  async engineRunIdOf(runId: string): Promise<string> {
+    const found = await this.database.run((db) => store.findRunIdByAnyId(db, runId));
+    if (!found) throw runNotFound(runId);
+    return found;
+  }
+
   /** The run's change marker (store.ts `changeMarker`): it moves with every event accepted on the run. */
   async changeMarker(runId: string): Promise<{ marker: string; status: RunStatus; owner: RunOwner | null }> {
     const found = await this.database.run((db) => store.changeMarker(db, runId));

@@ -7,6 +7,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BRIEFS } from "../testing/agentTestkit";
 import { testDatabases } from "../testing/databases";
 import { callerContext, personAs } from "../testing/callerContext";
 import { chain, graphOf, uxNode, workerNode } from "../testing/flows";
@@ -162,6 +163,30 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect(latest.body.message).toContain('no node "fetch"');
     expect((await env.api.get<RunLineage>(`/api/runs/${runId}/lineage`)).body.forks).toHaveLength(before);
     expect((await fork(alan.token, runId, { node_id: "gate", version: "latest" })).status).toBe(409);
+  });
+
+  it("compares two runs of the agent pipeline by their RUN_ ids (their engine runs), each agent and its review by name; a pipeline run and a flow's run are refused", async () => {
+    const start = async (brief: (typeof BRIEFS)[keyof typeof BRIEFS]) => (await env.api.post<{ run_id: string }>("/runs", { domain: brief.domain, brief: brief.brief })).body.run_id;
+    const [a, b] = [await start(BRIEFS.superApp), await start(BRIEFS.clinic)];
+    expect(a).toMatch(/^RUN_/);
+    const compared = await eventually(async () => {
+      const answer = await env.api.get<RunComparison>(`/api/runs/compare?a=${a}&b=${b}`);
+      const requirements = answer.body.nodes?.find((n) => n.node_id === "agent_requirements");
+      return requirements?.a?.status === "completed" && requirements.b?.status === "completed" ? answer : undefined;
+    }, 30_000, "both pipeline runs' first outputs");
+    expect(compared.status).toBe(200);
+    expect(compared.body).toMatchObject({ relation: "same_definition", a: { owner: { front_door: "pipeline", run_id: a } }, b: { owner: { front_door: "pipeline", run_id: b } } });
+    const byNode = Object.fromEntries(compared.body.nodes.map((n) => [n.node_id, n]));
+    expect(byNode.agent_requirements).toMatchObject({ label: "Requirements", node_type: "Worker", same: false });
+    expect(byNode.agent_requirements!.diff).not.toBeNull();
+    expect(byNode.review_requirements).toMatchObject({ label: "Review Requirements", node_type: "UX" });
+    expect(compared.body.nodes.map((n) => n.node_id).slice(0, 2)).toEqual(["agent_requirements", "review_requirements"]);
+    // Named by their engine runs' ids, the same comparison.
+    expect((await env.api.get<RunComparison>(`/api/runs/compare?a=${compared.body.a.id}&b=${b}`)).body.a.owner).toEqual({ front_door: "pipeline", run_id: a });
+    const mixed = await env.api.get<{ message: string }>(`/api/runs/compare?a=${a}&b=${runId}`);
+    expect(mixed.status).toBe(409);
+    expect(mixed.body.message).toContain("different flows");
+    await Promise.all([a, b].map((id) => env.api.post(`/runs/${id}/cancel`, { reason: "compared" })));
   });
 
   it("forks the failed runs of a flow since a time at their failed nodes, for operators only, counting first", async () => {
