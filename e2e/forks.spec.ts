@@ -87,7 +87,7 @@ test("an operator re-runs a failed flow from its failed Worker with an edited in
   await expect(page.locator(".inspector").getByText("Re-run from here")).toBeVisible();
   await page.getByRole("link", { name: "Conversation" }).click();
 
-  await page.locator(".run-lineage").getByRole("link", { name: "Compare with it" }).click();
+  await page.locator(".run-lineage").getByRole("link", { name: "Compare with parent" }).click();
   await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();
   await expect(page.getByText("B was forked from A")).toBeVisible();
   await expect(page.getByText("1 of 2 nodes differ.")).toBeVisible();
