@@ -82,6 +82,25 @@ describe.each(testDatabases)("forks of YAML workflow runs on $name", (testDataba
     expect((await wf.rest("GET", `/api/runs/compare?a=${forkId}&b=${started.id}`)).body.relation).toBe("parent");
   });
 
+  it("compares a run with its fork on the workflow's latest version, a definition of its own: a node the latest adds is on the fork's side alone", async () => {
+    const started = await wf.run(GATED.replace("name: forked-gate", "name: grown-gate"), "the launch");
+    await wf.nodeIs(started.id, "review", "waiting_for_user");
+    await wf.register(`${GATED.replace("name: forked-gate", "name: grown-gate")}  - id: tell
+    depends_on: [after]
+    bash: echo "told"
+`);
+    const forked = await wf.rest("POST", `/api/runs/${started.id}/fork`, { node_id: "draft", version: "latest" });
+    expect(forked.status).toBe(201);
+    const forkId: string = forked.body.run.id;
+    const compared = await wf.rest("GET", `/api/runs/compare?a=${started.id}&b=${forkId}`);
+    expect(compared.status).toBe(200);
+    expect(compared.body.relation).toBe("child");
+    // The two are runs of different engine flows (each definition version is one), compared all the same.
+    const flowOf = async (id: string) => (await wf.rest("GET", `/api/stitch/runs/${id}`)).body.flow_id as string;
+    expect(await flowOf(forkId)).not.toBe(await flowOf(started.id));
+    expect(compared.body.nodes.find((n: { node_id: string }) => n.node_id === "tell")).toMatchObject({ a: null, b: { status: "pending" } });
+  });
+
   it("answers 404 naming an unknown run, 400 for what is no run's id, and 409 for a run of another workflow", async () => {
     const started = await wf.run(GATED, "unknowns");
     const unknown = "00000000-0000-4000-8000-00000000beef";

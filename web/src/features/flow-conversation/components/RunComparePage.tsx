@@ -71,11 +71,13 @@ function Diff({ node }: { node: Node }) {
   );
 }
 
-function ComparedNode({ node }: { node: Node }) {
+/** `showType`: the engine's node type (Worker, UX) is a plain flow's words; a front door's runs are told in their own (their labels). */
+function ComparedNode({ node, showType }: { node: Node; showType: boolean }) {
   return (
     <section className={`compare-node${node.same ? " compare-same" : ""}`} aria-label={`${node.label}: ${node.same ? "the same" : "differs"}`}>
       <h2 className="compare-node-title">
-        {node.label} {node.node_type ? <span className="tag flow-node-type">{node.node_type}</span> : null} {node.same ? <span className="muted small">the same</span> : <span className="tag">differs</span>}
+        {node.label}
+        {showType && node.node_type ? <> <span className="tag flow-node-type">{node.node_type}</span></> : null} {node.same ? <span className="muted small">the same</span> : <span className="tag">differs</span>}
       </h2>
       <div className="compare-sides">
         <div>
@@ -119,7 +121,7 @@ function Compared({ comparison }: { comparison: Comparison }) {
         </p>
       </header>
       {shown.map((node) => (
-        <ComparedNode key={node.node_id} node={node} />
+        <ComparedNode key={node.node_id} node={node} showType={!comparison.a.owner && !comparison.b.owner} />
       ))}
     </div>
   );
