@@ -181,6 +181,13 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect(byNode.agent_requirements!.diff).not.toBeNull();
     expect(byNode.review_requirements).toMatchObject({ label: "Review Requirements", node_type: "UX" });
     expect(compared.body.nodes.map((n) => n.node_id).slice(0, 2)).toEqual(["agent_requirements", "review_requirements"]);
+    // tRPC answers the same, and refuses what is no run's id as REST does (400), naming it.
+    const viaTrpc = createCaller(callerContext(env.server, personAs("Alan", "analyst"))).engine.runs;
+    expect((await viaTrpc.compare({ a, b })).nodes.map((n) => n.node_id)).toEqual(compared.body.nodes.map((n) => n.node_id));
+    const refused = await viaTrpc.compare({ a, b: "RUN_" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect((refused as TRPCError).code).toBe("BAD_REQUEST");
+    expect((refused as TRPCError).message).toContain("b must be a run's id");
     // Named by their engine runs' ids, the same comparison.
     expect((await env.api.get<RunComparison>(`/api/runs/compare?a=${compared.body.a.id}&b=${b}`)).body.a.owner).toEqual({ front_door: "pipeline", run_id: a });
     const mixed = await env.api.get<{ message: string }>(`/api/runs/compare?a=${a}&b=${runId}`);
