@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BRIEFS } from "../testing/agentTestkit";
 import { testDatabases } from "../testing/databases";
 import { callerContext, personAs } from "../testing/callerContext";
-import { chain, graphOf, uxNode, workerNode } from "../testing/flows";
+import { chain, collectorNode, graphOf, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { type TestPerson, createPerson } from "../testing/people";
 import { dispatchesOf, holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
@@ -130,6 +130,23 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect(JSON.stringify(byNode.draft!.diff)).toContain("tall");
     const viaTrpc = await createCaller(callerContext(env.server, personAs("Alan", "analyst"))).engine.runs.compare({ a: runId, b: forkId });
     expect(viaTrpc.nodes).toEqual(compared.body.nodes);
+  });
+
+  it("compares a Splitter's node path by path, each path named by the node's label and its path", async () => {
+    const graph = graphOf([splitterNode("S"), workerNode("T", `${worker.url}/translate`, { label: "Translate" }), collectorNode("C")], chain("S", "T", "C"));
+    const translated = (await env.api.createFlow(graph, "translated")).id;
+    const translate = async (outputs: string[]) => {
+      const run = (await env.api.as(alan.token).post<StitchRun>(`/api/stitch/flows/${translated}/runs`, { input: { items: ["one", "two"] } })).body.id;
+      for (const [i, output] of outputs.entries()) await answer(run, `T_${i}`, output);
+      await env.api.waitForStatus(run, "C", "completed");
+      return run;
+    };
+    const [a, b] = [await translate(["un", "deux"]), await translate(["un", "two"])];
+    const compared = (await env.api.get<RunComparison>(`/api/runs/compare?a=${a}&b=${b}`)).body;
+    const byKey = Object.fromEntries(compared.nodes.map((n) => [n.node_id, n]));
+    expect(byKey.T_0).toMatchObject({ label: "Translate · path 1", same: true });
+    expect(byKey.T_1).toMatchObject({ label: "Translate · path 2", same: false });
+    expect(compared.a.owner).toBeNull();
   });
 
   it("keeps a decision of the copied part decided: a fork after a gate does not ask it again, and the comparison says who decided it where", async () => {
