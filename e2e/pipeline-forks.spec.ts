@@ -2,7 +2,8 @@
  * Re-run from here in the agent pipeline, in Chromium: a reviewer signed in with her own session forks a run at
  * Inception (whose review waits for her) with another first feedback. The fork opens: it says where it came from, the
  * requirements are the parent's (copied, their approval decided in the parent), and only Inception is drafted again
- * and waits for her review; the parent is untouched and names its fork.
+ * and waits for her review; compared with its parent, exactly Inception's output differs; the parent is untouched and
+ * names its fork; the graph view offers the same on an agent.
  */
 import { expect, test } from "@playwright/test";
 import { person, snapshot } from "./helpers";
@@ -51,6 +52,17 @@ test("a reviewer forks a pipeline run at Inception with another first feedback a
   await expect(page.getByRole("region", { name: "Review Inception" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Review Requirements" })).toHaveCount(0);
   await snapshot(page, testInfo, "01-the-fork");
+
+  // Compared with its parent: exactly Inception's output differs; the requirements are the same, shown on request.
+  await page.locator(".run-lineage").getByRole("link", { name: "Compare with parent" }).click();
+  await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Inception: differs" })).toBeVisible();
+  await expect(page.getByRole("region", { name: /: differs$/ })).toHaveCount(1);
+  await expect(page.getByRole("region", { name: "Requirements: the same" })).toHaveCount(0);
+  await page.getByRole("button", { name: /^Show unchanged/ }).click();
+  await expect(page.getByRole("region", { name: "Requirements: the same" })).toBeVisible();
+  await snapshot(page, testInfo, "02-compared-with-parent");
+  await page.goto(`/app/runs/${forkId}`);
 
   // The parent is untouched, still at Inception's review, and names its fork.
   expect(await stateOf(parentId)).toEqual({ phase: "waiting_approval", agent: "inception" });

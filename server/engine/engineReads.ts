@@ -91,12 +91,12 @@ export class EngineReads {
   }
 
   /**
-   * The engine run of any front door's run id: an engine run's own id (a flow's or a workflow's run), or the id a front
-   * door gives its run (a pipeline's `RUN_...`). Unknown: not_found.
+   * The engine run's id for a run's id of any front door: a plain flow run's or a workflow run's (the engine run's
+   * own), or a pipeline run's `RUN_...` (the run its engine run is owned for). 404 naming the id when no run has it.
    */
-  async runIdOf(id: string): Promise<string> {
-    const found = store.isUuid(id) ? id : await this.database.run((db) => store.runIdOfOwnerRun(db, id));
-    if (!found) throw runNotFound(id);
+  async engineRunIdOf(runId: string): Promise<string> {
+    const found = await this.database.run((db) => store.findRunIdByAnyId(db, runId));
+    if (!found) throw runNotFound(runId);
     return found;
   }
 

@@ -330,6 +330,18 @@ export async function listFailedRuns(db: Executor, flowId: string, since: string
   return found.map((row) => ({ id: row.id, flowVersion: row.flow_version, owner: ownerOf(row.owner, row.owner_run_id) }));
 }
 
+/**
+ * The engine run a run's id names: the engine run itself (a plain flow run's id, a workflow run's, which are the engine
+ * run's own), or the run a front door knows by its own id (a pipeline run's `RUN_...`, kept as `owner_run_id`), the
+ * first made when more than one has it. Undefined when no run has that id.
+ */
+export async function findRunIdByAnyId(db: Executor, runId: string): Promise<string | undefined> {
+  const [found] = isUuid(runId)
+    ? await rows<{ id: string }>(db, sql`SELECT r.id FROM stitch_runs r WHERE r.id = ${runId}`)
+    : await rows<{ id: string }>(db, sql`SELECT r.id FROM stitch_runs r WHERE r.owner_run_id = ${runId} ORDER BY r.created_at, r.id LIMIT 1`);
+  return found?.id;
+}
+
 /** A run's fork columns, read beside its row (`r`): where it was forked from, as one JSON value, and its forks. */
 const LINEAGE_COLUMNS = sql.raw(`
   CASE WHEN r.forked_from_run_id IS NULL THEN NULL ELSE json_build_object(
@@ -387,12 +399,6 @@ export async function changeMarker(db: Executor, runId: string): Promise<{ marke
     FROM stitch_runs r WHERE r.id = ${runId}`);
   if (!found) return undefined;
   return { marker: [iso(found.updated_at), found.status, found.event ?? 0].join("/"), status: RunStatus.parse(found.status), owner: ownerOf(found.owner, found.owner_run_id) };
-}
-
-/** The engine run a front door's own run id names (a pipeline's `RUN_...`), read without a lock: it never changes. */
-export async function runIdOfOwnerRun(db: Executor, ownerRunId: string): Promise<string | undefined> {
-  const [found] = await rows<{ id: string }>(db, sql`SELECT id FROM stitch_runs WHERE owner_run_id = ${ownerRunId} LIMIT 1`);
-  return found?.id;
 }
 
 /** Up to `limit` runs (of one flow, or of all) after the cursor, newest first, each with its cursor key. */

@@ -10,6 +10,7 @@ import { type Engine, EngineError, type RunOwner, type RunOwnerKind, type Starte
 import type { StitchRun } from "../engine/schemas";
 import type { Identity } from "../people/schemas";
 import { OWNER_NAMES, type OwnerDoor } from "./commands";
+import { Refusal } from "../lib/refusal";
 import { FlowError } from "./errors";
 import { whyNotFork } from "../forks/rule";
 import type { ForkBody, ForkFailedBody, Forked, ForkedFailures } from "../forks/schemas";
@@ -45,7 +46,7 @@ export class ForkCommands {
   async fork(id: string, body: ForkBody, caller: Identity): Promise<Forked> {
     // Any front door's run id (a pipeline's RUN_...). Who owns a run never changes, so it is read without a lock; the
     // fork then locks the run first.
-    const runId = await this.engine.runIdOf(id);
+    const runId = await this.engine.engineRunIdOf(id);
     const { owner } = await this.engine.changeMarker(runId);
     const through = owner ? this.owners.get(owner.front_door) : undefined;
     if (through) return through(runId, body, caller);
@@ -81,21 +82,22 @@ export class ForkCommands {
     if (caller.role !== "operator") throw new FlowError("forbidden", "only operators may fork the failed runs of a flow at once; fork a run of your own from its page");
     const failed = await this.engine.failedRuns(body.definition, body.since);
     const runs: ForkedFailures["runs"] = [];
-    for (const { runId, owner, failed: nodes } of failed) {
+    for (const { runId, failed: nodes } of failed) {
       const nodeId = nodes[0] ?? null;
-      const refusedWhy = owner ? `run ${runId} belongs to ${OWNER_NAMES[owner.front_door]}` : nodeId === null ? "no node of its own failed (only a Collector, for a failed path)" : null;
+      const refusedWhy = nodeId === null ? "no node of its own failed (only a Collector, for a failed path)" : null;
       if (body.dry_run || refusedWhy) {
         runs.push({ run_id: runId, node_id: nodeId, fork: null, refused: refusedWhy });
         continue;
       }
       try {
-        // Each fork is an action of its own in the audit trail (its target the new run), beside the request's own entry.
+        // Each fork is an action of its own in the audit trail (its target the new run), beside the request's own entry;
+        // a run a front door owns is forked through that front door, as one fork is.
         const request = currentAuditScope();
-        const forkOne = () => this.forkRun(runId, { node_id: nodeId!, version: "original" }, caller);
+        const forkOne = () => this.fork(runId, { node_id: nodeId!, version: "original" }, caller);
         const fork = await (request ? inAuditScope(newAuditScope({ ...request.subject, action: FORK_ACTION }), forkOne) : forkOne());
-        runs.push({ run_id: runId, node_id: nodeId, fork: { run_id: fork.id, path: flowRunPath(fork.id) }, refused: null });
+        runs.push({ run_id: runId, node_id: nodeId, fork: { run_id: fork.run.id, path: fork.path }, refused: null });
       } catch (error) {
-        if (!(error instanceof EngineError) && !(error instanceof FlowError)) throw error;
+        if (!(error instanceof Refusal)) throw error;
         runs.push({ run_id: runId, node_id: nodeId, fork: null, refused: error.message });
       }
     }

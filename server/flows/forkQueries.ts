@@ -4,7 +4,7 @@
  * engine's run and its replayed history; REST and tRPC both answer through here.
  */
 import { type Engine, EngineError, type RunHistory } from "../engine/engine";
-import { parseKey } from "../engine/graph";
+import { type InstanceRef, parseKey } from "../engine/graph";
 import { diffOutputs, jsonEqual } from "../review/diff";
 import type { ComparedNode, RunComparison, RunLineage } from "../forks/schemas";
 
@@ -46,6 +46,16 @@ function sidesOf(history: RunHistory): Map<string, Side> {
   );
 }
 
+/**
+ * A node as people name it: its label on the graph (a pipeline's agent, "Review" and the agent, a workflow's node and
+ * kind), else its id; one path of a Splitter's adds which ("Translate · path 2").
+ */
+function labelOf(ref: InstanceRef | undefined, key: string): string {
+  if (!ref) return key;
+  const label = typeof ref.node.data.label === "string" && ref.node.data.label.trim() ? ref.node.data.label.trim() : ref.nodeId;
+  return ref.vector.length === 0 ? label : `${label} · path ${ref.vector.map((i) => i + 1).join(".")}`;
+}
+
 /** How run b relates to run a. */
 function relationOf(a: RunHistory["run"], b: RunHistory["run"]): RunComparison["relation"] {
   if (a.forked_from?.run_id === b.id) return "parent";
@@ -61,10 +71,17 @@ export class ForkQueries {
     return { run_id: runId, ...(await this.engine.lineage(runId)) };
   }
 
-  /** Runs a and b of one flow, node by node in the flow's order (a node only one of them has is shown on its side). */
+  /**
+   * Runs a and b of one flow, node by node in the flow's order (a node only one of them has is shown on its side). Each
+   * is named by its id in any front door: a flow or workflow run's uuid, or a pipeline run's `RUN_...` (its engine
+   * run). A run and its fork, or two forks of one run, are compared even when one runs another definition (a YAML
+   * workflow's latest version is a flow of its own); two runs of different flows otherwise are refused (409).
+   */
   async compare(a: string, b: string): Promise<RunComparison> {
-    const [ha, hb] = await Promise.all([this.engine.history(a), this.engine.history(b)]);
-    if (ha.run.flow_id !== hb.run.flow_id) {
+    const [ida, idb] = await Promise.all([this.engine.engineRunIdOf(a), this.engine.engineRunIdOf(b)]);
+    const [ha, hb] = await Promise.all([this.engine.history(ida), this.engine.history(idb)]);
+    const relation = relationOf(ha.run, hb.run);
+    if (ha.run.flow_id !== hb.run.flow_id && relation === "same_definition") {
       throw new EngineError("conflict", `runs ${a} and ${b} are runs of different flows ("${ha.flowName}" and "${hb.flowName}"): only runs of the same flow are compared`);
     }
     const [sa, sb] = [sidesOf(ha), sidesOf(hb)];
@@ -77,7 +94,7 @@ export class ForkQueries {
     const keys = [...new Set([...sa.keys(), ...sb.keys()])].sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
     const nodes: ComparedNode[] = keys.map((key) => {
       const ref = parseKey(graph, key) ?? parseKey(ha.graph, key) ?? parseKey(hb.graph, key);
-      const label = ref && typeof ref.node.data.label === "string" && ref.node.data.label.trim() ? ref.node.data.label.trim() : key;
+      const label = labelOf(ref, key);
       const [left, right] = [sa.get(key) ?? null, sb.get(key) ?? null];
       const sameOutput = jsonEqual(left?.output ?? null, right?.output ?? null);
       return {
@@ -85,8 +102,8 @@ export class ForkQueries {
         same: sameOutput && left?.status === right?.status, diff: sameOutput ? null : diffOutputs(left?.output ?? null, right?.output ?? null).changes,
       };
     });
-    const summary = (h: RunHistory) => ({ id: h.run.id, status: h.run.status, flow_version: h.run.flow_version, forked_from: h.run.forked_from });
-    return { a: summary(ha), b: summary(hb), relation: relationOf(ha.run, hb.run), nodes };
+    const summary = (h: RunHistory) => ({ id: h.run.id, owner: h.run.owner, name: h.flowName, status: h.run.status, flow_version: h.run.flow_version, forked_from: h.run.forked_from });
+    return { a: summary(ha), b: summary(hb), relation, nodes };
   }
 }
 

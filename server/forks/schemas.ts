@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { DiffChange } from "../review/schemas";
-import { ForkOf, ForkVersion, ForkedFrom, NodeStatus, NodeType, RunStatus, StitchRun } from "../engine/schemas";
+import { ForkOf, ForkVersion, ForkedFrom, NodeStatus, NodeType, RunOwner, RunStatus, StitchRun } from "../engine/schemas";
 
 /** What a person may change when forking: the chosen node's input, the version, and a first feedback to its Worker. */
 export const ForkBody = z
@@ -55,9 +55,27 @@ export const ForkedFailures = z.object({
 });
 export type ForkedFailures = z.infer<typeof ForkedFailures>;
 
-export const CompareQuery = z.object({
-  a: z.string().uuid("a must be a run's id"),
-  b: z.string().uuid("b must be a run's id"),
+/**
+ * A run's id as any front door names it: a plain flow run's, a YAML or step workflow run's (a uuid, the engine run's
+ * own), or a pipeline run's (`RUN_...`). Which run it is, if any, is the engine's to say (404 naming it).
+ */
+const AnyRunId = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|RUN_[A-Za-z0-9]{1,64})$/i, `${name} must be a run's id: a flow or workflow run's uuid, or a pipeline run's RUN_... id`)
+    .describe("A run's id: a flow, YAML or step workflow run's uuid, or a pipeline run's `RUN_...` id.");
+
+export const CompareQuery = z.object({ a: AnyRunId("a"), b: AnyRunId("b") });
+
+/** One of the two runs compared: the engine run, the front door that owns it and the id that door knows it by. */
+const ComparedRun = z.object({
+  id: z.string().uuid().describe("The engine run's id."),
+  owner: RunOwner.nullable().describe("The front door that owns the run and its id there (a pipeline run's `RUN_...`); null for a plain flow run."),
+  name: z.string().describe("The flow's name (a workflow's definition, the agent pipeline's flow)."),
+  status: RunStatus,
+  flow_version: z.number().int(),
+  forked_from: ForkedFrom.nullable(),
 });
 
 /** One node of one run, as the comparison shows it. */
@@ -81,9 +99,9 @@ export const ComparedNode = z.object({
 export type ComparedNode = z.infer<typeof ComparedNode>;
 
 export const RunComparison = z.object({
-  a: z.object({ id: z.string().uuid(), status: RunStatus, flow_version: z.number().int(), forked_from: ForkedFrom.nullable() }),
-  b: z.object({ id: z.string().uuid(), status: RunStatus, flow_version: z.number().int(), forked_from: ForkedFrom.nullable() }),
-  relation: z.enum(["parent", "child", "siblings", "same_definition"]).describe("How b relates to a: a's parent, a's fork, a fork of the same parent, or another run of the same flow."),
+  a: ComparedRun,
+  b: ComparedRun,
+  relation: z.enum(["parent", "child", "siblings", "same_definition"]).describe("How b relates to a: a's parent, a's fork, a fork of the same parent, or another run of the same flow (a fork of a YAML run on the workflow's latest version runs another definition, and is compared with its parent all the same)."),
   nodes: z.array(ComparedNode).describe("Every node of either run, in the flow's order."),
 });
 export type RunComparison = z.infer<typeof RunComparison>;

@@ -7,9 +7,10 @@
  */
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BRIEFS } from "../testing/agentTestkit";
 import { testDatabases } from "../testing/databases";
 import { callerContext, personAs } from "../testing/callerContext";
-import { chain, graphOf, uxNode, workerNode } from "../testing/flows";
+import { chain, collectorNode, graphOf, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { type TestPerson, createPerson } from "../testing/people";
 import { dispatchesOf, holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
@@ -131,6 +132,23 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect(viaTrpc.nodes).toEqual(compared.body.nodes);
   });
 
+  it("compares a Splitter's node path by path, each path named by the node's label and its path", async () => {
+    const graph = graphOf([splitterNode("S"), workerNode("T", `${worker.url}/translate`, { label: "Translate" }), collectorNode("C")], chain("S", "T", "C"));
+    const translated = (await env.api.createFlow(graph, "translated")).id;
+    const translate = async (outputs: string[]) => {
+      const run = (await env.api.as(alan.token).post<StitchRun>(`/api/stitch/flows/${translated}/runs`, { input: { items: ["one", "two"] } })).body.id;
+      for (const [i, output] of outputs.entries()) await answer(run, `T_${i}`, output);
+      await env.api.waitForStatus(run, "C", "completed");
+      return run;
+    };
+    const [a, b] = [await translate(["un", "deux"]), await translate(["un", "two"])];
+    const compared = (await env.api.get<RunComparison>(`/api/runs/compare?a=${a}&b=${b}`)).body;
+    const byKey = Object.fromEntries(compared.nodes.map((n) => [n.node_id, n]));
+    expect(byKey.T_0).toMatchObject({ label: "Translate · path 1", same: true });
+    expect(byKey.T_1).toMatchObject({ label: "Translate · path 2", same: false });
+    expect(compared.a.owner).toBeNull();
+  });
+
   it("keeps a decision of the copied part decided: a fork after a gate does not ask it again, and the comparison says who decided it where", async () => {
     const asked = (await env.api.createFlow(graphOf([uxNode("ask", { label: "Topic" }), workerNode("write", `${worker.url}/write`)], chain("ask", "write")), "asked once")).id;
     const run = (await env.api.as(alan.token).post<StitchRun>(`/api/stitch/flows/${asked}/runs`, { input: {} })).body.id;
@@ -165,6 +183,37 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect(latest.body.message).toContain('no node "fetch"');
     expect((await env.api.get<RunLineage>(`/api/runs/${runId}/lineage`)).body.forks).toHaveLength(before);
     expect((await fork(alan.token, runId, { node_id: "gate", version: "latest" })).status).toBe(409);
+  });
+
+  it("compares two runs of the agent pipeline by their RUN_ ids (their engine runs), each agent and its review by name; a pipeline run and a flow's run are refused", async () => {
+    const start = async (brief: (typeof BRIEFS)[keyof typeof BRIEFS]) => (await env.api.post<{ run_id: string }>("/runs", { domain: brief.domain, brief: brief.brief })).body.run_id;
+    const [a, b] = [await start(BRIEFS.superApp), await start(BRIEFS.clinic)];
+    expect(a).toMatch(/^RUN_/);
+    const compared = await eventually(async () => {
+      const answer = await env.api.get<RunComparison>(`/api/runs/compare?a=${a}&b=${b}`);
+      const requirements = answer.body.nodes?.find((n) => n.node_id === "agent_requirements");
+      return requirements?.a?.status === "completed" && requirements.b?.status === "completed" ? answer : undefined;
+    }, 30_000, "both pipeline runs' first outputs");
+    expect(compared.status).toBe(200);
+    expect(compared.body).toMatchObject({ relation: "same_definition", a: { owner: { front_door: "pipeline", run_id: a } }, b: { owner: { front_door: "pipeline", run_id: b } } });
+    const byNode = Object.fromEntries(compared.body.nodes.map((n) => [n.node_id, n]));
+    expect(byNode.agent_requirements).toMatchObject({ label: "Requirements", node_type: "Worker", same: false });
+    expect(byNode.agent_requirements!.diff).not.toBeNull();
+    expect(byNode.review_requirements).toMatchObject({ label: "Review Requirements", node_type: "UX" });
+    expect(compared.body.nodes.map((n) => n.node_id).slice(0, 2)).toEqual(["agent_requirements", "review_requirements"]);
+    // tRPC answers the same, and refuses what is no run's id as REST does (400), naming it.
+    const viaTrpc = createCaller(callerContext(env.server, personAs("Alan", "analyst"))).engine.runs;
+    expect((await viaTrpc.compare({ a, b })).nodes.map((n) => n.node_id)).toEqual(compared.body.nodes.map((n) => n.node_id));
+    const refused = await viaTrpc.compare({ a, b: "RUN_" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect((refused as TRPCError).code).toBe("BAD_REQUEST");
+    expect((refused as TRPCError).message).toContain("b must be a run's id");
+    // Named by their engine runs' ids, the same comparison.
+    expect((await env.api.get<RunComparison>(`/api/runs/compare?a=${compared.body.a.id}&b=${b}`)).body.a.owner).toEqual({ front_door: "pipeline", run_id: a });
+    const mixed = await env.api.get<{ message: string }>(`/api/runs/compare?a=${a}&b=${runId}`);
+    expect(mixed.status).toBe(409);
+    expect(mixed.body.message).toContain("different flows");
+    await Promise.all([a, b].map((id) => env.api.post(`/runs/${id}/cancel`, { reason: "compared" })));
   });
 
   it("forks the failed runs of a flow since a time at their failed nodes, for operators only, counting first", async () => {

@@ -45,6 +45,8 @@ export const sectionModules: { path: RegExp; module: string }[] = [
   { path: /^\/app\/workflows(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/workflows.ts" },
   { path: /^\/app\/steps(\/(?!runs\/[^/]+\/graph\/?$).*)?$/, module: "src/app/sections/steps.ts" },
   { path: /^\/app\/flows\/runs\/[^/]+\/?$/, module: "src/app/sections/flows.ts" },
+  // Two runs compared, of any front door (/app/runs/:a/compare/:b), or under the plain flows' runs.
+  { path: /^\/app\/(flows\/)?runs\/[^/]+\/compare\/[^/]+\/?$/, module: "src/app/sections/flows.ts" },
   // The designer: the flows' list, a new flow, a flow's canvas and a run on it; not a run's graph (in the main script).
   { path: /^\/app\/flows(\/(?!runs\/[^/]+(\/graph)?\/?$).*)?$/, module: "src/app/sections/designer.tsx" },
   { path: /^\/app\/(people|tokens|audit|subscriptions|policies|settings)\/?$/, module: "src/app/sections/account.tsx" },

@@ -53,7 +53,7 @@ describe.each(testDatabases)("pipeline forks on the latest pipeline on $name", (
 
   it("runs the fork on the latest pipeline when it keeps the copied agents", async () => {
     const withSecurity = await latestPipeline((agents) => [...agents, { ...agents.at(-1)!, slug: "security", name: "Security", order: agents.length + 1, artifact_type: "security_review" }]);
-    const engineRunId = await env.server.engine.runIdOf(runId);
+    const engineRunId = await env.server.engine.engineRunIdOf(runId);
     const forked = await withSecurity.fork(engineRunId, { node_id: "agent_inception", version: "latest" }, operator);
     const forkId = forked.path.replace("/app/runs/", "");
     const fork = await waitingAt(forkId, "inception");
@@ -64,7 +64,7 @@ describe.each(testDatabases)("pipeline forks on the latest pipeline on $name", (
 
   it("refuses, naming the nodes, a latest pipeline that lacks an agent the fork would copy", async () => {
     const renamed = await latestPipeline((agents) => agents.map((a) => (a.slug === "requirements" ? { ...a, slug: "needs" } : a)));
-    const engineRunId = await env.server.engine.runIdOf(runId);
+    const engineRunId = await env.server.engine.engineRunIdOf(runId);
     const before = (await env.api.get<PipelineRunView>(`/runs/${runId}`)).body.forks.length;
     await expect(renamed.fork(engineRunId, { node_id: "agent_inception", version: "latest" }, operator)).rejects.toMatchObject({
       code: "conflict", message: expect.stringContaining('no node "agent_requirements", "review_requirements"'),

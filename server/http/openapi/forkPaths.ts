@@ -49,15 +49,22 @@ export function forkPathItems() {
     },
     [paths.compare.openapi]: {
       get: {
-        operationId: "compareRuns", summary: "Compare two runs of one flow",
-        description: "Node by node, in the flow's order: each run's status, duration, who decided and output, whether they are the same, and what differs in the outputs (the structural and word diff inline review shows).",
+        operationId: "compareRuns", summary: "Compare two runs of one flow, of any front door",
+        description:
+          "Node by node, in the flow's order: each run's status, duration, who decided and output, whether they are the same, and what differs in the outputs (the structural and word diff inline review shows). " +
+          "Each run is named by its id in its front door: a plain flow run's, a YAML or step workflow run's (a UUID, its engine run's own), or an agent pipeline run's `RUN_...` id (its engine run: per agent a Worker `agent_<slug>` and a review gate `review_<slug>`). " +
+          "Each run answers with its `owner` (the front door and its id there). A run and its fork, or two forks of one run, are compared even when the fork runs another definition (a YAML workflow's latest version).",
         parameters: [
-          { ...queryParam("a", "The first run's id.", { type: "string", format: "uuid" }), required: true },
-          { ...queryParam("b", "The second run's id.", { type: "string", format: "uuid" }), required: true },
+          { ...queryParam("a", "The first run's id: a UUID, or a pipeline run's `RUN_...` id.", { type: "string" }), required: true },
+          { ...queryParam("b", "The second run's id, likewise.", { type: "string" }), required: true },
         ],
         responses: {
           200: answer("The comparison.", ref("RunComparison")),
-          ...refusals({ 400: "`a` or `b` missing or not a UUID (`invalid_query`).", 404: "No run with one of the ids.", 409: "The runs are runs of different flows." }),
+          ...refusals({
+            400: "`a` or `b` missing, or neither a UUID nor a `RUN_...` id (`invalid_query`, naming which).",
+            404: "No run with one of the ids (the message names it).",
+            409: "The runs are runs of different flows, and neither was forked from the other nor both from one run.",
+          }),
         },
       },
     },

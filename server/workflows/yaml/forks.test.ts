@@ -75,6 +75,60 @@ describe.each(testDatabases)("forks of YAML workflow runs on $name", (testDataba
     expect(decisions.body.items).toEqual([expect.objectContaining({ node_id: "review", state: "open" })]);
   });
 
+  it("compares a run with its fork by their ids (the door the engine's compare is for every front door): the copied draft the same, what followed differs", async () => {
+    const started = await wf.run(GATED, "the launch");
+    await wf.nodeIs(started.id, "review", "waiting_for_user");
+    const forkId: string = (await wf.rest("POST", `/api/runs/${started.id}/fork`, { node_id: "draft", input: { message: "the relaunch" } })).body.run.id;
+    await wf.nodeIs(forkId, "review", "waiting_for_user");
+    const compared = await wf.rest("GET", `/api/runs/compare?a=${started.id}&b=${forkId}`);
+    expect(compared.status).toBe(200);
+    expect(compared.body).toMatchObject({ relation: "child", a: { id: started.id, owner: { front_door: "yaml", run_id: started.id }, name: expect.stringContaining("forked-gate") }, b: { id: forkId, forked_from: { run_id: started.id } } });
+    const byNode = Object.fromEntries((compared.body.nodes as { node_id: string }[]).map((n) => [n.node_id, n]));
+    expect(Object.keys(byNode)).toEqual(["draft", "review", "after"]);
+    expect(byNode.draft).toMatchObject({ label: "bash · draft", same: false, a: { output: "plan for the launch" }, b: { output: "plan for the relaunch" } });
+    expect(JSON.stringify(byNode.draft)).toContain("relaunch");
+    expect(byNode.review).toMatchObject({ a: { status: "waiting_for_user" }, b: { status: "waiting_for_user" } });
+    // From the fork's side, the original is its parent.
+    expect((await wf.rest("GET", `/api/runs/compare?a=${forkId}&b=${started.id}`)).body.relation).toBe("parent");
+  });
+
+  it("compares a run with its fork on the workflow's latest version, a definition of its own: a node the latest adds is on the fork's side alone", async () => {
+    const started = await wf.run(GATED.replace("name: forked-gate", "name: grown-gate"), "the launch");
+    await wf.nodeIs(started.id, "review", "waiting_for_user");
+    await wf.register(`${GATED.replace("name: forked-gate", "name: grown-gate")}  - id: tell
+    depends_on: [after]
+    bash: echo "told"
+`);
+    const forked = await wf.rest("POST", `/api/runs/${started.id}/fork`, { node_id: "draft", version: "latest" });
+    expect(forked.status).toBe(201);
+    const forkId: string = forked.body.run.id;
+    const compared = await wf.rest("GET", `/api/runs/compare?a=${started.id}&b=${forkId}`);
+    expect(compared.status).toBe(200);
+    expect(compared.body.relation).toBe("child");
+    // The two are runs of different engine flows (each definition version is one), compared all the same.
+    const flowOf = async (id: string) => (await wf.rest("GET", `/api/stitch/runs/${id}`)).body.flow_id as string;
+    expect(await flowOf(forkId)).not.toBe(await flowOf(started.id));
+    expect(compared.body.nodes.find((n: { node_id: string }) => n.node_id === "tell")).toMatchObject({ a: null, b: { status: "pending" } });
+  });
+
+  it("answers 404 naming an unknown run, 400 for what is no run's id, and 409 for a run of another workflow", async () => {
+    const started = await wf.run(GATED, "unknowns");
+    const unknown = "00000000-0000-4000-8000-00000000beef";
+    const missing = await wf.rest("GET", `/api/runs/compare?a=${started.id}&b=${unknown}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toContain(unknown);
+    const noPipelineRun = await wf.rest("GET", `/api/runs/compare?a=RUN_1700000000000abcdef&b=${started.id}`);
+    expect(noPipelineRun.status).toBe(404);
+    expect(noPipelineRun.body.message).toContain("RUN_1700000000000abcdef");
+    const bad = await wf.rest("GET", `/api/runs/compare?a=${started.id}&b=run-7`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("b must be a run's id");
+    const other = await wf.run(GATED.replace("name: forked-gate", "name: another-gate"), "elsewhere");
+    const refused = await wf.rest("GET", `/api/runs/compare?a=${started.id}&b=${other.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain("different flows");
+  });
+
   it("refuses a bad input and a feedback (400), and `latest` when a node it would copy is gone (409 naming it), making nothing", async () => {
     const started = await wf.run(GATED, "refusals");
     await wf.nodeIs(started.id, "review", "waiting_for_user");

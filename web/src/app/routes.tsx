@@ -205,6 +205,9 @@ export function resolveRoute(pathname: string): ResolvedRoute {
   if (matchPath("/app", pathname)) return { page: <HomePage />, runId: null, title: "New brief" };
   let params = matchPath("/app/runs/:runId", pathname);
   if (params) return { page: <ConversationPage key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Conversation" };
+  // Two runs of any front door compared (a pipeline run by its RUN_ id); the plain flows' address below shows the same page.
+  params = matchPath("/app/runs/:runId/compare/:otherId", pathname);
+  if (params) return { page: <Loading><RunComparePage key={`${params.runId}/${params.otherId}`} a={params.runId!} b={params.otherId!} /></Loading>, runId: null, title: "Compare runs" };
   params = matchPath("/app/runs/:runId/graph", pathname);
   if (params) return { page: <RunGraphPage key={params.runId} runId={params.runId!} />, runId: params.runId!, title: "Flow graph" };
   if (matchPath("/app/reviews", pathname)) return { page: <InboxPage />, runId: null, title: "Reviews" };

@@ -5,7 +5,7 @@
  * flow graph. The feature says when each action is
  * offered, what it does, and sends it.
  */
-import { useRef } from "react";
+import { type ReactNode, useRef } from "react";
 import { Link } from "../lib/router";
 import { formatDateTime } from "../lib/time";
 import type { WorkflowDoor } from "../lib/workflowDoor";
@@ -39,9 +39,11 @@ export interface WorkflowRunHeaderProps {
   runNoun: string;
   cancel: CancelAction;
   resume: ResumeAction;
+  /** Under the line naming the run: its parent and forks (components/RunLineage), where the front door forks its runs. */
+  lineage?: ReactNode;
 }
 
-export function WorkflowRunHeader({ door, run, view, runNoun, cancel, resume }: WorkflowRunHeaderProps) {
+export function WorkflowRunHeader({ door, run, view, runNoun, cancel, resume, lineage }: WorkflowRunHeaderProps) {
   const titleRef = useRef<HTMLHeadingElement>(null);
   const cancelling = cancel.mutation;
   const resuming = resume.mutation;
@@ -70,6 +72,7 @@ export function WorkflowRunHeader({ door, run, view, runNoun, cancel, resume }: 
         <Link to={door.paths.workflow(run.workflow)}>{run.workflow}</Link> · {runNoun} <code>{run.id}</code> · {run.started_by?.name ? `started by ${run.started_by.name}, ` : "started "}
         {formatDateTime(run.created_at)}
       </p>
+      {lineage}
       <RunTabs conversation={door.paths.run(run.id)} graph={door.paths.runGraph(run.id)} view={view} />
     </header>
   );

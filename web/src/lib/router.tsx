@@ -92,7 +92,9 @@ export const paths = {
   /** A plain flow's run (one no front door owns): its conversation, and its graph under the same header. */
   flowRun: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}`,
   flowRunGraph: (runId: string) => `/app/flows/runs/${encodeURIComponent(runId)}/graph`,
-  /** Two runs of one flow side by side, node by node. */
+  /** Two runs of one flow side by side, node by node, whichever front door they belong to (a pipeline run by its RUN_ id). */
+  runCompare: (a: string, b: string) => `/app/runs/${encodeURIComponent(a)}/compare/${encodeURIComponent(b)}`,
+  /** The same comparison under the plain flows' runs (kept: links to it were handed out). */
   flowRunCompare: (a: string, b: string) => `/app/flows/runs/${encodeURIComponent(a)}/compare/${encodeURIComponent(b)}`,
   /** The YAML workflows. */
   workflows: workflowPaths("/app/workflows"),
@@ -107,6 +109,20 @@ export const paths = {
   /** A person's own settings; emails link here to turn them off (server/http/paths.ts `appPagePaths.settings`). */
   settings: () => "/app/settings",
 };
+
+/** Where the app shows a run of any front door: its engine run's id, and the front door that owns it (null: a plain flow's). */
+export function runPageOf(run: { id: string; owner: { front_door: "pipeline" | "yaml" | "steps"; run_id: string } | null }): string {
+  switch (run.owner?.front_door) {
+    case "pipeline":
+      return paths.run(run.owner.run_id);
+    case "yaml":
+      return paths.workflows.run(run.id);
+    case "steps":
+      return paths.steps.run(run.id);
+    default:
+      return paths.flowRun(run.id);
+  }
+}
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string; onNavigate?: () => void; from?: ArrivedFrom };
 

@@ -249,7 +249,7 @@ function MessageBody({ runId, message, notes, decidable, reveal, retry, edit }: 
     case "forked":
       return <ForkedMessage message={message} />;
     case "forked_into":
-      return <ForkedIntoLine message={message} />;
+      return <ForkedIntoLine message={message} runId={runId} />;
     case "brief":
       return <BriefMessage message={message} edit={edit} />;
     case "agent_working":

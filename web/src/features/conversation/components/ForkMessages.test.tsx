@@ -35,8 +35,9 @@ describe("a fork in a pipeline run's conversation", () => {
   });
 
   it("tells the parent where a fork was made and links it", () => {
-    render(<ForkedIntoLine message={{ kind: "forked_into", id: "fork-RUN_2", at: "2026-11-29T08:00:00.000Z", agent: inception, node_id: "review_inception", fork_run_id: "RUN_2", actor: "Rita Ramos" }} />);
+    render(<ForkedIntoLine runId="RUN_1" message={{ kind: "forked_into", id: "fork-RUN_2", at: "2026-11-29T08:00:00.000Z", agent: inception, node_id: "review_inception", fork_run_id: "RUN_2", actor: "Rita Ramos" }} />);
     expect(screen.getByText(/Forked at the review of Inception by Rita Ramos into/)).toBeTruthy();
     expect(screen.getByRole("link", { name: "RUN_2" }).getAttribute("href")).toBe("/app/runs/RUN_2");
+    expect(screen.getByRole("link", { name: "Compare with RUN_2" }).getAttribute("href")).toBe("/app/runs/RUN_1/compare/RUN_2");
   });
 });

@@ -271,13 +271,14 @@ export function ForkedMessage({ message }: { message: MessageOf<"forked"> }) {
 }
 
 /** A run forked from this one, where it was made. */
-export function ForkedIntoLine({ message }: { message: MessageOf<"forked_into"> }) {
+export function ForkedIntoLine({ message, runId }: { message: MessageOf<"forked_into">; runId: string }) {
   const at = message.agent ? (message.node_id.startsWith("review_") ? `the review of ${message.agent.name}` : message.agent.name) : message.node_id;
   return (
     <p className="system-line">
       <span>
         Forked at {at}
-        {message.actor ? ` by ${message.actor}` : ""} into <Link to={paths.run(message.fork_run_id)}>{message.fork_run_id}</Link> · <Time at={message.at} />
+        {message.actor ? ` by ${message.actor}` : ""} into <Link to={paths.run(message.fork_run_id)}>{message.fork_run_id}</Link> ·{" "}
+        <Link to={paths.runCompare(runId, message.fork_run_id)} aria-label={`Compare with ${message.fork_run_id}`}>compare</Link> · <Time at={message.at} />
       </span>
     </p>
   );

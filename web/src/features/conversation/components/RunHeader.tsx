@@ -13,6 +13,7 @@ import type { PipelineRun } from "../../../lib/trpc";
 import { CancelPipelineRun } from "./CancelPipelineRun";
 import { RunDownloads } from "./RunDownloads";
 import "../conversation.css";
+import "../../../components/RunLineage.css";
 
 /** `statusRef`: where focus goes after a decision (the run's status says what happens next); `exportable`: it has an output. */
 export function RunHeader({ run, view, statusRef, exportable = false }: { run: PipelineRun; view: "conversation" | "graph"; statusRef?: RefObject<HTMLSpanElement | null>; exportable?: boolean }) {
@@ -49,7 +50,8 @@ function PipelineLineage({ run }: { run: PipelineRun }) {
       {parent ? (
         <p>
           Forked from <Link to={paths.run(parent.run_id)}>{parent.run_id}</Link> at {at(parent)}
-          {parent.by ? ` by ${parent.by}` : ""} · {parent.version === "latest" ? "on the pipeline in force then" : "on the pipeline it ran"}
+          {parent.by ? ` by ${parent.by}` : ""} · {parent.version === "latest" ? "on the pipeline in force then" : "on the pipeline it ran"} ·{" "}
+          <Link to={paths.runCompare(parent.run_id, run.run_id)}>Compare with parent</Link>
         </p>
       ) : null}
       {forks.length > 0 ? (
@@ -59,7 +61,7 @@ function PipelineLineage({ run }: { run: PipelineRun }) {
             {forks.map((fork) => (
               <li key={fork.run_id}>
                 <Link to={paths.run(fork.run_id)}>{fork.run_id}</Link> at {at(fork)}
-                {fork.by ? ` by ${fork.by}` : ""}
+                {fork.by ? ` by ${fork.by}` : ""} · <Link to={paths.runCompare(run.run_id, fork.run_id)} aria-label={`Compare with ${fork.run_id}`}>compare</Link>
               </li>
             ))}
           </ul>

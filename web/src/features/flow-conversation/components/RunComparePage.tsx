@@ -1,12 +1,12 @@
 /**
- * Two runs of one flow side by side, node by node: each run's status, duration and who decided, and what differs in
+ * Two runs of one flow side by side, node by node, whichever front door they belong to (each linked to its own page): each run's status, duration and who decided, and what differs in
  * the outputs (the structural and word diff inline review shows), collapsed to the nodes that differ, with "Show
  * unchanged" for the rest. At 390 px the two sides stack.
  */
 import { useState } from "react";
 import { EngineRunPill } from "../../../components/StatusPill";
 import { QueryPage } from "../../../components/QueryPage";
-import { Link, paths } from "../../../lib/router";
+import { Link, runPageOf } from "../../../lib/router";
 import type { RouterOutputs } from "../../../lib/trpc";
 import { useRunComparison } from "../api/forks";
 import { shownValue } from "../utils/turns";
@@ -15,6 +15,9 @@ import "../flow-conversation.css";
 type Comparison = RouterOutputs["engine"]["runs"]["compare"];
 type Node = Comparison["nodes"][number];
 type Side = NonNullable<Node["a"]>;
+
+/** A run as its front door names it: a pipeline run by its RUN_ id, any other by its id's first characters. */
+const runName = (run: Comparison["a"]) => (run.owner?.front_door === "pipeline" ? run.owner.run_id : run.id.slice(0, 8));
 
 const relationWords: Record<Comparison["relation"], string> = {
   parent: "B is the run A was forked from",
@@ -68,11 +71,13 @@ function Diff({ node }: { node: Node }) {
   );
 }
 
-function ComparedNode({ node }: { node: Node }) {
+/** `showType`: the engine's node type (Worker, UX) is a plain flow's words; a front door's runs are told in their own (their labels). */
+function ComparedNode({ node, showType }: { node: Node; showType: boolean }) {
   return (
     <section className={`compare-node${node.same ? " compare-same" : ""}`} aria-label={`${node.label}: ${node.same ? "the same" : "differs"}`}>
       <h2 className="compare-node-title">
-        {node.label} {node.node_type ? <span className="tag flow-node-type">{node.node_type}</span> : null} {node.same ? <span className="muted small">the same</span> : <span className="tag">differs</span>}
+        {node.label}
+        {showType && node.node_type ? <> <span className="tag flow-node-type">{node.node_type}</span></> : null} {node.same ? <span className="muted small">the same</span> : <span className="tag">differs</span>}
       </h2>
       <div className="compare-sides">
         <div>
@@ -102,7 +107,7 @@ function Compared({ comparison }: { comparison: Comparison }) {
         <ul className="compare-runs small">
           {(["a", "b"] as const).map((key) => (
             <li key={key}>
-              <strong>{key.toUpperCase()}</strong> <Link to={paths.flowRun(comparison[key].id)}>run {comparison[key].id.slice(0, 8)}</Link> · v{comparison[key].flow_version} · <EngineRunPill status={comparison[key].status} />
+              <strong>{key.toUpperCase()}</strong> <Link to={runPageOf(comparison[key])}>run {runName(comparison[key])}</Link> of {comparison[key].name} · v{comparison[key].flow_version} · <EngineRunPill status={comparison[key].status} />
             </li>
           ))}
         </ul>
@@ -116,7 +121,7 @@ function Compared({ comparison }: { comparison: Comparison }) {
         </p>
       </header>
       {shown.map((node) => (
-        <ComparedNode key={node.node_id} node={node} />
+        <ComparedNode key={node.node_id} node={node} showType={!comparison.a.owner && !comparison.b.owner} />
       ))}
     </div>
   );

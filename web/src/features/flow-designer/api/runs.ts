@@ -35,3 +35,12 @@ export function useCancelFlowRun() {
   const utils = trpc.useUtils();
   return trpc.engine.runs.cancel.useMutation({ onSuccess: (_, input) => utils.engine.runs.get.invalidate({ id: input.runId }) });
 }
+
+/**
+ * Operators: the flow's runs failed since a time, each forked at its failed node (`dry_run`: counted and named only).
+ * A fork made is a new run: the flow's runs are read again.
+ */
+export function useForkFailedRuns() {
+  const utils = trpc.useUtils();
+  return trpc.engine.runs.forkFailed.useMutation({ onSuccess: (_, input) => (input.dry_run ? undefined : utils.engine.runs.list.invalidate()) });
+}

@@ -2,7 +2,8 @@
  * The open designer of one flow: the drawing (from the draft or a version), kept as a draft server-side as it
  * changes, checked as it changes, and the header's commands: save as the next version (with a message; refused
  * while the check finds problems, and on a stale base shown who saved what since, with the diff, and "Save on
- * top"), versions (compare any two, restore one), run, import and export, and "Discard draft", which asks first.
+ * top"), versions (compare any two, restore one), run, import and export, "Discard draft", which asks first, and for
+ * operators "Re-run failed runs…" (ForkFailedRuns).
  */
 import { type ReactNode, useState } from "react";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
@@ -24,6 +25,7 @@ import { readNewFlowDraft, writeNewFlowDraft } from "../model/newFlowDraft";
 import { staleVersionOf } from "../model/versionDiff";
 import { DesignerWorkspace } from "./DesignerWorkspace";
 import { exportFlow, ImportPanel } from "./ImportExport";
+import { ForkFailedRuns } from "./ForkFailedRuns";
 import { RunDialog } from "./RunDialog";
 import { StaleSavePanel } from "./StaleSavePanel";
 import { VersionHistory } from "./VersionHistory";
@@ -34,7 +36,7 @@ interface Saved {
   graph: FlowGraph;
 }
 
-type Panel = "save" | "run" | "versions" | "import" | "discard" | null;
+type Panel = "save" | "run" | "versions" | "import" | "discard" | "failed" | null;
 
 const sameGraph = (a: FlowGraph, b: FlowGraph) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -113,6 +115,11 @@ export function DesignerSession({ flowId, saved, draft }: {
               Versions
             </button>
           ) : null}
+          {operator && !isNew ? (
+            <button type="button" className="button button-secondary" aria-expanded={panel === "failed"} onClick={() => setPanel(panel === "failed" ? null : "failed")}>
+              Re-run failed runs…
+            </button>
+          ) : null}
           <button type="button" className="button button-secondary" onClick={() => exportFlow(name || "flow", editor.graph)}>
             Export JSON
           </button>
@@ -180,6 +187,7 @@ export function DesignerSession({ flowId, saved, draft }: {
           }}
         />
       ) : null}
+      {panel === "failed" && operator && !isNew ? <ForkFailedRuns flowId={flowId} onClose={() => setPanel(null)} /> : null}
       {panel === "import" ? (
         <ImportPanel
           canImportHere={editable}
