@@ -56,11 +56,11 @@ test("a reviewer forks a pipeline run at Inception with another first feedback a
   // Compared with its parent: exactly Inception's output differs; the requirements are the same, shown on request.
   await page.locator(".run-lineage").getByRole("link", { name: "Compare with parent" }).click();
   await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Inception: differs" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Inception: differs", exact: true })).toBeVisible();
   await expect(page.getByRole("region", { name: /: differs$/ })).toHaveCount(1);
-  await expect(page.getByRole("region", { name: "Requirements: the same" })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Requirements: the same", exact: true })).toHaveCount(0);
   await page.getByRole("button", { name: /^Show unchanged/ }).click();
-  await expect(page.getByRole("region", { name: "Requirements: the same" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Requirements: the same", exact: true })).toBeVisible();
   await snapshot(page, testInfo, "02-compared-with-parent");
   await page.goto(`/app/runs/${forkId}`);
 
