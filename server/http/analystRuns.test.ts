@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../db/client";
 import type { Identity } from "../people/schemas";
 import { callerContext } from "../testing/callerContext";
+import { bootstrapOperator } from "../testing/credentials";
 import { testDatabases } from "../testing/databases";
 import { type FakeN8n, startFakeN8n } from "../testing/fakeN8n";
 import { type TestPerson, createPerson } from "../testing/people";
@@ -162,7 +163,7 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
     expect((await send(ann, `/runs/${runId}/brief`, { brief: BETTER })).status).toBe(409);
 
     // The audit trail names the run by its domain, and keeps what she said with each action.
-    const operator = createCaller(callerContext(env.server, { kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" }));
+    const operator = createCaller(callerContext(env.server, bootstrapOperator));
     const entries = (await operator.audit.list({ target: runId })).entries.filter((e) => e.outcome === "accepted");
     expect(new Set(entries.map((e) => e.target_title))).toEqual(new Set(["tool-library"]));
     expect(entries.find((e) => e.action === "pipeline.cancel")?.message).toBe("reason: wrong neighbourhood");
