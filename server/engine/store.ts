@@ -410,7 +410,7 @@ export async function listRuns(db: Executor, options: { flowId?: string; limit: 
     .limit(options.limit);
   return keyedRows(found).map(
     mapItem((r) => ({
-      id: r.id, flow_id: r.flowId, flow_version: r.flowVersion, flow_name: r.flowName, title: r.title, owner: ownerOf(r.owner, r.ownerRunId), status: r.status as RunStatus, created_at: iso(r.createdAt),
+      id: r.id, flow_id: r.flowId, flow_version: r.flowVersion, flow_name: r.flowName, title: r.title, owner: ownerOf(r.owner, r.ownerRunId), status: RunStatus.parse(r.status), created_at: iso(r.createdAt),
       updated_at: iso(r.updatedAt),
     })),
   );
