@@ -10,6 +10,7 @@ import { stitchFlows } from "../../db/schema";
 import { parseOutboundAllow } from "../lib/outboundPolicy";
 import { testDatabases } from "../testing/databases";
 import { engineOn, engineOnTestDatabase, exampleBaseUrl } from "../testing/engineOnTestDatabase";
+import { nodeStatesFromView } from "../testing/nodeStatesView";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { startWorkerServer } from "../testing/workerServer";
 import { Dispatcher } from "./dispatcher";
@@ -114,7 +115,7 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
       await engine.handle(run.id, { type: "callback", key: "W_0", status: "completed", output: { n: 0, nested: [null] } });
       await engine.handle(run.id, { type: "callback", key: "W_1", status: "failed", error: "broken" });
       const fromApi = (await engine.getRun(run.id)).node_states;
-      const fromView = await engine.nodeStatesFromView(run.id);
+      const fromView = await nodeStatesFromView(database, run.id);
       expect(fromView).toEqual(fromApi);
       expect(fromView).toEqual({
         S: { status: "completed", output: [1, 2] },
