@@ -12,7 +12,8 @@
  * decides (`decide`), and what it decided is written (`record`).
  *
  * This file holds the writes. What the engine answers without changing anything is engineReads.ts (which this class
- * extends), its API's types engineTypes.ts, and a run told again from its log replay.ts.
+ * extends), its API's types engineTypes.ts, how the outbox rows a transaction writes reach a dispatcher once it has
+ * committed outboxHandOff.ts, and a run told again from its log replay.ts.
  */
 import { randomUUID } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
