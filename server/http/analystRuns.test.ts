@@ -16,20 +16,15 @@ import { type FakeN8n, startFakeN8n } from "../testing/fakeN8n";
 import { type TestPerson, createPerson } from "../testing/people";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { eventually } from "../testing/workerServer";
+import { gateFirstWorkflow, pausingStepWorkflow } from "../testing/waitingWorkflows";
 import { createCaller } from "../trpc/router";
 
 const BRIEF = "Tool library app for neighbours";
 const BETTER = "A tool library for neighbours: members lend drills, ladders and saws, book them for a day, and get a reminder to return them.";
 const THIRD = "A tool library for neighbours, run by volunteers: lending, booking, reminders, and a deposit paid by card.";
 
-const GATE = `name: analyst-gate
-description: waits for a person at once
-nodes:
-  - id: gate
-    approval:
-      message: "Go on?"
-`;
-const SLOW_STEPS = { id: "analyst-steps", steps: [{ id: "pause", tool: "utils.delay", params: { ms: 60_000 } }] };
+const GATE = gateFirstWorkflow("analyst-gate");
+const SLOW_STEPS = pausingStepWorkflow("analyst-steps");
 
 const HTTP_OF: Record<string, number> = { CONFLICT: 409, NOT_FOUND: 404, BAD_REQUEST: 400, FORBIDDEN: 403, UNAUTHORIZED: 401 };
 
