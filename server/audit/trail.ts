@@ -5,14 +5,20 @@
 import type { Database } from "../../db/client";
 import type { AuditRow } from "../../db/schema";
 import type { AuditScope } from "./scope";
-import type { AuditEntry, AuditFilter, AuditOutcome, AuditPage, AuditSubject } from "./schemas";
+import { describeZodError } from "../lib/zodIssues";
+import { AuditEntry, type AuditFilter, type AuditOutcome, type AuditPage, type AuditSubject } from "./schemas";
 import { appendEntry, listEntries, targetTitles } from "./store";
 
+/** The columns of an audit row that its table types as text only. */
+const StoredKinds = AuditEntry.pick({ actor_kind: true, outcome: true });
+
 function entryOf(row: AuditRow, titles: ReadonlyMap<string, string>): AuditEntry {
+  const kinds = StoredKinds.safeParse({ actor_kind: row.actorKind, outcome: row.outcome });
+  if (!kinds.success) throw new Error(`audit entry ${row.id} is not readable: ${describeZodError(kinds.error, { root: "row" })}`);
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),
-    actor_kind: row.actorKind as AuditEntry["actor_kind"],
+    actor_kind: kinds.data.actor_kind,
     account_id: row.accountId,
     actor_name: row.actorName,
     token_id: row.tokenId,
@@ -20,7 +26,7 @@ function entryOf(row: AuditRow, titles: ReadonlyMap<string, string>): AuditEntry
     target_kind: row.targetKind,
     target_id: row.targetId,
     target_title: row.targetId === null ? null : (titles.get(row.targetId) ?? null),
-    outcome: row.outcome as AuditEntry["outcome"],
+    outcome: kinds.data.outcome,
     status: row.status,
     message: row.message,
     address: row.address,

@@ -7,6 +7,8 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { notificationEvents } from "../../db/schema";
+import { approvalWorkflow } from "../testing/approvalWorkflow";
+import { bootstrapOperator } from "../testing/credentials";
 import { testDatabases } from "../testing/databases";
 import { graphOf, uxNode } from "../testing/flows";
 import { type TestPerson, createPerson } from "../testing/people";
@@ -16,20 +18,7 @@ import { decidability } from "./decidability";
 import type { Decision, DecisionActivity, DecisionPage } from "./schemas";
 
 const BRIEF = { domain: "tool-library", brief: "A tool library where neighbours lend drills, ladders and saws to each other." };
-const OPERATOR = { kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" } as const;
-
-const oneApproval = (name: string, rules: string) => `name: ${name}
-description: one approval
-nodes:
-  - id: ok
-    approval:
-      message: "Ship it?"
-${rules
-  .split("\n")
-  .filter(Boolean)
-  .map((line) => `      ${line}`)
-  .join("\n")}
-`;
+const oneApproval = (name: string, rules: string) => approvalWorkflow(name, rules, "one approval");
 
 describe.each(testDatabases)("whether anyone can take a decision, on $name", (testDatabase) => {
   let env: ServerOnTestDatabase | undefined;
@@ -67,7 +56,7 @@ describe.each(testDatabases)("whether anyone can take a decision, on $name", (te
   it("separation: with the policy refusing self-approval, the only person's own review is undecidable; allowing it again makes it decidable", async () => {
     await fresh();
     const olga = await createPerson(env!.server.people, "Olga Operator", "operator");
-    await env!.server.policy.commands.change(OPERATOR, { self_approval: false });
+    await env!.server.policy.commands.change(bootstrapOperator, { self_approval: false });
     const run = (await env!.api.as(olga.token).post("/runs", BRIEF)).body;
     const open = await openOf(run.run_id);
     expect(open).toMatchObject({ self_approval: false, decidable: false, undecidable: { cause: "separation" } });
@@ -76,7 +65,7 @@ describe.each(testDatabases)("whether anyone can take a decision, on $name", (te
     expect(await toldOperators(open.id)).toBe(1);
     expect((await activityOf(run.run_id)).map((e) => e.type)).toContain("undecidable");
     // The open decision follows the policy (its definition set no `self_approval`).
-    await env!.server.policy.commands.change(OPERATOR, { self_approval: true });
+    await env!.server.policy.commands.change(bootstrapOperator, { self_approval: true });
     expect(await current(open.id)).toMatchObject({ self_approval: true, decidable: true, undecidable: null });
     expect((await activityOf(run.run_id)).map((e) => e.type)).toContain("decidable");
     expect((await env!.api.as(olga.token).post(`/runs/${run.run_id}/approve`)).status).toBe(200);
@@ -110,7 +99,7 @@ describe.each(testDatabases)("whether anyone can take a decision, on $name", (te
     const runId = await yamlRun(`assignee: ${rita.email}`);
     const open = await openOf(runId);
     expect(open).toMatchObject({ assignee: { kind: "account", id: rita.accountId }, decidable: true });
-    await env!.server.people.commands.setDisabled(OPERATOR, rita.accountId, true);
+    await env!.server.people.commands.setDisabled(bootstrapOperator, rita.accountId, true);
     const after = await current(open.id);
     expect(after).toMatchObject({ decidable: false, undecidable: { cause: "assignee_inactive" } });
     expect(after.undecidable!.reason).toContain("Rita Ramos");

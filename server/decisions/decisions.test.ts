@@ -4,6 +4,7 @@
  * UX and review gates; the inbox lists them with the caller's roles, over REST and tRPC alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrapOperator } from "../testing/credentials";
 import { testDatabases } from "../testing/databases";
 import { chain, graphOf, reviewGate, uxNode, workerNode } from "../testing/flows";
 import { createPerson } from "../testing/people";
@@ -104,7 +105,7 @@ describe.each(testDatabases)("decisions on $name", (testDatabase) => {
   });
 
   it("separation of duties, when the instance's policy sets it: whoever submitted the brief may not review its outputs (403 naming who may); another reviewer may", async () => {
-    await env.server.policy.commands.change({ kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" }, { self_approval: false });
+    await env.server.policy.commands.change(bootstrapOperator, { self_approval: false });
     const sam = await createPerson(env.server.people, "Sam Submitter", "reviewer");
     const rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
     const run = (await env.api.as(sam.token).post("/runs", BRIEF)).body;
@@ -119,7 +120,7 @@ describe.each(testDatabases)("decisions on $name", (testDatabase) => {
     expect((await env.api.as(sam.token).post(`/api/decisions/${waiting!.id}/claim`)).status).toBe(403);
     expect((await env.api.as(rita.token).post(`/runs/${run.run_id}/approve`)).status).toBe(200);
     expect((await env.api.get<Decision>(`/api/decisions/${waiting!.id}`)).body).toMatchObject({ state: "decided", outcome: "approve", decided_by: "Rita Ramos" });
-    await env.server.policy.commands.change({ kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" }, { self_approval: true });
+    await env.server.policy.commands.change(bootstrapOperator, { self_approval: true });
   });
 
   it("claims: of two reviewers claiming at once one wins; then only she may decide, until she releases it or an operator reassigns it", async () => {

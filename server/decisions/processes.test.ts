@@ -4,12 +4,13 @@
  * two processes; the deadlines of the rest come due while every process's dispatcher claims timers. Each wait must be
  * one decision, each decision closed once, each reminder and escalation happen once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScratchDatabase, postgresServerUrl } from "../testing/databases";
+import { describe, expect, it } from "vitest";
+import { postgresServerUrl } from "../testing/databases";
 import { graphOf, uxNode, workerNode } from "../testing/flows";
-import { type ServerProcess, startServerProcess } from "../testing/serverProcess";
-import { StitchClient, holdWorker } from "../testing/stitchClient";
-import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
+import { processesOnOneDatabase } from "../testing/processesOnOneDatabase";
+import type { ServerProcess } from "../testing/serverProcess";
+import { StitchClient } from "../testing/stitchClient";
+import { type WorkerServer, eventually } from "../testing/workerServer";
 import type { DecisionActivity, DecisionPage } from "./schemas";
 
 const serverUrl = postgresServerUrl;
@@ -17,23 +18,9 @@ const PROCESSES = 3;
 const RUNS = 16;
 
 describe.skipIf(!serverUrl)("decisions with several server processes on one PostgreSQL database", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let processes: ServerProcess[] = [];
   let worker: WorkerServer;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(serverUrl!);
-    worker = await startWorkerServer(holdWorker);
-    // Started together, as a deployment would: they race to migrate and install on the same database.
-    processes = await Promise.all(
-      Array.from({ length: PROCESSES }, () => startServerProcess({ DATABASE_URL: scratch.url, DISPATCH_POLL_MS: "100", DECISION_REMINDER_PERCENT: "50" })),
-    );
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await worker?.close();
-    await scratch?.drop();
-  });
+  processesOnOneDatabase(serverUrl!, PROCESSES, { DISPATCH_POLL_MS: "100", DECISION_REMINDER_PERCENT: "50" }, (fleet) => ({ processes, worker } = fleet));
 
   it(`${RUNS} runs waiting at review gates, every event twice at two processes: one decision each, closed once, deadlines fired once`, async () => {
     const clients = processes.map((p) => new StitchClient(p.url));

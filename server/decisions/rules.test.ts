@@ -5,6 +5,8 @@
  * pending across a restart), all stated in YAML approvals, Stitch gates' data and the pipeline's agents alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approvalWorkflow } from "../testing/approvalWorkflow";
+import { bootstrapOperator } from "../testing/credentials";
 import { testDatabases } from "../testing/databases";
 import { graphOf, uxNode, workerNode } from "../testing/flows";
 import { freePort, startTestServer } from "../testing/harness";
@@ -14,22 +16,6 @@ import { StitchClient, holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
 import type { Decision, DecisionActivity, DecisionPage } from "./schemas";
-
-const OPERATOR = { kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" } as const;
-
-/** A YAML workflow of one approval with the given decision rules (indented YAML lines under `approval:`). */
-const approvalWorkflow = (name: string, rules: string) => `name: ${name}
-description: one approval with its decision rules
-nodes:
-  - id: ok
-    approval:
-      message: "Ship it?"
-${rules
-  .split("\n")
-  .filter(Boolean)
-  .map((line) => `      ${line}`)
-  .join("\n")}
-`;
 
 describe.each(testDatabases)("decision rules on $name", (testDatabase) => {
   let env: ServerOnTestDatabase;
@@ -122,7 +108,7 @@ describe.each(testDatabases)("decision rules on $name", (testDatabase) => {
   });
 
   it("with the instance's policy set to separation of duties, the pipeline's reviews are not for whoever submitted the brief, even a reviewer", async () => {
-    await env.server.policy.commands.change(OPERATOR, { self_approval: false });
+    await env.server.policy.commands.change(bootstrapOperator, { self_approval: false });
     const run = await env.api.as(rita.token).post("/runs", { domain: "tool-library", brief: "A tool library where neighbours lend drills, ladders and saws to each other." });
     const open = await openOf(run.body.run_id);
     const refused = await env.api.as(rita.token).post(`/runs/${run.body.run_id}/approve`);
@@ -131,7 +117,7 @@ describe.each(testDatabases)("decision rules on $name", (testDatabase) => {
     expect((await decide(open.id, sam, { outcome: "request_changes" })).status).toBe(422); // feedback (or an open comment on a part) is required
     expect((await decide(open.id, sam, { outcome: "request_changes", comment: "add a waiting list" })).body).toMatchObject({ state: "decided", outcome: "request_changes" });
     await env.api.post(`/runs/${run.body.run_id}/cancel`, { reason: "done testing" });
-    await env.server.policy.commands.change(OPERATOR, { self_approval: true });
+    await env.server.policy.commands.change(bootstrapOperator, { self_approval: true });
   });
 
   it("approvals: 2 needs two different people; the same person twice is refused; the conversation says 1 of 2", async () => {

@@ -14,7 +14,7 @@
  *   delivered again, as a row whose delivery ended just before a crash always could be (delivery is at least once,
  *   and a repeated callback changes nothing).
  * - A row is marked cleared only by a commit that came after the row was written and tracked. The engine reports a
- *   transaction's cleared nodes before it hands over the rows that transaction wrote (engine.ts `committing`): a retry
+ *   transaction's cleared nodes before it hands over the rows that transaction wrote (outboxHandOff.ts `committed`): a retry
  *   clears its node's old row and writes the new one in the same transaction, and the new one must not count as gone.
  */
 import type { ClearedNode } from "./engine";

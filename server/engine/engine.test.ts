@@ -4,34 +4,25 @@
  * nothing kept in memory), the outbox written with the state change, and concurrent events on one run.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Database, rows } from "../../db/client";
 import { stitchFlows } from "../../db/schema";
-import { stitchPaths } from "../http/paths";
 import { parseOutboundAllow } from "../lib/outboundPolicy";
 import { testDatabases } from "../testing/databases";
+import { engineOn, engineOnTestDatabase, exampleBaseUrl } from "../testing/engineOnTestDatabase";
+import { nodeStatesFromView } from "../testing/nodeStatesView";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { startWorkerServer } from "../testing/workerServer";
 import { Dispatcher } from "./dispatcher";
-import { Engine, EngineError } from "./engine";
+import { type Engine, EngineError } from "./engine";
 import type { StitchRun } from "./schemas";
 
 const hook = "https://worker.example.test/hook";
-const baseUrl = "https://stitch.example.test";
 
 describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
-  let opened: Awaited<ReturnType<typeof testDatabase.open>>;
   let database: Database;
   let engine: Engine;
-
-  beforeAll(async () => {
-    opened = await testDatabase.open();
-    database = opened.database;
-    engine = new Engine(database, { callbackUrl: (runId, key) => stitchPaths.callbackUrl(baseUrl, runId, key) });
-  });
-  afterAll(async () => {
-    await opened?.drop();
-  });
+  engineOnTestDatabase(testDatabase, (storage) => ({ database, engine } = storage));
 
   const query = <T = Record<string, unknown>>(statement: ReturnType<typeof sql>) => database.run((db) => rows<T>(db, statement));
   const columns = (table: string) =>
@@ -124,7 +115,7 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
       await engine.handle(run.id, { type: "callback", key: "W_0", status: "completed", output: { n: 0, nested: [null] } });
       await engine.handle(run.id, { type: "callback", key: "W_1", status: "failed", error: "broken" });
       const fromApi = (await engine.getRun(run.id)).node_states;
-      const fromView = await engine.nodeStatesFromView(run.id);
+      const fromView = await nodeStatesFromView(database, run.id);
       expect(fromView).toEqual(fromApi);
       expect(fromView).toEqual({
         S: { status: "completed", output: [1, 2] },
@@ -183,7 +174,7 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
     it("11.1/11.4 a second engine, sharing no memory with the first, carries on the first one's run", async () => {
       const run = await start(graphOf([workerNode("A", hook), splitterNode("S"), workerNode("W", hook), collectorNode("C")], chain("A", "S", "W", "C")));
       await engine.handle(run.id, { type: "callback", key: "A", status: "completed", output: { items: ["x", "y"] } });
-      const other = new Engine(database, { callbackUrl: (runId, key) => stitchPaths.callbackUrl(baseUrl, runId, key) });
+      const other = engineOn(database);
       await other.handle(run.id, { type: "callback", key: "W_1", status: "completed", output: "Y" });
       await engine.handle(run.id, { type: "callback", key: "W_0", status: "completed", output: "X" });
       expect((await other.getRun(run.id)).node_states.C).toEqual({ status: "completed", output: ["X", "Y"] });
@@ -250,7 +241,7 @@ describe.each(testDatabases)("engine storage on $name", (testDatabase) => {
       expect(await outbox(run.id)).toEqual([
         {
           node_id: "A", node_attempt: 1, url: hook,
-          payload: { runId: run.id, nodeId: "A", config: { model: "m" }, input: { q: 1 }, callbackUrl: `${baseUrl}/api/stitch/callback/${run.id}/A`, attempt: 1 },
+          payload: { runId: run.id, nodeId: "A", config: { model: "m" }, input: { q: 1 }, callbackUrl: `${exampleBaseUrl}/api/stitch/callback/${run.id}/A`, attempt: 1 },
         },
       ]);
     });

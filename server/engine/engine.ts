@@ -12,7 +12,8 @@
  * decides (`decide`), and what it decided is written (`record`).
  *
  * This file holds the writes. What the engine answers without changing anything is engineReads.ts (which this class
- * extends), its API's types engineTypes.ts, and a run told again from its log replay.ts.
+ * extends), its API's types engineTypes.ts, how the outbox rows a transaction writes reach a dispatcher once it has
+ * committed outboxHandOff.ts, and a run told again from its log replay.ts.
  */
 import { randomUUID } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
@@ -27,10 +28,11 @@ import { type CompiledGraph, parseKey } from "./graph";
 import { type MacrostepResult, anticipating, macrostep, settle } from "./macrostep";
 import type { FlowVersion, StitchFlow, StitchGraph, StitchRun } from "./schemas";
 import * as store from "./store";
-import { type ClaimedDispatch, insertTimer } from "./outboxStore";
+import { type AfterCommit, OutboxHandOff } from "./outboxHandOff";
+import { insertTimer } from "./outboxStore";
 import { EngineReads, flowNotFound, runNotFound, runOf, toNodeState } from "./engineReads";
-import type { ClearedNode, EngineOps, EngineOptions, EventResult, ForkRequest, KeyedEvent, LocalDelivery, RunOps, RunTransition, TransitionObserver } from "./engineTypes";
-import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, type RunCounts, anticipatedKeys, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
+import type { EngineOps, EngineOptions, EventResult, ForkRequest, KeyedEvent, LocalDelivery, RunOps, RunTransition, TransitionObserver } from "./engineTypes";
+import { type Effect, type EngineEvent, type ExternalEvent, type NodeRow, type RunContext, anticipatedKeys, countsAfter, newRow, readsEveryRow, runStatusAfter } from "./transition";
 
 export { EngineError, type EngineErrorCode } from "./errors";
 export type { GraphProblem } from "./graphProblems";
@@ -85,14 +87,14 @@ export class Engine extends EngineReads {
   /** Runs this process last wrote without a transaction, as it left them (see `HeldRun`). */
   private readonly heldRuns = new Map<string, HeldRun>();
   private readonly observers: TransitionObserver[] = [];
-  private readonly committedListeners: ((applied: EventResult) => void)[] = [];
-  private local: LocalDelivery | undefined;
+  private readonly outbox: OutboxHandOff;
 
   constructor(
     database: Database,
     private readonly options: EngineOptions,
   ) {
     super(database);
+    this.outbox = new OutboxHandOff(() => this.options.onDispatch?.());
   }
 
   /** Registers a projection that runs inside every event's transaction, after the engine's own writes. */
@@ -100,9 +102,9 @@ export class Engine extends EngineReads {
     this.observers.push(observer);
   }
 
-  /** The dispatcher of this process, which delivers the webhooks this process's transactions write (see `claimHere`). */
+  /** The dispatcher of this process, which delivers the webhooks this process's transactions write (see outboxHandOff.ts). */
   deliverHere(local: LocalDelivery): void {
-    this.local = local;
+    this.outbox.deliverHere(local);
   }
 
   /**
@@ -111,7 +113,7 @@ export class Engine extends EngineReads {
    * transaction and must not throw.
    */
   afterCommit(listener: (applied: EventResult) => void): void {
-    this.committedListeners.push(listener);
+    this.outbox.afterCommit(listener);
   }
 
   // ---- Flows ----------------------------------------------------------------------------------
@@ -224,7 +226,7 @@ export class Engine extends EngineReads {
    * either way.
    */
   private async applyUnlocked(runId: string, event: KeyedEvent, actor: string | null, admit?: BatchedEvent["admit"]): Promise<EventResult | undefined> {
-    const after = newAfterCommit();
+    const after = this.outbox.begin();
     // What this process's last write of the run left, used once: a write leaves a new one, or none.
     const held = this.heldRuns.get(runId);
     this.heldRuns.delete(runId);
@@ -273,14 +275,14 @@ export class Engine extends EngineReads {
         return applied;
       });
     } catch (error) {
-      this.local?.release(after.handed.length);
+      this.outbox.abandoned(after);
       throw error;
     }
     if (!result) {
-      this.local?.release(after.handed.length);
+      this.outbox.abandoned(after);
       return undefined;
     }
-    this.committed(after);
+    this.outbox.committed(after);
     return result;
   }
 
@@ -308,30 +310,21 @@ export class Engine extends EngineReads {
   }
 
   /**
-   * Runs `work` in one transaction and, once it has committed, does what the transaction left to do: wakes the
-   * dispatchers for the rows written for any process, delivers the rows written claimed by this one, and tells the
-   * `afterCommit` listeners of the events applied. When it rolls back, the delivery slots it reserved are given back.
+   * Runs `work` in one transaction and, once it has committed, hands its outbox rows over (outboxHandOff.ts: wakes
+   * the dispatchers for the rows written for any process, delivers the rows written claimed by this one, and tells the
+   * `afterCommit` listeners of the events applied). When it rolls back, the delivery slots it reserved are given back.
    */
   private async committing<T>(work: (tx: Executor, after: AfterCommit) => Promise<T>): Promise<T> {
-    const after = newAfterCommit();
+    const after = this.outbox.begin();
     let result: T;
     try {
       result = await this.database.transaction((tx) => work(tx, after));
     } catch (error) {
-      this.local?.release(after.handed.length);
+      this.outbox.abandoned(after);
       throw error;
     }
-    this.committed(after);
+    this.outbox.committed(after);
     return result;
-  }
-
-  /** What a write leaves to do once it has committed (see `committing`). */
-  private committed(after: AfterCommit): void {
-    // The cleared nodes first: a row this transaction wrote for a node it also cleared (a retry) was not deleted.
-    if (after.cleared.length > 0) this.local?.cleared(after.cleared);
-    if (after.handed.length > 0) this.local!.deliver(after.handed, after.begun);
-    if (after.dispatched > after.handed.length) this.options.onDispatch?.();
-    for (const listener of this.committedListeners) for (const applied of after.applied) listener(applied);
   }
 
   /**
@@ -562,7 +555,7 @@ export class Engine extends EngineReads {
    * Writes what a decided macrostep changed, in one statement, and lets the observers project it (or, `deferred`,
    * leaves both to the batch). `run` is the locked run as this transaction knows it; its status and counters are
    * brought up to date here, so a second event in the same transaction starts from the first one's outcome. The
-   * webhooks it sends are written claimed by this process, as many as it has room to deliver at once (`after.handed`).
+   * webhooks it sends are written claimed by this process, as many as it has room to deliver at once (OutboxHandOff.written).
    */
   private async record(
     tx: Executor, run: store.LockedRun, g: CompiledGraph, event: EngineEvent, log: store.EventWrites["log"], step: MacrostepResult, after: AfterCommit,
@@ -573,19 +566,11 @@ export class Engine extends EngineReads {
     // What this process held of the run is no longer what the run will be.
     this.heldRuns.delete(run.id);
 
-    const counts: RunCounts = { ...run.counts };
-    for (const { before, after } of step.changes) {
-      const d = countDelta(before, after.status);
-      counts.running += d.running;
-      counts.waiting += d.waiting;
-      counts.failed += d.failed;
-    }
+    const counts = countsAfter(run.counts, step.changes);
     const runStatusBefore = run.status;
     const runStatus = runStatusAfter(runStatusBefore, event, counts);
     const { dispatches, cancelled } = outboxOf(step.effects);
-    for (const key of cancelled) after.cleared.push({ runId: run.id, key });
-    after.dispatched += dispatches.length;
-    after.handed.push(...this.claimHere(run.id, dispatches));
+    this.outbox.written(after, run.id, dispatches, cancelled);
     const writes: store.EventWrites = {
       changed: step.changes.map((c) => c.after), cancelled, dispatches, counts, status: runStatus, log,
       // Other processes are woken only for the rows this one does not deliver itself.
@@ -605,20 +590,6 @@ export class Engine extends EngineReads {
   }
 
   /**
-   * Marks the webhooks due now as claimed by this process, as many as its dispatcher has free slots for (reserved
-   * here, given back if the transaction rolls back): written already leased, they skip the claim that would otherwise
-   * follow the commit, and no other process takes them unless this one dies before delivering (the lease runs out).
-   */
-  private claimHere(runId: string, dispatches: store.NewDispatch[]): ClaimedDispatch[] {
-    const due = dispatches.filter((d) => d.kind === "webhook" && d.delayMs === 0);
-    const room = due.length > 0 && this.local ? this.local.reserve(due.length) : 0;
-    return due.slice(0, room).map((d) => {
-      d.claimed = { id: randomUUID(), leaseMs: this.local!.leaseMs, holder: this.local!.holder };
-      return { id: d.claimed.id, run_id: runId, node_id: d.key, node_attempt: d.attempt, kind: d.kind, url: d.url, payload: d.payload, deliveries: 1, redelivery: null };
-    });
-  }
-
-  /**
    * A batch's writes, one entry per run, as the run's events applied one after the other would have left the tables:
    * the rows as the last event left them, the counters after the last, every event logged in order, and the dispatches
    * none of the later events cancelled (a dispatch written claimed by this process and cancelled later in the batch
@@ -631,10 +602,7 @@ export class Engine extends EngineReads {
       if (!merged) byRun.set(runId, (merged = { runId, rows: new Map(), cancelled: new Set(), dispatches: [], logs: [], last: w }));
       for (const row of w.changed) merged.rows.set(row.key, row);
       const gone = merged.dispatches.filter((d) => w.cancelled.includes(d.key));
-      for (const d of gone.filter((d) => d.claimed)) {
-        after.handed.splice(after.handed.findIndex((h) => h.id === d.claimed!.id), 1);
-        this.local?.release(1);
-      }
+      for (const d of gone.filter((d) => d.claimed)) this.outbox.withdrawn(after, d.claimed!.id);
       merged.dispatches = [...merged.dispatches.filter((d) => !w.cancelled.includes(d.key)), ...w.dispatches];
       for (const key of w.cancelled) merged.cancelled.add(key);
       merged.logs.push(w.log);
@@ -766,22 +734,6 @@ const seenFrom = (held: HeldRun, keys: readonly string[]): store.SeenRun => ({
 });
 
 type RowLoader = (keys: string[]) => Promise<NodeRow[]>;
-
-/** What one engine transaction leaves to do once it has committed (Engine.committing). */
-interface AfterCommit {
-  /** performance.now() before the transaction began: no lease it writes starts earlier (LocalDelivery `leasedFrom`). */
-  begun: number;
-  /** Outbox rows written (webhooks and timers). */
-  dispatched: number;
-  /** Webhooks written claimed by this process, which it delivers itself. */
-  handed: ClaimedDispatch[];
-  /** The events applied (not duplicates), for the `afterCommit` listeners. */
-  applied: EventResult[];
-  /** The nodes whose outbox rows were deleted. */
-  cleared: ClearedNode[];
-}
-
-const newAfterCommit = (): AfterCommit => ({ begun: performance.now(), dispatched: 0, handed: [], applied: [], cleared: [] });
 
 /**
  * The rows a batch's event on run `runId` reads: first what earlier events of the batch changed (`deferred`, not

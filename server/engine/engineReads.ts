@@ -175,11 +175,6 @@ export class EngineReads {
     });
   }
 
-  /** Rows of the seed's SQL view, for checks that read node_states the way the seed's SQL would. */
-  nodeStatesFromView(runId: string): Promise<Record<string, NodeState>> {
-    return this.database.run((db) => store.readNodeStatesView(db, runId));
-  }
-
   // ---- Forks ----------------------------------------------------------------------------------
 
   /** The runs of a flow that failed (and are failed still) since `since`, newest first (at most 200), each with its failed nodes, outermost first. */

@@ -5,31 +5,21 @@
  * other and the original's own events each apply whole.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Database, rows } from "../../db/client";
-import { stitchPaths } from "../http/paths";
 import { testDatabases } from "../testing/databases";
+import { engineOnTestDatabase } from "../testing/engineOnTestDatabase";
 import { chain, graphOf, uxNode, workerNode } from "../testing/flows";
-import { Engine, EngineError } from "./engine";
+import { type Engine, EngineError } from "./engine";
 import type { StitchGraph } from "./schemas";
 
 const hook = "https://worker.example.test/hook";
-const baseUrl = "https://stitch.example.test";
 const rita = { id: "00000000-0000-4000-8000-0000000000aa", name: "Rita Ramos" };
 
 describe.each(testDatabases)("forks on $name", (testDatabase) => {
-  let opened: Awaited<ReturnType<typeof testDatabase.open>>;
   let database: Database;
   let engine: Engine;
-
-  beforeAll(async () => {
-    opened = await testDatabase.open();
-    database = opened.database;
-    engine = new Engine(database, { callbackUrl: (runId, key) => stitchPaths.callbackUrl(baseUrl, runId, key) });
-  });
-  afterAll(async () => {
-    await opened?.drop();
-  });
+  engineOnTestDatabase(testDatabase, (storage) => ({ database, engine } = storage));
 
   const outbox = (runId: string) =>
     database.run((db) => rows<{ node_id: string; payload: { input: unknown } }>(db, sql`SELECT node_id, payload FROM stitch_dispatches WHERE run_id = ${runId} AND kind = 'webhook' ORDER BY node_id`));

@@ -4,32 +4,22 @@
  * original's next callback. Three forks come out, each whole (its copied node as the original had it, its chosen node
  * called exactly once, by one process), the original applies its callback whole, and its lineage lists the three.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScratchDatabase, postgresServerUrl } from "../testing/databases";
+import { describe, expect, it } from "vitest";
+import { postgresServerUrl } from "../testing/databases";
 import { chain, graphOf, workerNode } from "../testing/flows";
-import { type ServerProcess, startServerProcess } from "../testing/serverProcess";
-import { StitchClient, dispatchesOf, holdWorker } from "../testing/stitchClient";
-import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
+import { processesOnOneDatabase } from "../testing/processesOnOneDatabase";
+import type { ServerProcess } from "../testing/serverProcess";
+import { StitchClient, dispatchesOf } from "../testing/stitchClient";
+import { type WorkerServer, eventually } from "../testing/workerServer";
 import type { StitchRun } from "./schemas";
 
 const serverUrl = postgresServerUrl;
 const PROCESSES = 3;
 
 describe.skipIf(!serverUrl)("forks made by several server processes on one PostgreSQL database", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let processes: ServerProcess[] = [];
   let worker: WorkerServer;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(serverUrl!);
-    worker = await startWorkerServer(holdWorker);
-    processes = await Promise.all(Array.from({ length: PROCESSES }, () => startServerProcess({ DATABASE_URL: scratch.url, DISPATCH_POLL_MS: "100" })));
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await worker?.close();
-    await scratch?.drop();
-  });
+  processesOnOneDatabase(serverUrl!, PROCESSES, { DISPATCH_POLL_MS: "100" }, (fleet) => ({ processes, worker } = fleet));
 
   it("three processes fork one run at once while the original moves on: three whole forks, the original whole", async () => {
     const clients = processes.map((p) => new StitchClient(p.url));

@@ -1,6 +1,6 @@
 /**
  * Issue 40: a webhook is delivered again only when a fault explains it. Two dispatchers (two processes) share one
- * database. Process A writes a webhook claimed by itself (Engine.claimHere, its LocalDelivery), but its send starts
+ * database. Process A writes a webhook claimed by itself (OutboxHandOff.written, its LocalDelivery), but its send starts
  * later than its lease allows (here a slow dispatch adapter; in production slots, a batch's commit, a stalled event
  * loop) while its renewals do not land (they wait 5 s, as a stalled process's would). Its lease lapses, process B
  * claims the row and sends it. Before the fix A sent it too, with nothing in any log: the worker got the same

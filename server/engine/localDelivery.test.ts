@@ -4,16 +4,15 @@
  * are written unclaimed for any process; a transaction that rolls back gives its slots back.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Database, rows } from "../../db/client";
-import { stitchPaths } from "../http/paths";
 import { testDatabases } from "../testing/databases";
+import { engineOn, engineOnTestDatabase } from "../testing/engineOnTestDatabase";
 import { chain, graphOf, workerNode } from "../testing/flows";
-import { Engine, type LocalDelivery } from "./engine";
+import type { LocalDelivery } from "./engine";
 import type { ClaimedDispatch } from "./outboxStore";
 
 const hook = "https://worker.example.test/hook";
-const baseUrl = "https://stitch.example.test";
 
 /** A dispatcher's side of the hand-off with `slots` free slots, recording what it is asked. */
 function localDelivery(slots: number) {
@@ -44,19 +43,11 @@ function localDelivery(slots: number) {
 }
 
 describe.each(testDatabases)("webhooks handed to the committing process, on $name", (testDatabase) => {
-  let opened: Awaited<ReturnType<typeof testDatabase.open>>;
   let database: Database;
-
-  beforeAll(async () => {
-    opened = await testDatabase.open();
-    database = opened.database;
-  });
-  afterAll(async () => {
-    await opened?.drop();
-  });
+  engineOnTestDatabase(testDatabase, (storage) => ({ database } = storage));
 
   const engineWith = (slots: number) => {
-    const engine = new Engine(database, { callbackUrl: (runId, key) => stitchPaths.callbackUrl(baseUrl, runId, key) });
+    const engine = engineOn(database);
     const { local, seen } = localDelivery(slots);
     engine.deliverHere(local);
     return { engine, seen };

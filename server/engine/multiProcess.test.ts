@@ -4,12 +4,13 @@
  * shared outbox. Every path must complete once, the collector once with the ordered array, and the node after it
  * must be dispatched exactly once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScratchDatabase, postgresServerUrl } from "../testing/databases";
+import { describe, expect, it } from "vitest";
+import { postgresServerUrl } from "../testing/databases";
 import { chain, collectorNode, graphOf, splitterNode, workerNode } from "../testing/flows";
-import { type ServerProcess, startServerProcess } from "../testing/serverProcess";
-import { StitchClient, dispatchesOf, holdWorker } from "../testing/stitchClient";
-import { type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
+import { processesOnOneDatabase } from "../testing/processesOnOneDatabase";
+import type { ServerProcess } from "../testing/serverProcess";
+import { StitchClient, dispatchesOf } from "../testing/stitchClient";
+import { type WorkerServer, eventually } from "../testing/workerServer";
 
 const serverUrl = postgresServerUrl;
 const PROCESSES = 3;
@@ -23,23 +24,9 @@ async function inBatches<T>(items: readonly T[], concurrency: number, send: (ite
 }
 
 describe.skipIf(!serverUrl)("several server processes on one PostgreSQL database", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let processes: ServerProcess[] = [];
   let worker: WorkerServer;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(serverUrl!);
-    worker = await startWorkerServer(holdWorker);
-    // Started together, as a deployment would: they race to migrate and install on the same database.
-    processes = await Promise.all(
-      Array.from({ length: PROCESSES }, () => startServerProcess({ DATABASE_URL: scratch.url, DISPATCH_POLL_MS: "100", DISPATCH_BACKOFF_MS: "50" })),
-    );
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await worker?.close();
-    await scratch?.drop();
-  });
+  processesOnOneDatabase(serverUrl!, PROCESSES, { DISPATCH_POLL_MS: "100", DISPATCH_BACKOFF_MS: "50" }, (fleet) => ({ processes, worker } = fleet));
 
   it(`a ${PATHS}-path split, callbacks duplicated and spread over ${PROCESSES} processes: each path once, the collector once, its successor once`, async () => {
     const clients = processes.map((p) => new StitchClient(p.url));

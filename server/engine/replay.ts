@@ -6,7 +6,7 @@ import type { CompiledGraph } from "./graph";
 import { macrostep, settleSync } from "./macrostep";
 import type { RunStatus, StartedBy, StitchRun } from "./schemas";
 import type * as store from "./store";
-import { type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countDelta, newRow, readsEveryRow, runStatusAfter } from "./transition";
+import { type ExternalEvent, type NodeRow, type RunContext, type RunCounts, countsAfter, newRow, readsEveryRow, runStatusAfter } from "./transition";
 
 /** One accepted event of a run, replayed: who sent it and when, what it changed, and the run's status after it. */
 export interface HistoryStep {
@@ -35,7 +35,7 @@ export interface RunHistory {
 export function replay(g: CompiledGraph, runId: string, runInput: unknown, events: readonly store.LoggedEvent[]): HistoryStep[] {
   const rows = new Map<string, NodeRow>();
   const ctx: RunContext = { runId, runInput, callbackUrl: () => "" };
-  const counts: RunCounts = { running: 0, waiting: 0, failed: 0 };
+  let counts: RunCounts = { running: 0, waiting: 0, failed: 0 };
   let status: RunStatus = "running";
   const steps: HistoryStep[] = [];
   for (const { id, at, actor, event } of events) {
@@ -46,13 +46,8 @@ export function replay(g: CompiledGraph, runId: string, runInput: unknown, event
     const step = settleSync(macrostep(g, event, ctx, seed, created), (keys) => keys.flatMap((key) => rows.get(key) ?? []));
     if (step.outcome.kind !== "applied") continue;
     const changes = step.changes.map(({ key, after }) => ({ key, before: rows.get(key), after }));
-    for (const { before, after } of changes) {
-      const d = countDelta(before?.status, after.status);
-      counts.running += d.running;
-      counts.waiting += d.waiting;
-      counts.failed += d.failed;
-      rows.set(after.key, after);
-    }
+    counts = countsAfter(counts, changes.map(({ before, after }) => ({ before: before?.status, after })));
+    for (const { after } of changes) rows.set(after.key, after);
     status = runStatusAfter(status, event, counts);
     steps.push({ id, at, actor, event, changes, runStatus: status });
   }

@@ -12,7 +12,7 @@ import { type Placeholders, statement } from "../../db/statement";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
-import { ExternalEvent, ForkOf, ForkedFrom, type ForkVersion, type FlowListItem, type FlowVersion, FlowVersionOrigin, type FlowVersionSummary, type NodeState, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, StitchGraph } from "./schemas";
+import { ExternalEvent, ForkOf, ForkedFrom, type ForkVersion, type FlowListItem, type FlowVersion, FlowVersionOrigin, type FlowVersionSummary, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 import { REDELIVERY_EVENT } from "./redelivery";
 
@@ -231,7 +231,7 @@ const insertRunsStatement = statement<"records">((p) => sql`
   SELECT ${LOCKED_RUN_COLUMNS}, r.created_at FROM r JOIN stitch_flows f ON f.id = r.flow_id`);
 
 /** The owner columns as the API shows them. */
-export const ownerOf = (kind: string | null, runId: string | null): RunOwner | null => (kind ? RunOwner.parse({ front_door: kind, run_id: runId }) : null);
+const ownerOf = (kind: string | null, runId: string | null): RunOwner | null => (kind ? RunOwner.parse({ front_door: kind, run_id: runId }) : null);
 
 export interface LockedRun {
   id: string;
@@ -422,7 +422,7 @@ export async function listRuns(db: Executor, options: { flowId?: string; limit: 
     .limit(options.limit);
   return keyedRows(found).map(
     mapItem((r) => ({
-      id: r.id, flow_id: r.flowId, flow_version: r.flowVersion, flow_name: r.flowName, title: r.title, owner: ownerOf(r.owner, r.ownerRunId), status: r.status as RunStatus, created_at: iso(r.createdAt),
+      id: r.id, flow_id: r.flowId, flow_version: r.flowVersion, flow_name: r.flowName, title: r.title, owner: ownerOf(r.owner, r.ownerRunId), status: RunStatus.parse(r.status), created_at: iso(r.createdAt),
       updated_at: iso(r.updatedAt),
     })),
   );
@@ -454,12 +454,6 @@ export async function listLoggedEvents(db: Executor, runId: string): Promise<Log
     const event = ExternalEvent.parse({ ...payload, type: e.type, ...(e.nodeId === null ? {} : { key: e.nodeId }) });
     return { id: e.id, at: iso(e.createdAt), actor: e.actor, event };
   });
-}
-
-/** The seed's `node_states` object as the SQL view `stitch_runs_with_node_states` assembles it. */
-export async function readNodeStatesView(db: Executor, runId: string): Promise<Record<string, NodeState>> {
-  const [row] = await rows<{ node_states: Record<string, NodeState> }>(db, sql`SELECT node_states FROM stitch_runs_with_node_states WHERE id = ${runId}`);
-  return row?.node_states ?? {};
 }
 
 /** The graph of one version of a flow: what a run of that version runs on, whatever the flow's latest version is. */

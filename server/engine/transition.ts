@@ -837,6 +837,18 @@ export function countDelta(before: NodeStatus | undefined, after: NodeStatus): R
   return d;
 }
 
+/** The run's counters after rows changed, each from the status it had (undefined: a new row) to its row after. */
+export function countsAfter(counts: RunCounts, changes: Iterable<{ before: NodeStatus | undefined; after: { status: NodeStatus } }>): RunCounts {
+  const next = { ...counts };
+  for (const { before, after } of changes) {
+    const d = countDelta(before, after.status);
+    next.running += d.running;
+    next.waiting += d.waiting;
+    next.failed += d.failed;
+  }
+  return next;
+}
+
 export function runStatusOf(c: RunCounts): RunStatus {
   if (c.running > 0) return "running";
   if (c.waiting > 0) return "waiting_for_user";

@@ -13,13 +13,13 @@
  * Every path completes once and the node after the collector is delivered once, in every run. FAULT_REDELIVERY_ROUNDS
  * (1) rounds; docs/faults.md has the figures of 10. Needs PostgreSQL's server binaries; without them it is skipped.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chain, collectorNode, graphOf, splitterNode, workerNode } from "../testing/flows";
-import { type Fleet, completionsPerNode, freshDatabase, holderPid, pathOf, postUntilAnswered, redeliveryRecords, sleep, startFleet } from "../testing/faults";
-import { type PostgresCluster, postgresBinaries, startPostgresCluster } from "../testing/postgresCluster";
+import { describe, expect, it } from "vitest";
+import { duplicatingFanOut } from "../testing/duplicatingFanOut";
+import { completionsPerNode, holderPid, redeliveryRecords, sleep } from "../testing/faults";
+import { postgresBinaries } from "../testing/postgresCluster";
 import type { ServerProcess } from "../testing/serverProcess";
 import { StitchClient, dispatchesOf } from "../testing/stitchClient";
-import { type ReceivedDispatch, type WorkerServer, eventually, startWorkerServer } from "../testing/workerServer";
+import { type ReceivedDispatch, eventually } from "../testing/workerServer";
 
 const PATHS = Number(process.env.FAULT_REDELIVERY_PATHS ?? 300);
 const ROUNDS = Number(process.env.FAULT_REDELIVERY_ROUNDS ?? 1);
@@ -34,72 +34,37 @@ const title = binaries
   : "skipped: the redelivery fault needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin/initdb), and this machine has none";
 
 describe.skipIf(!binaries)(title, () => {
-  let cluster: PostgresCluster | undefined;
-  let fleet: Fleet | undefined;
-  let worker: WorkerServer | undefined;
-  let stopping = false;
-  let accepted = 0;
-
-  const alive = () => fleet!.processes.filter((p) => !p.ended());
-  const anyAlive = () => {
-    const live = alive();
-    return live[Math.floor(Math.random() * live.length)]!.url;
-  };
-
-  async function callBack(dispatch: ReceivedDispatch): Promise<void> {
-    const p = dispatch.payload;
-    if (p.nodeId === "Last") return;
-    await sleep(Math.random() * 2000);
-    const body = { status: "completed", output: { square: (p.input as { i: number }).i ** 2 } };
-    const status = await postUntilAnswered(anyAlive, pathOf(p.callbackUrl), body, () => stopping);
-    if (status === 200) accepted++;
-    if (Math.random() < DUPLICATES) await postUntilAnswered(anyAlive, pathOf(p.callbackUrl), body, () => stopping);
-  }
-
-  beforeAll(async () => {
-    cluster = await startPostgresCluster();
-    const url = await freshDatabase(cluster, "redelivery");
-    worker = await startWorkerServer(async (dispatch, res) => {
-      await sleep(Math.random() * 1000);
-      res.writeHead(200).end("{}");
-      void callBack(dispatch);
-    });
-    fleet = await startFleet(url, 3, { DISPATCH_POLL_MS: "200", DISPATCH_BACKOFF_MS: "100", STITCH_STALL_MS: String(STALL_MS) }, ["server/testing/stallHook.ts"]);
-  }, 400_000);
-
-  afterAll(async () => {
-    stopping = true;
-    await fleet?.stop();
-    await worker?.close();
-    await cluster?.destroy();
-  }, 60_000);
+  const fanOutFleet = duplicatingFanOut({
+    database: "redelivery", processes: 3, duplicates: DUPLICATES, answerDelayMs: 1000,
+    env: { DISPATCH_POLL_MS: "200", DISPATCH_BACKOFF_MS: "100", STITCH_STALL_MS: String(STALL_MS) }, preload: ["server/testing/stallHook.ts"], startTimeoutMs: 400_000,
+  });
 
   /** One fan-out under `fault`, applied to `target` once a third of the paths completed; what it measured. */
   async function fanOut(fault: Fault, target: ServerProcess, round: number) {
-    accepted = 0;
-    const client = () => new StitchClient(anyAlive());
-    const graph = graphOf([splitterNode("S"), workerNode("W", `${worker!.url}/paths`), collectorNode("C"), workerNode("Last", `${worker!.url}/last`)], chain("S", "W", "C", "Last"));
-    const flow = await client().createFlow(graph, `redelivery ${fault} ${round}`);
+    const { fleet, worker } = fanOutFleet;
+    fanOutFleet.resetAccepted();
+    const client = () => new StitchClient(fanOutFleet.anyAlive());
+    const flow = await client().createFlow(fanOutFleet.graph(), `redelivery ${fault} ${round}`);
     const startedAt = performance.now();
-    const run = await client().startRun(flow.id, { items: Array.from({ length: PATHS }, (_, i) => ({ i })) });
+    const run = await client().startRun(flow.id, fanOutFleet.input(PATHS));
 
-    await eventually(async () => (accepted >= PATHS / 3 ? true : undefined), 180_000, "a third of the paths completed");
+    await eventually(async () => (fanOutFleet.accepted() >= PATHS / 3 ? true : undefined), 180_000, "a third of the paths completed");
     if (fault === "kill") await target.kill();
     if (fault === "stall") process.kill(target.pid, "SIGUSR2");
 
     await client().waitForRun(run.id, (r) => r.node_states.Last?.status === "running" || r.node_states.Last?.status === "completed", "the node after the collector dispatched", 300_000);
     const tookMs = Math.round(performance.now() - startedAt);
-    await eventually(async () => (dispatchesOf(worker!.received, run.id, "Last").length > 0 ? true : undefined), 30_000, "Last delivered");
+    await eventually(async () => (dispatchesOf(worker.received, run.id, "Last").length > 0 ? true : undefined), 30_000, "Last delivered");
     // Longer than a lease: a row whose holder lost it would be delivered again by now.
     await sleep(6000);
-    expect(dispatchesOf(worker!.received, run.id, "Last"), "the node after the collector delivered once").toHaveLength(1);
+    expect(dispatchesOf(worker.received, run.id, "Last"), "the node after the collector delivered once").toHaveLength(1);
 
     const completions = await completionsPerNode(client(), run.id, "W_");
     expect(completions.size).toBe(PATHS);
     expect([...completions.values()].filter((n) => n !== 1), "each path completed once").toEqual([]);
 
     const byWebhook = new Map<string, ReceivedDispatch[]>();
-    for (const d of worker!.received) {
+    for (const d of worker.received) {
       if (d.payload.runId !== run.id) continue;
       const id = String(d.headers["webhook-id"]);
       byWebhook.set(id, [...(byWebhook.get(id) ?? []), d]);
@@ -122,7 +87,7 @@ describe.skipIf(!binaries)(title, () => {
       }
       expect(records.filter((r) => r.payload.cause !== "lease_lapsed" || holderPid(r.payload.holder) !== target.pid), "repeats of rows another process held").toEqual([]);
     }
-    expect(fleet!.exitedOnTheirOwn()).toEqual([]);
+    expect(fleet.exitedOnTheirOwn()).toEqual([]);
     const figures = { round, fault, paths: PATHS, deliveries: [...byWebhook.values()].reduce((n, ds) => n + ds.length, 0), repeated: repeated.length, records: records.length, causes: Object.fromEntries(causes), tookMs };
     console.log(`redelivery ${JSON.stringify(figures)}`);
     return figures;
@@ -131,12 +96,12 @@ describe.skipIf(!binaries)(title, () => {
   it("a webhook is delivered again only when the killed process held it, each repeat with its cause; never under no fault or a 3 s stall", async () => {
     const all = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const [first, second, third] = alive() as [ServerProcess, ServerProcess, ServerProcess];
+      const [first, second, third] = fanOutFleet.alive() as [ServerProcess, ServerProcess, ServerProcess];
       all.push(await fanOut("none", first, round));
       all.push(await fanOut("stall", second, round));
       expect(second.output(), "the stall happened").toMatch(/stall hook: the event loop was held \d+ ms/);
       all.push(await fanOut("kill", third, round));
-      if (round < ROUNDS) await fleet!.add();
+      if (round < ROUNDS) await fanOutFleet.fleet.add();
     }
     const kills = all.filter((f) => f.fault === "kill");
     console.log(

@@ -10,25 +10,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../db/client";
 import type { Identity } from "../people/schemas";
 import { callerContext } from "../testing/callerContext";
+import { bootstrapOperator } from "../testing/credentials";
 import { testDatabases } from "../testing/databases";
 import { type FakeN8n, startFakeN8n } from "../testing/fakeN8n";
 import { type TestPerson, createPerson } from "../testing/people";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { eventually } from "../testing/workerServer";
+import { gateFirstWorkflow, pausingStepWorkflow } from "../testing/waitingWorkflows";
 import { createCaller } from "../trpc/router";
 
 const BRIEF = "Tool library app for neighbours";
 const BETTER = "A tool library for neighbours: members lend drills, ladders and saws, book them for a day, and get a reminder to return them.";
 const THIRD = "A tool library for neighbours, run by volunteers: lending, booking, reminders, and a deposit paid by card.";
 
-const GATE = `name: analyst-gate
-description: waits for a person at once
-nodes:
-  - id: gate
-    approval:
-      message: "Go on?"
-`;
-const SLOW_STEPS = { id: "analyst-steps", steps: [{ id: "pause", tool: "utils.delay", params: { ms: 60_000 } }] };
+const GATE = gateFirstWorkflow("analyst-gate");
+const SLOW_STEPS = pausingStepWorkflow("analyst-steps");
 
 const HTTP_OF: Record<string, number> = { CONFLICT: 409, NOT_FOUND: 404, BAD_REQUEST: 400, FORBIDDEN: 403, UNAUTHORIZED: 401 };
 
@@ -162,7 +158,7 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
     expect((await send(ann, `/runs/${runId}/brief`, { brief: BETTER })).status).toBe(409);
 
     // The audit trail names the run by its domain, and keeps what she said with each action.
-    const operator = createCaller(callerContext(env.server, { kind: "bootstrap", accountId: null, name: "bootstrap token", role: "operator" }));
+    const operator = createCaller(callerContext(env.server, bootstrapOperator));
     const entries = (await operator.audit.list({ target: runId })).entries.filter((e) => e.outcome === "accepted");
     expect(new Set(entries.map((e) => e.target_title))).toEqual(new Set(["tool-library"]));
     expect(entries.find((e) => e.action === "pipeline.cancel")?.message).toBe("reason: wrong neighbourhood");

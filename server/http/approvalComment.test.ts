@@ -4,11 +4,12 @@
  * export bundle's Markdown. A blank comment is stored as none.
  */
 import { strFromU8, unzipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callerContext, personAs } from "../testing/callerContext";
 import { asTestOperator } from "../testing/credentials";
 import { testDatabases } from "../testing/databases";
-import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
+import { pipelineRunOnTestDatabase } from "../testing/pipelineRunOnTestDatabase";
+import type { ServerOnTestDatabase } from "../testing/suite";
 import { eventually } from "../testing/workerServer";
 import { createCaller } from "../trpc/router";
 import { PipelineTurn } from "../pipeline/schemas";
@@ -32,15 +33,7 @@ describe.each(testDatabases)("an approval's comment on $name", (testDatabase) =>
       return run.is_waiting_for_user && run.current_agent?.slug === slug ? { agent: slug, version: 1 } : undefined;
     }, 30_000, `${slug}'s output to wait for review`);
 
-  beforeAll(async () => {
-    env = await serverOn(testDatabase);
-    runId = (await env.api.post("/runs", { domain: "tools", brief: "A tool library where neighbours lend drills, ladders and saws to each other." })).body.run_id;
-  });
-  afterAll(async () => {
-    // Stopped first, so no agent calls back into a closed database.
-    await env?.api.post(`/runs/${runId}/cancel`, {});
-    await env?.close();
-  });
+  pipelineRunOnTestDatabase(testDatabase, (started) => ({ env, runId } = started));
 
   it("is kept on the turn, the conversation, the audit entry and the bundle; REST and tRPC answer alike", async () => {
     const rest = await env.api.post(`/runs/${runId}/approve`, { comment: "  Keep the lending rules short.  ", expected: await waitingAt("requirements") });

@@ -12,17 +12,12 @@ import { chain, graphOf, reviewGate, workerNode } from "../testing/flows";
 import { holdWorker } from "../testing/stitchClient";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, eventually, postJson, startWorkerServer } from "../testing/workerServer";
+import { gateFirstWorkflow, pausingStepWorkflow } from "../testing/waitingWorkflows";
 import { createCaller } from "../trpc/router";
 import type { RunChanges } from "../engine/runChanges";
 
-const GATE = `name: changes-gate
-description: waits for a person at once
-nodes:
-  - id: gate
-    approval:
-      message: "Go on?"
-`;
-const SLOW_STEPS = { id: "changes-steps", steps: [{ id: "pause", tool: "utils.delay", params: { ms: 60_000 } }] };
+const GATE = gateFirstWorkflow("changes-gate");
+const SLOW_STEPS = pausingStepWorkflow("changes-steps");
 const QUICK_STEPS = { id: "changes-quick", steps: [{ id: "say", tool: "utils.echo", params: { text: "hello" } }] };
 
 describe.each(testDatabases)("every conversation's change marker on $name", (testDatabase) => {

@@ -11,21 +11,19 @@ import { callerContext, personAs } from "../testing/callerContext";
 import { chain, graphOf, reviewGate, uxNode, workerNode } from "../testing/flows";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { eventually } from "../testing/workerServer";
+import { gateFirstWorkflow, pausingStepWorkflow } from "../testing/waitingWorkflows";
 import { createCaller } from "../trpc/router";
 import type { StitchRun } from "../engine/schemas";
 
-const APPROVAL_FIRST = `name: owned-gate
-description: waits for a person at once
-nodes:
-  - id: gate
-    approval:
-      message: "Go on?"
-      on_reject:
+const APPROVAL_FIRST = gateFirstWorkflow(
+  "owned-gate",
+  `      on_reject:
         prompt: "rework: $REJECTION_REASON"
         max_attempts: 1
-`;
+`,
+);
 
-const SLOW_STEPS = { id: "owned-steps", steps: [{ id: "pause", tool: "utils.delay", params: { ms: 60_000 } }] };
+const SLOW_STEPS = pausingStepWorkflow("owned-steps");
 
 /** What tRPC's error codes answer over HTTP, so both doors' answers compare as statuses. */
 const HTTP_OF: Record<string, number> = { CONFLICT: 409, NOT_FOUND: 404, BAD_REQUEST: 400, FORBIDDEN: 403 };

@@ -4,11 +4,12 @@
  * resolved and re-opened, an approval) and with nothing else; `active` turns false once the run is over. The marker
  * says what the conversation looks like: a reader compares it with the one it read last.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callerContext, personAs } from "../testing/callerContext";
 import { testDatabases } from "../testing/databases";
 import { testBootstrapToken } from "../testing/stitchClient";
-import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
+import { pipelineRunOnTestDatabase } from "../testing/pipelineRunOnTestDatabase";
+import type { ServerOnTestDatabase } from "../testing/suite";
 import { eventually } from "../testing/workerServer";
 import { createCaller } from "../trpc/router";
 
@@ -17,14 +18,7 @@ describe.each(testDatabases)("a run's changes on $name", (testDatabase) => {
   const trpc = () => createCaller(callerContext(env.server, personAs("Rita Ramos", "reviewer")));
   let runId: string;
 
-  beforeAll(async () => {
-    env = await serverOn(testDatabase);
-    runId = (await env.api.post("/runs", { domain: "tools", brief: "A tool library where neighbours lend drills, ladders and saws to each other." })).body.run_id;
-  });
-  afterAll(async () => {
-    await env?.api.post(`/runs/${runId}/cancel`, {});
-    await env?.close();
-  });
+  pipelineRunOnTestDatabase(testDatabase, (started) => ({ env, runId } = started));
 
   it("moves with every turn, decision event and comment, stays put otherwise, and says when the run is over", async () => {
     const marker = async () => (await trpc().pipeline.changes({ runId })).marker;

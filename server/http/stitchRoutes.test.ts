@@ -9,6 +9,7 @@ import { rows } from "../../db/client";
 import { testDatabases } from "../testing/databases";
 import { chain, collectorNode, graphOf, reviewGate, splitterNode, uxNode, workerNode } from "../testing/flows";
 import { type StitchClient, dispatchesOf, holdWorker, routeByPath } from "../testing/stitchClient";
+import { nodeStatesFromView } from "../testing/nodeStatesView";
 import { createPerson } from "../testing/people";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { type WorkerServer, echoWorker, eventually, postJson, startWorkerServer } from "../testing/workerServer";
@@ -62,7 +63,7 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         C: { status: "pending", output: null },
       });
       expect(run).toMatchObject({ status: "running", input: { x: 1 } });
-      expect(await env.server.engine.nodeStatesFromView(run.id)).toEqual(run.node_states);
+      expect(await nodeStatesFromView(env.database, run.id)).toEqual(run.node_states);
     });
   });
 
@@ -167,7 +168,7 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         Last: { status: "running" },
       });
       expect(dispatchesOf(worker.received, run.id).map((p) => p.nodeId).sort()).toEqual(["Last", "List", "W_0", "W_1", "W_2"]);
-      expect(await env.server.engine.nodeStatesFromView(run.id)).toEqual(states);
+      expect(await nodeStatesFromView(env.database, run.id)).toEqual(states);
     });
 
     it("nested splitters with two nodes per inner path and an empty inner array, keyed nodeId_<outer>_<inner>", async () => {
@@ -482,7 +483,7 @@ describe.each(testDatabases)("REST routes on $name", (testDatabase) => {
         After: { status: "cancelled" },
       });
       expect(await outboxOf(run.id)).toEqual([]);
-      expect(await env.server.engine.nodeStatesFromView(run.id)).toEqual(after.node_states);
+      expect(await nodeStatesFromView(env.database, run.id)).toEqual(after.node_states);
 
       const late = await api.callback(run.id, "W_1", { status: "completed", output: "B" });
       expect(late.status).toBe(409);

@@ -15,6 +15,7 @@ import { actorOf, callerOf } from "./actor";
 import { HttpError, readBody } from "./errors";
 import { pageAnswer, pageQuery } from "./paging";
 import { workflowPaths as paths } from "./paths";
+import { isPlainObject } from "../lib/json";
 
 const YamlBody = z.object({ yaml: z.string().min(1, "yaml must not be empty") });
 const YAML_TYPES = new Set(["application/yaml", "text/yaml", "application/x-yaml"]);
@@ -28,7 +29,7 @@ async function definitionOf(c: Context): Promise<GivenDefinition> {
     return { yaml: text };
   }
   const json = await readBody(c, z.unknown(), { emptyAs: null });
-  if (json !== null && typeof json === "object" && !Array.isArray(json) && !("yaml" in json)) return { definition: json as Record<string, unknown> };
+  if (isPlainObject(json) && !("yaml" in json)) return { definition: json };
   return readBody(c, YamlBody);
 }
 

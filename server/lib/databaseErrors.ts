@@ -19,7 +19,7 @@ const connectionCodes = new Set([
 const unavailableStates = /^(57P0[123]|08[0-9A-Z]{3})$/;
 
 /** How long a client should wait before sending a refused request again (seconds, the Retry-After header). */
-export const RETRY_AFTER_SECONDS = 2;
+const RETRY_AFTER_SECONDS = 2;
 
 /** True when `error` (or the driver error a query error wraps) says the database cannot be reached. */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -3,11 +3,11 @@
 /** JSON with object keys sorted: JSONB does not keep key order, so equality of stored values is checked on this form. */
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value && typeof value === "object") {
+  if (isPlainObject(value)) {
     return `{${Object.keys(value)
       .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .filter((k) => value[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`)
       .join(",")}}`;
   }
   return JSON.stringify(value ?? null);

@@ -58,6 +58,9 @@ export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify([key.at, key.id])).toString("base64url");
 }
 
+/** A cursor's JSON: its item's time and id (`encodeCursor`). */
+const CursorJson = z.tuple([z.string(), z.string()]);
+
 /** The key a cursor names; `ids: "uuid"` where the list's ids are UUIDs (anything else could not be compared with them). */
 export function decodeCursor(cursor: string, ids: "uuid" | "text"): CursorKey {
   const refuse = () => new PagingError("before: not a cursor of this list (pass the next_cursor of its previous page, unchanged)");
@@ -67,10 +70,11 @@ export function decodeCursor(cursor: string, ids: "uuid" | "text"): CursorKey {
   } catch {
     throw refuse();
   }
-  if (!Array.isArray(decoded) || decoded.length !== 2) throw refuse();
-  const [at, id] = decoded as unknown[];
-  if (typeof at !== "string" || !AT.test(at) || !isRealTime(at)) throw refuse();
-  if (typeof id !== "string" || !(ids === "uuid" ? UUID : TEXT_ID).test(id)) throw refuse();
+  const key = CursorJson.safeParse(decoded);
+  if (!key.success) throw refuse();
+  const [at, id] = key.data;
+  if (!AT.test(at) || !isRealTime(at)) throw refuse();
+  if (!(ids === "uuid" ? UUID : TEXT_ID).test(id)) throw refuse();
   return { at, id };
 }
 

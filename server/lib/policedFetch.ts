@@ -118,7 +118,7 @@ export interface PolicedFetchOptions extends CheckOptions {
   maxRedirects?: number;
 }
 
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_MAX_REDIRECTS = 5;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Dropped when a redirect leaves the origin, as browsers do. */

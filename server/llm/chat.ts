@@ -108,15 +108,27 @@ const ChatCompletion = z.object({
     .min(1, "the answer has no choices"),
 });
 
-/** The provider's own error message when it sent one ({ error: { message } } in the OpenAI format). */
+/** Where a provider's error body may say what went wrong: `{ error: { message } }` (the OpenAI format), `{ error }` or `{ message }`; anything else in it is ignored. */
+const ProviderError = z.object({
+  error: z.union([z.string(), z.object({ message: z.string() })]).optional().catch(undefined),
+  message: z.string().optional().catch(undefined),
+});
+
+/** The provider's own error message when it sent one. */
 function providerMessage(body: string): string {
+  let json: unknown;
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof parsed.error === "string") return parsed.error;
-    if (parsed.error && typeof parsed.error.message === "string") return parsed.error.message;
-    if (typeof parsed.message === "string") return parsed.message;
+    json = JSON.parse(body);
   } catch {
     // not JSON: the raw text is the message
+    return excerpt(body);
+  }
+  const parsed = ProviderError.safeParse(json);
+  if (parsed.success) {
+    const { error, message } = parsed.data;
+    if (typeof error === "string") return error;
+    if (error) return error.message;
+    if (message !== undefined) return message;
   }
   return excerpt(body);
 }

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { describeZodError } from "../lib/zodIssues";
+import { isPlainObject } from "../lib/json";
 
 export const ARTIFACT_TYPES = ["requirements", "inception", "agile", "diagramacion", "pseudocodigo", "qa"] as const;
 export const ArtifactType = z.enum(ARTIFACT_TYPES);
@@ -98,8 +99,8 @@ export type UserStory = z.infer<typeof UserStory>;
 /** Agents call an epic's stories `user_stories` or `stories`; both are read as `user_stories`. */
 export const Epic = z.preprocess(
   (value) => {
-    if (value && typeof value === "object" && !Array.isArray(value) && !("user_stories" in value) && "stories" in value) {
-      const { stories, ...rest } = value as Record<string, unknown>;
+    if (isPlainObject(value) && !("user_stories" in value) && "stories" in value) {
+      const { stories, ...rest } = value;
       return { ...rest, user_stories: stories };
     }
     return value;

@@ -12,7 +12,7 @@ import { stitchNodeStates } from "../../db/schema";
 import { callerContext } from "../testing/callerContext";
 import { type FakeN8n, startFakeN8n } from "../testing/fakeN8n";
 import { createCaller } from "../trpc/router";
-import { testDatabases } from "../testing/databases";
+import { type TestDatabase, testDatabases } from "../testing/databases";
 import { type TestPerson, createPerson } from "../testing/people";
 import { type ServerOnTestDatabase, serverOn } from "../testing/suite";
 import { chain, graphOf, reviewGate, workerNode } from "../testing/flows";
@@ -25,19 +25,23 @@ const BRIEF = {
   brief: "Members can reserve tools for a weekend. Members can return tools at the library desk. Staff can record damage to a returned tool.",
 };
 
-describe.each(testDatabases)("inline review on $name", (testDatabase) => {
-  let env: ServerOnTestDatabase;
-  let rita: TestPerson;
-  let alan: TestPerson;
-
+/** The server of one `describe` on `testDatabase`, with Rita Ramos (a reviewer) and Alan Analyst; closed after its tests. */
+function serverWithReviewerAndAnalyst(testDatabase: TestDatabase, started: (people: { env: ServerOnTestDatabase; rita: TestPerson; alan: TestPerson }) => void): void {
+  let env: ServerOnTestDatabase | undefined;
   beforeAll(async () => {
     env = await serverOn(testDatabase);
-    rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
-    alan = await createPerson(env.server.people, "Alan Analyst", "analyst");
+    started({ env, rita: await createPerson(env.server.people, "Rita Ramos", "reviewer"), alan: await createPerson(env.server.people, "Alan Analyst", "analyst") });
   });
   afterAll(async () => {
     await env?.close();
   });
+}
+
+describe.each(testDatabases)("inline review on $name", (testDatabase) => {
+  let env: ServerOnTestDatabase;
+  let rita: TestPerson;
+  let alan: TestPerson;
+  serverWithReviewerAndAnalyst(testDatabase, (started) => ({ env, rita, alan } = started));
 
   const openDecision = (runId: string, node: string) =>
     eventually(async () => {
@@ -176,14 +180,7 @@ describe.each(testDatabases)("inline review of a Stitch review gate on $name", (
   let env: ServerOnTestDatabase;
   let rita: TestPerson;
   let alan: TestPerson;
-  beforeAll(async () => {
-    env = await serverOn(testDatabase);
-    rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
-    alan = await createPerson(env.server.people, "Alan Analyst", "analyst");
-  });
-  afterAll(async () => {
-    await env?.close();
-  });
+  serverWithReviewerAndAnalyst(testDatabase, (started) => ({ env, rita, alan } = started));
 
   it("reviews the gate's input as text by paragraph; a request for changes carries the comment to the worker; the next version is diffed", async () => {
     const flow = await env.api.createFlow(graphOf([workerNode("W", "https://worker.example.test/hook"), reviewGate("check")], chain("W", "check")));
@@ -273,14 +270,7 @@ describe.each(testDatabases)("inline review of a YAML approval on $name", (testD
   let env: ServerOnTestDatabase;
   let rita: TestPerson;
   let alan: TestPerson;
-  beforeAll(async () => {
-    env = await serverOn(testDatabase);
-    rita = await createPerson(env.server.people, "Rita Ramos", "reviewer");
-    alan = await createPerson(env.server.people, "Alan Analyst", "analyst");
-  });
-  afterAll(async () => {
-    await env?.close();
-  });
+  serverWithReviewerAndAnalyst(testDatabase, (started) => ({ env, rita, alan } = started));
 
   async function waitingApproval(yaml: string, name: string): Promise<{ runId: string; decision: Decision }> {
     expect((await env.api.post("/api/workflows", yaml, { "content-type": "application/yaml" })).status).toBe(201);

@@ -10,6 +10,7 @@ import { withAuditScope } from "../audit/scope";
 import type { TargetKind } from "../audit/schemas";
 import { subjectOf } from "../audit/subject";
 import { unavailableRefusal } from "../lib/databaseErrors";
+import { isPlainObject } from "../lib/json";
 import { Refusal } from "../lib/refusal";
 import { requireRole } from "../people/roles";
 import type { Role } from "../people/schemas";
@@ -74,9 +75,9 @@ const targetFields: [string, TargetKind][] = [
 ];
 
 function targetOf(input: unknown): { kind: TargetKind; id: string } | null {
-  if (!input || typeof input !== "object") return null;
+  if (!isPlainObject(input)) return null;
   for (const [field, kind] of targetFields) {
-    const value = (input as Record<string, unknown>)[field];
+    const value = input[field];
     if (typeof value === "string") return { kind, id: value };
   }
   return null;

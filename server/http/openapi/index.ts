@@ -9,6 +9,7 @@
  * when an entry has no route, or when a real answer does not fit its schema.
  */
 import { readFileSync } from "node:fs";
+import { z } from "zod";
 import { roleDescriptions } from "../../people/roles";
 import { Role } from "../../people/schemas";
 import { CSRF_HEADER, SESSION_COOKIE } from "../guard";
@@ -70,8 +71,11 @@ bootstrap token, worker or agent), the action, its target, from which address, a
 \`GET /api/audit\`, filtered by target, account, action or outcome.
 `.trim();
 
+/** What of package.json the document reads. */
+const PackageManifest = z.object({ version: z.string().optional() });
+
 function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: string };
+  const manifest = PackageManifest.parse(JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")));
   return manifest.version ?? "0.0.0";
 }
 

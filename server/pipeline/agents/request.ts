@@ -48,7 +48,7 @@ function unwrapArtifact(value: unknown): unknown {
     }
   }
   if (current && typeof current === "object" && !Array.isArray(current) && "artifact" in current) {
-    return (current as { artifact: unknown }).artifact;
+    return current.artifact;
   }
   return current;
 }

@@ -116,7 +116,7 @@ function table(columns: string[], rows: unknown[][], headers: string[] = columns
 function itemLabel(item: unknown): string {
   if (isScalar(item)) return inline(item);
   if (Array.isArray(item)) return item.map(itemLabel).join(", ");
-  const record = item as Record<string, unknown>;
+  const record = isPlainObject(item) ? item : {};
   const id = isScalar(record.id) ? inline(record.id) : "";
   for (const key of ["title", "name", "risk", "capability", "description", "text", "summary"]) {
     if (typeof record[key] === "string" && record[key] !== "") return id ? `${id} ${inline(record[key])}` : inline(record[key]);
@@ -167,7 +167,7 @@ function generic(value: unknown, level: number, depth = 0): Lines {
       return [heading(level, itemTitle(item, `Item ${index + 1}`)), "", ...generic(item, level + 1, depth + 1), ""];
     });
   }
-  const record = value as Record<string, unknown>;
+  const record = isPlainObject(value) ? value : {};
   // Short lists of plain values ("FR-001, FR-004") read better on one line than under a heading of their own.
   const short = (item: unknown): item is unknown[] => Array.isArray(item) && item.length > 0 && item.every(isScalar) && item.map(scalarText).join(", ").length <= 120;
   const flat = Object.entries(record).filter(([, item]) => isScalar(item) || short(item));

@@ -12,22 +12,10 @@ import { type TestServer, startTestServer } from "../../testing/harness";
 import { type ReopenableDatabase, createReopenableDatabase } from "../../testing/reopenableDatabase";
 import { runningProcesses } from "../runtime/processes";
 import { reviewerNamed } from "../../testing/deciders";
+import { gatedWorkflow } from "../../testing/gatedWorkflow";
 import { WorkflowDriver, waitFor, workflowSuite } from "../../testing/yamlWorkflows";
 
-const GATED = `name: gated
-description: a draft, a review, what follows
-nodes:
-  - id: draft
-    bash: echo "plan for $ARGUMENTS"
-  - id: review
-    depends_on: [draft]
-    approval:
-      message: "Approve this? $draft.output"
-      capture_response: true
-  - id: after
-    depends_on: [review]
-    bash: echo "approved with $review.output"
-`;
+const GATED = gatedWorkflow("gated");
 
 describe.each(testDatabases)("YAML workflow approvals on $name", (testDatabase) => {
   const wf = workflowSuite({ open: () => testDatabase.open(), start: startTestServer });

@@ -6,23 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { testDatabases } from "../../testing/databases";
+import { gatedWorkflow } from "../../testing/gatedWorkflow";
 import { startTestServer } from "../../testing/harness";
 import { workflowSuite } from "../../testing/yamlWorkflows";
 
-const GATED = `name: forked-gate
-description: a draft, a review, what follows
-nodes:
-  - id: draft
-    bash: echo "plan for $ARGUMENTS"
-  - id: review
-    depends_on: [draft]
-    approval:
-      message: "Approve this? $draft.output"
-      capture_response: true
-  - id: after
-    depends_on: [review]
-    bash: echo "approved with $review.output"
-`;
+const GATED = gatedWorkflow("forked-gate");
 
 describe.each(testDatabases)("forks of YAML workflow runs on $name", (testDatabase) => {
   const wf = workflowSuite({ open: () => testDatabase.open(), start: startTestServer });

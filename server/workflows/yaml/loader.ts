@@ -5,6 +5,7 @@
  */
 import { type Document, LineCounter, type Node as YamlNode, type YAMLMap, isAlias, isMap, isSeq, parseDocument } from "yaml";
 import { findCycles, reachableFrom } from "../../lib/cycles";
+import { isPlainObject } from "../../lib/json";
 import { parseCondition } from "./condition";
 import { type LoadResult, type LocatedIssue, NODE_KINDS, type NodeKind, PROVIDERS, TRIGGER_RULES, WorkflowDefinition } from "./definition";
 import { type Field, MapReader, Report, child, describeValue, pathAt, quoteList, startOf } from "./locatedYaml";
@@ -351,7 +352,7 @@ function defined(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, v && typeof v === "object" && !Array.isArray(v) ? defined(v as Record<string, unknown>) : v]),
+      .map(([k, v]) => [k, isPlainObject(v) ? defined(v) : v]),
   );
 }
 

@@ -7,10 +7,11 @@ import { yamlDefinition, yamlRun } from "./errors";
 import { substitute } from "./references";
 import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
 import * as store from "../store";
+import { isPlainObject } from "../../lib/json";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value));
-const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const asRecord = (value: unknown): Record<string, unknown> => (isPlainObject(value) ? value : {});
 
 /** How many times a run is read while transitions keep changing its status under the read (see `read`). */
 const MAX_READS = 5;

@@ -27,10 +27,10 @@ export function pascalCase(text: string): string {
  * The entity of a data model that a story works on: the first one, other than the story's own role, that
  * lists the story in its `source_stories`; else the one named after the thing the story works on.
  */
-export function entityOfStory<E extends { name: string }>(story: StoryFact, entities: readonly E[]): E | undefined {
+export function entityOfStory<E extends { name: string; source_stories?: unknown }>(story: StoryFact, entities: readonly E[]): E | undefined {
   const role = pascalCase(story.role);
   const owned = entities.filter((entity) => {
-    const sources = (entity as Record<string, unknown>).source_stories;
+    const sources = entity.source_stories;
     return Array.isArray(sources) && sources.includes(story.id);
   });
   return owned.find((entity) => entity.name !== role) ?? entities.find((entity) => entity.name === pascalCase(storyEntity(story)));

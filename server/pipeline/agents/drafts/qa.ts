@@ -15,6 +15,7 @@ import { isQualityText } from "../text/quality";
 import { serviceReference } from "../text/services";
 import { deliveredBy, thirdPerson } from "../text/verbs";
 import { type Changes, type StoryFact, envelope, operationOf, plural, serviceFacts, servicesFor, storyFacts, storyObject } from "./shared";
+import { isPlainObject } from "../../../lib/json";
 
 const PRIORITY_OF_STORY: Record<string, string> = { Must: "High", Should: "Medium", Could: "Low", "Won't": "Low" };
 
@@ -40,8 +41,8 @@ function thenPart(criterion: string | undefined, role: string): string | undefin
 }
 
 function pseudocodeOf(pseudocode: unknown, storyId: string): string {
-  if (pseudocode && typeof pseudocode === "object" && !Array.isArray(pseudocode)) {
-    const value = (pseudocode as Record<string, unknown>)[storyId];
+  if (isPlainObject(pseudocode)) {
+    const value = pseudocode[storyId];
     if (typeof value === "string") return value;
     if (Array.isArray(value)) return value.join("\n");
   }

@@ -13,6 +13,7 @@ import { lowerFirst, normalizeSpace, sentenceCase, titleCase } from "../text/nor
 import { pluralNoun, singular } from "../text/nouns";
 import { objectNoun, objectText } from "../text/objects";
 import { deliveredBy } from "../text/verbs";
+import { isPlainObject } from "../../../lib/json";
 
 // ---- changes ----------------------------------------------------------------------------------------
 
@@ -45,7 +46,7 @@ export interface CapabilityFact {
 export function capabilityFacts(requirements: RequirementsArtifact): CapabilityFact[] {
   return requirements.core_capabilities.map((item, index) => {
     const id = itemId(item) ?? `CAP-${String(index + 1).padStart(3, "0")}`;
-    const record = typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {};
+    const record = isPlainObject(item) ? item : {};
     const text = itemText(item);
     const description = typeof record.description === "string" ? record.description : text;
     const read = capabilitiesIn(description)[0] ?? capabilitiesIn(text)[0];
@@ -68,7 +69,7 @@ export function serviceFacts(requirements: RequirementsArtifact | undefined): Se
   if (!requirements) return [];
   return requirements.external_dependencies
     .map((item) => {
-      const record = typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {};
+      const record = isPlainObject(item) ? item : {};
       const name = itemText(item);
       return { name, purpose: typeof record.purpose === "string" ? record.purpose : "" };
     })
@@ -140,7 +141,7 @@ export interface RequirementFact {
 /** Functional requirements of an inception artifact, with who acts read from their text or their capability. */
 export function functionalFacts(inception: InceptionArtifact, capabilities: readonly CapabilityFact[]): RequirementFact[] {
   return inception.functional_requirements.map((requirement) => {
-    const record = requirement as Record<string, unknown>;
+    const record = requirement;
     const capability =
       capabilities.find((candidate) => candidate.id === record.capability_id) ??
       capabilities.find((candidate) => normalizeSpace(candidate.name).toLowerCase() === normalizeSpace(requirement.title).toLowerCase());
@@ -181,7 +182,7 @@ export function storyFacts(agile: AgileArtifact): StoryFact[] {
   agile.epics.forEach((epic, epicIndex) => {
     const epicId = epic.id ?? `EP-${String(epicIndex + 1).padStart(2, "0")}`;
     for (const story of epic.user_stories) {
-      const record = story as Record<string, unknown>;
+      const record = story;
       const storyText = story.story ?? "";
       const asA = story.as_a ?? /as an? ([^,]+),/i.exec(storyText)?.[1] ?? "";
       const want = story.i_want ?? /i want (?:to )?([^,]+)/i.exec(storyText)?.[1] ?? story.title ?? story.id;

@@ -14,6 +14,7 @@ import { overlap, significantWords } from "../text/keywords";
 import { lowerFirst, sentenceCase, titleCase } from "../text/normalize";
 import { singular } from "../text/nouns";
 import { copyOf, recordNote } from "./shared";
+import { isPlainObject } from "../../../lib/json";
 
 const ER_HINT = /\b(entit(?:y|ies)|tables?|data model|attributes?|fields?|columns?|relationships?|er model|erd)\b/i;
 const ATTRIBUTE = /\b(?:attribute|field|column|property)s?\s+["']?([A-Za-z_][\w ]*?)["']?\s+(?:to|on|in|for)\s+(?:the\s+)?["']?([A-Za-z]\w*)/i;
@@ -133,7 +134,7 @@ export function reviseDiagramacion(request: AgentRequest): EnvelopeOf<"diagramac
         structured.entities = structured.entities.filter((entity) => !gone.includes(entity));
         const names = new Set(gone.map((entity) => entity.name));
         structured.relationships = structured.relationships.filter((relationship) => {
-          const record = relationship as Record<string, unknown>;
+          const record = isPlainObject(relationship) ? relationship : {};
           return !names.has(String(record.from)) && !names.has(String(record.to));
         });
         (artifact.entity_relationship_model as Record<string, unknown>).entities = structured.entities;
@@ -160,7 +161,7 @@ export function reviseDiagramacion(request: AgentRequest): EnvelopeOf<"diagramac
           if (entity.name.toLowerCase() !== directive.subject.toLowerCase() && !itemMatches({ name: entity.name }, directive)) continue;
           const renamed = pascalCase(replacement) || entity.name;
           for (const relationship of structured.relationships) {
-            const record = relationship as Record<string, unknown>;
+            const record = isPlainObject(relationship) ? relationship : {};
             if (record.from === entity.name) record.from = renamed;
             if (record.to === entity.name) record.to = renamed;
           }

@@ -13,6 +13,7 @@ import { overlap } from "../text/keywords";
 import { joinList } from "../text/lists";
 import { camelCase, lowerFirst, sentenceCase } from "../text/normalize";
 import { copyOf, recordNote } from "./shared";
+import { isPlainObject } from "../../../lib/json";
 
 /** The pseudocode map as a record, whichever of the accepted shapes the agent used. */
 type PseudocodeEntries = Extract<PseudocodigoArtifact["user_story_pseudocode"], Record<string, unknown>>;
@@ -31,7 +32,7 @@ function asRecord(value: PseudocodigoArtifact["user_story_pseudocode"]): Pseudoc
 function textOf(value: unknown): string {
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value.map(itemText).join("\n");
-  if (value && typeof value === "object" && typeof (value as Record<string, unknown>).pseudocode === "string") return (value as { pseudocode: string }).pseudocode;
+  if (isPlainObject(value) && typeof value.pseudocode === "string") return value.pseudocode;
   return itemText(value);
 }
 

@@ -4,6 +4,7 @@
  * or rewords items, and the scope assumption and the problem statement are restated from the revised list.
  * The first draft is in ../drafts/requirements.ts.
  */
+import { isPlainObject } from "../../../lib/json";
 import type { EnvelopeOf, RequirementsArtifact } from "../../artifacts";
 import { type PartRules, applySplitRequest, applyToNamed, commentedRevision, generalDirectives, namedAnchors, revisionEnvelope } from "../comments";
 import { SCOPE_ASSUMPTION, capabilityItem, problemStatement, scopeAssumption } from "../drafts/requirements";
@@ -176,7 +177,7 @@ function reviseProblemStatement(artifact: RequirementsArtifact, domain: string):
   const structured = items.every((item) => typeof item === "object" && item !== null && typeof item.actor === "string" && typeof item.description === "string");
   if (structured) {
     const extracted = items.map((item): ExtractedCapability => {
-      const record = item as Record<string, unknown>;
+      const record = isPlainObject(item) ? item : {};
       const description = String(record.description);
       const kind = record.kind === "system" || record.kind === "rule" ? record.kind : "person";
       const read = capabilitiesIn(description)[0];

@@ -7,6 +7,7 @@ import type { Changes } from "../drafts/shared";
 import { type Directive, itemMatches, replaceWording } from "../feedback";
 import { itemId, itemText } from "../text/items";
 import { sentenceCase } from "../text/normalize";
+import { isPlainObject } from "../../../lib/json";
 
 // ---- the revision's start and its notes -------------------------------------------------------------
 
@@ -42,8 +43,8 @@ export function renameItem<T>(item: T, directive: Directive): T | undefined {
   const replacement = directive.replacement ?? "";
   if (!itemMatches(item, directive)) return undefined;
   if (typeof item === "string") return (replaceWording(item, directive.subject, replacement) ?? sentenceCase(replacement)) as T;
-  if (!item || typeof item !== "object" || Array.isArray(item)) return undefined;
-  const record = { ...(item as Record<string, unknown>) };
+  if (!isPlainObject(item)) return undefined;
+  const record: Record<string, unknown> = { ...item };
   let changed = false;
   for (const key of TEXT_KEYS) {
     const value = record[key];

@@ -1,4 +1,5 @@
 /** List items of any shape, as earlier artifacts hold them: their readable text, every string inside them, and their ids. */
+import { isPlainObject } from "../../../lib/json";
 
 /** Readable text of a list item that may be a string or an object of any shape. */
 export function itemText(item: unknown): string {
@@ -6,7 +7,8 @@ export function itemText(item: unknown): string {
   if (typeof item === "string") return item;
   if (typeof item === "number" || typeof item === "boolean") return String(item);
   if (Array.isArray(item)) return item.map(itemText).join(", ");
-  const record = item as Record<string, unknown>;
+  if (!isPlainObject(item)) return "";
+  const record = item;
   for (const key of ["name", "title", "capability", "risk", "requirement", "description", "text", "summary", "label", "value"]) {
     const value = record[key];
     if (typeof value === "string" && value.trim() !== "") return value;
@@ -21,14 +23,15 @@ export function allText(item: unknown): string {
   if (item === null || item === undefined) return "";
   if (typeof item === "string" || typeof item === "number" || typeof item === "boolean") return String(item);
   if (Array.isArray(item)) return item.map(allText).join(" ");
-  return Object.values(item as Record<string, unknown>)
+  if (!isPlainObject(item)) return "";
+  return Object.values(item)
     .map(allText)
     .join(" ");
 }
 
 export function itemId(item: unknown): string | undefined {
-  if (item && typeof item === "object" && !Array.isArray(item)) {
-    const id = (item as Record<string, unknown>).id;
+  if (isPlainObject(item)) {
+    const id = item.id;
     if (typeof id === "string" || typeof id === "number") return String(id);
   }
   return undefined;
