@@ -217,9 +217,6 @@ test("re-run from here on a step workflow run: the fork starts from the step wit
   const inputs = form.getByRole("textbox", { name: "The run's inputs (JSON)" });
   await expect(inputs).toHaveValue(/"Ada"/);
   await inputs.fill('{ "inputs": { "who": "Grace" } }');
-  // Checked from the top: scrolled down, the app bar's see-through background lies over a step's dark JSON, which
-  // axe measures as the bar's links' background (the app bar's, not the form's).
-  await page.evaluate(() => window.scrollTo(0, 0));
   expect(await violations(page)).toEqual([]);
   await form.getByRole("button", { name: "Start the fork" }).click();
 
@@ -232,6 +229,9 @@ test("re-run from here on a step workflow run: the fork starts from the step wit
   await expect(page.getByRole("article", { name: "Step greet" })).toHaveCount(0);
   await snapshot(page, testInfo, "03-step-fork");
   expect(await violations(page)).toEqual([]);
+  // The header names its parent, with the comparison.
+  await expect(page.locator(".run-lineage")).toContainText(`Forked from run ${run.id.slice(0, 8)} at report`);
+  await expect(page.locator(".run-lineage").getByRole("link", { name: "Compare with parent" })).toBeVisible();
   await forked.getByRole("link", { name: `run ${run.id.slice(0, 8)}` }).click();
   await expect(page.getByText(/Forked at report into/)).toBeVisible();
 });
