@@ -184,6 +184,29 @@ describe.each(testDatabases)("forks of pipeline runs on $name", (testDatabase) =
     expect(callsOf(forkId, "inception")).toEqual([]);
   });
 
+  it("forks at an agent still at work: it is called again in the fork while the parent's call goes on, each answer its own run's", async () => {
+    const parentId = (await env.api.as(alan.token).post<PipelineRunView>("/runs", { domain: "fintech", brief: BRIEF })).body.run_id;
+    await waitingAt(parentId, "requirements");
+    n8n.style.inception = "held";
+    try {
+      expect((await env.api.post(`/runs/${parentId}/approve`, {})).status).toBe(200);
+      await eventually(async () => (callsOf(parentId, "inception").length === 1 ? true : undefined), 30_000, "inception called");
+      const made = await fork(alan.token, parentId, { node_id: "agent_inception" });
+      expect(made.status).toBe(201);
+      const forkId = made.body.path.replace("/app/runs/", "");
+      await eventually(async () => (callsOf(forkId, "inception").length === 1 ? true : undefined), 30_000, "inception called in the fork");
+      expect((await getRun(forkId)).state).toEqual({ phase: "in_progress", agent: "inception" });
+      await n8n.release();
+      const [parent, forked] = await Promise.all([waitingAt(parentId, "inception"), waitingAt(forkId, "inception")]);
+      expect([parent.run_id, forked.run_id]).toEqual([parentId, forkId]);
+      expect((await artifacts(forkId, "inception")).map((a) => a.version)).toEqual([1]);
+      expect((await artifacts(parentId, "inception")).map((a) => a.version)).toEqual([1]);
+    } finally {
+      n8n.style.inception = "preferred";
+      await n8n.release();
+    }
+  });
+
   it("lets a reviewer fork at or before the review waiting for her, and nobody else but the starter and operators (403 naming the rule, both transports)", async () => {
     const parentId = await runAtInception();
     const stitchRunId = (await conversation(parentId)).stitch_run_id;
