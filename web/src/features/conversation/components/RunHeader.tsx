@@ -6,14 +6,14 @@ import { type RefObject, useRef } from "react";
 import { BreakableText } from "../../../components/BreakableText";
 import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { RunStatusPill } from "../../../components/StatusPill";
-import { Link, paths } from "../../../lib/router";
+import { LineageList } from "../../../components/RunLineage";
+import { paths } from "../../../lib/router";
 import { isRunCancellable } from "../../../lib/runStatus";
 import { formatDateTime } from "../../../lib/time";
 import type { PipelineRun } from "../../../lib/trpc";
 import { CancelPipelineRun } from "./CancelPipelineRun";
 import { RunDownloads } from "./RunDownloads";
 import "../conversation.css";
-import "../../../components/RunLineage.css";
 
 /** `statusRef`: where focus goes after a decision (the run's status says what happens next); `exportable`: it has an output. */
 export function RunHeader({ run, view, statusRef, exportable = false }: { run: PipelineRun; view: "conversation" | "graph"; statusRef?: RefObject<HTMLSpanElement | null>; exportable?: boolean }) {
@@ -40,33 +40,16 @@ export function RunHeader({ run, view, statusRef, exportable = false }: { run: P
   );
 }
 
-/** Where the run was forked from (the parent, the agent), and the runs forked from it, each a link. */
+/** Where the run was forked from (the parent, the agent), and the runs forked from it, each a link with its comparison. */
 function PipelineLineage({ run }: { run: PipelineRun }) {
-  const { forked_from: parent, forks } = run;
-  if (!parent && forks.length === 0) return null;
   const at = (fork: { node_id: string; agent: string | null }) => `${fork.node_id.startsWith("review_") ? "the review of " : ""}${fork.agent ?? fork.node_id}`;
+  const parent = run.forked_from;
   return (
-    <div className="run-lineage small">
-      {parent ? (
-        <p>
-          Forked from <Link to={paths.run(parent.run_id)}>{parent.run_id}</Link> at {at(parent)}
-          {parent.by ? ` by ${parent.by}` : ""} · {parent.version === "latest" ? "on the pipeline in force then" : "on the pipeline it ran"} ·{" "}
-          <Link to={paths.runCompare(parent.run_id, run.run_id)}>Compare with parent</Link>
-        </p>
-      ) : null}
-      {forks.length > 0 ? (
-        <div>
-          <span>Forks:</span>
-          <ul className="run-forks">
-            {forks.map((fork) => (
-              <li key={fork.run_id}>
-                <Link to={paths.run(fork.run_id)}>{fork.run_id}</Link> at {at(fork)}
-                {fork.by ? ` by ${fork.by}` : ""} · <Link to={paths.runCompare(run.run_id, fork.run_id)} aria-label={`Compare with ${fork.run_id}`}>compare</Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-    </div>
+    <LineageList
+      runId={run.run_id}
+      runPath={paths.run}
+      parent={parent ? { runId: parent.run_id, name: parent.run_id, at: at(parent), by: parent.by, note: parent.version === "latest" ? "on the pipeline in force then" : "on the pipeline it ran" } : null}
+      forks={run.forks.map((fork) => ({ runId: fork.run_id, name: fork.run_id, at: at(fork), by: fork.by, note: null }))}
+    />
   );
 }
