@@ -6,11 +6,10 @@
  */
 import { useMemo } from "react";
 import { RunConversation } from "../../../components/Chat";
+import { WatchedRunPage } from "../../../components/WatchedRunPage";
 import { EmptyState } from "../../../components/EmptyState";
-import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
 import { type RunWaits, accepted, useNodeActions } from "../../../components/useNodeActions";
-import { RunWatched } from "../../../lib/runChanges";
 import { type FlowConversation, type FlowTurn, trpc } from "../../../lib/trpc";
 import { flowDraftKey } from "../../../lib/useDraft";
 import { useCompleteFlowNode, useFlowConversation, useRetryFlowNode, useReviewFlowNode } from "../api/runs";
@@ -20,15 +19,7 @@ import { type FlowTurnActions, FlowTurnItem } from "./FlowTurns";
 import "../flow-conversation.css";
 
 export function FlowRunView({ runId }: { runId: string }) {
-  return (
-    <QueryPage query={useFlowConversation(runId)} what="run">
-      {(conversation, refreshError) => (
-        <RunWatched.Provider value>
-          <FlowRunConversation conversation={conversation} refreshError={refreshError} />
-        </RunWatched.Provider>
-      )}
-    </QueryPage>
-  );
+  return <WatchedRunPage query={useFlowConversation(runId)} Conversation={FlowRunConversation} />;
 }
 
 /** How a flow's turns tell its gates' waits and the decisions on them. */

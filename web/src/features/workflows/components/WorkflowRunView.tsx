@@ -6,10 +6,9 @@
  */
 import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
-import { QueryPage } from "../../../components/QueryPage";
+import { WatchedRunPage } from "../../../components/WatchedRunPage";
 import { useOpenDecisions } from "../../../lib/decisions";
 import { type RunWaits, accepted, useNodeActions } from "../../../components/useNodeActions";
-import { RunWatched } from "../../../lib/runChanges";
 import { trpc, type WorkflowConversation, type WorkflowTurn } from "../../../lib/trpc";
 import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
 import { type TurnNotes, annotateTurns } from "../utils/turns";
@@ -18,15 +17,7 @@ import { WorkflowRunHeader } from "./WorkflowRunHeader";
 import "../workflows.css";
 
 export function WorkflowRunView({ runId }: { runId: string }) {
-  return (
-    <QueryPage query={useWorkflowConversation(runId)} what="run">
-      {(conversation, refreshError) => (
-        <RunWatched.Provider value>
-          <RunConversation conversation={conversation} refreshError={refreshError} />
-        </RunWatched.Provider>
-      )}
-    </QueryPage>
-  );
+  return <WatchedRunPage query={useWorkflowConversation(runId)} Conversation={RunConversation} />;
 }
 
 /** How a YAML run's turns tell its approvals' waits and the decisions on them. */
