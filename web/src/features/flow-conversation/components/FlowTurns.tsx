@@ -6,7 +6,8 @@
  * only what its turn holds; what a person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, TypingDots, cutLongText } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, SystemLine, Time, cutLongText } from "../../../components/Chat";
+import { NodeFailed, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import type { PendingDecision } from "../../../components/ReviewForm";
@@ -93,16 +94,7 @@ function FlowTurnBody({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTur
       return <FailedTurn turn={turn} retry={retry} />;
     }
     case "skipped":
-      return (
-        <details className="turn-skipped turn-not-run">
-          <summary>
-            {turn.label} skipped · <Time at={turn.at} />
-          </summary>
-          <p className="turn-skipped-reason">
-            <span className="cancel-reason-label">Reason</span> {turn.reason}
-          </p>
-        </details>
-      );
+      return <NodeSkipped name={turn.label} at={turn.at} reason={turn.reason} />;
     case "waiting":
       return <WaitingTurn turn={turn} open={notes.awaiting.has(turn.id)} actions={actions} />;
     case "decided":
@@ -195,29 +187,17 @@ export const InputTurn = memo(function InputTurn({ turn }: { turn: TurnOf<"input
 });
 
 export function StartedTurn({ turn, live }: { turn: TurnOf<"started">; live: boolean }) {
-  const revising = turn.feedback !== null;
-  if (live) {
-    const doing = revising ? "revising after the feedback" : "working";
-    return (
-      <article className="message message-agent" aria-label={`${turn.label} is ${doing}`}>
-        <NodeAvatar type={turn.node_type} />
-        <div className="bubble bubble-working" role="status">
-          <TypingDots />
-          <span>
-            <strong>{turn.label}</strong> is {doing}
-            {turn.attempt > 1 ? `, attempt ${turn.attempt}` : ""}…
-          </span>
-        </div>
-      </article>
-    );
-  }
   return (
-    <p className="system-line">
-      <span>
-        {turn.label} {revising ? "started a revision" : "started"}
-        {turn.attempt > 1 ? ` · attempt ${turn.attempt}` : ""} · <Time at={turn.at} />
-      </span>
-    </p>
+    <NodeStarted
+      name={turn.label}
+      line={turn.label}
+      avatar={<NodeAvatar type={turn.node_type} />}
+      verb="working"
+      revising={turn.feedback !== null}
+      attempt={turn.attempt}
+      at={turn.at}
+      live={live}
+    />
   );
 }
 
@@ -241,22 +221,18 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: TurnOf<"out
   );
 });
 
-export function FailedTurn({ turn, retry }: { turn: TurnOf<"failed">; retry: { pending: boolean; error: unknown; onRetry(): void } | null }) {
+export function FailedTurn({ turn, retry }: { turn: TurnOf<"failed">; retry: RetryControl | null }) {
   return (
-    <article className="message message-agent" aria-label={`${turn.label} failed`}>
-      <NodeAvatar type={turn.node_type} />
-      <div className={`bubble ${turn.retrying ? "bubble-retrying" : "bubble-error"}`} role={retry ? "alert" : undefined}>
-        <header className="message-meta">
-          <span className="message-author">
-            {turn.label} failed{turn.retrying ? "; it is tried again automatically" : ""}
-          </span>
-          {turn.attempt > 1 ? <span className="version-badge">attempt {turn.attempt}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        <p className="error-text">{turn.error}</p>
-        {retry ? <RetryAction retry={retry} /> : null}
-      </div>
-    </article>
+    <NodeFailed
+      name={turn.label}
+      line={turn.label}
+      avatar={<NodeAvatar type={turn.node_type} />}
+      retrying={turn.retrying}
+      attempt={turn.attempt}
+      at={turn.at}
+      error={turn.error}
+      retry={retry}
+    />
   );
 }
 

@@ -7,7 +7,8 @@
  */
 import { memo } from "react";
 import { AgentAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, SystemLine, Time } from "../../../components/Chat";
+import { NodeFailed, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
@@ -141,30 +142,18 @@ export const MessageTurn = memo(function MessageTurn({ turn }: { turn: WorkflowT
 });
 
 export function StartedTurn({ turn, live }: { turn: WorkflowTurn; live: boolean }) {
-  const attempt = dataNumber(turn, "attempt") ?? 1;
-  const revising = turn.data?.rejection_work === true;
-  if (live) {
-    const doing = revising ? "revising after the feedback" : "running";
-    return (
-      <article className="message message-agent" aria-label={`${turn.node_id} is ${doing}`}>
-        <NodeAvatar kind={turn.node_kind} />
-        <div className="bubble bubble-working" role="status">
-          <TypingDots />
-          <span>
-            <strong>{turn.node_id}</strong> {turn.node_kind ? `(${turn.node_kind}) ` : ""}is {doing}
-            {attempt > 1 ? `, attempt ${attempt}` : ""}…
-          </span>
-        </div>
-      </article>
-    );
-  }
   return (
-    <p className="system-line">
-      <span>
-        {nodeName(turn)} {revising ? "started a revision" : "started"}
-        {attempt > 1 ? ` · attempt ${attempt}` : ""} · <Time at={turn.at} />
-      </span>
-    </p>
+    <NodeStarted
+      name={turn.node_id ?? ""}
+      detail={turn.node_kind ? `(${turn.node_kind}) ` : ""}
+      line={nodeName(turn)}
+      avatar={<NodeAvatar kind={turn.node_kind} />}
+      verb="running"
+      revising={turn.data?.rejection_work === true}
+      attempt={dataNumber(turn, "attempt") ?? 1}
+      at={turn.at}
+      live={live}
+    />
   );
 }
 
@@ -211,34 +200,20 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: WorkflowTur
 });
 
 export function SkippedTurn({ turn }: { turn: WorkflowTurn }) {
-  return (
-    <details className="turn-skipped turn-not-run">
-      <summary>
-        {nodeName(turn)} skipped · <Time at={turn.at} />
-      </summary>
-      <p className="turn-skipped-reason">
-        <span className="cancel-reason-label">Reason</span> {turn.text || "No reason was recorded."}
-      </p>
-    </details>
-  );
+  return <NodeSkipped name={nodeName(turn)} at={turn.at} reason={turn.text || "No reason was recorded."} />;
 }
 
-export function FailedTurn({ turn, retry }: { turn: WorkflowTurn; retry: { pending: boolean; error: unknown; onRetry(): void } | null }) {
-  const retrying = turn.data?.retrying === true;
+export function FailedTurn({ turn, retry }: { turn: WorkflowTurn; retry: RetryControl | null }) {
   return (
-    <article className="message message-agent" aria-label={`${turn.node_id} failed`}>
-      <AgentAvatar agent={null} />
-      <div className={`bubble ${retrying ? "bubble-retrying" : "bubble-error"}`} role={retry ? "alert" : undefined}>
-        <header className="message-meta">
-          <span className="message-author">
-            {nodeName(turn)} failed{retrying ? "; it is tried again automatically" : ""}
-          </span>
-          <Time at={turn.at} />
-        </header>
-        <p className="error-text">{turn.text || "No error was recorded."}</p>
-        {retry ? <RetryAction retry={retry} /> : null}
-      </div>
-    </article>
+    <NodeFailed
+      name={turn.node_id ?? ""}
+      line={nodeName(turn)}
+      avatar={<AgentAvatar agent={null} />}
+      retrying={turn.data?.retrying === true}
+      at={turn.at}
+      error={turn.text || "No error was recorded."}
+      retry={retry}
+    />
   );
 }
 
