@@ -91,3 +91,37 @@ export function NodeFailed({ name, line, avatar, retrying, attempt, at, error, r
     </article>
   );
 }
+
+/**
+ * A node's bubble (its output, its wait for a person): its avatar, its name as the heading with `tags` beside it
+ * (a kind, a badge, the waiting chip) and the time, then `children` in a body of class `body`.
+ */
+export function NodeMessage({ label, avatar, name, tags, at, awaiting = false, className, card, body, children }: {
+  label: string;
+  avatar: ReactNode;
+  name: string;
+  tags?: ReactNode;
+  /** When it happened; left out where the bubble is no moment of its own. */
+  at?: string;
+  /** A wait that can be answered now. */
+  awaiting?: boolean;
+  /** More of the article's class, and the bubble's ("turn-card"). */
+  className?: string;
+  card?: string;
+  body: string;
+  children: ReactNode;
+}) {
+  return (
+    <article className={["message message-agent", className, awaiting ? "is-awaiting" : ""].filter(Boolean).join(" ")} aria-label={label}>
+      {avatar}
+      <div className={`bubble bubble-agent${card ? ` ${card}` : ""}`}>
+        <header className="message-meta turn-head">
+          <h2 className="message-author">{name}</h2>
+          {tags}
+          {at !== undefined ? <Time at={at} /> : null}
+        </header>
+        <div className={body}>{children}</div>
+      </div>
+    </article>
+  );
+}

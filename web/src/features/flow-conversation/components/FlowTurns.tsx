@@ -7,7 +7,7 @@
  */
 import { memo } from "react";
 import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, SystemLine, Time, cutLongText } from "../../../components/Chat";
-import { NodeFailed, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
+import { NodeFailed, NodeMessage, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import type { PendingDecision } from "../../../components/ReviewForm";
@@ -204,20 +204,21 @@ export function StartedTurn({ turn, live }: { turn: TurnOf<"started">; live: boo
 export const OutputTurn = memo(function OutputTurn({ turn }: { turn: TurnOf<"output"> }) {
   const label = `Output of ${turn.label}`;
   return (
-    <article className="message message-agent" aria-label={label}>
-      <NodeAvatar type={turn.node_type} />
-      <div className="bubble bubble-agent">
-        <header className="message-meta turn-head">
-          <h2 className="message-author">{turn.label}</h2>
+    <NodeMessage
+      label={label}
+      avatar={<NodeAvatar type={turn.node_type} />}
+      name={turn.label}
+      tags={
+        <>
           <span className="tag flow-node-type">{turn.node_type}</span>
           {turn.attempt > 1 ? <span className="version-badge">attempt {turn.attempt}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        <div className="flow-turn-body">
-          <Value value={turn.output} label={label} />
-        </div>
-      </div>
-    </article>
+        </>
+      }
+      at={turn.at}
+      body="flow-turn-body"
+    >
+      <Value value={turn.output} label={label} />
+    </NodeMessage>
   );
 });
 
@@ -253,39 +254,41 @@ export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; 
   const refused = review ? actions.refused(turn.id) : null;
   return (
     <>
-      <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={`${turn.label} ${words.asks}`}>
-        <NodeAvatar type={turn.node_type} />
-        <div className="bubble bubble-agent">
-          <header className="message-meta turn-head">
-            <h2 className="message-author">{turn.label}</h2>
+      <NodeMessage
+        label={`${turn.label} ${words.asks}`}
+        avatar={<NodeAvatar type={turn.node_type} />}
+        name={turn.label}
+        tags={
+          <>
             <span className="tag flow-node-type">{turn.gate === "completion" ? "UX" : `${turn.gate} gate`}</span>
             {open ? <span className="waiting-chip">Awaiting {yours ? "your" : "a person's"} {words.chip}</span> : null}
-            <Time at={turn.at} />
-          </header>
-          <div className="flow-turn-body">
-            {turn.prompt ? <p className="turn-text flow-prompt">{turn.prompt}</p> : null}
-            {turn.reviewed ? (
-              <>
-                <p className="turn-note">The output of {turn.reviewed.label}, for review:</p>
-                {open ? (
-                  <ReviewedOutput target={{ runId: actions.runId, nodeId: turn.node_id, waiting: true }}>
-                    <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
-                  </ReviewedOutput>
-                ) : (
-                  <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
-                )}
-              </>
-            ) : turn.input !== null ? (
-              <details className="flow-received">
-                <summary>What reached {turn.label}</summary>
-                <Value value={turn.input} label={`Input of ${turn.label}`} />
-              </details>
-            ) : turn.prompt ? null : (
-              <p className="muted small">Complete it to go on.</p>
+          </>
+        }
+        at={turn.at}
+        awaiting={open}
+        body="flow-turn-body"
+      >
+        {turn.prompt ? <p className="turn-text flow-prompt">{turn.prompt}</p> : null}
+        {turn.reviewed ? (
+          <>
+            <p className="turn-note">The output of {turn.reviewed.label}, for review:</p>
+            {open ? (
+              <ReviewedOutput target={{ runId: actions.runId, nodeId: turn.node_id, waiting: true }}>
+                <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
+              </ReviewedOutput>
+            ) : (
+              <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
             )}
-          </div>
-        </div>
-      </article>
+          </>
+        ) : turn.input !== null ? (
+          <details className="flow-received">
+            <summary>What reached {turn.label}</summary>
+            <Value value={turn.input} label={`Input of ${turn.label}`} />
+          </details>
+        ) : turn.prompt ? null : (
+          <p className="muted small">Complete it to go on.</p>
+        )}
+      </NodeMessage>
       {open && review ? (
         <ReviewGateComposer
           runId={actions.runId}

@@ -7,8 +7,8 @@
  */
 import { memo } from "react";
 import { AgentAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, SystemLine, Time } from "../../../components/Chat";
-import { NodeFailed, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
+import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, SystemLine } from "../../../components/Chat";
+import { NodeFailed, NodeMessage, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
@@ -165,11 +165,12 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: WorkflowTur
   const feedback = dataText(turn, "reason");
   const label = iteration !== null ? `${node}, iteration ${iteration}` : `Output of ${node}`;
   return (
-    <article className="message message-agent" aria-label={label}>
-      <NodeAvatar kind={turn.node_kind} />
-      <div className="bubble bubble-agent turn-card">
-        <header className="message-meta turn-head">
-          <h2 className="message-author">{node}</h2>
+    <NodeMessage
+      label={label}
+      avatar={<NodeAvatar kind={turn.node_kind} />}
+      name={node}
+      tags={
+        <>
           <KindTag kind={turn.node_kind} />
           {iteration !== null ? <span className="version-badge">iteration {iteration}</span> : null}
           {outputType ? (
@@ -184,18 +185,19 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: WorkflowTur
           ) : model ? (
             <span className="muted small">{model}</span>
           ) : null}
-          <Time at={turn.at} />
-        </header>
-        <div className="turn-body">
-          {feedback ? (
-            <p className="turn-note">
-              Revised after the feedback <q>{feedback}</q>
-            </p>
-          ) : null}
-          <TurnOutput text={turn.text ?? ""} nodeKind={turn.node_kind} label={label} />
-        </div>
-      </div>
-    </article>
+        </>
+      }
+      at={turn.at}
+      card="turn-card"
+      body="turn-body"
+    >
+      {feedback ? (
+        <p className="turn-note">
+          Revised after the feedback <q>{feedback}</q>
+        </p>
+      ) : null}
+      <TurnOutput text={turn.text ?? ""} nodeKind={turn.node_kind} label={label} />
+    </NodeMessage>
   );
 });
 
@@ -228,21 +230,24 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
   const refused = approval ? actions.refused(turn.id) : null;
   return (
     <>
-      <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={approval ? `${node} asks for approval` : `${node} asks for a reply`}>
-        <NodeAvatar kind={turn.node_kind} />
-        <div className="bubble bubble-agent turn-card">
-          <header className="message-meta turn-head">
-            <h2 className="message-author">{node}</h2>
+      <NodeMessage
+        label={approval ? `${node} asks for approval` : `${node} asks for a reply`}
+        avatar={<NodeAvatar kind={turn.node_kind} />}
+        name={node}
+        tags={
+          <>
             <KindTag kind={turn.node_kind} />
             {open ? <span className="waiting-chip">{approval ? `Awaiting ${yours ? "your " : ""}review` : `Awaiting ${yours ? "your" : "a"} reply`}</span> : null}
-            <Time at={turn.at} />
-          </header>
-          <div className="turn-body">
-            {turn.text ? <TurnOutput text={turn.text} nodeKind={null} label={`${node}'s request`} /> : <p className="muted small">{approval ? "Approve to go on." : "Reply to go on."}</p>}
-            {open && approval && actions.runId ? <ReviewedOutput target={{ runId: actions.runId, nodeId: node, waiting: true }}>{null}</ReviewedOutput> : null}
-          </div>
-        </div>
-      </article>
+          </>
+        }
+        at={turn.at}
+        awaiting={open}
+        card="turn-card"
+        body="turn-body"
+      >
+        {turn.text ? <TurnOutput text={turn.text} nodeKind={null} label={`${node}'s request`} /> : <p className="muted small">{approval ? "Approve to go on." : "Reply to go on."}</p>}
+        {open && approval && actions.runId ? <ReviewedOutput target={{ runId: actions.runId, nodeId: node, waiting: true }}>{null}</ReviewedOutput> : null}
+      </NodeMessage>
       {open && approval ? (
         <ReviewForm
           subject={node}
@@ -275,19 +280,21 @@ const decisionClass = { approved: "decision-approved", rejected: "decision-rejec
 function ApprovedEditTurn({ turn, runId }: { turn: WorkflowTurn; runId: string }) {
   const node = turn.node_id ?? "";
   return (
-    <article className="message message-agent" aria-label={`The version ${node} approved`}>
-      <NodeAvatar kind="approval" />
-      <div className="bubble bubble-agent turn-card">
-        <header className="message-meta turn-head">
-          <h2 className="message-author">{node}</h2>
+    <NodeMessage
+      label={`The version ${node} approved`}
+      avatar={<NodeAvatar kind="approval" />}
+      name={node}
+      tags={
+        <>
           <KindTag kind="approval" />
           <span className="muted small">passed on the reviewer's version; the steps after it read this</span>
-        </header>
-        <div className="turn-body">
-          <ReviewedOutput target={{ runId, nodeId: node }}>{null}</ReviewedOutput>
-        </div>
-      </div>
-    </article>
+        </>
+      }
+      card="turn-card"
+      body="turn-body"
+    >
+      <ReviewedOutput target={{ runId, nodeId: node }}>{null}</ReviewedOutput>
+    </NodeMessage>
   );
 }
 
