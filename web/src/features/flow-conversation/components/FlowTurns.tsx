@@ -6,8 +6,9 @@
  * only what its turn holds; what a person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, SystemLine, Time, cutLongText } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, ResumedLine, type RetryControl, RetriedLine, SystemLine, Time, cutLongText } from "../../../components/Chat";
 import { NodeFailed, NodeMessage, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
+import { GlyphAvatar } from "../../../components/AgentAvatar";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import type { PendingDecision } from "../../../components/ReviewForm";
@@ -43,11 +44,7 @@ export interface FlowTurnActions {
 const glyph: Record<string, string> = { Worker: "W", UX: "U", Splitter: "S", Collector: "C" };
 
 function NodeAvatar({ type }: { type: string }) {
-  return (
-    <span className={`avatar avatar-flow type-${type.toLowerCase()}`} aria-hidden="true">
-      {glyph[type] ?? "•"}
-    </span>
-  );
+  return <GlyphAvatar className={`avatar-flow type-${type.toLowerCase()}`} glyph={glyph[type] ?? "•"} />;
 }
 
 /** A JSON value or a text, as a turn's body shows it. */
@@ -100,19 +97,11 @@ function FlowTurnBody({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTur
     case "decided":
       return <DecidedTurn turn={turn} />;
     case "retried":
-      return (
-        <SystemLine at={turn.at} actor={turn.actor}>
-          {turn.label} retried
-        </SystemLine>
-      );
+      return <RetriedLine name={turn.label} at={turn.at} actor={turn.actor} />;
     case "cancelled":
       return <CancelledNote at={turn.at} actor={turn.actor} reason={turn.reason} />;
     case "resumed":
-      return (
-        <SystemLine at={turn.at} actor={turn.actor}>
-          Run resumed
-        </SystemLine>
-      );
+      return <ResumedLine at={turn.at} actor={turn.actor} />;
     case "outcome":
       return <OutcomeLine at={turn.at} actor={null} outcome={turn.status} />;
     case "forked":

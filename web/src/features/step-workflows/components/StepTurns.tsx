@@ -6,7 +6,8 @@
  * that run) and each fork made of the run. Under each step's turn, "Re-run from here" where the run offers forks.
  * Everything a tool answered is shown as text.
  */
-import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, ResumedLine, type RetryControl, RetriedLine, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
+import { GlyphAvatar } from "../../../components/AgentAvatar";
 import { NodeMessage } from "../../../components/NodeTurns";
 import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
 import { Link, paths } from "../../../lib/router";
@@ -41,9 +42,9 @@ export function StepItemView({ item, actions }: { item: StepItem; actions: StepA
     case "run-cancelled":
       return <CancelledNote at={item.turn.at} actor={item.turn.actor} reason={item.turn.text} />;
     case "retried":
-      return <SystemLine at={item.turn.at} actor={item.turn.actor}>{item.turn.step_id} retried</SystemLine>;
+      return <RetriedLine name={item.turn.step_id ?? ""} at={item.turn.at} actor={item.turn.actor} />;
     case "resumed":
-      return <SystemLine at={item.turn.at} actor={item.turn.actor}>Run resumed</SystemLine>;
+      return <ResumedLine at={item.turn.at} actor={item.turn.actor} />;
     case "outcome":
       return <OutcomeTurn turn={item.turn} />;
     case "forked":
@@ -92,11 +93,7 @@ export function InputsTurn({ turn }: { turn: StepTurn }) {
 
 function ToolAvatar({ tool }: { tool: string | null }) {
   const family = tool?.split(".")[0] ?? "";
-  return (
-    <span className={`avatar step-avatar step-avatar-${family || "none"}`} aria-hidden="true">
-      {family.charAt(0).toUpperCase() || "•"}
-    </span>
-  );
+  return <GlyphAvatar className={`step-avatar step-avatar-${family || "none"}`} glyph={family.charAt(0).toUpperCase() || "•"} />;
 }
 
 const endStatus: Record<string, RunStepStatus> = { output: "COMPLETED", failed: "FAILED", cancelled: "CANCELLED" };

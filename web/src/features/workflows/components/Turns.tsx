@@ -6,8 +6,8 @@
  * person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { AgentAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, SystemLine } from "../../../components/Chat";
+import { AgentAvatar, GlyphAvatar } from "../../../components/AgentAvatar";
+import { CancelledNote, HumanTurn, OutcomeLine, ResumedLine, type RetryControl, RetriedLine, SystemLine } from "../../../components/Chat";
 import { NodeFailed, NodeMessage, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
@@ -60,11 +60,7 @@ export const workflowDraftKey = (waitId: string) => `workflow-turn:${waitId}`;
 const kindGlyph: Record<string, string> = { prompt: "P", command: "C", bash: "$", script: "S", loop: "L", approval: "A", cancel: "X" };
 
 function NodeAvatar({ kind }: { kind: string | null }) {
-  return (
-    <span className={`avatar avatar-node kind-${kind ?? "none"}`} aria-hidden="true">
-      {kindGlyph[kind ?? ""] ?? "•"}
-    </span>
-  );
+  return <GlyphAvatar className={`avatar-node kind-${kind ?? "none"}`} glyph={kindGlyph[kind ?? ""] ?? "•"} />;
 }
 
 function KindTag({ kind }: { kind: string | null }) {
@@ -105,9 +101,9 @@ function TurnBody({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNot
     case "cancelled":
       return <CancelledNote at={turn.at} actor={turn.actor} reason={turn.text} />;
     case "retried":
-      return <SystemLine at={turn.at} actor={turn.actor}>{node} retried</SystemLine>;
+      return <RetriedLine name={node} at={turn.at} actor={turn.actor} />;
     case "resumed":
-      return <SystemLine at={turn.at} actor={turn.actor}>Run resumed</SystemLine>;
+      return <ResumedLine at={turn.at} actor={turn.actor} />;
     case "outcome":
       return <OutcomeLine at={turn.at} actor={turn.actor} outcome={turn.text} />;
     case "forked": {
