@@ -62,12 +62,12 @@ export function NodeSkipped({ name, at, reason }: { name: string; at: string; re
 }
 
 /** A node's failure, with Retry while it can be retried, or the note that it is tried again by itself (`retrying`). */
-export function NodeFailed({ name, line, avatar, retrying, attempt, at, error, retry }: {
-  /** The node as the bubble's label names it, and `line` as its header does. */
-  name: string;
-  line: string;
+export function NodeFailed({ label, author, avatar, retrying = false, attempt, at, error, retry }: {
+  /** The bubble's name for assistive technology ("Review failed"), and its header ("Review failed", "Something went wrong"). */
+  label: string;
+  author: string;
   avatar: ReactNode;
-  retrying: boolean;
+  retrying?: boolean;
   /** The attempt that failed, where the door counts them. */
   attempt?: number;
   at: string;
@@ -75,12 +75,13 @@ export function NodeFailed({ name, line, avatar, retrying, attempt, at, error, r
   retry: RetryControl | null;
 }) {
   return (
-    <article className="message message-agent" aria-label={`${name} failed`}>
+    <article className="message message-agent" aria-label={label}>
       {avatar}
       <div className={`bubble ${retrying ? "bubble-retrying" : "bubble-error"}`} role={retry ? "alert" : undefined}>
         <header className="message-meta">
           <span className="message-author">
-            {line} failed{retrying ? "; it is tried again automatically" : ""}
+            {author}
+            {retrying ? "; it is tried again automatically" : ""}
           </span>
           {attempt !== undefined && attempt > 1 ? <span className="version-badge">attempt {attempt}</span> : null}
           <Time at={at} />

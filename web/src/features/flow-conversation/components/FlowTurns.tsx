@@ -214,8 +214,8 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: TurnOf<"out
 export function FailedTurn({ turn, retry }: { turn: TurnOf<"failed">; retry: RetryControl | null }) {
   return (
     <NodeFailed
-      name={turn.label}
-      line={turn.label}
+      label={`${turn.label} failed`}
+      author={`${turn.label} failed`}
       avatar={<NodeAvatar type={turn.node_type} />}
       retrying={turn.retrying}
       attempt={turn.attempt}

@@ -204,8 +204,8 @@ export function SkippedTurn({ turn }: { turn: WorkflowTurn }) {
 export function FailedTurn({ turn, retry }: { turn: WorkflowTurn; retry: RetryControl | null }) {
   return (
     <NodeFailed
-      name={turn.node_id ?? ""}
-      line={nodeName(turn)}
+      label={`${turn.node_id} failed`}
+      author={`${nodeName(turn)} failed`}
       avatar={<AgentAvatar agent={null} />}
       retrying={turn.data?.retrying === true}
       at={turn.at}
