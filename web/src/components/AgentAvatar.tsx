@@ -1,13 +1,18 @@
 import type { AgentRef } from "../lib/trpc";
 import "./AgentAvatar.css";
 
-/** An agent's round badge in its own colour, showing its place in the pipeline; without an agent, the system's "!". */
-export function AgentAvatar({ agent }: { agent: Pick<AgentRef, "slug" | "order"> | null }) {
+/** A round badge beside a turn, its colour from `className`, showing `glyph`: an agent's place, a node's kind. */
+export function GlyphAvatar({ className, glyph }: { className: string; glyph: string | number }) {
   return (
-    <span className={`avatar avatar-agent avatar-${agent?.slug ?? "system"}`} aria-hidden="true">
-      {agent ? agent.order : "!"}
+    <span className={`avatar ${className}`} aria-hidden="true">
+      {glyph}
     </span>
   );
+}
+
+/** An agent's round badge in its own colour, showing its place in the pipeline; without an agent, the system's "!". */
+export function AgentAvatar({ agent }: { agent: Pick<AgentRef, "slug" | "order"> | null }) {
+  return <GlyphAvatar className={`avatar-agent avatar-${agent?.slug ?? "system"}`} glyph={agent ? agent.order : "!"} />;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Pieces every run told as a conversation shares, whichever front door the run belongs to: a turn's time, a person's
- * turn, the "is working" dots, a line across the conversation and the run's outcome, a failure's Retry, the cancellation's
+ * turn, the "is working" dots, a line across the conversation (a person's retry or resumption, the run's outcome), a failure's Retry, the cancellation's
  * closing note, a run page's title row, the tabs between a run's conversation and its graph, and the page itself.
  * Their stylesheet holds the conversation's page, turns, bubbles, system lines and inline composer.
  */
@@ -81,6 +81,24 @@ export function SystemLine({ at, actor, tone, children }: { at: string; actor: s
         {actor ? ` by ${actor}` : ""} · <Time at={at} />
       </span>
     </p>
+  );
+}
+
+/** A person retried a node (or step) `name`. */
+export function RetriedLine({ name, at, actor }: { name: string; at: string; actor: string | null }) {
+  return (
+    <SystemLine at={at} actor={actor}>
+      {name} retried
+    </SystemLine>
+  );
+}
+
+/** A person resumed the run. */
+export function ResumedLine({ at, actor }: { at: string; actor: string | null }) {
+  return (
+    <SystemLine at={at} actor={actor}>
+      Run resumed
+    </SystemLine>
   );
 }
 

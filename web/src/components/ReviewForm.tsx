@@ -16,7 +16,8 @@ import { ErrorNotice } from "./ErrorNotice";
 import { Field } from "./Field";
 import { CheckIcon } from "./icons";
 import { Spinner } from "./Spinner";
-import { WaitingForDecision, WaitingForWithHistory } from "./WaitingFor";
+import { WaitingForDecision } from "./WaitingFor";
+import { ComposerHead } from "./ComposerHead";
 import "./Chat.css";
 
 export type PendingDecision = "approve" | "reject" | null;
@@ -94,11 +95,7 @@ function ReviewFormControl({ subject, title, consequence, placeholder, hint, pen
 
   return (
     <section id={id} className="composer review-composer" aria-label={`Review ${subject}`} aria-busy={busy}>
-      <div className="composer-head">
-        <h2 className="composer-title">{title}</h2>
-        <p className="composer-sub">{consequence}</p>
-        {decision ? <WaitingForWithHistory decision={decision} /> : null}
-      </div>
+      <ComposerHead title={title} consequence={consequence} decision={decision} />
       <form className="composer-body" onSubmit={sendBack} noValidate>
         <Field
           label="Feedback"

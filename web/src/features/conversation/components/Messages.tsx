@@ -5,6 +5,7 @@ import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
 import { CancelledNote, HumanTurn, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
+import { NodeFailed } from "../../../components/NodeTurns";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { Link, paths } from "../../../lib/router";
 import type { ConversationMessage } from "../../../lib/trpc";
@@ -226,17 +227,14 @@ export const RejectionMessage = memo(function RejectionMessage({ message }: { me
 
 export const ErrorMessage = memo(function ErrorMessage({ message, retry }: { message: MessageOf<"error">; retry: RetryControl | null }) {
   return (
-    <article className="message message-agent" aria-label={message.agent ? `${message.agent.name} failed` : "Error"}>
-      <AgentAvatar agent={null} />
-      <div className="bubble bubble-error" role={retry ? "alert" : undefined}>
-        <header className="message-meta">
-          <span className="message-author">{message.agent ? `${message.agent.name} agent failed` : "Something went wrong"}</span>
-          <Time at={message.at} />
-        </header>
-        <p className="error-text">{message.error}</p>
-        {retry ? <RetryAction retry={retry} /> : null}
-      </div>
-    </article>
+    <NodeFailed
+      label={message.agent ? `${message.agent.name} failed` : "Error"}
+      author={message.agent ? `${message.agent.name} agent failed` : "Something went wrong"}
+      avatar={<AgentAvatar agent={null} />}
+      at={message.at}
+      error={message.error}
+      retry={retry}
+    />
   );
 });
 

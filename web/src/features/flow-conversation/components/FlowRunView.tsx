@@ -6,13 +6,11 @@
  */
 import { useMemo } from "react";
 import { RunConversation } from "../../../components/Chat";
+import { WatchedRunPage } from "../../../components/WatchedRunPage";
 import { EmptyState } from "../../../components/EmptyState";
-import { QueryPage } from "../../../components/QueryPage";
 import { useOpenDecisions } from "../../../lib/decisions";
-import type { ResendControl } from "../../../components/RefusedDecisionCard";
-import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
-import { RunWatched } from "../../../lib/runChanges";
-import { type FlowConversation, trpc } from "../../../lib/trpc";
+import { type RunWaits, accepted, useNodeActions } from "../../../components/useNodeActions";
+import { type FlowConversation, type FlowTurn, trpc } from "../../../lib/trpc";
 import { flowDraftKey } from "../../../lib/useDraft";
 import { useCompleteFlowNode, useFlowConversation, useRetryFlowNode, useReviewFlowNode } from "../api/runs";
 import { type FlowTurnNotes, annotateFlowTurns } from "../utils/turns";
@@ -21,16 +19,15 @@ import { type FlowTurnActions, FlowTurnItem } from "./FlowTurns";
 import "../flow-conversation.css";
 
 export function FlowRunView({ runId }: { runId: string }) {
-  return (
-    <QueryPage query={useFlowConversation(runId)} what="run">
-      {(conversation, refreshError) => (
-        <RunWatched.Provider value>
-          <FlowRunConversation conversation={conversation} refreshError={refreshError} />
-        </RunWatched.Provider>
-      )}
-    </QueryPage>
-  );
+  return <WatchedRunPage query={useFlowConversation(runId)} Conversation={FlowRunConversation} />;
 }
+
+/** How a flow's turns tell its gates' waits and the decisions on them. */
+const flowWaits: RunWaits<FlowTurn> = {
+  nodeOf: (turn) => ("node_id" in turn ? turn.node_id : null),
+  decided: (turn) => (turn.kind === "decided" ? `${turn.decision === "approve" ? "approved" : "requested changes to"} ${turn.label}` : null),
+  label: (wait, nodeId) => (wait?.kind === "waiting" ? wait.label : nodeId),
+};
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
 function useFlowTurnActions(conversation: FlowConversation, notes: FlowTurnNotes): FlowTurnActions {
@@ -40,63 +37,40 @@ function useFlowTurnActions(conversation: FlowConversation, notes: FlowTurnNotes
   const review = useReviewFlowNode();
   const retry = useRetryFlowNode();
   const decisions = useOpenDecisions(runId, run.status === "waiting_for_user");
-  // A review someone else took first (409) keeps its text on a card under the wait it answered.
-  const refusal = useRefusedDecision(`flow:${runId}`);
   const utils = trpc.useUtils();
-  const forget = () => [complete, review, retry].forEach((mutation) => mutation.reset());
-  const kept = (sent: Promise<unknown>, nodeId: string, decision: { action: "approve" | "reject"; text: string; waitId: string }) =>
-    refusal.settle(sent, { action: decision.action, text: decision.text, target: decision.waitId, draftKey: flowDraftKey(runId, nodeId, "feedback") }, () => {
-      forget();
-      void utils.engine.runs.conversation.invalidate({ id: runId });
-    });
-  const accepted = (sent: Promise<unknown>) =>
-    sent.then(
-      () => true,
-      // The refusal is on the mutation's `error` and shown by the composer.
-      () => false,
-    );
-  const decide = (nodeId: string, action: "approve" | "reject", feedback: string, waitId: string) => {
-    forget();
-    const sent = review.mutateAsync(action === "approve" ? { runId, nodeId, decision: "approve" } : { runId, nodeId, decision: "reject", feedback });
-    return kept(sent, nodeId, { action, text: action === "approve" ? "" : feedback, waitId });
-  };
-  /** The refused decision sent again on the gate's new wait (its Worker revised the output); the card goes once accepted. */
-  const resendOf = (found: RefusedDecision, nodeId: string, label: string, newer: string): ResendControl => ({
-    label: "Send against the new version",
-    consequence: found.action === "approve" ? `Approves ${label} as it waits now; read the new version first.` : `Sends this request for changes on ${label} as it waits now.`,
-    pending: review.isPending,
-    error: review.error,
-    onSend: () => void decide(nodeId, found.action, found.text, newer).then((sent) => sent && refusal.forget(found)),
+  // A review someone else took first (409) keeps its text on a card under the wait it answered.
+  const nodes = useNodeActions({
+    scope: `flow:${runId}`,
+    mutations: [
+      ["complete", complete],
+      ["review", review],
+      ["retry", retry],
+    ],
+    deciders: [review],
+    send: (nodeId, action, feedback) => review.mutateAsync(action === "approve" ? { runId, nodeId, decision: "approve" } : { runId, nodeId, decision: "reject", feedback }),
+    draftKey: (nodeId) => flowDraftKey(runId, nodeId, "feedback"),
+    refresh: () => void utils.engine.runs.conversation.invalidate({ id: runId }),
+    turns,
+    awaiting: notes.awaiting,
+    waits: flowWaits,
   });
-  const sentFor = (nodeId: string) => [complete, review, retry].find((mutation) => mutation.variables?.nodeId === nodeId && (mutation.isPending || mutation.error));
   return {
     runId,
     pending(nodeId) {
-      const found = sentFor(nodeId);
-      if (!found?.isPending) return null;
-      if (found === complete) return "complete";
-      if (found === retry) return "retry";
+      const kind = nodes.pending(nodeId);
+      if (kind !== "review") return kind;
       return review.variables?.decision === "reject" ? "reject" : "approve";
     },
-    error: (nodeId) => sentFor(nodeId)?.error ?? null,
+    error: nodes.error,
     complete(nodeId, output) {
-      forget();
+      nodes.forget();
       return accepted(complete.mutateAsync({ runId, nodeId, output }));
     },
-    approve: (nodeId, waitId) => decide(nodeId, "approve", "", waitId),
-    requestChanges: (nodeId, feedback, waitId) => decide(nodeId, "reject", feedback, waitId),
-    refused(waitId) {
-      const found = refusal.refused;
-      if (found?.target !== waitId) return null;
-      // The same gate waiting again (a colleague's request for changes was revised): the text can go to that wait.
-      const wait = turns.find((t) => t.id === waitId);
-      const nodeId = wait && "node_id" in wait ? wait.node_id : "";
-      const newer = turns.find((t) => t.kind === "waiting" && t.node_id === nodeId && t.id !== waitId && notes.awaiting.has(t.id));
-      const label = wait && wait.kind === "waiting" ? wait.label : nodeId;
-      return { refused: found, change: changeAfter(turns, waitId), onDiscard: () => refusal.forget(), resend: newer ? resendOf(found, nodeId, label, newer.id) : null };
-    },
+    approve: (nodeId, waitId) => nodes.decide(nodeId, "approve", "", waitId),
+    requestChanges: (nodeId, feedback, waitId) => nodes.decide(nodeId, "reject", feedback, waitId),
+    refused: nodes.refused,
     retry(nodeId) {
-      forget();
+      nodes.forget();
       retry.mutate({ runId, nodeId });
     },
     decision: (nodeId) => decisions.of(nodeId, runId),
@@ -120,14 +94,4 @@ function FlowRunConversation({ conversation, refreshError }: { conversation: Flo
       ))}
     </RunConversation>
   );
-}
-
-/** What happened after the wait `waitId`, for a refused review's card: who decided the gate, or that the run was cancelled. */
-function changeAfter(turns: FlowConversation["turns"], waitId: string): string | null {
-  const wait = turns.findIndex((t) => t.id === waitId);
-  const node = turns[wait] && "node_id" in turns[wait] ? turns[wait].node_id : null;
-  const decided = turns.slice(wait + 1).find((t) => (t.kind === "decided" && t.node_id === node) || t.kind === "cancelled");
-  if (decided?.kind === "decided") return `${decided.actor ?? "Someone"} ${decided.decision === "approve" ? "approved" : "requested changes to"} ${decided.label}.`;
-  if (decided?.kind === "cancelled") return `${decided.actor ?? "Someone"} cancelled the run.`;
-  return null;
 }

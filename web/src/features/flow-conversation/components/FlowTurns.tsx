@@ -6,7 +6,9 @@
  * only what its turn holds; what a person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, TypingDots, cutLongText } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, ResumedLine, type RetryControl, RetriedLine, SystemLine, Time, cutLongText } from "../../../components/Chat";
+import { NodeFailed, NodeMessage, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
+import { GlyphAvatar } from "../../../components/AgentAvatar";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import type { PendingDecision } from "../../../components/ReviewForm";
@@ -42,11 +44,7 @@ export interface FlowTurnActions {
 const glyph: Record<string, string> = { Worker: "W", UX: "U", Splitter: "S", Collector: "C" };
 
 function NodeAvatar({ type }: { type: string }) {
-  return (
-    <span className={`avatar avatar-flow type-${type.toLowerCase()}`} aria-hidden="true">
-      {glyph[type] ?? "•"}
-    </span>
-  );
+  return <GlyphAvatar className={`avatar-flow type-${type.toLowerCase()}`} glyph={glyph[type] ?? "•"} />;
 }
 
 /** A JSON value or a text, as a turn's body shows it. */
@@ -93,34 +91,17 @@ function FlowTurnBody({ turn, notes, actions }: { turn: FlowTurn; notes: FlowTur
       return <FailedTurn turn={turn} retry={retry} />;
     }
     case "skipped":
-      return (
-        <details className="turn-skipped turn-not-run">
-          <summary>
-            {turn.label} skipped · <Time at={turn.at} />
-          </summary>
-          <p className="turn-skipped-reason">
-            <span className="cancel-reason-label">Reason</span> {turn.reason}
-          </p>
-        </details>
-      );
+      return <NodeSkipped name={turn.label} at={turn.at} reason={turn.reason} />;
     case "waiting":
       return <WaitingTurn turn={turn} open={notes.awaiting.has(turn.id)} actions={actions} />;
     case "decided":
       return <DecidedTurn turn={turn} />;
     case "retried":
-      return (
-        <SystemLine at={turn.at} actor={turn.actor}>
-          {turn.label} retried
-        </SystemLine>
-      );
+      return <RetriedLine name={turn.label} at={turn.at} actor={turn.actor} />;
     case "cancelled":
       return <CancelledNote at={turn.at} actor={turn.actor} reason={turn.reason} />;
     case "resumed":
-      return (
-        <SystemLine at={turn.at} actor={turn.actor}>
-          Run resumed
-        </SystemLine>
-      );
+      return <ResumedLine at={turn.at} actor={turn.actor} />;
     case "outcome":
       return <OutcomeLine at={turn.at} actor={null} outcome={turn.status} />;
     case "forked":
@@ -195,68 +176,53 @@ export const InputTurn = memo(function InputTurn({ turn }: { turn: TurnOf<"input
 });
 
 export function StartedTurn({ turn, live }: { turn: TurnOf<"started">; live: boolean }) {
-  const revising = turn.feedback !== null;
-  if (live) {
-    const doing = revising ? "revising after the feedback" : "working";
-    return (
-      <article className="message message-agent" aria-label={`${turn.label} is ${doing}`}>
-        <NodeAvatar type={turn.node_type} />
-        <div className="bubble bubble-working" role="status">
-          <TypingDots />
-          <span>
-            <strong>{turn.label}</strong> is {doing}
-            {turn.attempt > 1 ? `, attempt ${turn.attempt}` : ""}…
-          </span>
-        </div>
-      </article>
-    );
-  }
   return (
-    <p className="system-line">
-      <span>
-        {turn.label} {revising ? "started a revision" : "started"}
-        {turn.attempt > 1 ? ` · attempt ${turn.attempt}` : ""} · <Time at={turn.at} />
-      </span>
-    </p>
+    <NodeStarted
+      name={turn.label}
+      line={turn.label}
+      avatar={<NodeAvatar type={turn.node_type} />}
+      verb="working"
+      revising={turn.feedback !== null}
+      attempt={turn.attempt}
+      at={turn.at}
+      live={live}
+    />
   );
 }
 
 export const OutputTurn = memo(function OutputTurn({ turn }: { turn: TurnOf<"output"> }) {
   const label = `Output of ${turn.label}`;
   return (
-    <article className="message message-agent" aria-label={label}>
-      <NodeAvatar type={turn.node_type} />
-      <div className="bubble bubble-agent">
-        <header className="message-meta turn-head">
-          <h2 className="message-author">{turn.label}</h2>
+    <NodeMessage
+      label={label}
+      avatar={<NodeAvatar type={turn.node_type} />}
+      name={turn.label}
+      tags={
+        <>
           <span className="tag flow-node-type">{turn.node_type}</span>
           {turn.attempt > 1 ? <span className="version-badge">attempt {turn.attempt}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        <div className="flow-turn-body">
-          <Value value={turn.output} label={label} />
-        </div>
-      </div>
-    </article>
+        </>
+      }
+      at={turn.at}
+      body="flow-turn-body"
+    >
+      <Value value={turn.output} label={label} />
+    </NodeMessage>
   );
 });
 
-export function FailedTurn({ turn, retry }: { turn: TurnOf<"failed">; retry: { pending: boolean; error: unknown; onRetry(): void } | null }) {
+export function FailedTurn({ turn, retry }: { turn: TurnOf<"failed">; retry: RetryControl | null }) {
   return (
-    <article className="message message-agent" aria-label={`${turn.label} failed`}>
-      <NodeAvatar type={turn.node_type} />
-      <div className={`bubble ${turn.retrying ? "bubble-retrying" : "bubble-error"}`} role={retry ? "alert" : undefined}>
-        <header className="message-meta">
-          <span className="message-author">
-            {turn.label} failed{turn.retrying ? "; it is tried again automatically" : ""}
-          </span>
-          {turn.attempt > 1 ? <span className="version-badge">attempt {turn.attempt}</span> : null}
-          <Time at={turn.at} />
-        </header>
-        <p className="error-text">{turn.error}</p>
-        {retry ? <RetryAction retry={retry} /> : null}
-      </div>
-    </article>
+    <NodeFailed
+      label={`${turn.label} failed`}
+      author={`${turn.label} failed`}
+      avatar={<NodeAvatar type={turn.node_type} />}
+      retrying={turn.retrying}
+      attempt={turn.attempt}
+      at={turn.at}
+      error={turn.error}
+      retry={retry}
+    />
   );
 }
 
@@ -277,39 +243,41 @@ export function WaitingTurn({ turn, open, actions }: { turn: TurnOf<"waiting">; 
   const refused = review ? actions.refused(turn.id) : null;
   return (
     <>
-      <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={`${turn.label} ${words.asks}`}>
-        <NodeAvatar type={turn.node_type} />
-        <div className="bubble bubble-agent">
-          <header className="message-meta turn-head">
-            <h2 className="message-author">{turn.label}</h2>
+      <NodeMessage
+        label={`${turn.label} ${words.asks}`}
+        avatar={<NodeAvatar type={turn.node_type} />}
+        name={turn.label}
+        tags={
+          <>
             <span className="tag flow-node-type">{turn.gate === "completion" ? "UX" : `${turn.gate} gate`}</span>
             {open ? <span className="waiting-chip">Awaiting {yours ? "your" : "a person's"} {words.chip}</span> : null}
-            <Time at={turn.at} />
-          </header>
-          <div className="flow-turn-body">
-            {turn.prompt ? <p className="turn-text flow-prompt">{turn.prompt}</p> : null}
-            {turn.reviewed ? (
-              <>
-                <p className="turn-note">The output of {turn.reviewed.label}, for review:</p>
-                {open ? (
-                  <ReviewedOutput target={{ runId: actions.runId, nodeId: turn.node_id, waiting: true }}>
-                    <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
-                  </ReviewedOutput>
-                ) : (
-                  <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
-                )}
-              </>
-            ) : turn.input !== null ? (
-              <details className="flow-received">
-                <summary>What reached {turn.label}</summary>
-                <Value value={turn.input} label={`Input of ${turn.label}`} />
-              </details>
-            ) : turn.prompt ? null : (
-              <p className="muted small">Complete it to go on.</p>
+          </>
+        }
+        at={turn.at}
+        awaiting={open}
+        body="flow-turn-body"
+      >
+        {turn.prompt ? <p className="turn-text flow-prompt">{turn.prompt}</p> : null}
+        {turn.reviewed ? (
+          <>
+            <p className="turn-note">The output of {turn.reviewed.label}, for review:</p>
+            {open ? (
+              <ReviewedOutput target={{ runId: actions.runId, nodeId: turn.node_id, waiting: true }}>
+                <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
+              </ReviewedOutput>
+            ) : (
+              <Value value={turn.reviewed.output} label={`Output of ${turn.reviewed.label} under review`} />
             )}
-          </div>
-        </div>
-      </article>
+          </>
+        ) : turn.input !== null ? (
+          <details className="flow-received">
+            <summary>What reached {turn.label}</summary>
+            <Value value={turn.input} label={`Input of ${turn.label}`} />
+          </details>
+        ) : turn.prompt ? null : (
+          <p className="muted small">Complete it to go on.</p>
+        )}
+      </NodeMessage>
       {open && review ? (
         <ReviewGateComposer
           runId={actions.runId}

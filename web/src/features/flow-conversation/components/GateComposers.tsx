@@ -5,12 +5,13 @@
  * What a person types is kept until the server has accepted it, under the same key as in the run's graph.
  */
 import { type FormEvent, type KeyboardEvent } from "react";
+import { ComposerHead } from "../../../components/ComposerHead";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
 import { SendIcon } from "../../../components/icons";
 import { type PendingDecision, ReviewForm } from "../../../components/ReviewForm";
 import { SubmitButton } from "../../../components/SubmitButton";
-import { WaitingForDecision, WaitingForWithHistory } from "../../../components/WaitingFor";
+import { WaitingForDecision } from "../../../components/WaitingFor";
 import { useMayDecide } from "../../../lib/decisions";
 import type { Decision } from "../../../lib/trpc";
 import { flowDraftKey, useDraft } from "../../../lib/useDraft";
@@ -47,11 +48,7 @@ function CompletionForm({ runId, nodeId, label, decision, pending, error, onComp
   };
   return (
     <section className="composer review-composer" aria-label={`Complete ${label}`} aria-busy={pending}>
-      <div className="composer-head">
-        <h2 className="composer-title">Your input · {label}</h2>
-        <p className="composer-sub">Completing it lets the flow go on: your input becomes the node's output.</p>
-        {decision ? <WaitingForWithHistory decision={decision} /> : null}
-      </div>
+      <ComposerHead title={`Your input · ${label}`} consequence="Completing it lets the flow go on: your input becomes the node's output." decision={decision} />
       <form className="composer-body" onSubmit={send} noValidate>
         <Field
           label="Output"

@@ -6,8 +6,7 @@
  */
 import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
-import { QueryPage } from "../../../components/QueryPage";
-import { RunWatched } from "../../../lib/runChanges";
+import { WatchedRunPage } from "../../../components/WatchedRunPage";
 import type { StepConversation } from "../../../lib/trpc";
 import { useRetryStep, useStepConversation } from "../api/runs";
 import { stepItems } from "../utils/turns";
@@ -16,15 +15,7 @@ import { type StepActions, StepItemView } from "./StepTurns";
 import "../step-workflows.css";
 
 export function StepRunView({ runId }: { runId: string }) {
-  return (
-    <QueryPage query={useStepConversation(runId)} what="run">
-      {(conversation, refreshError) => (
-        <RunWatched.Provider value>
-          <RunConversation conversation={conversation} refreshError={refreshError} />
-        </RunWatched.Provider>
-      )}
-    </QueryPage>
-  );
+  return <WatchedRunPage query={useStepConversation(runId)} Conversation={RunConversation} />;
 }
 
 function RunConversation({ conversation, refreshError }: { conversation: StepConversation; refreshError: unknown }) {

@@ -6,7 +6,9 @@
  * that run) and each fork made of the run. Under each step's turn, "Re-run from here" where the run offers forks.
  * Everything a tool answered is shown as text.
  */
-import { CancelledNote, HumanTurn, OutcomeLine, type RetryControl, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
+import { CancelledNote, HumanTurn, OutcomeLine, ResumedLine, type RetryControl, RetriedLine, RetryAction, SystemLine, Time, TypingDots, cutLongText as cut } from "../../../components/Chat";
+import { GlyphAvatar } from "../../../components/AgentAvatar";
+import { NodeMessage } from "../../../components/NodeTurns";
 import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
 import { Link, paths } from "../../../lib/router";
 import type { RunStepStatus, StepTurn } from "../../../lib/trpc";
@@ -40,9 +42,9 @@ export function StepItemView({ item, actions }: { item: StepItem; actions: StepA
     case "run-cancelled":
       return <CancelledNote at={item.turn.at} actor={item.turn.actor} reason={item.turn.text} />;
     case "retried":
-      return <SystemLine at={item.turn.at} actor={item.turn.actor}>{item.turn.step_id} retried</SystemLine>;
+      return <RetriedLine name={item.turn.step_id ?? ""} at={item.turn.at} actor={item.turn.actor} />;
     case "resumed":
-      return <SystemLine at={item.turn.at} actor={item.turn.actor}>Run resumed</SystemLine>;
+      return <ResumedLine at={item.turn.at} actor={item.turn.actor} />;
     case "outcome":
       return <OutcomeTurn turn={item.turn} />;
     case "forked":
@@ -91,11 +93,7 @@ export function InputsTurn({ turn }: { turn: StepTurn }) {
 
 function ToolAvatar({ tool }: { tool: string | null }) {
   const family = tool?.split(".")[0] ?? "";
-  return (
-    <span className={`avatar step-avatar step-avatar-${family || "none"}`} aria-hidden="true">
-      {family.charAt(0).toUpperCase() || "•"}
-    </span>
-  );
+  return <GlyphAvatar className={`step-avatar step-avatar-${family || "none"}`} glyph={family.charAt(0).toUpperCase() || "•"} />;
 }
 
 const endStatus: Record<string, RunStepStatus> = { output: "COMPLETED", failed: "FAILED", cancelled: "CANCELLED" };
@@ -129,54 +127,57 @@ export function StepTurnCard({ episode, retry }: { episode: StepEpisode; retry: 
   const status: RunStepStatus = end ? (endStatus[end.kind] ?? "COMPLETED") : "RUNNING";
   const attempts = attemptsOf(episode);
   return (
-    <article className={`message message-agent step-turn step-turn-${status.toLowerCase()}`} aria-label={`Step ${stepId}`}>
-      <ToolAvatar tool={tool} />
-      <div className="bubble bubble-agent step-card">
-        <header className="message-meta turn-head">
-          <h2 className="message-author">{stepId}</h2>
+    <NodeMessage
+      label={`Step ${stepId}`}
+      avatar={<ToolAvatar tool={tool} />}
+      name={stepId}
+      tags={
+        <>
           {tool ? <code className="tag step-tool">{tool}</code> : null}
           <StepStatus status={status} />
           <span className="step-attempts">{plural(attempts, "attempt")}</span>
-          <Time at={end?.at ?? episode.at} />
-        </header>
-        <div className="step-body">
-          <h3 className="step-label">Params</h3>
-          {episode.params === undefined ? (
-            <p className="muted small">{end ? "The params could not be resolved, so the tool did not run." : "Resolving the params…"}</p>
-          ) : (
-            <Value value={episode.params} label={`Params of ${stepId}`} />
-          )}
-          {episode.retried.length > 0 ? (
-            <ul className="step-retries" aria-label={`Failed attempts of ${stepId}`}>
-              {episode.retried.map((failure, i) => (
-                <li key={i}>
-                  <span className="step-retry-label">Attempt {failure.attempt ?? i + 1} failed, tried again:</span> {failure.error}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          {live ? (
-            <p className="step-working" role="status">
-              <TypingDots /> {tool ?? "The tool"} is working{attempts > 1 ? `, attempt ${attempts}` : ""}…
-            </p>
-          ) : null}
-          {end?.kind === "output" ? (
-            <>
-              <h3 className="step-label">Result</h3>
-              <StepResult output={end.data?.output} label={`Result of ${stepId}`} />
-            </>
-          ) : null}
-          {end?.kind === "failed" ? (
-            <div className="step-error" role={retry ? "alert" : undefined}>
-              <h3 className="step-label">Error</h3>
-              <p className="error-text">{end.text || "No error was recorded."}</p>
-              {retry ? <RetryAction retry={retry} /> : null}
-            </div>
-          ) : null}
-          {end?.kind === "cancelled" ? <p className="step-reason">{end.text || "Cancelled with the run."}</p> : null}
+        </>
+      }
+      at={end?.at ?? episode.at}
+      className={`step-turn step-turn-${status.toLowerCase()}`}
+      card="step-card"
+      body="step-body"
+    >
+      <h3 className="step-label">Params</h3>
+      {episode.params === undefined ? (
+        <p className="muted small">{end ? "The params could not be resolved, so the tool did not run." : "Resolving the params…"}</p>
+      ) : (
+        <Value value={episode.params} label={`Params of ${stepId}`} />
+      )}
+      {episode.retried.length > 0 ? (
+        <ul className="step-retries" aria-label={`Failed attempts of ${stepId}`}>
+          {episode.retried.map((failure, i) => (
+            <li key={i}>
+              <span className="step-retry-label">Attempt {failure.attempt ?? i + 1} failed, tried again:</span> {failure.error}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {live ? (
+        <p className="step-working" role="status">
+          <TypingDots /> {tool ?? "The tool"} is working{attempts > 1 ? `, attempt ${attempts}` : ""}…
+        </p>
+      ) : null}
+      {end?.kind === "output" ? (
+        <>
+          <h3 className="step-label">Result</h3>
+          <StepResult output={end.data?.output} label={`Result of ${stepId}`} />
+        </>
+      ) : null}
+      {end?.kind === "failed" ? (
+        <div className="step-error" role={retry ? "alert" : undefined}>
+          <h3 className="step-label">Error</h3>
+          <p className="error-text">{end.text || "No error was recorded."}</p>
+          {retry ? <RetryAction retry={retry} /> : null}
         </div>
-      </div>
-    </article>
+      ) : null}
+      {end?.kind === "cancelled" ? <p className="step-reason">{end.text || "Cancelled with the run."}</p> : null}
+    </NodeMessage>
   );
 }
 

@@ -6,8 +6,9 @@
  * person can do arrives as `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { AgentAvatar } from "../../../components/AgentAvatar";
-import { CancelledNote, HumanTurn, OutcomeLine, RetryAction, SystemLine, Time, TypingDots } from "../../../components/Chat";
+import { AgentAvatar, GlyphAvatar } from "../../../components/AgentAvatar";
+import { CancelledNote, HumanTurn, OutcomeLine, ResumedLine, type RetryControl, RetriedLine, SystemLine } from "../../../components/Chat";
+import { NodeFailed, NodeMessage, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
 import { CheckIcon } from "../../../components/icons";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
@@ -59,11 +60,7 @@ export const workflowDraftKey = (waitId: string) => `workflow-turn:${waitId}`;
 const kindGlyph: Record<string, string> = { prompt: "P", command: "C", bash: "$", script: "S", loop: "L", approval: "A", cancel: "X" };
 
 function NodeAvatar({ kind }: { kind: string | null }) {
-  return (
-    <span className={`avatar avatar-node kind-${kind ?? "none"}`} aria-hidden="true">
-      {kindGlyph[kind ?? ""] ?? "•"}
-    </span>
-  );
+  return <GlyphAvatar className={`avatar-node kind-${kind ?? "none"}`} glyph={kindGlyph[kind ?? ""] ?? "•"} />;
 }
 
 function KindTag({ kind }: { kind: string | null }) {
@@ -104,9 +101,9 @@ function TurnBody({ turn, notes, actions }: { turn: WorkflowTurn; notes: TurnNot
     case "cancelled":
       return <CancelledNote at={turn.at} actor={turn.actor} reason={turn.text} />;
     case "retried":
-      return <SystemLine at={turn.at} actor={turn.actor}>{node} retried</SystemLine>;
+      return <RetriedLine name={node} at={turn.at} actor={turn.actor} />;
     case "resumed":
-      return <SystemLine at={turn.at} actor={turn.actor}>Run resumed</SystemLine>;
+      return <ResumedLine at={turn.at} actor={turn.actor} />;
     case "outcome":
       return <OutcomeLine at={turn.at} actor={turn.actor} outcome={turn.text} />;
     case "forked": {
@@ -141,30 +138,18 @@ export const MessageTurn = memo(function MessageTurn({ turn }: { turn: WorkflowT
 });
 
 export function StartedTurn({ turn, live }: { turn: WorkflowTurn; live: boolean }) {
-  const attempt = dataNumber(turn, "attempt") ?? 1;
-  const revising = turn.data?.rejection_work === true;
-  if (live) {
-    const doing = revising ? "revising after the feedback" : "running";
-    return (
-      <article className="message message-agent" aria-label={`${turn.node_id} is ${doing}`}>
-        <NodeAvatar kind={turn.node_kind} />
-        <div className="bubble bubble-working" role="status">
-          <TypingDots />
-          <span>
-            <strong>{turn.node_id}</strong> {turn.node_kind ? `(${turn.node_kind}) ` : ""}is {doing}
-            {attempt > 1 ? `, attempt ${attempt}` : ""}…
-          </span>
-        </div>
-      </article>
-    );
-  }
   return (
-    <p className="system-line">
-      <span>
-        {nodeName(turn)} {revising ? "started a revision" : "started"}
-        {attempt > 1 ? ` · attempt ${attempt}` : ""} · <Time at={turn.at} />
-      </span>
-    </p>
+    <NodeStarted
+      name={turn.node_id ?? ""}
+      detail={turn.node_kind ? `(${turn.node_kind}) ` : ""}
+      line={nodeName(turn)}
+      avatar={<NodeAvatar kind={turn.node_kind} />}
+      verb="running"
+      revising={turn.data?.rejection_work === true}
+      attempt={dataNumber(turn, "attempt") ?? 1}
+      at={turn.at}
+      live={live}
+    />
   );
 }
 
@@ -176,11 +161,12 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: WorkflowTur
   const feedback = dataText(turn, "reason");
   const label = iteration !== null ? `${node}, iteration ${iteration}` : `Output of ${node}`;
   return (
-    <article className="message message-agent" aria-label={label}>
-      <NodeAvatar kind={turn.node_kind} />
-      <div className="bubble bubble-agent turn-card">
-        <header className="message-meta turn-head">
-          <h2 className="message-author">{node}</h2>
+    <NodeMessage
+      label={label}
+      avatar={<NodeAvatar kind={turn.node_kind} />}
+      name={node}
+      tags={
+        <>
           <KindTag kind={turn.node_kind} />
           {iteration !== null ? <span className="version-badge">iteration {iteration}</span> : null}
           {outputType ? (
@@ -195,50 +181,37 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: WorkflowTur
           ) : model ? (
             <span className="muted small">{model}</span>
           ) : null}
-          <Time at={turn.at} />
-        </header>
-        <div className="turn-body">
-          {feedback ? (
-            <p className="turn-note">
-              Revised after the feedback <q>{feedback}</q>
-            </p>
-          ) : null}
-          <TurnOutput text={turn.text ?? ""} nodeKind={turn.node_kind} label={label} />
-        </div>
-      </div>
-    </article>
+        </>
+      }
+      at={turn.at}
+      card="turn-card"
+      body="turn-body"
+    >
+      {feedback ? (
+        <p className="turn-note">
+          Revised after the feedback <q>{feedback}</q>
+        </p>
+      ) : null}
+      <TurnOutput text={turn.text ?? ""} nodeKind={turn.node_kind} label={label} />
+    </NodeMessage>
   );
 });
 
 export function SkippedTurn({ turn }: { turn: WorkflowTurn }) {
-  return (
-    <details className="turn-skipped turn-not-run">
-      <summary>
-        {nodeName(turn)} skipped · <Time at={turn.at} />
-      </summary>
-      <p className="turn-skipped-reason">
-        <span className="cancel-reason-label">Reason</span> {turn.text || "No reason was recorded."}
-      </p>
-    </details>
-  );
+  return <NodeSkipped name={nodeName(turn)} at={turn.at} reason={turn.text || "No reason was recorded."} />;
 }
 
-export function FailedTurn({ turn, retry }: { turn: WorkflowTurn; retry: { pending: boolean; error: unknown; onRetry(): void } | null }) {
-  const retrying = turn.data?.retrying === true;
+export function FailedTurn({ turn, retry }: { turn: WorkflowTurn; retry: RetryControl | null }) {
   return (
-    <article className="message message-agent" aria-label={`${turn.node_id} failed`}>
-      <AgentAvatar agent={null} />
-      <div className={`bubble ${retrying ? "bubble-retrying" : "bubble-error"}`} role={retry ? "alert" : undefined}>
-        <header className="message-meta">
-          <span className="message-author">
-            {nodeName(turn)} failed{retrying ? "; it is tried again automatically" : ""}
-          </span>
-          <Time at={turn.at} />
-        </header>
-        <p className="error-text">{turn.text || "No error was recorded."}</p>
-        {retry ? <RetryAction retry={retry} /> : null}
-      </div>
-    </article>
+    <NodeFailed
+      label={`${turn.node_id} failed`}
+      author={`${nodeName(turn)} failed`}
+      avatar={<AgentAvatar agent={null} />}
+      retrying={turn.data?.retrying === true}
+      at={turn.at}
+      error={turn.text || "No error was recorded."}
+      retry={retry}
+    />
   );
 }
 
@@ -253,21 +226,24 @@ export function WaitingTurn({ turn, open, actions }: { turn: WorkflowTurn; open:
   const refused = approval ? actions.refused(turn.id) : null;
   return (
     <>
-      <article className={`message message-agent${open ? " is-awaiting" : ""}`} aria-label={approval ? `${node} asks for approval` : `${node} asks for a reply`}>
-        <NodeAvatar kind={turn.node_kind} />
-        <div className="bubble bubble-agent turn-card">
-          <header className="message-meta turn-head">
-            <h2 className="message-author">{node}</h2>
+      <NodeMessage
+        label={approval ? `${node} asks for approval` : `${node} asks for a reply`}
+        avatar={<NodeAvatar kind={turn.node_kind} />}
+        name={node}
+        tags={
+          <>
             <KindTag kind={turn.node_kind} />
             {open ? <span className="waiting-chip">{approval ? `Awaiting ${yours ? "your " : ""}review` : `Awaiting ${yours ? "your" : "a"} reply`}</span> : null}
-            <Time at={turn.at} />
-          </header>
-          <div className="turn-body">
-            {turn.text ? <TurnOutput text={turn.text} nodeKind={null} label={`${node}'s request`} /> : <p className="muted small">{approval ? "Approve to go on." : "Reply to go on."}</p>}
-            {open && approval && actions.runId ? <ReviewedOutput target={{ runId: actions.runId, nodeId: node, waiting: true }}>{null}</ReviewedOutput> : null}
-          </div>
-        </div>
-      </article>
+          </>
+        }
+        at={turn.at}
+        awaiting={open}
+        card="turn-card"
+        body="turn-body"
+      >
+        {turn.text ? <TurnOutput text={turn.text} nodeKind={null} label={`${node}'s request`} /> : <p className="muted small">{approval ? "Approve to go on." : "Reply to go on."}</p>}
+        {open && approval && actions.runId ? <ReviewedOutput target={{ runId: actions.runId, nodeId: node, waiting: true }}>{null}</ReviewedOutput> : null}
+      </NodeMessage>
       {open && approval ? (
         <ReviewForm
           subject={node}
@@ -300,19 +276,21 @@ const decisionClass = { approved: "decision-approved", rejected: "decision-rejec
 function ApprovedEditTurn({ turn, runId }: { turn: WorkflowTurn; runId: string }) {
   const node = turn.node_id ?? "";
   return (
-    <article className="message message-agent" aria-label={`The version ${node} approved`}>
-      <NodeAvatar kind="approval" />
-      <div className="bubble bubble-agent turn-card">
-        <header className="message-meta turn-head">
-          <h2 className="message-author">{node}</h2>
+    <NodeMessage
+      label={`The version ${node} approved`}
+      avatar={<NodeAvatar kind="approval" />}
+      name={node}
+      tags={
+        <>
           <KindTag kind="approval" />
           <span className="muted small">passed on the reviewer's version; the steps after it read this</span>
-        </header>
-        <div className="turn-body">
-          <ReviewedOutput target={{ runId, nodeId: node }}>{null}</ReviewedOutput>
-        </div>
-      </div>
-    </article>
+        </>
+      }
+      card="turn-card"
+      body="turn-body"
+    >
+      <ReviewedOutput target={{ runId, nodeId: node }}>{null}</ReviewedOutput>
+    </NodeMessage>
   );
 }
 
