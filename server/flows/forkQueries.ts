@@ -20,9 +20,11 @@ function sidesOf(history: RunHistory): Map<string, Side> {
   for (const step of history.steps) {
     const { event } = step;
     if (event.type === "fork") for (const row of event.rows) if (row.status !== "pending") copied.add(row.key);
+    // A copied node stays decided as it was, where it was: the fork's first event says by whom and in which run.
+    if (event.type === "fork") for (const [key, d] of Object.entries(event.decided ?? {})) decided.set(key, { name: d.by, decision: d.decision, at: d.at, run_id: d.run_id });
     if (event.type === "review" || event.type === "complete" || event.type === "input") {
       const decision = event.type === "review" ? (event.decision === "approve" ? "approve" : "request_changes") : event.type === "complete" ? "complete" : "answer";
-      decided.set(event.key, { name: step.actor, decision, at: step.at });
+      decided.set(event.key, { name: step.actor, decision, at: step.at, run_id: history.run.id });
     }
     for (const change of step.changes) {
       const { key, before, after } = change;

@@ -82,7 +82,10 @@ const ComparedRun = z.object({
 export const ComparedSide = z.object({
   status: NodeStatus,
   duration_ms: z.number().nullable().describe("From its (last) start to its end in this run; null while it runs, and for a node copied by a fork."),
-  decided_by: z.object({ name: z.string().nullable(), decision: z.string(), at: z.string() }).nullable().describe("The last person's decision on it, in this run."),
+  decided_by: z
+    .object({ name: z.string().nullable(), decision: z.string(), at: z.string(), run_id: z.string().describe("The run it was decided in: this one, or for a node a fork copied, the run it was first decided in.") })
+    .nullable()
+    .describe("The last person's decision on it (a copied node's, as its fork copied it)."),
   copied_from: z.string().uuid().nullable().describe("A fork's node copied from its parent: the parent's id (it was decided, if at all, there)."),
   output: z.unknown(),
 });

@@ -166,7 +166,7 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     const compared = (await env.api.get<RunComparison>(`/api/runs/compare?a=${run}&b=${forkId}`)).body;
     const ask = compared.nodes.find((n) => n.node_id === "ask")!;
     expect(ask.a!.decided_by).toMatchObject({ name: "Rita Ramos", decision: "complete" });
-    expect(ask.b).toMatchObject({ copied_from: run, decided_by: null, duration_ms: null });
+    expect(ask.b).toMatchObject({ copied_from: run, decided_by: { name: "Rita Ramos", decision: "complete", run_id: run }, duration_ms: null });
   });
 
   it("refuses an unknown run or node, a bad body, and `latest` when copied nodes are gone, changing nothing", async () => {

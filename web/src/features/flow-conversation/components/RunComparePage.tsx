@@ -41,7 +41,7 @@ function SideFacts({ side, name }: { side: Side | null; name: string }) {
       <dt>Duration</dt>
       <dd>{side.copied_from ? "copied" : duration(side.duration_ms)}</dd>
       <dt>Decided</dt>
-      <dd>{side.decided_by ? `${side.decided_by.decision.replace("_", " ")} by ${side.decided_by.name ?? "someone"}` : side.copied_from ? `in run ${side.copied_from.slice(0, 8)}` : "—"}</dd>
+      <dd>{side.decided_by ? decidedText(side.decided_by, side.copied_from) : side.copied_from ? `in run ${side.copied_from.slice(0, 8)}` : "—"}</dd>
     </dl>
   );
 }
@@ -133,4 +133,10 @@ export function RunComparePage({ a, b }: { a: string; b: string }) {
       {(comparison) => <Compared comparison={comparison} />}
     </QueryPage>
   );
+}
+
+/** Who decided a node and how; for a node a fork copied, in which run too. */
+function decidedText(decided: { name: string | null; decision: string; run_id: string }, copiedFrom: string | null): string {
+  const said = `${decided.decision.replace("_", " ")} by ${decided.name ?? "someone"}`;
+  return copiedFrom ? `${said}, in run ${decided.run_id.slice(0, 8)}` : said;
 }
