@@ -105,7 +105,11 @@ export const stitchRuns = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("stitch_runs_created_idx").on(t.createdAt), index("stitch_runs_forked_from_idx").on(t.forkedFromRunId)],
+  (t) => [
+    index("stitch_runs_created_idx").on(t.createdAt), index("stitch_runs_forked_from_idx").on(t.forkedFromRunId),
+    // A front door's run id (a pipeline's RUN_...) names its engine run: forks and comparisons take either id.
+    index("stitch_runs_owner_run_idx").on(t.ownerRunId),
+  ],
 );
 export type RunRow = typeof stitchRuns.$inferSelect;
 

@@ -1,0 +1,1 @@
+CREATE INDEX "stitch_runs_owner_run_idx" ON "stitch_runs" USING btree ("owner_run_id");
