@@ -110,6 +110,18 @@ test("an operator re-runs a failed flow from its failed Worker with an edited in
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await snapshot(page, testInfo, "02-compare-390");
   expect(await violations(page)).toEqual([]);
+
+  // Any two runs of one flow, chosen in the engine runs' list, are compared the same way.
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto("/app/engine");
+  const compareChosen = page.getByRole("button", { name: "Compare the two chosen runs" });
+  await expect(compareChosen).toBeDisabled();
+  await page.getByRole("checkbox", { name: new RegExp(`^Compare Publish a post.* run ${failed.id.slice(0, 8)}$`) }).check();
+  await page.getByRole("checkbox", { name: new RegExp(`^Compare Publish a post.* run ${forkId.slice(0, 8)}$`) }).check();
+  expect(await violations(page)).toEqual([]);
+  await compareChosen.click();
+  await expect(page.getByRole("heading", { name: "Compare runs" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Publish: differs" })).toBeVisible();
 });
 
 test("an operator forks a flow's failed runs from the flow's page, counted first, and follows a link to a fork", async ({ page, request }, testInfo) => {

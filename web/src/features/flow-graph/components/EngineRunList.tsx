@@ -1,13 +1,18 @@
-/** Every engine run, of any flow, newest first, each linking to its live graph (and a plain flow's run to its conversation). */
+/**
+ * Every engine run, of any flow, newest first, each linking to its live graph (and a plain flow's run to its
+ * conversation); two runs of one flow chosen are compared side by side.
+ */
+import { useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Spinner } from "../../../components/Spinner";
 import { EngineRunPill } from "../../../components/StatusPill";
 import { Table } from "../../../components/Table";
-import { Link, paths } from "../../../lib/router";
+import { Link, navigate, paths } from "../../../lib/router";
 import { formatDateTime, formatRelative } from "../../../lib/time";
 import type { EngineRunSummary } from "../../../lib/trpc";
 import { useEngineRunList } from "../api/engine-runs";
+import "../flow-graph.css";
 
 /**
  * A run as the list names it: what it is (the agent pipeline, a workflow or step workflow by name, a flow) and its
@@ -20,8 +25,20 @@ export function engineRunTitle(run: Pick<EngineRunSummary, "flow_name" | "title"
   return run.title ? `${what}: ${run.title}` : what;
 }
 
+/** Why the chosen runs cannot be compared yet; null once they are two runs of one flow. */
+export function whyNotCompare(chosen: readonly Pick<EngineRunSummary, "flow_id">[]): string | null {
+  if (chosen.length < 2) return `Choose ${chosen.length === 0 ? "two runs" : "one more run"} of one flow to compare them.`;
+  if (chosen[0]!.flow_id !== chosen[1]!.flow_id) return "These two runs are of different flows: choose two runs of one flow (or open a fork's header to compare it with its parent).";
+  return null;
+}
+
 export function EngineRunList() {
   const runs = useEngineRunList();
+  // The runs chosen to compare, oldest choice first; a third choice replaces the oldest.
+  const [chosenIds, setChosenIds] = useState<string[]>([]);
+  const toggle = (id: string) => setChosenIds((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id].slice(-2)));
+  const chosen = chosenIds.flatMap((id) => runs.data?.find((run) => run.id === id) ?? []);
+  const why = whyNotCompare(chosen);
   return (
     <div className="page-pad">
       <header className="run-header">
@@ -37,9 +54,12 @@ export function EngineRunList() {
       ) : runs.data.length === 0 ? (
         <EmptyState title="No engine runs yet">Start a flow through the API, or submit a brief: each pipeline run is an engine run too.</EmptyState>
       ) : (
-        <Table label="Engine runs" columns={["Run", "Status", "Started", "Updated"]}>
+        <Table label="Engine runs" columns={["Compare", "Run", "Status", "Started", "Updated"]}>
           {runs.data.map((run) => (
             <tr key={run.id}>
+              <td>
+                <input type="checkbox" checked={chosenIds.includes(run.id)} onChange={() => toggle(run.id)} aria-label={`Compare ${engineRunTitle(run)} run ${run.id.slice(0, 8)}`} />
+              </td>
               <td>
                 <Link to={paths.engineRun(run.id)} className="table-link">
                   {engineRunTitle(run)}
@@ -65,6 +85,14 @@ export function EngineRunList() {
           ))}
         </Table>
       )}
+      {(runs.data?.length ?? 0) > 1 ? (
+        <div className="compare-chosen" role="group" aria-label="Compare two runs">
+          <button type="button" className="button button-secondary button-small" disabled={why !== null} onClick={() => navigate(paths.runCompare(chosen[0]!.id, chosen[1]!.id))}>
+            Compare the two chosen runs
+          </button>
+          <span className="muted small" role="status">{why ?? `${engineRunTitle(chosen[0]!)} and ${engineRunTitle(chosen[1]!)}`}</span>
+        </div>
+      ) : null}
     </div>
   );
 }
