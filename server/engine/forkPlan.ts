@@ -8,7 +8,7 @@
  * The paths of a Splitter that starts afresh are left out: the Splitter makes them again. A Collector that starts
  * afresh counts again what its copied paths delivered.
  */
-import { type CompiledGraph, type InstanceRef, instanceKey, parseKey } from "./graph";
+import { type CompiledGraph, type InstanceRef, instanceKey, parseKey, reachable } from "./graph";
 import { type NodeRow, newRow } from "./transition";
 import type { NodeStatus } from "./schemas";
 
@@ -39,16 +39,6 @@ const FINISHED: ReadonlySet<NodeStatus> = new Set(["completed", "failed", "skipp
 /** Whether a node was ever fired: only such a node can be forked at (one skipped by a trigger rule never ran). */
 const hasStarted = (row: NodeRow): boolean => row.attempt > 0 || row.status === "running" || row.status === "waiting_for_user" || row.status === "completed" || row.status === "failed";
 
-/** Every node after `nodeId` on the graph, and itself. */
-function downstreamOf(g: CompiledGraph, nodeId: string): Set<string> {
-  const found = new Set<string>([nodeId]);
-  const visit = (id: string) => {
-    for (const next of g.downstream.get(id) ?? []) if (!found.has(next)) (found.add(next), visit(next));
-  };
-  visit(nodeId);
-  return found;
-}
-
 /** True when path vectors `a` and `b` agree where both say something: the same path, or one of them outside it. */
 const samePath = (a: readonly number[], b: readonly number[]): boolean => a.slice(0, Math.min(a.length, b.length)).every((k, i) => k === b[i]);
 
@@ -70,8 +60,8 @@ export function forkPlan(g: CompiledGraph, original: readonly NodeRow[], chosen:
   const ref = parseKey(g, chosen);
   if (!ref || ref.template) return { refused: { code: "conflict", message: `the version the fork would run has no node "${chosen}" where the run had it` } };
 
-  const after = downstreamOf(g, ref.nodeId);
-  const afterBefore = before ? downstreamOf(originalGraph, before.nodeId) : new Set<string>();
+  const after = reachable(g, ref.nodeId, "downstream");
+  const afterBefore = before ? reachable(originalGraph, before.nodeId, "downstream") : new Set<string>();
   /** A row's instance starts afresh when its node is after the chosen one and it is in the chosen path (or outside every path). */
   const isRestarted = (r: InstanceRef) => after.has(r.nodeId) && samePath(r.vector, ref.vector) && (!r.template || ref.vector.length === 0);
   /** A path instance whose Splitter (any in its scope) starts afresh: that Splitter makes the path again. */

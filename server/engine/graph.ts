@@ -292,6 +292,16 @@ export function compileGraph(graph: StitchGraph): CompiledGraph {
   return { nodes, upstream, downstream, scope, collectorOf, entries, members, insideOf };
 }
 
+/** Every node `nodeId` reaches on the graph (itself included), following its edges `way`: what is after it, or before it. */
+export function reachable(g: Pick<CompiledGraph, "upstream" | "downstream">, nodeId: string, way: "upstream" | "downstream"): Set<string> {
+  const found = new Set<string>([nodeId]);
+  const visit = (id: string) => {
+    for (const next of g[way].get(id) ?? []) if (!found.has(next)) (found.add(next), visit(next));
+  };
+  visit(nodeId);
+  return found;
+}
+
 /** Maps an instance key back to its node and path indices; undefined when the key names nothing in this graph. */
 export function parseKey(g: CompiledGraph, key: string): InstanceRef | undefined {
   let nodeId = key;

@@ -5,7 +5,7 @@
  * deciding. Everyone else is refused, 403, with the rule named.
  */
 import type { CompiledGraph } from "../engine/graph";
-import { parseKey } from "../engine/graph";
+import { parseKey, reachable } from "../engine/graph";
 import type { StartedBy } from "../engine/schemas";
 import type { Role } from "../people/schemas";
 
@@ -29,16 +29,6 @@ export interface ForkAsk {
 export const FORK_RULE =
   "operators may fork any run, the person who started a run may fork it, and a reviewer may fork a run from a node at or before a decision that waits for her";
 
-/** The nodes at or before `nodeId` on the graph (itself included). */
-function atOrBefore(g: CompiledGraph, nodeId: string): Set<string> {
-  const found = new Set<string>([nodeId]);
-  const visit = (id: string) => {
-    for (const up of g.upstream.get(id) ?? []) if (!found.has(up)) (found.add(up), visit(up));
-  };
-  visit(nodeId);
-  return found;
-}
-
 /** Why the caller may not fork, naming the rule; undefined when she may. */
 export function whyNotFork(ask: ForkAsk): string | undefined {
   const { caller } = ask;
@@ -46,7 +36,7 @@ export function whyNotFork(ask: ForkAsk): string | undefined {
   if (caller.accountId !== null && ask.startedBy?.id === caller.accountId) return undefined;
   const chosen = parseKey(ask.graph, ask.nodeId)?.nodeId ?? ask.nodeId;
   const waiting = ask.waitingForCaller.flatMap((key) => parseKey(ask.graph, key)?.nodeId ?? []);
-  if (waiting.some((nodeId) => atOrBefore(ask.graph, nodeId).has(chosen))) return undefined;
+  if (waiting.some((nodeId) => reachable(ask.graph, nodeId, "upstream").has(chosen))) return undefined;
   const yours = waiting.length > 0 ? `; the decisions waiting for you are at ${waiting.map((id) => `"${id}"`).join(", ")}, and "${ask.nodeId}" is after them` : "";
   return `you may not fork run ${ask.runId} at "${ask.nodeId}": ${FORK_RULE}${yours}`;
 }

@@ -11,6 +11,7 @@ import { Link, paths } from "../../../lib/router";
 import type { ConversationMessage } from "../../../lib/trpc";
 import type { ArtifactNote } from "../utils/annotate";
 import { decidedLine } from "../utils/decidedLine";
+import { forkPoint } from "../utils/forkPoint";
 
 export type { RetryControl };
 
@@ -255,7 +256,7 @@ export function CancelledLine({ message }: { message: MessageOf<"cancelled"> }) 
 
 /** A fork's first turn: the run it came from, the agent it restarted at, who forked it, and the first feedback she gave. */
 export function ForkedMessage({ message }: { message: MessageOf<"forked"> }) {
-  const at = message.agent ? (message.node_id.startsWith("review_") ? `the review of ${message.agent.name}` : message.agent.name) : message.node_id;
+  const at = forkPoint(message.node_id, message.agent?.name ?? null);
   const author = (
     <span className="message-author">
       Forked from {at} of <Link to={paths.run(message.from_run_id)}>{message.from_run_id}</Link>
@@ -270,7 +271,7 @@ export function ForkedMessage({ message }: { message: MessageOf<"forked"> }) {
 
 /** A run forked from this one, where it was made. */
 export function ForkedIntoLine({ message, runId }: { message: MessageOf<"forked_into">; runId: string }) {
-  const at = message.agent ? (message.node_id.startsWith("review_") ? `the review of ${message.agent.name}` : message.agent.name) : message.node_id;
+  const at = forkPoint(message.node_id, message.agent?.name ?? null);
   return (
     <p className="system-line">
       <span>

@@ -8,6 +8,7 @@ import { RunTabs, RunTitleRow } from "../../../components/Chat";
 import { RunStatusPill } from "../../../components/StatusPill";
 import { LineageList } from "../../../components/RunLineage";
 import { paths } from "../../../lib/router";
+import { forkPoint } from "../utils/forkPoint";
 import { isRunCancellable } from "../../../lib/runStatus";
 import { formatDateTime } from "../../../lib/time";
 import type { PipelineRun } from "../../../lib/trpc";
@@ -42,7 +43,7 @@ export function RunHeader({ run, view, statusRef, exportable = false }: { run: P
 
 /** Where the run was forked from (the parent, the agent), and the runs forked from it, each a link with its comparison. */
 function PipelineLineage({ run }: { run: PipelineRun }) {
-  const at = (fork: { node_id: string; agent: string | null }) => `${fork.node_id.startsWith("review_") ? "the review of " : ""}${fork.agent ?? fork.node_id}`;
+  const at = (fork: { node_id: string; agent: string | null }) => forkPoint(fork.node_id, fork.agent);
   const parent = run.forked_from;
   return (
     <LineageList
