@@ -31,7 +31,8 @@ const CATEGORIES = [
   // People (accounts, sessions, tokens) and the audit trail are doors of their own, beside the engine's front doors.
   // So are the decisions and the notifications (webhook subscriptions and email).
   // What every kind of run shares about forks (who may fork, the API's shapes) is server/forks, beside them.
-  { category: "front-door", pattern: ["server/decisions/**", "server/flows/**", "server/forks/**", "server/notifications/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
+  // The one turn vocabulary every run told as a conversation speaks is server/conversation, beside them too.
+  { category: "front-door", pattern: ["server/conversation/**", "server/decisions/**", "server/flows/**", "server/forks/**", "server/notifications/**", "server/pipeline/**", "server/workflows/**", "server/people/**", "server/audit/**"] },
   { category: "pipeline", pattern: "server/pipeline/**" },
   { category: "flows-door", pattern: "server/flows/**" },
   { category: "notifications", pattern: "server/notifications/**" },
