@@ -15,13 +15,10 @@ import { type Config } from "./config";
 import { ConfigError } from "./lib/configError";
 import { Dispatcher } from "./engine/dispatcher";
 import { Engine, EngineError, type RunOwner } from "./engine/engine";
-import type { DecisionCommands } from "./decisions/commands";
 import { installDecisions } from "./decisions/decisions";
-import { type Review, installReview } from "./review/review";
-import type { DecisionQueries } from "./decisions/queries";
-import { type FlowCommands, flowDecisionHandler } from "./flows/commands";
-import type { FlowQueries } from "./flows/queries";
-import { type Flows, installFlows } from "./flows/flows";
+import { installReview } from "./review/review";
+import { flowDecisionHandler } from "./flows/commands";
+import { installFlows } from "./flows/flows";
 import { decisionRoutes } from "./http/decisionRoutes";
 import { reviewRoutes } from "./http/reviewRoutes";
 import { AuditTrail } from "./audit/trail";
@@ -30,7 +27,7 @@ import { type GuardEnv, assertEveryRouteGuarded, guardRoutes, identify, requestO
 import { peopleRoutes } from "./http/peopleRoutes";
 import { type DrawApp, loadDrawing, webAppRoutes } from "./http/webAppRoutes";
 import { isHttps } from "./http/sessionCookie";
-import { type People, installPeople } from "./people/people";
+import { installPeople } from "./people/people";
 import { type Policy, installPolicy } from "./policy/policy";
 import { builtinAgentRoutes } from "./http/builtinAgentRoutes";
 import { docsRoutes } from "./http/docsRoutes";
@@ -56,46 +53,23 @@ import type { NotificationLinkBuilder } from "./notifications/notifier";
 import { BuiltinAgents } from "./pipeline/agents/builtinWebhook";
 import { defaultDefinitionPath, readDefinitionFile, resolveAgents } from "./pipeline/definition";
 import { pipelineDecisionHandler, pipelineReviewSource } from "./pipeline/commands";
-import { type Pipeline, installPipeline } from "./pipeline/pipeline";
-import type { AppContext } from "./trpc/context";
+import { installPipeline } from "./pipeline/pipeline";
+import type { AppContext, FrontDoors } from "./trpc/context";
 import { pageQueries } from "./trpc/pageQueries";
 import { appRouter } from "./trpc/router";
 import { retryAfter } from "./trpc/trpc";
 import { WORKFLOW_EXECUTOR } from "./workflows/compile";
-import { type WorkflowDoor, workflowDoor } from "./workflows/door";
-import { STEPS_EXECUTOR, type StepWorkflows, installStepWorkflows } from "./workflows/steps/steps";
+import { workflowDoor } from "./workflows/door";
+import { STEPS_EXECUTOR, installStepWorkflows } from "./workflows/steps/steps";
 import { workflowDecisionHandler } from "./workflows/yaml/commands";
-import { type YamlWorkflows, installYamlWorkflows } from "./workflows/yaml/workflows";
+import { installYamlWorkflows } from "./workflows/yaml/workflows";
 
-export interface Services {
+/** Everything the server runs: the front doors every request reaches (`FrontDoors`), and what runs beside them. */
+export interface Services extends FrontDoors {
   config: Config;
   database: Database;
-  engine: Engine;
-  /** The plain flows' commands, behind the engine's generic doors. */
-  flows: FlowCommands;
-  /** The plain flows' reads: a run as a conversation. */
-  flowQueries: FlowQueries;
-  /** The designer's side of plain flows: versions, drafts, the check of a graph, diffs. */
-  flowVersions: Flows["versions"];
-  /** Forks of runs, their lineage and the comparison of two runs (REST /api/runs, tRPC engine.runs.fork ...). */
-  forks: Flows["forks"];
-  /** The reviewer's inbox: every decision a run waits for, and who may take each. */
-  decisions: DecisionQueries;
-  decisionCommands: DecisionCommands;
-  /** Inline review: comments on parts of the output a decision reviews, drafts, edits and diffs. */
-  review: Review;
   dispatcher: Dispatcher;
-  pipeline: Pipeline;
   builtinAgents: BuiltinAgents;
-  workflows: YamlWorkflows;
-  /** The JSON step workflows (Summit-Flow): the second workflow front door, on the same tables and compiler. */
-  steps: StepWorkflows;
-  /** Both workflow formats on one surface (REST /api/workflows, tRPC `workflows`): each request to the front door it belongs to. */
-  workflowDoor: WorkflowDoor;
-  /** Accounts, sessions and API tokens: who may use the product, with which role. */
-  people: People;
-  /** Who did what: every state change, accepted or refused. */
-  audit: AuditTrail;
   /** The instance's policy operators set (separation of duties where a definition is silent). */
   policy: Policy;
   /** Webhook subscriptions and email: `notifications.notifier.emit(tx, event)` tells the outside what happened. */

@@ -17,7 +17,8 @@ import type { WorkflowDoor } from "../workflows/door";
 import type { StepWorkflows } from "../workflows/steps/steps";
 import type { YamlWorkflows } from "../workflows/yaml/workflows";
 
-export interface AppContext {
+/** The product's front doors and reads, as every request reaches them (server/app.ts builds them once, with more beside). */
+export interface FrontDoors {
   /** The engine's queries (reads of any run); its changes go through `flows`, which refuses runs another front door owns. */
   engine: Engine;
   flows: FlowCommands;
@@ -44,6 +45,10 @@ export interface AppContext {
   policy: Pick<Policy, "commands" | "queries">;
   /** Webhook subscriptions (operators) and each person's email preference. */
   notifications: Pick<Notifications, "commands" | "queries">;
+}
+
+/** The tRPC context of one request: the front doors, and who is calling from where. */
+export interface AppContext extends FrontDoors {
   /** Who is calling (identified by the HTTP door from the session cookie or bearer token). */
   identity: Identity;
   /** Who starts a run from this request (its decisions name them): the signed-in account's id and name. */
