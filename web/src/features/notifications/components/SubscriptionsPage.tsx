@@ -8,6 +8,7 @@ import { type FormEvent, useId, useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
+import { ManagedListPage } from "../../../components/ManagedListPage";
 import { ShownOnce } from "../../../components/ShownOnce";
 import { Spinner } from "../../../components/Spinner";
 import { Pill } from "../../../components/StatusPill";
@@ -22,23 +23,23 @@ import "../notifications.css";
 
 export function SubscriptionsPage() {
   return (
-    <div className="page-pad notifications-page">
-      <header className="run-header">
-        <h1 className="run-title">Subscriptions</h1>
-        <p className="muted small">
+    <ManagedListPage
+      className="notifications-page"
+      title="Subscriptions"
+      intro={
+        <>
           Send events to your own systems: each delivery POSTs a small JSON payload (its schema is <code>NotificationPayload</code> in{" "}
           <a href="/docs">the API's documentation</a>) signed per Standard Webhooks with the subscription's secret. A delivery that is not answered with a
           2xx status is tried again with backoff.
-        </p>
-      </header>
-      <AddSubscriptionForm />
-      <section className="notifications-section" aria-labelledby="subscriptions-title">
-        <h2 id="subscriptions-title" className="section-title">
-          Subscriptions
-        </h2>
-        <SubscriptionList />
-      </section>
-    </div>
+        </>
+      }
+      form={<AddSubscriptionForm />}
+      listTitle="Subscriptions"
+      listId="subscriptions-title"
+      sectionClassName="notifications-section"
+    >
+      <SubscriptionList />
+    </ManagedListPage>
   );
 }
 

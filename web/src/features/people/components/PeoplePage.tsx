@@ -8,6 +8,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice } from "../../../components/ErrorNotice";
 import { Field } from "../../../components/Field";
+import { ManagedListPage } from "../../../components/ManagedListPage";
 import { SelectField } from "../../../components/SelectField";
 import { ShownOnce } from "../../../components/ShownOnce";
 import { Spinner } from "../../../components/Spinner";
@@ -26,22 +27,22 @@ const roleOptions = roles.map((role) => ({ value: role, label: role }));
 
 export function PeoplePage() {
   return (
-    <div className="page-pad people-page">
-      <header className="run-header">
-        <h1 className="run-title">People</h1>
-        <p className="muted small">
+    <ManagedListPage
+      className="people-page"
+      title="People"
+      intro={
+        <>
           Who may use this server, and with which role. An <strong>analyst</strong> {roleDescriptions.analyst}; a <strong>reviewer</strong>{" "}
           {roleDescriptions.reviewer}; an <strong>operator</strong> {roleDescriptions.operator}.
-        </p>
-      </header>
-      <InviteForm />
-      <section className="people-section" aria-labelledby="accounts-title">
-        <h2 id="accounts-title" className="section-title">
-          Accounts
-        </h2>
-        <AccountList />
-      </section>
-    </div>
+        </>
+      }
+      form={<InviteForm />}
+      listTitle="Accounts"
+      listId="accounts-title"
+      sectionClassName="people-section"
+    >
+      <AccountList />
+    </ManagedListPage>
   );
 }
 
