@@ -34,3 +34,11 @@ export function SendIcon() {
     </Icon>
   );
 }
+
+export function CloseIcon() {
+  return (
+    <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
+      <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}

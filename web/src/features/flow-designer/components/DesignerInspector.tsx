@@ -3,6 +3,7 @@
  * so the keyboard alone connects a flow), the connections in and out (each removable), and "Delete node".
  */
 import { useId, useState } from "react";
+import { InspectorHead } from "../../../components/InspectorHead";
 import type { FlowGraph, FlowNode } from "../../../lib/trpc";
 import { kindInfo, kindOfNode, nodeLabel } from "../model/nodeKinds";
 import type { FlowEditor } from "../hooks/useFlowEditor";
@@ -21,19 +22,7 @@ export function DesignerInspector({ node, graph, editor, editable, problems, onC
   const general = problems.filter((p) => !p.field || !byField.has(p.field));
   return (
     <aside className="designer-inspector" aria-labelledby="designer-inspector-title">
-      <header className="inspector-head">
-        <div>
-          <h2 id="designer-inspector-title" className="inspector-title">{nodeLabel(node)}</h2>
-          <p className="muted small">
-            {kindInfo(kindOfNode(node)).label} · <code>{node.id}</code>
-          </p>
-        </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close the node's fields">
-          <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-            <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
-        </button>
-      </header>
+      <InspectorHead titleId="designer-inspector-title" title={nodeLabel(node)} kind={kindInfo(kindOfNode(node)).label} nodeId={node.id} closeLabel="Close the node's fields" onClose={onClose} />
       {general.length ? (
         <ul className="designer-node-problem-list" aria-label={`Problems of ${nodeLabel(node)}`}>
           {general.map((p, i) => (

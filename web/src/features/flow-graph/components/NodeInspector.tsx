@@ -8,6 +8,7 @@
  * owner's rules apply (the pipeline's version check, a workflow's on_reject).
  */
 import { type ReactNode, useId, useState } from "react";
+import { InspectorHead } from "../../../components/InspectorHead";
 import { Notice, type NoticeTone } from "../../../components/Notice";
 import { RerunFromHere } from "../../../components/RerunFromHere";
 import { Spinner } from "../../../components/Spinner";
@@ -60,19 +61,7 @@ export function NodeInspector({ runId, owner, view, nodeKey, state, onClose }: {
   );
   return (
     <aside className="inspector" aria-labelledby="inspector-title">
-      <header className="inspector-head">
-        <div>
-          <h2 id="inspector-title" className="inspector-title">{view.label}</h2>
-          <p className="muted small">
-            {view.type} · <code>{nodeKey}</code>
-          </p>
-        </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="Close node details">
-          <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
-            <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
-        </button>
-      </header>
+      <InspectorHead titleId="inspector-title" title={view.label} kind={view.type} nodeId={nodeKey} closeLabel="Close node details" onClose={onClose} />
       <p>
         <span className={`node-status status-${status}`}>{statusLabel[status]}</span>
       </p>
