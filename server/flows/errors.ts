@@ -5,17 +5,4 @@ export type FlowErrorCode = "bad_request" | "not_found" | "conflict" | "forbidde
 
 export class FlowError extends Refusal<FlowErrorCode> {
   override name = "FlowError";
-
-  constructor(
-    code: FlowErrorCode,
-    message: string,
-    /** Fields the answer carries besides the message (a stale save's latest version and diff). */
-    private readonly extra?: Record<string, unknown>,
-  ) {
-    super(code, message);
-  }
-
-  override get details() {
-    return this.extra;
-  }
 }

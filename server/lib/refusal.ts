@@ -24,6 +24,8 @@ export abstract class Refusal<Code extends RefusalCode = RefusalCode> extends Er
   constructor(
     readonly code: Code,
     message: string,
+    /** Fields the answer carries besides the message (a stale save's latest version and diff), unless `details` says otherwise. */
+    private readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -33,7 +35,7 @@ export abstract class Refusal<Code extends RefusalCode = RefusalCode> extends Er
 
   /** Fields a refusal adds to its answer besides `error`, `message` and `detail` (a definition's located `issues`). */
   get details(): Record<string, unknown> | undefined {
-    return undefined;
+    return this.extra;
   }
 
   /** Seconds a client should wait before sending the request again (the `Retry-After` header); most refusals set none. */

@@ -6,16 +6,6 @@ export type PeopleErrorCode = "unauthorized" | "forbidden" | "rate_limited" | "b
 
 export class PeopleError extends Refusal<PeopleErrorCode> {
   override name = "PeopleError";
-  constructor(
-    code: PeopleErrorCode,
-    message: string,
-    private readonly extra?: Record<string, unknown>,
-  ) {
-    super(code, message);
-  }
-  override get details() {
-    return this.extra;
-  }
 }
 
 export const signInRequired = (needed: Role, problem?: string) =>
