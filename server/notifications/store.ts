@@ -132,6 +132,23 @@ export interface ClaimedDelivery {
 }
 
 /**
+ * The claim both outboxes make: up to `limit` pending rows that are due and that no live lease holds, oldest first,
+ * leased for `leaseMs` with their attempt counted. SKIP LOCKED lets every process share them; the caller adds what
+ * the claim returns.
+ */
+function claimDue(table: "webhook_deliveries" | "email_outbox", limit: number, leaseMs: number) {
+  const rows = sql.identifier(table);
+  return sql`
+    UPDATE ${rows}
+    SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), attempts = attempts + 1
+    WHERE id = ANY(ARRAY(
+      SELECT id FROM ${rows}
+      WHERE status = 'pending' AND run_at <= now() AND (locked_until IS NULL OR locked_until < now())
+      ORDER BY run_at LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED))`;
+}
+
+/**
  * Claims up to `limit` due deliveries under a lease and counts the attempt: SKIP LOCKED lets every process share
  * them, and a row claimed by a process that died is claimed again once its lease has run out. As the engine's
  * `claimDispatches`, the rows are chosen once and then found by their ids, not by a join the statistics decide.
@@ -139,14 +156,8 @@ export interface ClaimedDelivery {
 export async function claimDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const claimed = await rows<{ id: string; attempts: number; url: string; secret: string; payload: unknown }>(db, sql`
     WITH claimed AS (
-      UPDATE webhook_deliveries d
-      SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), attempts = d.attempts + 1
-      WHERE d.id = ANY(ARRAY(
-        SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND run_at <= now() AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY run_at LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED))
-      RETURNING d.id, d.attempts, d.subscription_id, d.event_id)
+      ${claimDue("webhook_deliveries", limit, leaseMs)}
+      RETURNING id, attempts, subscription_id, event_id)
     SELECT c.id, c.attempts, s.url, s.secret, e.payload
     FROM claimed c
     JOIN notification_subscriptions s ON s.id = c.subscription_id
@@ -216,14 +227,8 @@ export interface ClaimedEmail {
 /** Claims up to `limit` due emails under a lease, as `claimDeliveries` does. */
 export async function claimEmails(db: Executor, limit: number, leaseMs: number): Promise<ClaimedEmail[]> {
   return rows<ClaimedEmail>(db, sql`
-    UPDATE email_outbox m
-    SET locked_until = now() + make_interval(secs => ${leaseMs} / 1000.0), attempts = m.attempts + 1
-    WHERE m.id = ANY(ARRAY(
-      SELECT id FROM email_outbox
-      WHERE status = 'pending' AND run_at <= now() AND (locked_until IS NULL OR locked_until < now())
-      ORDER BY run_at LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED))
-    RETURNING m.id, m.attempts AS attempt, m.to_address AS "to", m.subject, m.body`);
+    ${claimDue("email_outbox", limit, leaseMs)}
+    RETURNING id, attempts AS attempt, to_address AS "to", subject, body`);
 }
 
 export async function settleEmail(db: Executor, id: string, status: "sent" | "failed", error: string | null): Promise<void> {
