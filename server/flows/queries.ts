@@ -10,6 +10,7 @@ import type { NodeRow } from "../engine/transition";
 import { type ConversationMarkers, type RunChanges, canStillChange, isBusy } from "../engine/runChanges";
 import { withForksInto } from "../forks/turns";
 import { OWNER_NAMES } from "./commands";
+import type { TurnNode } from "../conversation/turn";
 import type { FlowConversation, FlowGate, FlowTurn } from "./schemas";
 
 type NodeFacts = FlowConversation["nodes"][string];
@@ -64,28 +65,36 @@ export class FlowQueries {
   }
 }
 
+/** The node a turn is about, as the conversation names it. */
+function turnNode(g: CompiledGraph, key: string): TurnNode {
+  const node = describeNode(g, key);
+  return { id: key, label: node.label, type: node.node_type };
+}
+
+/** An attempt the engine counted: a node that failed before it ever ran (a Collector failing with its path) has none. */
+const counted = (attempt: number) => (attempt > 0 ? attempt : null);
+
 /** The run's forks, each a turn at the time it was made, among the run's own turns ("Forked at Draft by Rita Ramos into ..."). */
 function forksInto(history: RunHistory, turns: FlowTurn[]): FlowTurn[] {
-  return withForksInto(turns, history.run.forks, (fork) => {
-    const node = describeNode(history.graph, fork.node_id);
-    return { id: `fork-${fork.run_id}`, at: fork.at, kind: "forked_into", node_id: fork.node_id, label: node.label, node_type: node.node_type, fork_run_id: fork.run_id, actor: fork.by?.name ?? null };
-  });
+  return withForksInto(turns, history.run.forks, (fork) => ({
+    id: `fork-${fork.run_id}`, at: fork.at, kind: "system", who: fork.by?.name ?? null, node: turnNode(history.graph, fork.node_id), attempt: null,
+    body: { event: "forked_into", fork_run_id: fork.run_id },
+  }));
 }
 
 /** A fork's first event: where it came from, then the nodes it copied (as the parent had them), then what it started. */
 function forkTurns(history: RunHistory, step: HistoryStep, event: Extract<HistoryStep["event"], { type: "fork" }>, base: TurnBase): FlowTurn[] {
-  const node = describeNode(history.graph, event.key);
   const chosen = event.rows.find((row) => row.key === event.key);
   const turns: FlowTurn[] = [{
-    ...base(), kind: "forked", node_id: event.key, label: node.label, node_type: node.node_type, from_run_id: event.from.run_id,
-    input: event.input ?? null, feedback: chosen?.feedback?.text ?? null, actor: step.actor,
+    ...base(), kind: "system", who: step.actor, node: turnNode(history.graph, event.key), attempt: null,
+    body: { event: "forked", from_run_id: event.from.run_id, value: event.input ?? null, feedback: chosen?.feedback?.text ?? null, decided: event.decided ?? {} },
   }];
   const copied = new Set(event.rows.filter((row) => row.status !== "pending").map((row) => row.key));
   for (const change of step.changes) {
-    const of = describeNode(history.graph, change.key);
     if (copied.has(change.key) && change.after.status !== "split") {
-      turns.push({ ...base(), kind: "copied", node_id: change.key, label: of.label, node_type: of.node_type, status: change.after.status, output: change.after.output ?? null, from_run_id: event.from.run_id,
-        decided: event.decided?.[change.key] ?? null,
+      turns.push({
+        ...base(), kind: "system", who: null, node: turnNode(history.graph, change.key), attempt: null,
+        body: { event: "copied", status: change.after.status, output: change.after.output ?? null, from_run_id: event.from.run_id, decided: event.decided?.[change.key] ?? null },
       });
     } else if (!copied.has(change.key)) turns.push(...changeTurns(history.graph, change, base));
   }
@@ -102,7 +111,10 @@ function turnsOf(history: RunHistory): FlowTurn[] {
     if (step.event.type === "fork") turns.push(...forkTurns(history, step, step.event, base));
     else turns.push(...eventTurns(history, step, base));
     if (step.event.type !== "cancel" && step.event.type !== "fork") for (const change of step.changes) turns.push(...changeTurns(history.graph, change, base));
-    if (step.runStatus !== status && (step.runStatus === "completed" || step.runStatus === "failed")) turns.push({ ...base(), kind: "outcome", status: step.runStatus });
+    // A cancellation's outcome is its event's own turn (by whom, why): told once, there.
+    if (step.runStatus !== status && (step.runStatus === "completed" || step.runStatus === "failed")) {
+      turns.push({ ...base(), kind: "outcome", who: null, node: null, attempt: null, body: { status: step.runStatus, reason: null } });
+    }
     status = step.runStatus;
   }
   return turns;
@@ -115,22 +127,20 @@ function eventTurns(history: RunHistory, step: HistoryStep, base: TurnBase): Flo
   const { event, actor } = step;
   switch (event.type) {
     case "start":
-      return [{ ...base(), kind: "input", input: history.run.input, started_by: history.startedBy?.name ?? null }];
+      return [{ ...base(), kind: "input", who: history.startedBy?.name ?? null, node: null, attempt: null, body: { value: history.run.input } }];
     case "complete":
     case "review": {
-      const node = describeNode(history.graph, event.key);
+      const gate = describeNode(history.graph, event.key).gate ?? "completion";
       const decision = event.type === "complete" ? "complete" : event.decision === "approve" ? "approve" : "request_changes";
-      const feedback = event.type === "review" && event.decision === "reject" ? (event.feedback?.trim() ?? null) : null;
-      return [{ ...base(), kind: "decided", node_id: event.key, label: node.label, node_type: node.node_type, gate: node.gate ?? "completion", decision, feedback, output: event.type === "complete" ? event.output : null, actor }];
+      const text = event.type === "review" && event.decision === "reject" ? (event.feedback?.trim() ?? null) : null;
+      return [{ ...base(), kind: "decided", who: actor, node: turnNode(history.graph, event.key), attempt: null, body: { gate, decision, text, value: event.type === "complete" ? event.output : null } }];
     }
-    case "retry": {
-      const node = describeNode(history.graph, event.key);
-      return [{ ...base(), kind: "retried", node_id: event.key, label: node.label, node_type: node.node_type, actor }];
-    }
+    case "retry":
+      return [{ ...base(), kind: "system", who: actor, node: turnNode(history.graph, event.key), attempt: null, body: { event: "retried" } }];
     case "cancel":
-      return [{ ...base(), kind: "cancelled", reason: event.reason?.trim() || null, actor }];
+      return [{ ...base(), kind: "outcome", who: actor, node: null, attempt: null, body: { status: "cancelled", reason: event.reason?.trim() || null } }];
     case "resume":
-      return [{ ...base(), kind: "resumed", actor }];
+      return [{ ...base(), kind: "system", who: actor, node: null, attempt: null, body: { event: "resumed" } }];
     default:
       return [];
   }
@@ -138,31 +148,36 @@ function eventTurns(history: RunHistory, step: HistoryStep, base: TurnBase): Flo
 
 /** What one node's change says: it started (again), answered, failed (for good, or before another attempt), waits for a person, or was skipped. */
 function changeTurns(g: CompiledGraph, { key, before, after }: HistoryStep["changes"][number], base: TurnBase): FlowTurn[] {
-  const node = describeNode(g, key);
-  const of = { node_id: key, label: node.label, node_type: node.node_type };
+  const gate = describeNode(g, key).gate;
+  const node = turnNode(g, key);
+  const of = { who: null, node };
+  const attempt = counted(after.attempt);
   const entered = (status: NodeRow["status"]) => after.status === status && before?.status !== status;
   const turns: FlowTurn[] = [];
   if (after.status === "running" && (before?.status !== "running" || after.attempt > before.attempt)) {
-    turns.push({ ...base(), kind: "started", ...of, attempt: after.attempt, feedback: after.feedback?.text ?? null });
+    const feedback = after.feedback?.text ?? null;
+    turns.push({ ...base(), kind: "started", ...of, attempt, body: { revising: feedback !== null, feedback } });
   } else if (after.status === "running" && after.error !== null && after.error !== before?.error) {
-    turns.push({ ...base(), kind: "failed", ...of, attempt: after.attempt, error: after.error, retrying: true });
+    turns.push({ ...base(), kind: "failed", ...of, attempt, body: { error: after.error, retrying: true } });
   }
-  if (entered("completed") && node.node_type === "Splitter") {
-    turns.push({ ...base(), kind: "split", ...of, paths: Array.isArray(after.output) ? after.output.length : 0 });
-  } else if (entered("completed") && node.node_type !== "UX") {
-    turns.push({ ...base(), kind: "output", ...of, attempt: after.attempt, output: after.output ?? null });
+  if (entered("completed") && node.type === "Splitter") {
+    turns.push({ ...base(), kind: "system", ...of, attempt: null, body: { event: "split", paths: Array.isArray(after.output) ? after.output.length : 0 } });
+  } else if (entered("completed") && node.type !== "UX") {
+    turns.push({ ...base(), kind: "output", ...of, attempt, body: { value: after.output ?? null } });
   }
-  if (entered("failed")) turns.push({ ...base(), kind: "failed", ...of, attempt: after.attempt, error: after.error ?? "no error was recorded", retrying: false });
-  if (entered("skipped")) turns.push({ ...base(), kind: "skipped", ...of, reason: after.error ?? "its splitter's array was empty" });
-  if (entered("waiting_for_user") && node.gate) {
+  if (entered("failed")) turns.push({ ...base(), kind: "failed", ...of, attempt, body: { error: after.error ?? "no error was recorded", retrying: false } });
+  if (entered("skipped")) turns.push({ ...base(), kind: "skipped", ...of, attempt: null, body: { reason: after.error ?? "its splitter's array was empty" } });
+  if (entered("waiting_for_user") && gate) {
     const ref = parseKey(g, key);
-    const upstream = node.gate === "review" && ref ? g.upstream.get(ref.nodeId)?.[0] : undefined;
+    const upstream = gate === "review" && ref ? g.upstream.get(ref.nodeId)?.[0] : undefined;
     const reviewedKey = upstream !== undefined && ref ? keyInPath(g, upstream, ref.vector) : undefined;
     const prompt = ref && typeof ref.node.data.prompt === "string" && ref.node.data.prompt.trim() ? ref.node.data.prompt.trim() : null;
     turns.push({
-      ...base(), kind: "waiting", ...of, gate: node.gate, prompt,
-      reviewed: reviewedKey ? { node_id: reviewedKey, label: describeNode(g, reviewedKey).label, output: after.input ?? null } : null,
-      input: after.input ?? null,
+      ...base(), kind: "waiting", ...of, attempt: null,
+      body: {
+        gate, prompt, value: after.input ?? null,
+        reviewed: reviewedKey ? { node_id: reviewedKey, label: describeNode(g, reviewedKey).label, output: after.input ?? null } : null,
+      },
     });
   }
   return turns;

@@ -4,68 +4,67 @@
  * (`engine.runs.conversation`) answer it, and the OpenAPI document is converted from it.
  */
 import { z } from "zod";
+import {
+  DecidedBody, FailedBody, InputBody, OutcomeBody, OutputBody, SkippedBody, StartedBody, TurnGate, WaitingBody, commonEvents, turnOf,
+} from "../conversation/turn";
 import { CopiedDecision, ForkOf, ForkedFrom, NodeStatus, NodeType, RunStatus, StartedBy } from "../engine/schemas";
 
 /**
  * What a UX node waiting for a person asks for: `review` (a review gate: approve the output before it, or request
  * changes with feedback), `approval` (approve it), `completion` (any other UX node: a person's input becomes its output).
  */
-export const FlowGate = z.enum(["review", "approval", "completion"]);
+export const FlowGate = TurnGate.exclude(["reply"]);
 export type FlowGate = z.infer<typeof FlowGate>;
 
-const turn = { id: z.string().describe("Stable across reads: the event's id and the turn's place in it."), at: z.string().describe("When the event that caused it was applied.") };
-const node = {
-  node_id: z.string().describe("The node's id in the flow, or one splitter path's instance of it (`translate_0`)."),
-  label: z.string().describe("The node's `data.label`, or its id; a path's instance says which path."),
-  node_type: NodeType,
-};
-const actor = z.string().nullable().describe("The signed-in account (or `bootstrap token`) that did it.");
+/** A Splitter's array fanned out into its paths. */
+export const SplitEvent = z.object({ event: z.literal("split"), paths: z.number().int().describe("How many paths the Splitter's array fanned out into.") });
 
+/** A node the fork copied from its parent, as the parent had it. */
+export const CopiedEvent = z
+  .object({
+    event: z.literal("copied"), status: NodeStatus, output: z.unknown(), from_run_id: z.string().uuid(),
+    decided: CopiedDecision.nullable().describe("Who decided it, how, when and in which run: it stays decided in the fork; null when no person decided it."),
+  })
+  .describe("A node the fork copied from its parent, as the parent had it.");
+
+/**
+ * One turn of a flow run's conversation, in the one turn vocabulary (`server/conversation/turn.ts`): the node is the
+ * flow's node (or one splitter path's instance of it, `translate_0`), labelled by its `data.label` (a path's instance
+ * says which path), typed Worker/UX/Splitter/Collector; who is the signed-in account (or `bootstrap token`) that did it.
+ */
 export const FlowTurn = z
   .discriminatedUnion("kind", [
-    z.object({ kind: z.literal("input"), ...turn, input: z.unknown().describe("The run's input."), started_by: z.string().nullable() }),
-    z.object({
-      kind: z.literal("started"), ...turn, ...node, attempt: z.number().int(),
-      feedback: z.string().nullable().describe("A revision after a review gate's request for changes: the feedback the worker was sent."),
-    }),
-    z.object({ kind: z.literal("output"), ...turn, ...node, attempt: z.number().int(), output: z.unknown() }),
-    z.object({ kind: z.literal("split"), ...turn, ...node, paths: z.number().int().describe("How many paths the Splitter's array fanned out into.") }),
-    z.object({
-      kind: z.literal("failed"), ...turn, ...node, attempt: z.number().int(), error: z.string(),
-      retrying: z.boolean().describe("True when the node's `data.retry` fires another attempt by itself."),
-    }),
-    z.object({ kind: z.literal("skipped"), ...turn, ...node, reason: z.string() }),
-    z.object({
-      kind: z.literal("waiting"), ...turn, ...node, gate: FlowGate,
-      prompt: z.string().nullable().describe("The UX node's `data.prompt`, when it has one: what it asks."),
-      reviewed: z
-        .object({ node_id: z.string(), label: z.string(), output: z.unknown() })
-        .nullable()
-        .describe("A review gate: the node whose output waits for the review, and that output."),
-      input: z.unknown().describe("What reached the node (a review gate: the output under review)."),
-    }),
-    z.object({
-      kind: z.literal("decided"), ...turn, ...node, gate: FlowGate, decision: z.enum(["approve", "request_changes", "complete"]),
-      feedback: z.string().nullable().describe("A request for changes: what should change."),
-      output: z.unknown().describe("A completion: the person's input, now the node's output."),
-      actor,
-    }),
-    z.object({ kind: z.literal("retried"), ...turn, ...node, actor }),
-    z.object({ kind: z.literal("cancelled"), ...turn, reason: z.string().nullable(), actor }),
-    z.object({ kind: z.literal("resumed"), ...turn, actor }),
-    z.object({ kind: z.literal("outcome"), ...turn, status: z.enum(["completed", "failed"]) }),
-    z.object({
-      kind: z.literal("forked"), ...turn, ...node, from_run_id: z.string().uuid().describe("The run this one was forked from."),
-      input: z.unknown().describe("The chosen node's edited input; null when it took its input from the nodes before it."),
-      feedback: z.string().nullable().describe("A first feedback to the chosen Worker."), actor,
-    }).describe("This run was forked from another at this node: it and what follows started afresh here."),
-    z.object({
-      kind: z.literal("copied"), ...turn, ...node, status: NodeStatus, output: z.unknown(), from_run_id: z.string().uuid(),
-      decided: CopiedDecision.nullable().describe("Who decided it, how, when and in which run: it stays decided in the fork; null when no person decided it."),
-    }).describe("A node the fork copied from its parent, as the parent had it."),
-    z.object({
-      kind: z.literal("forked_into"), ...turn, ...node, fork_run_id: z.string().uuid(), actor,
-    }).describe("Someone forked this run at this node into another run."),
+    turnOf("input", InputBody.extend({ value: z.unknown().describe("The run's input.") })),
+    turnOf("started", StartedBody.extend({ feedback: z.string().nullable().describe("A revision after a review gate's request for changes: the feedback the worker was sent.") })),
+    turnOf("output", OutputBody),
+    turnOf("failed", FailedBody.extend({ retrying: z.boolean().describe("True when the node's `data.retry` fires another attempt by itself.") })),
+    turnOf("skipped", SkippedBody),
+    turnOf(
+      "waiting",
+      WaitingBody.extend({
+        gate: FlowGate,
+        prompt: z.string().nullable().describe("The UX node's `data.prompt`, when it has one: what it asks."),
+        value: z.unknown().describe("What reached the node (a review gate: the output under review)."),
+        reviewed: z
+          .object({ node_id: z.string(), label: z.string(), output: z.unknown() })
+          .nullable()
+          .describe("A review gate: the node whose output waits for the review, and that output."),
+      }),
+    ),
+    turnOf(
+      "decided",
+      DecidedBody.extend({
+        gate: FlowGate,
+        decision: z.enum(["approve", "request_changes", "complete"]),
+        text: z.string().nullable().describe("A request for changes: what should change."),
+        value: z.unknown().describe("A completion: the person's input, now the node's output."),
+      }),
+    ),
+    turnOf(
+      "system",
+      z.discriminatedUnion("event", [...commonEvents, SplitEvent, CopiedEvent]),
+    ),
+    turnOf("outcome", OutcomeBody),
   ])
   .describe("One turn of a flow run's conversation.");
 export type FlowTurn = z.infer<typeof FlowTurn>;

@@ -68,23 +68,23 @@ describe.each(testDatabases)("a plain flow run's conversation on $name", (testDa
 
     const conversation = await told(run.id, alan.token);
     expect(conversation.run).toMatchObject({ id: run.id, flow_name: "drafts", status: "completed", started_by: { id: alan.accountId, name: "Alan Analyst" } });
-    const drafter = { node_id: "draft", label: "Drafter", node_type: "Worker" };
-    const gate = { node_id: "check", label: "check", node_type: "UX", gate: "review" };
+    const drafter = { who: null, node: { id: "draft", label: "Drafter", type: "Worker" } };
+    const gate = { node: { id: "check", label: "check", type: "UX" } };
     expect(conversation.turns).toMatchObject([
-      { kind: "input", input: { audience: "neighbours" }, started_by: "Alan Analyst" },
-      { kind: "waiting", node_id: "ask", label: "Topic", gate: "completion", prompt: "What should the draft be about?", reviewed: null, input: { audience: "neighbours" } },
-      { kind: "decided", node_id: "ask", gate: "completion", decision: "complete", output: { topic: "ladders" }, feedback: null, actor: "Rita Ramos" },
-      { kind: "started", ...drafter, attempt: 1, feedback: null },
-      { kind: "failed", ...drafter, attempt: 1, retrying: true, error: expect.stringContaining("the model was busy") },
-      { kind: "started", ...drafter, attempt: 2, feedback: null },
-      { kind: "output", ...drafter, attempt: 2, output: { text: "Ladders v1" } },
-      { kind: "waiting", ...gate, prompt: null, reviewed: { node_id: "draft", label: "Drafter", output: { text: "Ladders v1" } } },
-      { kind: "decided", ...gate, decision: "request_changes", feedback: "Mention the deposit.", actor: "Rita Ramos" },
-      { kind: "started", ...drafter, attempt: 3, feedback: "Mention the deposit." },
-      { kind: "output", ...drafter, attempt: 3, output: { text: "Ladders v2, deposit included" } },
-      { kind: "waiting", ...gate, reviewed: { node_id: "draft", output: { text: "Ladders v2, deposit included" } } },
-      { kind: "decided", ...gate, decision: "approve", feedback: null, actor: "Rita Ramos" },
-      { kind: "outcome", status: "completed" },
+      { kind: "input", who: "Alan Analyst", node: null, body: { value: { audience: "neighbours" } } },
+      { kind: "waiting", node: { id: "ask", label: "Topic" }, body: { gate: "completion", prompt: "What should the draft be about?", reviewed: null, value: { audience: "neighbours" } } },
+      { kind: "decided", node: { id: "ask" }, who: "Rita Ramos", body: { gate: "completion", decision: "complete", value: { topic: "ladders" }, text: null } },
+      { kind: "started", ...drafter, attempt: 1, body: { revising: false, feedback: null } },
+      { kind: "failed", ...drafter, attempt: 1, body: { retrying: true, error: expect.stringContaining("the model was busy") } },
+      { kind: "started", ...drafter, attempt: 2, body: { revising: false, feedback: null } },
+      { kind: "output", ...drafter, attempt: 2, body: { value: { text: "Ladders v1" } } },
+      { kind: "waiting", ...gate, body: { gate: "review", prompt: null, reviewed: { node_id: "draft", label: "Drafter", output: { text: "Ladders v1" } } } },
+      { kind: "decided", ...gate, who: "Rita Ramos", body: { gate: "review", decision: "request_changes", text: "Mention the deposit." } },
+      { kind: "started", ...drafter, attempt: 3, body: { revising: true, feedback: "Mention the deposit." } },
+      { kind: "output", ...drafter, attempt: 3, body: { value: { text: "Ladders v2, deposit included" } } },
+      { kind: "waiting", ...gate, body: { gate: "review", reviewed: { node_id: "draft", output: { text: "Ladders v2, deposit included" } } } },
+      { kind: "decided", ...gate, who: "Rita Ramos", body: { gate: "review", decision: "approve", text: null } },
+      { kind: "outcome", who: null, body: { status: "completed", reason: null } },
     ]);
     expect(conversation.turns).toHaveLength(14);
     // Turns keep their ids from one read to the next, and are in the order they happened.
@@ -118,22 +118,25 @@ describe.each(testDatabases)("a plain flow run's conversation on $name", (testDa
     expect((await env.api.post(`/api/stitch/runs/${run.id}/cancel`, { reason: "not needed after all" })).status).toBe(200);
 
     const conversation = await told(run.id);
-    const kinds = conversation.turns.map((t) => [t.kind, "node_id" in t ? t.node_id : null]);
+    // A system turn is named by its event: what the old turns named by their kind.
+    const kinds = conversation.turns.map((t) => [t.kind === "system" ? t.body.event : t.kind, t.node?.id ?? null]);
     expect(kinds).toEqual([
       ["input", null], ["split", "S"], ["started", "T_0"], ["started", "T_1"],
       ["output", "T_0"],
       ["failed", "T_1"], ["failed", "C"], ["outcome", null],
       ["retried", "T_1"], ["started", "T_1"],
-      ["cancelled", null],
+      ["outcome", null],
     ]);
-    expect(conversation.turns[1]).toMatchObject({ kind: "split", paths: 2 });
-    expect(conversation.turns[2]).toMatchObject({ label: "T (path 0)", node_type: "Worker" });
-    expect(conversation.turns[5]).toMatchObject({ kind: "failed", error: "unknown word", retrying: false });
-    expect(conversation.turns[6]).toMatchObject({ kind: "failed", node_type: "Collector", error: 'path "T_1" failed' });
-    expect(conversation.turns[7]).toMatchObject({ kind: "outcome", status: "failed" });
-    expect(conversation.turns[8]).toMatchObject({ actor: "bootstrap token" });
+    expect(conversation.turns[1]).toMatchObject({ kind: "system", body: { event: "split", paths: 2 } });
+    expect(conversation.turns[2]).toMatchObject({ node: { label: "T (path 0)", type: "Worker" } });
+    expect(conversation.turns[5]).toMatchObject({ kind: "failed", body: { error: "unknown word", retrying: false } });
+    expect(conversation.turns[6]).toMatchObject({ kind: "failed", node: { type: "Collector" }, body: { error: 'path "T_1" failed' } });
+    expect(conversation.turns[7]).toMatchObject({ kind: "outcome", body: { status: "failed" } });
+    expect(conversation.turns[8]).toMatchObject({ who: "bootstrap token" });
     expect(conversation.turns[9]).toMatchObject({ attempt: 2 });
-    expect(conversation.turns[10]).toMatchObject({ kind: "cancelled", reason: "not needed after all", actor: "bootstrap token" });
+    // The cancellation is the run's outcome, told once: by whom and why.
+    expect(conversation.turns[10]).toMatchObject({ kind: "outcome", body: { status: "cancelled", reason: "not needed after all" }, who: "bootstrap token" });
+    expect(conversation.turns.filter((t) => t.kind === "outcome" && t.body.status === "cancelled")).toHaveLength(1);
     expect(conversation.run.status).toBe("cancelled");
     expect(conversation.nodes).toMatchObject({ T: { status: "cancelled", label: "T" }, T_0: { status: "completed" }, T_1: { status: "cancelled", label: "T (path 1)" }, C: { status: "cancelled" } });
   });

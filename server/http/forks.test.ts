@@ -78,14 +78,14 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect((await env.api.get<RunLineage>(`/api/runs/${forkId}/lineage`)).body.forked_from).toMatchObject({ run_id: runId, node_id: "draft" });
     // Both conversations tell it: the fork where it came from and what it copied, the parent where it was forked.
     const told = (await env.api.get<FlowConversation>(`/api/stitch/runs/${forkId}/conversation`)).body;
-    expect(told.turns[0]).toMatchObject({ kind: "forked", node_id: "draft", from_run_id: runId, actor: "Alan Analyst", feedback: "try a friendlier tone", input: { facts: ["short"] } });
-    expect(told.turns).toContainEqual(expect.objectContaining({ kind: "copied", node_id: "fetch", status: "completed", output: { facts: ["tall", "aluminium"] }, from_run_id: runId }));
-    expect(told.turns).toContainEqual(expect.objectContaining({ kind: "started", node_id: "draft", feedback: "try a friendlier tone" }));
+    expect(told.turns[0]).toMatchObject({ kind: "system", node: { id: "draft" }, who: "Alan Analyst", body: { event: "forked", from_run_id: runId, feedback: "try a friendlier tone", value: { facts: ["short"] } } });
+    expect(told.turns).toContainEqual(expect.objectContaining({ kind: "system", node: expect.objectContaining({ id: "fetch" }), body: { event: "copied", status: "completed", output: { facts: ["tall", "aluminium"] }, from_run_id: runId, decided: null } }));
+    expect(told.turns).toContainEqual(expect.objectContaining({ kind: "started", node: expect.objectContaining({ id: "draft" }), body: expect.objectContaining({ feedback: "try a friendlier tone" }) }));
     expect(told.turns.filter((t) => t.kind === "output")).toEqual([]);
     expect(told.run.forked_from).toMatchObject({ run_id: runId, node_id: "draft" });
     expect(told.nodes.draft!.input).toEqual({ facts: ["short"] });
     const parentTold = (await env.api.get<FlowConversation>(`/api/stitch/runs/${runId}/conversation`)).body;
-    expect(parentTold.turns).toContainEqual(expect.objectContaining({ kind: "forked_into", node_id: "draft", fork_run_id: forkId, actor: "Alan Analyst" }));
+    expect(parentTold.turns).toContainEqual(expect.objectContaining({ kind: "system", node: expect.objectContaining({ id: "draft" }), body: { event: "forked_into", fork_run_id: forkId }, who: "Alan Analyst" }));
     expect(parentTold.nodes.draft!.input).toEqual({ facts: ["tall", "aluminium"] });
     // The later decision is asked again in the fork, once its draft has answered.
     await answer(forkId, "draft", { text: "Ladders help you reach." });
@@ -162,7 +162,7 @@ describe.each(testDatabases)("forks of flow runs on $name", (testDatabase) => {
     expect(decisions.body.items).toEqual([]);
     // The fork's conversation keeps it decided: who, how and in which run.
     const told = (await env.api.get<FlowConversation>(`/api/stitch/runs/${forkId}/conversation`)).body;
-    expect(told.turns.find((t) => t.kind === "copied" && t.node_id === "ask")).toMatchObject({ decided: { by: "Rita Ramos", decision: "complete", run_id: run } });
+    expect(told.turns.find((t) => t.kind === "system" && t.body.event === "copied" && t.node?.id === "ask")).toMatchObject({ body: { decided: { by: "Rita Ramos", decision: "complete", run_id: run } } });
     const compared = (await env.api.get<RunComparison>(`/api/runs/compare?a=${run}&b=${forkId}`)).body;
     const ask = compared.nodes.find((n) => n.node_id === "ask")!;
     expect(ask.a!.decided_by).toMatchObject({ name: "Rita Ramos", decision: "complete" });

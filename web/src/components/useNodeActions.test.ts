@@ -17,6 +17,13 @@ describe("changeAfter", () => {
     expect(changeAfter([at("w1", "waiting", "legal"), at("c", "cancelled", null)], "w1", waits)).toBe("Someone cancelled the run.");
   });
 
+  it("reads the one turn vocabulary too: who decided, and the run's outcome cancelled", () => {
+    const told = { id: "c", kind: "outcome", node: null, who: "Rita Ramos", body: { status: "cancelled", reason: null } };
+    expect(changeAfter([at("w1", "waiting", "legal"), told], "w1", waits)).toBe("Rita Ramos cancelled the run.");
+    const done = { ...told, body: { status: "completed", reason: null } };
+    expect(changeAfter([at("w1", "waiting", "legal"), done], "w1", waits)).toBeNull();
+  });
+
   it("is null while nothing decided the wait", () => {
     expect(changeAfter([at("w1", "waiting", "legal"), at("o", "output", "legal")], "w1", waits)).toBeNull();
   });

@@ -30,7 +30,11 @@ export interface RunWaits<T> {
 type Turn = { id: string; kind: string };
 type Action = RefusedDecision["action"];
 
-const actorOf = (turn: Turn) => ("actor" in turn && typeof turn.actor === "string" ? turn.actor : null);
+/** Who did it: the turn's `who` in the one turn vocabulary, or a door's own `actor`. */
+const actorOf = (turn: Turn) => ("who" in turn && typeof turn.who === "string" ? turn.who : "actor" in turn && typeof turn.actor === "string" ? turn.actor : null);
+/** The run's cancellation: an outcome cancelled in the one turn vocabulary, or a door's own `cancelled` turn. */
+const isCancellation = (turn: Turn) =>
+  turn.kind === "cancelled" || (turn.kind === "outcome" && "body" in turn && typeof turn.body === "object" && turn.body !== null && "status" in turn.body && turn.body.status === "cancelled");
 
 /** What happened after the wait `waitId`, for a refused decision's card: who decided its node, or that the run was cancelled. */
 export function changeAfter<T extends Turn>(turns: readonly T[], waitId: string, waits: RunWaits<T>): string | null {
@@ -38,7 +42,7 @@ export function changeAfter<T extends Turn>(turns: readonly T[], waitId: string,
   const node = turns[wait] ? waits.nodeOf(turns[wait]) : undefined;
   for (const turn of turns.slice(wait + 1)) {
     const who = actorOf(turn) ?? "Someone";
-    if (turn.kind === "cancelled") return `${who} cancelled the run.`;
+    if (isCancellation(turn)) return `${who} cancelled the run.`;
     const did = waits.nodeOf(turn) === node ? waits.decided(turn) : null;
     if (did) return `${who} ${did}.`;
   }

@@ -6,6 +6,8 @@
  */
 import { useMemo } from "react";
 import { RunConversation } from "../../../components/Chat";
+import { Conversation } from "../../../components/Conversation";
+import type { TurnNotes } from "../../../components/turns";
 import { WatchedRunPage } from "../../../components/WatchedRunPage";
 import { EmptyState } from "../../../components/EmptyState";
 import { useOpenDecisions } from "../../../lib/decisions";
@@ -13,9 +15,10 @@ import { type RunWaits, accepted, useNodeActions } from "../../../components/use
 import { type FlowConversation, type FlowTurn, trpc } from "../../../lib/trpc";
 import { flowDraftKey } from "../../../lib/useDraft";
 import { useCompleteFlowNode, useFlowConversation, useRetryFlowNode, useReviewFlowNode } from "../api/runs";
-import { type FlowTurnNotes, annotateFlowTurns } from "../utils/turns";
+import { annotateFlowTurns } from "../utils/turns";
 import { FlowRunHeader } from "./FlowRunHeader";
-import { type FlowTurnActions, FlowTurnItem } from "./FlowTurns";
+import type { FlowTurnActions } from "./FlowTurns";
+import { flowTurnAdapter } from "./flowTurnAdapter";
 import "../flow-conversation.css";
 
 export function FlowRunView({ runId }: { runId: string }) {
@@ -24,13 +27,13 @@ export function FlowRunView({ runId }: { runId: string }) {
 
 /** How a flow's turns tell its gates' waits and the decisions on them. */
 const flowWaits: RunWaits<FlowTurn> = {
-  nodeOf: (turn) => ("node_id" in turn ? turn.node_id : null),
-  decided: (turn) => (turn.kind === "decided" ? `${turn.decision === "approve" ? "approved" : "requested changes to"} ${turn.label}` : null),
-  label: (wait, nodeId) => (wait?.kind === "waiting" ? wait.label : nodeId),
+  nodeOf: (turn) => turn.node?.id ?? null,
+  decided: (turn) => (turn.kind === "decided" && turn.node ? `${turn.body.decision === "approve" ? "approved" : "requested changes to"} ${turn.node.label}` : null),
+  label: (wait, nodeId) => (wait?.kind === "waiting" && wait.node ? wait.node.label : nodeId),
 };
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
-function useFlowTurnActions(conversation: FlowConversation, notes: FlowTurnNotes): FlowTurnActions {
+function useFlowTurnActions(conversation: FlowConversation, notes: TurnNotes): FlowTurnActions {
   const { run, turns } = conversation;
   const runId = run.id;
   const complete = useCompleteFlowNode();
@@ -86,12 +89,11 @@ function FlowRunConversation({ conversation, refreshError }: { conversation: Flo
   const { run, turns } = conversation;
   const notes = useMemo(() => annotateFlowTurns(conversation), [conversation]);
   const actions = useFlowTurnActions(conversation, notes);
+  const adapter = flowTurnAdapter(actions);
   return (
     <RunConversation className="flow-run" header={<FlowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
       {turns.length === 0 ? <EmptyState title="Nothing here yet">The run's first event is being recorded.</EmptyState> : null}
-      {turns.map((turn) => (
-        <FlowTurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />
-      ))}
+      <Conversation turns={turns} notes={notes} adapter={adapter} />
     </RunConversation>
   );
 }
