@@ -16,15 +16,18 @@ export interface TurnNode {
 
 export type TurnDecision = "approve" | "request_changes" | "complete" | "answer";
 
-/** The fields each kind's body holds in every door. */
+/**
+ * The fields each kind's body holds in every door. A `value` is any JSON the server sends (null at least): tRPC types
+ * a field of unknown JSON as optional, since JSON cannot carry `undefined`, so the app reads it as such.
+ */
 export interface CommonBodies {
-  input: { value: unknown };
+  input: { value?: unknown };
   started: { revising: boolean; feedback: string | null };
-  output: { value: unknown };
+  output: { value?: unknown };
   failed: { error: string; retrying: boolean };
   skipped: { reason: string };
-  waiting: { gate: "review" | "approval" | "completion" | "reply"; prompt: string | null; value: unknown };
-  decided: { decision: TurnDecision; text: string | null; value: unknown };
+  waiting: { gate: "review" | "approval" | "completion" | "reply"; prompt: string | null; value?: unknown };
+  decided: { decision: TurnDecision; text: string | null; value?: unknown };
   system: { event: string };
   outcome: { status: "completed" | "failed" | "cancelled"; reason: string | null };
 }
@@ -39,7 +42,7 @@ export type ForkedBody = {
   event: "forked";
   from_run_id: string;
   feedback: string | null;
-  value: unknown;
+  value?: unknown;
   decided: Record<string, { by: string | null; decision: TurnDecision; at: string; run_id: string }>;
 };
 export type ForkedIntoBody = { event: "forked_into"; fork_run_id: string };
