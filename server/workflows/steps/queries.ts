@@ -10,7 +10,7 @@ import { TURN } from "./projection";
 import { type RegisteredStepWorkflow, type RunStep, type StepConversation, type StepRunSummary, StepRunStatus, type StepRunView, StepStatus, type StepTurn, type StepWorkflowDetail } from "./schemas";
 import type { RunStepRow } from "./store";
 import { StoredStepTurn } from "./storedTurns";
-import { RenderedOutputs } from "./templates";
+import type { RenderedOutputs } from "./templates";
 import type { ToolDescription, ToolRegistry } from "./tools/registry";
 
 const iso = (value: string | Date) => new Date(value).toISOString();
@@ -19,10 +19,11 @@ const record = (value: unknown): Record<string, unknown> => (value !== null && t
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 
+const POLL_MS = 100;
+
 type OutcomeTurn = Extract<StepTurn, { kind: "outcome" }>;
 /** An attempt as turns tell it: the engine counts from 1 once a step has started (0: it never has). */
 const counted = (attempt: number): number | null => (attempt > 0 ? attempt : null);
-const POLL_MS = 100;
 
 /** A step's result as a person reads it: its `text` (search results, an LLM's answer), its `summary`, or its JSON. */
 export function renderResult(output: unknown): string {
