@@ -7,8 +7,7 @@
  */
 import type { ConversationAdapter } from "../../../components/Conversation";
 import type { RetryControl } from "../../../components/Chat";
-import type { ForkTarget } from "../../../components/RerunFromHere";
-import { WithRerunFromHere } from "../../../components/RerunFromHere";
+import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
 import type { TurnNotes } from "../../../components/turns";
 import { paths } from "../../../lib/router";
 import type { StepTurn } from "../../../lib/trpc";
