@@ -210,8 +210,8 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
     expect((await get(`/api/workflows/runs/${stepRun.id}`)).status).toBe("running");
     const stepCancelled = await trpcAs(ann).workflows.cancel({ runId: stepRun.id, reason: "mine" });
     expect(stepCancelled.status).toBe("cancelled");
-    const stepEnd = (await trpcAs(ann).steps.conversation({ runId: stepRun.id })).turns.filter((t) => t.kind === "cancelled").at(-1);
-    expect(stepEnd).toMatchObject({ actor: "Ann Analyst", text: "mine" });
+    const stepEnd = (await trpcAs(ann).steps.conversation({ runId: stepRun.id })).turns.filter((t) => t.kind === "outcome").at(-1);
+    expect(stepEnd).toMatchObject({ who: "Ann Analyst", body: { status: "cancelled", reason: "mine" } });
 
     // A second step run of hers, cancelled through REST; an operator still cancels anyone's.
     const again = await trpcAs(ann).steps.start({ name: "analyst-steps", inputs: {} });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestDatabase, testDatabases } from "../../testing/databases";
 import { type TestServer, startTestServer } from "../../testing/harness";
 import { SEED_EXAMPLE, StepClient, statuses, stepOf, temporaryDir } from "../../testing/stepWorkflows";
+import type { StepTurn } from "./schemas";
 
 const ECHO_TWICE = {
   id: "echo-twice",
@@ -222,9 +223,11 @@ describe.each(testDatabases)("the step workflows' API on $name", (testDatabase: 
     await api.settled(started.id);
     const conversation = await api.trpc("query", "steps.conversation", { runId: started.id });
     expect(conversation.run).toMatchObject({ status: "completed", outputs: { both: "app app" } });
-    const turns = conversation.turns as { kind: string; step_id: string | null; tool: string | null; text: string | null; data: Record<string, unknown> | null }[];
-    expect(turns.map((t) => [t.kind, t.step_id])).toEqual([
-      ["inputs", null],
+    const turns: StepTurn[] = conversation.turns;
+    // What each turn tells: its kind, or a system turn's event.
+    const told = (t: StepTurn) => (t.kind === "system" ? t.body.event : t.kind);
+    expect(turns.map((t) => [told(t), t.node?.id ?? null])).toEqual([
+      ["input", null],
       ["started", "first"],
       ["params", "first"],
       ["output", "first"],
@@ -233,16 +236,19 @@ describe.each(testDatabases)("the step workflows' API on $name", (testDatabase: 
       ["output", "second"],
       ["outcome", null],
     ]);
-    expect(turns[0]!.data).toEqual({ inputs: { word: "app" } });
-    expect(turns[6]).toMatchObject({ tool: "utils.echo", data: { output: { again: "app app" }, attempts: 1 } });
-    expect(turns[7]).toMatchObject({ text: "completed", data: { outputs: { both: "app app" }, output_errors: {} } });
+    expect(turns[0]!.body).toEqual({ value: { word: "app" } });
+    expect(turns[6]).toMatchObject({ node: { type: "utils.echo" }, body: { value: { again: "app app" }, attempts: 1 } });
+    expect(turns[7]).toMatchObject({ body: { status: "completed", outputs: { both: "app app" }, output_errors: {} } });
     await expect(api.trpc("mutation", "steps.start", { name: "echo-twice", inputs: {} })).rejects.toMatchObject({ answer: { status: 400 } });
 
     const slow = await api.trpc("mutation", "steps.execute", { workflow: SLOW });
     const cancelled = await api.trpc("mutation", "steps.cancel", { runId: slow.id, reason: "not now" });
     expect(cancelled).toMatchObject({ status: "cancelled", cancel_reason: "not now" });
     expect((await api.trpc("query", "steps.runs", { workflow: "slow" })).map((r: { id: string }) => r.id)).toContain(slow.id);
-    const cancelTurns = (await api.trpc("query", "steps.conversation", { runId: slow.id })).turns.map((t: { kind: string; step_id: string | null }) => [t.kind, t.step_id]);
-    expect(cancelTurns).toEqual(expect.arrayContaining([["cancelled", "nap"], ["cancelled", "after"], ["cancelled", null], ["outcome", null]]));
+    // Each step cancelled with the run, and the run's cancellation told once, as its outcome (who, why).
+    const slowTurns: StepTurn[] = (await api.trpc("query", "steps.conversation", { runId: slow.id })).turns;
+    const cancelTurns = slowTurns.map((t) => [t.kind, t.kind === "skipped" || t.kind === "outcome" ? t.body.status : null, t.node?.id ?? null]);
+    expect(cancelTurns).toEqual(expect.arrayContaining([["skipped", "cancelled", "nap"], ["skipped", "cancelled", "after"], ["outcome", "cancelled", null]]));
+    expect(slowTurns.filter((t) => t.kind === "outcome")).toEqual([expect.objectContaining({ body: expect.objectContaining({ status: "cancelled", reason: "not now" }) })]);
   });
 });

@@ -111,11 +111,13 @@ describe.each(testDatabases)("forks of step workflow runs on $name", (testDataba
 
     // The fork's conversation opens with where it came from; fetch is not told again. The parent's tells the fork.
     const told = await conversation(forkId);
-    expect(told.turns[0]).toMatchObject({ kind: "forked", step_id: "shape", actor: "bootstrap token", data: { from_run_id: original.id, inputs: { word: "ladder", tone: "warm" }, edited: true } });
-    expect(told.turns.filter((t) => t.step_id === "fetch")).toEqual([]);
-    expect(told.turns.filter((t) => t.kind === "output").map((t) => t.step_id)).toEqual(["shape", "finish"]);
+    expect(told.turns[0]).toMatchObject({
+      kind: "system", node: { id: "shape" }, who: "bootstrap token", body: { event: "forked", from_run_id: original.id, value: { word: "ladder", tone: "warm" }, edited: true },
+    });
+    expect(told.turns.filter((t) => t.node?.id === "fetch")).toEqual([]);
+    expect(told.turns.filter((t) => t.kind === "output").map((t) => t.node?.id)).toEqual(["shape", "finish"]);
     const parentTold = await conversation(original.id);
-    expect(parentTold.turns.at(-1)).toMatchObject({ kind: "forked_into", step_id: "shape", actor: "bootstrap token", data: { fork_run_id: forkId } });
+    expect(parentTold.turns.at(-1)).toMatchObject({ kind: "system", node: { id: "shape" }, who: "bootstrap token", body: { event: "forked_into", fork_run_id: forkId } });
   });
 
   it("forks a failed run at its failed step with the input it lacked: only that step runs again, and the original stays failed", async () => {
@@ -212,8 +214,8 @@ describe.each(testDatabases)("forks of step workflow runs on $name", (testDataba
     // The step run's own tRPC reads carry the lineage too.
     expect((await api.trpc("query", "steps.run", { runId: made.run.id })).forked_from).toMatchObject({ run_id: runId, node_id: "shape", by: { name: "Alan Analyst" } });
     expect((await api.trpc("query", "steps.run", { runId })).forks.map((f: { run_id: string }) => f.run_id)).toEqual([own.body.run.id, made.run.id]);
-    const turns = (await conversation(runId)).turns.filter((t) => t.kind === "forked_into");
-    expect(turns.map((t) => t.data?.fork_run_id)).toEqual([own.body.run.id, made.run.id]);
+    const forksInto = (await conversation(runId)).turns.flatMap((t) => (t.kind === "system" && t.body.event === "forked_into" ? [t.body.fork_run_id] : []));
+    expect(forksInto).toEqual([own.body.run.id, made.run.id]);
 
     const audit = await env.api.get<{ entries: { target_id: string | null; outcome: string; message: string | null; status: number | null }[] }>("/api/audit?action=engine.runs.fork&limit=50");
     expect(audit.body.entries).toContainEqual(expect.objectContaining({ target_id: own.body.run.id, outcome: "accepted", message: expect.stringContaining(`forked from: run ${runId} at finish`) }));

@@ -1,6 +1,5 @@
 /** The step workflows' read models: registered workflows, runs with their `run_steps` and outputs, a run as a conversation, the tools. */
 import { setTimeout as sleep } from "node:timers/promises";
-import { z } from "zod";
 import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
 import { withForksInto } from "../../forks/turns";
@@ -10,7 +9,8 @@ import { stepDefinition, stepRun } from "./errors";
 import { TURN } from "./projection";
 import { type RegisteredStepWorkflow, type RunStep, type StepConversation, type StepRunSummary, StepRunStatus, type StepRunView, StepStatus, type StepTurn, type StepWorkflowDetail } from "./schemas";
 import type { RunStepRow } from "./store";
-import { RenderedOutputs } from "./templates";
+import { StoredStepTurn } from "./storedTurns";
+import type { RenderedOutputs } from "./templates";
 import type { ToolDescription, ToolRegistry } from "./tools/registry";
 
 const iso = (value: string | Date) => new Date(value).toISOString();
@@ -19,9 +19,11 @@ const record = (value: unknown): Record<string, unknown> => (value !== null && t
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
 
-/** A fork's first turn as stored (forkCommands.ts): the run it came from, its inputs, whether they were changed. */
-const ForkedTurn = z.object({ from_run_id: z.string(), version: z.string(), inputs: z.record(z.string(), z.unknown()), edited: z.boolean() });
 const POLL_MS = 100;
+
+type OutcomeTurn = Extract<StepTurn, { kind: "outcome" }>;
+/** An attempt as turns tell it: the engine counts from 1 once a step has started (0: it never has). */
+const counted = (attempt: number): number | null => (attempt > 0 ? attempt : null);
 
 /** A step's result as a person reads it: its `text` (search results, an LLM's answer), its `summary`, or its JSON. */
 export function renderResult(output: unknown): string {
@@ -130,67 +132,89 @@ export class StepWorkflowQueries {
     }
   }
 
-  /** The run as a conversation: its inputs, each step's turns (tool, resolved params, result, attempts), the outcome with the outputs. */
+  /**
+   * The run as a conversation: its inputs, each step's turns (started, its params as resolved, the attempts that failed
+   * and were tried again, its result, failure, skip or cancellation), a person's retries and resumptions, forks, and
+   * the outcome with the outputs, the run's cancellation told in it once (who cancelled and why).
+   */
   async conversation(runId: string): Promise<StepConversation> {
     const { view, definition } = await this.read(runId);
-    const turns = await this.database.run((db) => store.listTurns(db, runId));
+    const stored = await this.database.run((db) => store.listTurns(db, runId));
     const toolOf = new Map(definition.steps.map((step) => [step.id, step.tool]));
     const stepOf = new Map(view.steps.map((step) => [step.step_id, step]));
-    const out: StepTurn[] = [];
-    for (const turn of turns) {
-      const payload = record(turn.payload);
-      const step = turn.nodeId === null ? undefined : stepOf.get(turn.nodeId);
-      const add = (kind: StepTurn["kind"], text: string | null, data: Record<string, unknown> | null = payload) =>
-        out.push({ id: `t${turn.id}`, at: iso(turn.createdAt), kind, step_id: turn.nodeId, tool: turn.nodeId === null ? null : (toolOf.get(turn.nodeId) ?? null), text, actor: turn.actor, data });
-      const said = (key: string) => (typeof payload[key] === "string" ? (payload[key] as string) : null);
+    const node = (id: string | null) => (id === null ? null : { id, label: id, type: toolOf.get(id) ?? "unknown" });
+    const turns: StepTurn[] = [];
+    // The outcome a cancellation began, which the outcome stored right after it completes with the outputs.
+    let cancellation: OutcomeTurn | null = null;
+    for (const turn of stored) {
+      const told = { id: `t${turn.id}`, at: iso(turn.createdAt), who: turn.actor, node: node(turn.nodeId), attempt: null };
       switch (turn.kind) {
         case TURN.inputs:
-          add("inputs", null);
+          turns.push({ kind: "input", ...told, body: { value: StoredStepTurn[TURN.inputs].parse(turn.payload).inputs } });
           break;
-        case TURN.started:
-          add("started", null);
-          break;
-        case TURN.input:
-          add("params", JSON.stringify(payload.input ?? {}, null, 2));
-          break;
-        case TURN.retrying:
-          add("retrying", said("error"));
-          break;
-        case TURN.completed: {
-          const output = step?.status === "COMPLETED" ? step.output : null;
-          add("output", renderResult(output), { ...payload, output, attempts: step?.attempts ?? null });
+        case TURN.started: {
+          const { attempt } = StoredStepTurn[TURN.started].parse(turn.payload);
+          turns.push({ kind: "started", ...told, attempt: counted(attempt), body: { revising: false, feedback: null } });
           break;
         }
-        case TURN.failed:
-          add("failed", said("error"));
+        case TURN.input: {
+          const { attempt, input } = StoredStepTurn[TURN.input].parse(turn.payload);
+          turns.push({ kind: "system", ...told, attempt: counted(attempt), body: { event: "params", value: input ?? null } });
           break;
+        }
+        case TURN.retrying: {
+          const { attempt, error } = StoredStepTurn[TURN.retrying].parse(turn.payload);
+          turns.push({ kind: "failed", ...told, attempt: counted(attempt), body: { error, retrying: true } });
+          break;
+        }
+        case TURN.completed: {
+          const { attempt } = StoredStepTurn[TURN.completed].parse(turn.payload);
+          const step = turn.nodeId === null ? undefined : stepOf.get(turn.nodeId);
+          const output = step?.status === "COMPLETED" ? step.output : null;
+          turns.push({ kind: "output", ...told, attempt: counted(attempt), body: { value: output, text: renderResult(output), attempts: step?.attempts ?? null } });
+          break;
+        }
+        case TURN.failed: {
+          const { attempt, error } = StoredStepTurn[TURN.failed].parse(turn.payload);
+          turns.push({ kind: "failed", ...told, attempt: counted(attempt), body: { error: error ?? "", retrying: false } });
+          break;
+        }
         case TURN.skipped:
-          add("skipped", said("reason"));
+        case TURN.cancelled: {
+          const { reason } = StoredStepTurn[turn.kind].parse(turn.payload);
+          turns.push({ kind: "skipped", ...told, body: { reason: reason ?? "", status: turn.kind === TURN.skipped ? "skipped" : "cancelled" } });
           break;
-        case TURN.cancelled:
-        case TURN.runCancelled:
-          add("cancelled", said("reason"));
-          break;
+        }
         case TURN.retried:
-          add("retried", null);
+          turns.push({ kind: "system", ...told, body: { event: "retried" } });
           break;
         case TURN.resumed:
-          add("resumed", null);
+          turns.push({ kind: "system", ...told, body: { event: "resumed" } });
           break;
-        case TURN.outcome:
-          add("outcome", said("status"), { status: payload.status, ...outputsOf(RenderedOutputs.nullable().parse(payload.outputs ?? null)) });
+        case TURN.runCancelled:
+          cancellation = { kind: "outcome", ...told, body: { status: "cancelled", reason: StoredStepTurn[TURN.runCancelled].parse(turn.payload).reason, outputs: null, output_errors: {} } };
+          turns.push(cancellation);
           break;
-        case TURN.forked:
-          add("forked", null, ForkedTurn.parse(payload));
+        case TURN.outcome: {
+          const { status, outputs } = StoredStepTurn[TURN.outcome].parse(turn.payload);
+          if (cancellation && status === "cancelled") cancellation.body = { ...cancellation.body, ...outputsOf(outputs) };
+          else turns.push({ kind: "outcome", ...told, body: { status, reason: null, ...outputsOf(outputs) } });
+          cancellation = null;
           break;
+        }
+        case TURN.forked: {
+          const { from_run_id, version, inputs, edited } = StoredStepTurn[TURN.forked].parse(turn.payload);
+          turns.push({ kind: "system", ...told, body: { event: "forked", from_run_id, feedback: null, value: inputs, decided: {}, edited, version } });
+          break;
+        }
         // Turns of other kinds are not a step run's.
       }
     }
     const forkTurn = (fork: StepRunView["forks"][number]): StepTurn => ({
-      id: `fork-${fork.run_id}`, at: fork.at, kind: "forked_into", step_id: fork.node_id, tool: toolOf.get(fork.node_id) ?? null, text: null,
-      actor: fork.by?.name ?? null, data: { fork_run_id: fork.run_id, version: fork.version },
+      kind: "system", id: `fork-${fork.run_id}`, at: fork.at, who: fork.by?.name ?? null, node: node(fork.node_id), attempt: null,
+      body: { event: "forked_into", fork_run_id: fork.run_id, version: fork.version },
     });
-    return { run: view, turns: withForksInto(out, view.forks, forkTurn) };
+    return { run: view, turns: withForksInto(turns, view.forks, forkTurn) };
   }
 
   listTools(): ToolDescription[] {

@@ -12,6 +12,7 @@ import { type TestDatabase, testDatabases } from "../../testing/databases";
 import { type TestServer, startTestServer } from "../../testing/harness";
 import { SEED_EXAMPLE, StepClient, statuses, stepOf, temporaryDir } from "../../testing/stepWorkflows";
 import { type StandIn, startStandIn } from "../../testing/stepTools";
+import type { StepTurn } from "./schemas";
 
 const PEOPLE = ["Jane Doe", "John Smith"];
 const ORGANIC = [
@@ -185,11 +186,11 @@ describe.each(testDatabases)("step workflow runs on $name", (testDatabase: TestD
     expect(stepOf(run, "flaky_search")).toMatchObject({ status: "COMPLETED", attempts: 2, error: null });
     expect(stepOf(run, "slow")).toMatchObject({ status: "FAILED", attempts: 2, error: "step slow: utils.delay did not finish within 50 ms (after 2 attempts)" });
     expect(stepOf(run, "metadata")).toMatchObject({ status: "FAILED", attempts: 1, error: expect.stringContaining("169.254.169.254 is a link-local or cloud-metadata address") });
-    const turns = (await online.api.trpc("query", "steps.conversation", { runId: run.id })).turns as { kind: string; step_id: string | null; text: string | null; data: Record<string, unknown> }[];
-    const retrying = turns.filter((t) => t.kind === "retrying");
-    expect(retrying.map((t) => [t.step_id, t.data.attempt])).toEqual(expect.arrayContaining([["flaky_search", 1], ["slow", 1]]));
+    const turns: StepTurn[] = (await online.api.trpc("query", "steps.conversation", { runId: run.id })).turns;
+    const retrying = turns.filter((t) => t.kind === "failed" && t.body.retrying);
+    expect(retrying.map((t) => [t.node?.id, t.attempt])).toEqual(expect.arrayContaining([["flaky_search", 1], ["slow", 1]]));
     expect(retrying).toHaveLength(2);
-    expect(turns.filter((t) => t.kind === "params" && t.step_id === "flaky_search").map((t) => t.data.attempt)).toEqual([1, 2]);
+    expect(turns.filter((t) => t.kind === "system" && t.body.event === "params" && t.node?.id === "flaky_search").map((t) => t.attempt)).toEqual([1, 2]);
   });
 
   it("retries a failed step by hand: the run goes on, and its outputs are evaluated again when it ends", async () => {

@@ -1,6 +1,7 @@
 /** What clients of the step workflows read and send (REST and tRPC), defined once as zod schemas; the types are inferred. */
 import { z } from "zod";
-import { ForkOf, ForkedFrom, StartedBy } from "../../engine/schemas";
+import { FailedBody, ForkedEvent, ForkedIntoEvent, InputBody, OutcomeBody, OutputBody, ResumedEvent, RetriedEvent, SkippedBody, StartedBody, turnOf } from "../../conversation/turn";
+import { ForkOf, ForkVersion, ForkedFrom, StartedBy } from "../../engine/schemas";
 import { INPUT_TYPES, Problem, StepWorkflowDefinition } from "./definition";
 
 /** The most a request may wait for a run to end (`wait: true`), and how long it waits when it names no `timeout_ms`. */
@@ -106,24 +107,59 @@ export const StepWorkflowDetail = RegisteredStepWorkflow.extend({
 });
 export type StepWorkflowDetail = z.infer<typeof StepWorkflowDetail>;
 
-export const StepTurnKind = z.enum(["inputs", "started", "params", "retrying", "output", "failed", "skipped", "cancelled", "retried", "resumed", "outcome", "forked", "forked_into"]);
+/** The inputs the run was started with, by name (each as given, typed as the definition declares). */
+const StepInputBody = InputBody.extend({ value: z.record(z.string(), z.unknown()).describe("The inputs the run was started with, by name.") });
+
+/** A step's result: the tool's answer, as a person reads it, and how many attempts the step took. */
+const StepOutputBody = OutputBody.extend({
+  value: z.unknown().describe("What the tool answered (the step's output as it stands now)."),
+  text: z.string().describe("The result as a person reads it: its `text` or `summary` field, a plain string, or its JSON."),
+  attempts: z.number().int().nullable().describe("How many attempts the step took in all, retries included (null when the step is not known)."),
+});
+
+/** A step that never ran (skipped: what it depends on failed), or that was cancelled with the run (before it started or while it ran). */
+const StepSkippedBody = SkippedBody.extend({ status: z.enum(["skipped", "cancelled"]).describe("Whether the step was skipped or cancelled with the run.") });
+
+/** The run's end, with the definition's `outputs` as they were evaluated then. */
+const StepOutcomeBody = OutcomeBody.extend({
+  outputs: z.record(z.string(), z.unknown()).nullable().describe("Each output's value (null when it could not be resolved); null when none were evaluated."),
+  output_errors: z.record(z.string(), z.string()).describe("Why an output is null: its template could not be resolved."),
+});
+
+/** A step's params as resolved for an attempt, just before its tool ran (`attempt` says which). */
+const ParamsEvent = z.object({ event: z.literal("params"), value: z.unknown().describe("The params as resolved.") });
+
+/** This run was forked from another at the step: the inputs it runs with (`value`), whether they were edited, and the version it runs. */
+const StepForkedEvent = ForkedEvent.extend({
+  value: z.record(z.string(), z.unknown()).describe("The inputs the fork runs with, edited or as they were (see `edited`)."),
+  edited: z.boolean().describe("Whether the inputs were changed for the fork."),
+  version: ForkVersion.describe("`original`: the version the parent ran; `latest`: the workflow's latest version then."),
+});
+
+/** Someone forked this run at the step into another run, on that version. */
+const StepForkedIntoEvent = ForkedIntoEvent.extend({ version: ForkVersion.describe("The version the fork runs.") });
+
+/** What happened to a step run rather than in it: a person's retry, a resumption, forks, and a step's params as resolved. */
+export const StepEvent = z.discriminatedUnion("event", [RetriedEvent, ResumedEvent, StepForkedEvent, StepForkedIntoEvent, ParamsEvent]);
+export type StepEvent = z.infer<typeof StepEvent>;
 
 /**
- * One turn of a step run's conversation. `forked`: the run was forked from another at `step_id` (`data.from_run_id`,
- * `data.inputs`, `data.edited`: whether the inputs were changed); the steps before it were copied, not told again.
- * `forked_into`: someone forked this run at `step_id` into run `data.fork_run_id`.
+ * One turn of a step run's conversation, in the one vocabulary every run speaks (`server/conversation/turn.ts`): the
+ * inputs; each step started, its params as resolved (`system` `params`, per attempt), an attempt that failed and was
+ * tried again (`failed`, `retrying`), its result or failure; a step skipped or cancelled (`skipped`, with `status`);
+ * a person's retry and resumption; forks (`forked`: the steps before the one it was forked at were copied, not told
+ * again); and the run's end, its cancellation told once (`outcome`, with who cancelled and why) with the outputs.
+ * A step's turn names it in `node` (`label`: the step's id, `type`: its tool).
  */
-export const StepTurn = z.object({
-  id: z.string(),
-  at: z.string(),
-  kind: StepTurnKind,
-  step_id: z.string().nullable(),
-  tool: z.string().nullable(),
-  /** What a person reads: the result rendered, the error, the reason. */
-  text: z.string().nullable(),
-  actor: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()).nullable(),
-});
+export const StepTurn = z.discriminatedUnion("kind", [
+  turnOf("input", StepInputBody),
+  turnOf("started", StartedBody),
+  turnOf("output", StepOutputBody),
+  turnOf("failed", FailedBody),
+  turnOf("skipped", StepSkippedBody),
+  turnOf("system", StepEvent),
+  turnOf("outcome", StepOutcomeBody),
+]);
 export type StepTurn = z.infer<typeof StepTurn>;
 
 export const StepConversation = z.object({ run: StepRunView, turns: z.array(StepTurn) });

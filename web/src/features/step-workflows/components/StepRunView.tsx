@@ -6,12 +6,13 @@
  */
 import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
+import { Conversation } from "../../../components/Conversation";
 import { WatchedRunPage } from "../../../components/WatchedRunPage";
 import type { StepConversation } from "../../../lib/trpc";
 import { useRetryStep, useStepConversation } from "../api/runs";
-import { stepItems } from "../utils/turns";
+import { stepEpisodes, stepNotes } from "../utils/turns";
 import { StepRunHeader } from "./StepRunHeader";
-import { type StepActions, StepItemView } from "./StepTurns";
+import { type StepActions, stepTurnAdapter } from "./stepTurnAdapter";
 import "../step-workflows.css";
 
 export function StepRunView({ runId }: { runId: string }) {
@@ -19,8 +20,9 @@ export function StepRunView({ runId }: { runId: string }) {
 }
 
 function RunConversation({ conversation, refreshError }: { conversation: StepConversation; refreshError: unknown }) {
-  const { run } = conversation;
-  const items = useMemo(() => stepItems(conversation), [conversation]);
+  const { run, turns } = conversation;
+  const episodes = useMemo(() => stepEpisodes(turns), [turns]);
+  const notes = useMemo(() => stepNotes(conversation), [conversation]);
   const retry = useRetryStep();
   const actions: StepActions = {
     retry: (stepId) => {
@@ -31,10 +33,8 @@ function RunConversation({ conversation, refreshError }: { conversation: StepCon
     forkOf: (stepId) => ({ runId: run.id, nodeId: stepId, label: stepId, nodeType: "step", input: { inputs: run.inputs }, inputLabel: "The run's inputs (JSON)" }),
   };
   return (
-    <ConversationPage className="step-run" header={<StepRunHeader run={run} view="conversation" />} refreshError={refreshError} count={items.length}>
-      {items.map((item) => (
-        <StepItemView key={item.id} item={item} actions={actions} />
-      ))}
+    <ConversationPage className="step-run" header={<StepRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
+      <Conversation turns={turns} notes={notes} adapter={stepTurnAdapter(run.id, episodes, actions)} />
     </ConversationPage>
   );
 }

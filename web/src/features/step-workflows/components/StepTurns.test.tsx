@@ -1,32 +1,38 @@
 /**
- * The items of a step run's conversation as they render: a step's tool, params, attempts and result (text fields as
+ * A step run's conversation as it renders (one Conversation with the step runs' adapter): a step's tool, params, attempts and result (text fields as
  * text, the rest as JSON, never markup), a failure with Retry, skipped and cancelled steps, the outputs at the end.
  */
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { conversation, runStep, stepRun, stepTurn } from "../testing/runs";
-import { type StepTurn, trpc } from "../../../lib/trpc";
+import { conversation, runStep, stepRun, turnAbout } from "../testing/runs";
+import { Conversation } from "../../../components/Conversation";
+import { type StepRun, type StepTurn, trpc } from "../../../lib/trpc";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { httpBatchLink } from "@trpc/client";
 import type { ReactNode } from "react";
-import { stepItems } from "../utils/turns";
-import { type StepActions, StepItemView } from "./StepTurns";
+import { stepEpisodes, stepNotes } from "../utils/turns";
+import { type StepActions, stepTurnAdapter } from "./stepTurnAdapter";
 
 afterEach(cleanup);
 
-function renderRun(turns: StepTurn[], run = stepRun({ status: "completed" }), actions: StepActions = { retry: () => ({ pending: false, error: null, onRetry: vi.fn() }) }) {
+const noRetry: StepActions = { retry: () => ({ pending: false, error: null, onRetry: vi.fn() }) };
+
+/** The run's turns as its page draws them. */
+function StepTurns({ turns, run, actions }: { turns: StepTurn[]; run: StepRun; actions: StepActions }) {
+  return <Conversation turns={turns} notes={stepNotes(conversation(run, turns))} adapter={stepTurnAdapter(run.id, stepEpisodes(turns), actions)} />;
+}
+
+function renderRun(turns: StepTurn[], run = stepRun({ status: "completed" }), actions: StepActions = noRetry) {
   render(
     <div role="log">
-      {stepItems(conversation(run, turns)).map((item) => (
-        <StepItemView key={item.id} item={item} actions={actions} />
-      ))}
+      <StepTurns turns={turns} run={run} actions={actions} />
     </div>,
   );
 }
 
 describe("step run turns", () => {
   it("shows the inputs the run was started with", () => {
-    renderRun([stepTurn("inputs", null, { actor: "Dana", data: { inputs: { who: "Ada", limit: 3, tags: ["x"] } } })]);
+    renderRun([{ kind: "input", ...turnAbout(null, { who: "Dana" }), body: { value: { who: "Ada", limit: 3, tags: ["x"] } } }]);
     const inputs = screen.getByRole("article", { name: "Inputs" });
     expect(within(inputs).getByText("by Dana")).toBeTruthy();
     expect(within(inputs).getByText("Ada")).toBeTruthy();
@@ -36,10 +42,11 @@ describe("step run turns", () => {
 
   it("shows a step's tool, params, attempts and its result's text, with the whole result as JSON", () => {
     const output = { results: [{ title: "ACME" }], text: "1. ACME" };
+    const search = { tool: "search.google", attempt: 1 };
     renderRun([
-      stepTurn("started", "search", { tool: "search.google", data: { attempt: 1 } }),
-      stepTurn("params", "search", { tool: "search.google", data: { attempt: 1, input: { query: "ACME" } } }),
-      stepTurn("output", "search", { tool: "search.google", text: "1. ACME", data: { attempt: 1, output } }),
+      { kind: "started", ...turnAbout("search", search), body: { revising: false, feedback: null } },
+      { kind: "system", ...turnAbout("search", search), body: { event: "params", value: { query: "ACME" } } },
+      { kind: "output", ...turnAbout("search", search), body: { value: output, text: "1. ACME", attempts: 1 } },
     ]);
     const step = screen.getByRole("article", { name: "Step search" });
     expect(within(step).getByRole("heading", { name: "search" })).toBeTruthy();
@@ -53,7 +60,10 @@ describe("step run turns", () => {
 
   it("renders what a tool answered as text, never as markup", () => {
     const html = '<img src=x onerror="alert(1)"><b>bold</b>';
-    renderRun([stepTurn("started", "echo", { data: { attempt: 1 } }), stepTurn("output", "echo", { data: { attempt: 1, output: { text: html, note: html } } })]);
+    renderRun([
+      { kind: "started", ...turnAbout("echo", { attempt: 1 }), body: { revising: false, feedback: null } },
+      { kind: "output", ...turnAbout("echo", { attempt: 1 }), body: { value: { text: html, note: html }, text: html, attempts: 1 } },
+    ]);
     const step = screen.getByRole("article", { name: "Step echo" });
     expect(step.querySelector("img")).toBeNull();
     expect(step.querySelector("b")).toBeNull();
@@ -64,9 +74,9 @@ describe("step run turns", () => {
     const onRetry = vi.fn();
     renderRun(
       [
-        stepTurn("started", "fetch", { data: { attempt: 1 } }),
-        stepTurn("retrying", "fetch", { text: "HTTP 503", data: { attempt: 1 } }),
-        stepTurn("failed", "fetch", { text: "HTTP 500", data: { attempt: 2 } }),
+        { kind: "started", ...turnAbout("fetch", { attempt: 1 }), body: { revising: false, feedback: null } },
+        { kind: "failed", ...turnAbout("fetch", { attempt: 1 }), body: { error: "HTTP 503", retrying: true } },
+        { kind: "failed", ...turnAbout("fetch", { attempt: 2 }), body: { error: "HTTP 500", retrying: false } },
       ],
       stepRun({ status: "failed", steps: [runStep("fetch", "FAILED")] }),
       { retry: () => ({ pending: false, error: null, onRetry }) },
@@ -83,7 +93,10 @@ describe("step run turns", () => {
 
   it("shows skipped and cancelled steps with their reason", () => {
     renderRun(
-      [stepTurn("skipped", "report", { text: 'trigger_rule all_success: "lookup" failed' }), stepTurn("cancelled", "later", { text: "cancelled: enough" })],
+      [
+        { kind: "skipped", ...turnAbout("report"), body: { reason: 'trigger_rule all_success: "lookup" failed', status: "skipped" } },
+        { kind: "skipped", ...turnAbout("later"), body: { reason: "cancelled: enough", status: "cancelled" } },
+      ],
       stepRun({ status: "cancelled" }),
     );
     const skipped = screen.getByRole("article", { name: "Step report skipped" });
@@ -94,13 +107,25 @@ describe("step run turns", () => {
 
   it("ends with the outcome and the outputs, each missing one with its reason", () => {
     renderRun([
-      stepTurn("outcome", null, { text: "failed", data: { status: "failed", outputs: { greeting: "Hello", count: 2, summary: null }, output_errors: { summary: '"report" was skipped' } } }),
+      {
+        kind: "outcome", ...turnAbout(null),
+        body: { status: "failed", reason: null, outputs: { greeting: "Hello", count: 2, summary: null }, output_errors: { summary: '"report" was skipped' } },
+      },
     ]);
     expect(screen.getByText(/^Run failed/)).toBeTruthy();
     const outputs = screen.getByRole("article", { name: "Outputs" });
     expect(within(outputs).getByText("Hello")).toBeTruthy();
     expect(within(outputs).getByText("2")).toBeTruthy();
     expect(within(outputs).getByText('"report" was skipped')).toBeTruthy();
+  });
+
+  it("tells the run's cancellation with who cancelled it and why, then how it ended", () => {
+    renderRun([{ kind: "outcome", ...turnAbout(null, { who: "Dana" }), body: { status: "cancelled", reason: "enough", outputs: null, output_errors: {} } }], stepRun({ status: "cancelled" }));
+    const note = screen.getByRole("article", { name: "Run cancelled" });
+    expect(note.textContent).toContain("Run cancelled by Dana");
+    expect(note.textContent).toContain("Reason enough");
+    expect(screen.getByText(/^Run ended: cancelled/)).toBeTruthy();
+    expect(screen.queryByRole("article", { name: "Outputs" })).toBeNull();
   });
 });
 
@@ -114,12 +139,23 @@ function WithTrpc({ children }: { children: ReactNode }) {
   );
 }
 
+/** A step that started and answered. */
+const greeted = (): StepTurn[] => [
+  { kind: "started", ...turnAbout("greet", { attempt: 1 }), body: { revising: false, feedback: null } },
+  { kind: "output", ...turnAbout("greet", { attempt: 1 }), body: { value: "hi", text: "hi", attempts: 1 } },
+];
+
 describe("a forked step run", () => {
   const from = "33333333-3333-4333-8333-333333333333";
   const fork = "44444444-4444-4444-8444-444444444444";
 
   it("opens with the step and run it was forked from, linked, by whom, with its edited inputs", () => {
-    renderRun([stepTurn("forked", "shape", { actor: "Rita Ramos", data: { from_run_id: from, version: "original", inputs: { word: "rope" }, edited: true } })]);
+    renderRun([
+      {
+        kind: "system", ...turnAbout("shape", { who: "Rita Ramos" }),
+        body: { event: "forked", from_run_id: from, feedback: null, value: { word: "rope" }, decided: {}, edited: true, version: "original" },
+      },
+    ]);
     const turn = screen.getByRole("article", { name: "Forked from shape" });
     expect(turn.textContent).toContain("Forked from shape of run 33333333");
     expect(within(turn).getByText("by Rita Ramos")).toBeTruthy();
@@ -128,7 +164,7 @@ describe("a forked step run", () => {
   });
 
   it("tells the parent each fork made of it, linked", () => {
-    renderRun([stepTurn("forked_into", "shape", { actor: "Rita Ramos", data: { fork_run_id: fork, version: "original" } })]);
+    renderRun([{ kind: "system", ...turnAbout("shape", { who: "Rita Ramos" }), body: { event: "forked_into", fork_run_id: fork, version: "original" } }]);
     const line = screen.getByText(/Forked at shape into/);
     expect(line.textContent).toContain("by Rita Ramos");
     expect(screen.getByRole("link", { name: "run 44444444" }).getAttribute("href")).toBe(`/app/steps/runs/${fork}`);
@@ -138,9 +174,7 @@ describe("a forked step run", () => {
     const forkOf = vi.fn((stepId: string) => ({ runId: "RUN_1", nodeId: stepId, label: stepId, nodeType: "step", input: { inputs: { who: "Ada" } }, inputLabel: "The run's inputs (JSON)" }));
     render(
       <WithTrpc>
-        {stepItems(conversation(stepRun({ status: "completed" }), [stepTurn("started", "greet"), stepTurn("output", "greet", { text: "hi" })])).map((item) => (
-          <StepItemView key={item.id} item={item} actions={{ retry: () => ({ pending: false, error: null, onRetry: vi.fn() }), forkOf }} />
-        ))}
+        <StepTurns turns={greeted()} run={stepRun({ status: "completed" })} actions={{ ...noRetry, forkOf }} />
       </WithTrpc>,
     );
     expect(forkOf).toHaveBeenCalledWith("greet");
@@ -151,7 +185,7 @@ describe("a forked step run", () => {
   });
 
   it("offers no re-run where the run offers no forks", () => {
-    renderRun([stepTurn("started", "greet"), stepTurn("output", "greet", { text: "hi" })]);
+    renderRun(greeted());
     expect(screen.queryByText("Re-run from here")).toBeNull();
   });
 });

@@ -42,10 +42,19 @@ export function runStep(stepId: string, status: RunStep["status"], overrides: Pa
 
 let next = 0;
 
-/** A turn of `kind` about step `stepId` (null for the run's own turns). */
-export function stepTurn(kind: StepTurn["kind"], stepId: string | null, fields: Partial<Pick<StepTurn, "text" | "actor" | "data" | "tool">> = {}): StepTurn {
+/**
+ * What every turn has, about step `stepId` (null for the run's own turns): its id and time, who, the step (as a node:
+ * its id, and its tool, `utils.echo` unless told) and the attempt. A test writes `{ kind, ...turnAbout(...), body }`.
+ */
+export function turnAbout(stepId: string | null, fields: { who?: string | null; attempt?: number | null; tool?: string } = {}): Omit<StepTurn, "kind" | "body"> {
   next += 1;
-  return { id: `t${next}`, at: `2026-05-04T10:00:${String(next % 60).padStart(2, "0")}.000Z`, kind, step_id: stepId, tool: stepId ? "utils.echo" : null, text: null, actor: null, data: null, ...fields };
+  return {
+    id: `t${next}`,
+    at: `2026-05-04T10:00:${String(next % 60).padStart(2, "0")}.000Z`,
+    who: fields.who ?? null,
+    node: stepId ? { id: stepId, label: stepId, type: fields.tool ?? "utils.echo" } : null,
+    attempt: fields.attempt ?? null,
+  };
 }
 
 export const conversation = (run: StepRun, turns: StepTurn[]): StepConversation => ({ run, turns });

@@ -1,12 +1,11 @@
 /**
- * A step run's turns as the conversation tells them: the inputs, then each step's attempt at its work as one turn
- * (from "started" to its result, its failure or its cancellation, with the params it was given and the attempts it
- * took), a skipped or cancelled step that never started as a line of its own, a person's retry and resume, the
- * run's cancellation and its outcome with the outputs. A step turn sits where the step started, so steps that run
- * side by side read in the order they began. Which step is at work and which failure can be retried is read from
- * the run's `run_steps` as they are now. A fork opens with where it came from (the steps it copied are not told again);
- * a run that was forked tells each fork where it was made.
+ * A step run's turns as the conversation draws them: each step's attempt at its work as one card (from "started" to
+ * its result, its failure or its cancellation with the run, with the params it was given and the attempts that
+ * failed and were tried again), drawn where the step started, so steps that run side by side read in the order they
+ * began; the turns it gathers are not drawn again. A step skipped, or cancelled before it started, keeps a line of its
+ * own. Which step is at work and which failure can be retried is read from the run's `run_steps` as they are now.
  */
+import { type TurnNotes, annotateTurns } from "../../../components/turns";
 import type { StepConversation, StepRunStatus, StepTurn } from "../../../lib/trpc";
 
 /** A run keeps changing (and is polled) while it is running. */
@@ -19,6 +18,16 @@ export function isStepRunResumable(status: StepRunStatus): boolean {
   return status === "failed" || status === "cancelled";
 }
 
+export type StepTurnOf<K extends StepTurn["kind"]> = Extract<StepTurn, { kind: K }>;
+type StepEventOf<E extends StepTurnOf<"system">["body"]["event"]> = Extract<StepTurnOf<"system">["body"], { event: E }>;
+
+/** A fork's first turn: the step and run it was forked from, and the inputs it runs with. */
+export type ForkedStepTurn = StepTurnOf<"system"> & { body: StepEventOf<"forked"> };
+export const isForkedTurn = (turn: StepTurnOf<"system">): turn is ForkedStepTurn => turn.body.event === "forked";
+
+/** The turn that ended a step's attempt: its result, its failure, or its cancellation with the run. */
+export type StepEnd = StepTurnOf<"output"> | StepTurnOf<"failed"> | StepTurnOf<"skipped">;
+
 export interface StepAttemptError {
   attempt: number | null;
   error: string;
@@ -26,101 +35,77 @@ export interface StepAttemptError {
 }
 
 export interface StepEpisode {
-  kind: "step";
-  /** The id of the turn it began with, unique in the conversation. */
+  /** The id of the turn it began with ("started"): its card is drawn there. */
   id: string;
   stepId: string;
-  tool: string | null;
+  tool: string;
   at: string;
   /** The params of the latest attempt as resolved; undefined when no attempt got them (a template could not be resolved). */
   params: unknown;
   /** Attempts that failed and were tried again automatically. */
   retried: StepAttemptError[];
-  /** The turn that ended it: "output", "failed" or "cancelled"; null while the step is still at work. */
-  end: StepTurn | null;
-  /** The step is at work now. */
-  live: boolean;
-  /** Its failure is the step's latest and can be retried now. */
-  retryable: boolean;
+  /** The turn that ended it; null while the step is still at work. */
+  end: StepEnd | null;
 }
 
-export type StepItem =
-  | StepEpisode
-  | { kind: "inputs" | "outcome" | "run-cancelled" | "retried" | "resumed"; id: string; turn: StepTurn }
-  /** A fork's first turn (where it came from, its inputs), and a fork made of this run at a step. */
-  | { kind: "forked" | "forked-into"; id: string; turn: StepTurn }
-  /** A step that ended without starting: skipped (what it depends on failed), or cancelled with the run. */
-  | { kind: "step-skipped" | "step-cancelled"; id: string; turn: StepTurn };
+export interface StepEpisodes {
+  /** Each step's episode by the id of the turn it began with. */
+  at: ReadonlyMap<string, StepEpisode>;
+  /** The turns an episode gathers besides the one it began with: drawn in its card, not on their own. */
+  folded: ReadonlySet<string>;
+}
 
 /** How many attempts a step turn took: the failed ones tried again, and the last. */
-export const attemptsOf = (episode: Pick<StepEpisode, "retried" | "end">): number => episode.retried.length + 1;
+export const attemptsOf = (episode: Pick<StepEpisode, "retried">): number => episode.retried.length + 1;
 
-const attemptOf = (turn: StepTurn): number | null => (typeof turn.data?.attempt === "number" ? turn.data.attempt : null);
-
-export function stepItems({ run, turns }: Pick<StepConversation, "run" | "turns">): StepItem[] {
-  const items: StepItem[] = [];
+export function stepEpisodes(turns: readonly StepTurn[]): StepEpisodes {
+  const at = new Map<string, StepEpisode>();
+  const folded = new Set<string>();
   const open = new Map<string, StepEpisode>();
-  const latest = new Map<string, StepEpisode>();
-  const episode = (turn: StepTurn, stepId: string): StepEpisode => {
-    let current = open.get(stepId);
-    if (!current) {
-      current = { kind: "step", id: turn.id, stepId, tool: turn.tool, at: turn.at, params: undefined, retried: [], end: null, live: false, retryable: false };
-      open.set(stepId, current);
-      latest.set(stepId, current);
-      items.push(current);
+  const episode = (turn: StepTurn, stepId: string, tool: string): StepEpisode => {
+    const current = open.get(stepId);
+    if (current) {
+      folded.add(turn.id);
+      return current;
     }
-    return current;
+    const begun: StepEpisode = { id: turn.id, stepId, tool, at: turn.at, params: undefined, retried: [], end: null };
+    open.set(stepId, begun);
+    at.set(turn.id, begun);
+    return begun;
+  };
+  const end = (turn: StepEnd, stepId: string, tool: string) => {
+    episode(turn, stepId, tool).end = turn;
+    open.delete(stepId);
   };
   for (const turn of turns) {
-    const stepId = turn.step_id;
+    if (!turn.node) continue;
+    const { id: stepId, type: tool } = turn.node;
     switch (turn.kind) {
-      case "inputs":
-      case "outcome":
-      case "retried":
-      case "resumed":
-        items.push({ kind: turn.kind, id: turn.id, turn });
-        break;
-      case "forked":
-        items.push({ kind: "forked", id: turn.id, turn });
-        break;
-      case "forked_into":
-        items.push({ kind: "forked-into", id: turn.id, turn });
-        break;
       case "started":
-        open.delete(stepId ?? "");
-        if (stepId) episode(turn, stepId);
+        open.delete(stepId);
+        episode(turn, stepId, tool);
         break;
-      case "params":
-        if (stepId) episode(turn, stepId).params = turn.data?.input;
+      case "system":
+        if (turn.body.event === "params") episode(turn, stepId, tool).params = turn.body.value;
         break;
-      case "retrying":
-        if (stepId) episode(turn, stepId).retried.push({ attempt: attemptOf(turn), error: turn.text ?? "", at: turn.at });
+      case "failed":
+        if (turn.body.retrying) episode(turn, stepId, tool).retried.push({ attempt: turn.attempt, error: turn.body.error, at: turn.at });
+        else end(turn, stepId, tool);
         break;
       case "output":
-      case "failed":
-        if (stepId) {
-          episode(turn, stepId).end = turn;
-          open.delete(stepId);
-        }
-        break;
-      case "cancelled":
-        if (!stepId) items.push({ kind: "run-cancelled", id: turn.id, turn });
-        else if (open.has(stepId)) {
-          open.get(stepId)!.end = turn;
-          open.delete(stepId);
-        } else items.push({ kind: "step-cancelled", id: turn.id, turn });
+        end(turn, stepId, tool);
         break;
       case "skipped":
-        items.push({ kind: "step-skipped", id: turn.id, turn });
+        // A step cancelled while at work ends its card; one skipped, or cancelled before it started, is a line of its own.
+        if (turn.body.status === "cancelled" && open.has(stepId)) end(turn, stepId, tool);
         break;
     }
   }
-  const over = run.status === "completed" || run.status === "cancelled";
-  for (const step of run.steps) {
-    const last = latest.get(step.step_id);
-    if (!last) continue;
-    if (step.status === "RUNNING" && last.end === null) last.live = true;
-    if (step.status === "FAILED" && last.end?.kind === "failed" && !over) last.retryable = true;
-  }
-  return items;
+  return { at, folded };
+}
+
+/** Which step is at work, and which failure can be retried: a completed or cancelled run's cannot (a failed run's can). */
+export function stepNotes({ run, turns }: Pick<StepConversation, "run" | "turns">): TurnNotes {
+  const nodes = Object.fromEntries(run.steps.map((step) => [step.step_id, { status: step.status.toLowerCase() }]));
+  return annotateTurns(turns, nodes, run.status === "completed" || run.status === "cancelled");
 }
