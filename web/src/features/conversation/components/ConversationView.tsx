@@ -27,7 +27,7 @@ import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
 import type { ForkTarget } from "../../../components/RerunFromHere";
 import type { RetryControl } from "../../../components/Chat";
-import { ErrorMessage, outputElementId } from "./Messages";
+import { ErrorMessage, outputElementId, type TurnOf } from "./Messages";
 import { pipelineTurnAdapter } from "./pipelineTurnAdapter";
 import { ReviewComposer } from "./ReviewComposer";
 import { RunHeader } from "./RunHeader";
@@ -135,7 +135,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   };
 
   // The brief may change, and the first agent start over, until an output is approved (the server's rule too).
-  const latestBrief = turns.findLast((t) => t.kind === "input");
+  const latestBrief = turns.findLast((t): t is TurnOf<"input"> => t.kind === "input");
   const ownsRun = useOwnsRun(run.submitted_by?.id);
   const mayEditBrief = ownsRun && isRunCancellable(run.state) && !turns.some((t) => t.kind === "decided" && t.body.decision === "approve");
 
@@ -145,7 +145,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
    */
   const forkAt = (agent: AgentRef): ForkTarget => ({
     runId: conversation.stitch_run_id, nodeId: agentNodeId(agent.slug), label: agent.name, nodeType: "Worker", input: null,
-    inputLabel: "The brief the fork's agents read", text: { value: latestBrief?.kind === "input" ? latestBrief.body.value : run.brief, toInput: (brief) => ({ brief }) },
+    inputLabel: "The brief the fork's agents read", text: { value: latestBrief?.body.value ?? run.brief, toInput: (brief) => ({ brief }) },
     latestLabel: "The pipeline in force now",
   });
 
@@ -158,7 +158,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   };
   const adapter = pipelineTurnAdapter({
     runId: run.run_id, agents: conversation.agents, notes, decidable, reveal: focus.request, onSkipToDecision: focusDecision, retry: retryControl, stuck, forkAt,
-    editBrief: latestBrief && mayEditBrief ? { turnId: latestBrief.id, control: <EditBrief runId={run.run_id} brief={latestBrief.kind === "input" ? latestBrief.body.value : run.brief} firstAgentName={agents[0]?.name ?? "first"} /> } : null,
+    editBrief: latestBrief && mayEditBrief ? { turnId: latestBrief.id, control: <EditBrief runId={run.run_id} brief={latestBrief.body.value} firstAgentName={agents[0]?.name ?? "first"} /> } : null,
   });
 
   return (

@@ -61,7 +61,7 @@ export function pipelineTurnAdapter(c: PipelineTurnContext): ConversationAdapter
           <WithRerunFromHere target={note.superseded ? null : c.forkAt(of)}>
             <ArtifactMessage
               turn={turn} agent={of} note={note} decidable={c.decidable} runId={c.runId}
-              reveal={c.reveal?.messageId === turn.id ? c.reveal.seq : 0} onSkipToDecision={c.onSkipToDecision}
+              reveal={c.reveal?.turnId === turn.id ? c.reveal.seq : 0} onSkipToDecision={c.onSkipToDecision}
             />
           </WithRerunFromHere>
         );
