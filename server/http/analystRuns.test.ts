@@ -125,8 +125,8 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
 
     // The conversation keeps every version of the brief, each with who wrote it.
     const conversation = await trpcAs(ann).pipeline.conversation({ runId });
-    const briefs = conversation.messages.flatMap((m) => (m.kind === "brief" ? [m] : []));
-    expect(briefs.map((b) => [b.version, b.brief, b.by])).toEqual([
+    const briefs = conversation.turns.flatMap((t) => (t.kind === "input" ? [t] : []));
+    expect(briefs.map((b) => [b.body.version, b.body.value, b.who])).toEqual([
       [1, `${BRIEF} (one line)`, "Ann Analyst"],
       [2, BETTER, "Ann Analyst"],
       [3, THIRD, "Ann Analyst"],
@@ -148,8 +148,8 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
     // She cancels her own run (tRPC): recorded as hers in the conversation and the audit trail.
     const cancelled = await trpcAs(ann).pipeline.cancel({ runId, reason: "wrong neighbourhood" });
     expect(cancelled.state.phase).toBe("cancelled");
-    const end = (await trpcAs(ann).pipeline.conversation({ runId })).messages.at(-1);
-    expect(end).toMatchObject({ kind: "cancelled", actor: "Ann Analyst", reason: "wrong neighbourhood" });
+    const end = (await trpcAs(ann).pipeline.conversation({ runId })).turns.at(-1);
+    expect(end).toMatchObject({ kind: "outcome", who: "Ann Analyst", body: { status: "cancelled", reason: "wrong neighbourhood" } });
     expect((await auditOf("pipeline.cancel", runId)).map((a) => [a.actor_name, a.outcome])).toEqual([
       ["Bob Other", "refused"],
       ["Bob Other", "refused"],

@@ -46,19 +46,19 @@ describe.each(testDatabases)("an approval's comment on $name", (testDatabase) =>
     expect(rest.body.current_agent.slug).toBe("inception");
     expect(viaTrpc.current_agent?.slug).toBe("agile");
 
-    const messages = (await trpc().pipeline.conversation({ runId })).messages;
+    const turns = (await trpc().pipeline.conversation({ runId })).turns;
     // Every version says what made it: here the built-in agents' offline drafting, which says it stands in for a model.
-    const outputs = messages.flatMap((m) => (m.kind === "artifact" ? [m] : []));
+    const outputs = turns.flatMap((t) => (t.kind === "output" ? [t.body] : []));
     expect(outputs.length).toBeGreaterThanOrEqual(3);
     for (const output of outputs) {
       expect(output.made_by.kind).toBe("offline");
       expect(output.made_by.detail).toContain("stand-in for a language model");
     }
-    const approvals = messages.filter((m) => m.kind === "approval");
-    expect(approvals.map((m) => [m.agent.slug, m.actor, m.comment])).toEqual([
-      ["requirements", expect.any(String), "Keep the lending rules short."],
-      ["inception", "Rita Ramos", "Inception reads well."],
-      ["agile", expect.any(String), null],
+    const approvals = turns.flatMap((t) => (t.kind === "decided" && t.body.decision === "approve" ? [t] : []));
+    expect(approvals.map((t) => [t.node?.id, t.who, t.body.text])).toEqual([
+      ["agent_requirements", expect.any(String), "Keep the lending rules short."],
+      ["agent_inception", "Rita Ramos", "Inception reads well."],
+      ["agent_agile", expect.any(String), null],
     ]);
 
     const audit = (await env.api.get(`/api/audit?target=${runId}&action=pipeline.approve&outcome=accepted`)).body.entries as { message: string | null }[];

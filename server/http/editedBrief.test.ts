@@ -46,10 +46,10 @@ describe.each(testDatabases)("an edited brief is what the first agent drafts fro
     expect(JSON.stringify(second.content.artifact)).not.toMatch(/driver/i);
 
     // The edit is its own turn in the conversation, and no empty request for changes stands in for it.
-    const { messages } = await createCaller(callerContext(env.server, personAs("Olga Operator"))).pipeline.conversation({ runId });
-    expect(messages.flatMap((m) => (m.kind === "brief" ? [m.brief] : []))).toEqual([BRIEFS.superApp.brief, BRIEFS.clinic.brief]);
-    expect(messages.filter((m) => m.kind === "rejection")).toEqual([]);
-    expect(messages.flatMap((m) => (m.kind === "artifact" ? [m.version] : []))).toEqual([1, 2]);
+    const { turns } = await createCaller(callerContext(env.server, personAs("Olga Operator"))).pipeline.conversation({ runId });
+    expect(turns.flatMap((t) => (t.kind === "input" ? [t.body.value] : []))).toEqual([BRIEFS.superApp.brief, BRIEFS.clinic.brief]);
+    expect(turns.filter((t) => t.kind === "decided" && t.body.decision === "request_changes")).toEqual([]);
+    expect(turns.flatMap((t) => (t.kind === "output" ? [t.body.version] : []))).toEqual([1, 2]);
     await env.api.post(`/runs/${runId}/cancel`, { reason: "test done" });
   });
 });

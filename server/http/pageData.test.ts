@@ -108,8 +108,8 @@ describe.each(testDatabases)("the answers an app page carries on $name", (testDa
     // One </script>, the element's own; no <script> or <!-- opened inside it.
     expect(element.match(/<\/script/gi)).toHaveLength(1);
     expect(element).not.toMatch(/<script|<!--|\u2028/i);
-    const conversation = embedded(html)!.queries.find((q) => q.path === "pipeline.conversation")!.data as { messages: { kind: string; brief?: string }[] };
-    expect(conversation.messages.find((m) => m.kind === "brief")!.brief).toBe(brief);
+    const conversation = embedded(html)!.queries.find((q) => q.path === "pipeline.conversation")!.data as { turns: { kind: string; body: { value?: unknown } }[] };
+    expect(conversation.turns.find((t) => t.kind === "input")!.body.value).toBe(brief);
   });
 
   it("with a bearer token, the page carries the same answers, and no CSRF token (none is needed)", async () => {

@@ -95,11 +95,11 @@ describe.each(testDatabases)("forks of pipeline runs on $name", (testDatabase) =
     expect(JSON.stringify(inception[1]!.content)).toContain("after feedback: try a mobile-first scope");
 
     // The fork's conversation: where it came from, the copied output and its approval (decided in the parent), then Inception at work.
-    const { messages } = await conversation(forkId);
-    expect(messages.map((m) => m.kind)).toEqual(["brief", "forked", "artifact", "approval", "artifact", "agent_working", "artifact"]);
-    expect(messages[1]).toMatchObject({ kind: "forked", from_run_id: parentId, node_id: "agent_inception", actor: "Alan Analyst", feedback: "try a mobile-first scope" });
-    expect(messages[2]).toMatchObject({ kind: "artifact", artifact_type: "requirements", version: 2, copied_from: { run_id: parentId, version: 2 } });
-    expect(messages[3]).toMatchObject({ kind: "approval", comment: "good scope", decided_in: parentId });
+    const { turns } = await conversation(forkId);
+    expect(turns.map((t) => (t.kind === "system" ? t.body.event : t.kind))).toEqual(["input", "forked", "output", "decided", "output", "started", "output"]);
+    expect(turns[1]).toMatchObject({ kind: "system", node: { id: "agent_inception" }, who: "Alan Analyst", body: { event: "forked", from_run_id: parentId, feedback: "try a mobile-first scope" } });
+    expect(turns[2]).toMatchObject({ kind: "output", body: { artifact_type: "requirements", version: 2, copied_from: { run_id: parentId, version: 2 } } });
+    expect(turns[3]).toMatchObject({ kind: "decided", body: { decision: "approve", text: "good scope", decided_in: parentId } });
     // Only Inception's review waits, in the fork; the requirements' was decided in the parent and is not asked again.
     const decisions = (await env.api.get<{ items: { node_id: string; state: string }[] }>(`/api/decisions?view=all&run_id=${forkId}`)).body.items;
     expect(decisions.map((d) => [d.node_id, d.state])).toEqual([["review_inception", "open"]]);
@@ -109,7 +109,7 @@ describe.each(testDatabases)("forks of pipeline runs on $name", (testDatabase) =
     expect(parent.state).toEqual({ phase: "waiting_approval", agent: "inception" });
     expect(parent.forks).toEqual([expect.objectContaining({ run_id: forkId, node_id: "agent_inception", agent: "inception", by: "Alan Analyst" })]);
     expect(await artifacts(parentId, "inception")).toEqual(parentInception);
-    expect((await conversation(parentId)).messages.at(-1)).toMatchObject({ kind: "forked_into", fork_run_id: forkId, node_id: "agent_inception", actor: "Alan Analyst" });
+    expect((await conversation(parentId)).turns.at(-1)).toMatchObject({ kind: "system", node: { id: "agent_inception" }, who: "Alan Analyst", body: { event: "forked_into", fork_run_id: forkId } });
 
     // Approving the fork's Inception moves the fork alone.
     expect((await env.api.post(`/runs/${forkId}/approve`, {})).status).toBe(200);
@@ -132,8 +132,8 @@ describe.each(testDatabases)("forks of pipeline runs on $name", (testDatabase) =
     expect(callsOf(forkId, "requirements").map((c) => c.body.context.brief)).toEqual([edited]);
     expect((await getRun(forkId)).brief).toBe(edited);
     expect((await getRun(parentId)).brief).toBe(BRIEF);
-    const kinds = (await conversation(forkId)).messages.map((m) => m.kind);
-    expect(kinds.slice(0, 3)).toEqual(["brief", "forked", "brief"]);
+    const kinds = (await conversation(forkId)).turns.map((t) => (t.kind === "system" ? t.body.event : t.kind));
+    expect(kinds.slice(0, 3)).toEqual(["input", "forked", "input"]);
   });
 
   it("forks at a review: the agent's output is copied and reviewed anew, never drafted again", async () => {

@@ -31,7 +31,7 @@ describe.each(testDatabases)("retrying an agent stuck in progress on $name", (te
     const inProgress = (runId: string) =>
       eventually(async () => {
         const conversation = (await trpc.pipeline.conversation({ runId }));
-        return conversation.messages.some((m) => m.kind === "agent_working") ? conversation : undefined;
+        return conversation.turns.some((t) => t.kind === "started") ? conversation : undefined;
       }, 30_000, "the first agent called");
     await Promise.all([inProgress(restRun), inProgress(trpcRun)]);
 
@@ -54,9 +54,9 @@ describe.each(testDatabases)("retrying an agent stuck in progress on $name", (te
     expect(viaTrpc).toMatchObject({ status: "IN_PROGRESS_REQUIREMENTS", failure: null, retry_allowed: false });
 
     // The call given up says so, and the agent was called again.
-    const { messages } = await trpc.pipeline.conversation({ runId: restRun });
-    expect(messages.filter((m) => m.kind === "agent_working")).toHaveLength(2);
-    const givenUp = messages.find((m) => m.kind === "error");
-    expect(givenUp).toMatchObject({ error: expect.stringMatching(/^given up after \d+ min in progress and retried by /), retryable: false });
+    const { turns } = await trpc.pipeline.conversation({ runId: restRun });
+    expect(turns.filter((t) => t.kind === "started")).toHaveLength(2);
+    const givenUp = turns.find((t) => t.kind === "failed");
+    expect(givenUp).toMatchObject({ body: { error: expect.stringMatching(/^given up after \d+ min in progress and retried by /), retryable: false } });
   });
 });

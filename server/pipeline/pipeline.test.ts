@@ -257,7 +257,7 @@ describe.each(testDatabases)("agent pipeline on $name", (db) => {
 
         // The conversation ends with the cancellation, who did it and why.
         const conversation = await server.pipeline.queries.conversation(waiting);
-        expect(conversation.messages.at(-1)).toMatchObject({ kind: "cancelled", reason: "brief withdrawn", actor: "Dana" });
+        expect(conversation.turns.at(-1)).toMatchObject({ kind: "outcome", who: "Dana", body: { status: "cancelled", reason: "brief withdrawn" } });
 
         // A completed run has nothing to cancel.
         n8n.style.requirements = "preferred";

@@ -5,7 +5,8 @@ import type { ConversationMarkers, ListChanges, RunChanges } from "../engine/run
 import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib/paging";
 import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
-import type { AgentRef, ArtifactVersion, Conversation, ConversationMessage, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
+import type { AgentRef, ArtifactVersion, Conversation, ConversationTurn, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
+import { briefVersions, conversationTurns, nodeOf } from "./conversationTurns";
 import * as store from "./store";
 import { retryRefusal } from "./status";
 import { gateKey } from "./definition";
@@ -13,9 +14,6 @@ import type { Decision } from "../decisions/schemas";
 import type { ReviewedVersions, StoredVersion } from "../review/sources";
 import { EditedBy } from "./schemas";
 import { madeByStored } from "./provenance";
-
-/** Where a version a fork copied came from (its metadata's `copied_from`). */
-const CopiedFrom = z.object({ run_id: z.string(), version: z.number().int() });
 
 /** An agent's `comment_outcomes` as stored in its envelope, read for what each says was done. */
 const StoredCommentOutcomes = z.array(z.object({ anchor: z.string(), done: z.boolean() }));
@@ -72,18 +70,6 @@ function approvalsByVersion(agents: readonly PipelineAgent[], turns: readonly st
     approvals.set(key, [...(approvals.get(key) ?? []), { by: turn.actor, at: iso(turn.createdAt), comment: turn.payload.comment }]);
   }
   return approvals;
-}
-
-/**
- * Every version of a run's brief, oldest first: the brief as submitted is the one the first edit replaced; each edit
- * is a version of its own, by whoever made it (its turn's id, `turnId`). The last is the one the agents read.
- */
-function briefVersions(run: store.PipelineRunRow, turns: readonly store.TurnRow[]): { version: number; brief: string; by: string | null; turnId: number | null }[] {
-  const edits = turns.flatMap((e) => (e.kind === "brief_edited" ? [e] : []));
-  return [
-    { version: 1, brief: edits[0]?.payload.previous ?? run.brief, by: run.submittedBy?.name ?? null, turnId: null },
-    ...edits.map((e, index) => ({ version: index + 2, brief: e.payload.brief, by: e.actor, turnId: e.id })),
-  ];
 }
 
 export class PipelineQueries {
@@ -190,66 +176,25 @@ export class PipelineQueries {
     );
   }
 
-  /** The run as a conversation: the brief, then each turn in order (agent at work, artifact, decision, failure, end). */
+  /** The run as a conversation: the brief, then each turn in order (agent at work, output, decision, failure, end). */
   async conversation(runId: string): Promise<Conversation> {
     const run = await this.findRun(runId);
-    const agents = run.agents;
     const [turns, artifacts, lineage] = await Promise.all([
       this.database.run((db) => store.listTurns(db, runId)),
       this.database.run((db) => store.listArtifacts(db, runId)).then((found) => found.map(toArtifact)),
       this.database.run((db) => store.lineage(db, run.stitchRunId)),
     ]);
-    const byId = new Map(artifacts.map((a) => [a.id, a]));
-    const lastFailureId = turns.filter((e) => e.kind === "failed").at(-1)?.id;
-    const refOf = (slug: string | null) => {
-      const agent = agents.find((a) => a.slug === slug);
-      return agent ? agentRef(agent) : null;
-    };
-    const briefs = briefVersions(run, turns);
-    const [submitted] = briefs;
-    const messages: ConversationMessage[] = [{ kind: "brief", id: "brief", at: iso(run.createdAt), domain: run.domain, brief: submitted!.brief, version: 1, by: submitted!.by }];
-    for (const e of turns) {
-      const id = `e${e.id}`;
-      const at = iso(e.createdAt);
-      const agent = refOf(e.agent);
-      if (e.kind === "started" && agent) messages.push({ kind: "agent_working", id, at, agent, is_feedback: e.payload.is_feedback });
-      else if (e.kind === "artifact" && agent) {
-        const artifact = byId.get(e.payload.artifact_id);
-        if (artifact) {
-          const edited = EditedBy.safeParse(artifact.metadata?.edited_by);
-          messages.push({
-            kind: "artifact", id, at, agent, artifact_type: artifact.artifact_type, version: artifact.version, content: artifact.content, metadata: artifact.metadata,
-            edited_by: edited.success ? edited.data.name : null, made_by: madeByStored(agents.find((a) => a.slug === e.agent), artifact.metadata),
-            copied_from: CopiedFrom.safeParse(artifact.metadata?.copied_from).data ?? null,
-          });
-        }
-      } else if (e.kind === "approved" && agent) {
-        // An approval a fork copied is told at the time it was decided, in the run it was decided in.
-        const copied = e.payload.decided_in;
-        messages.push({ kind: "approval", id, at: copied ? iso(copied.at) : at, agent, actor: e.actor, comment: e.payload.comment, decided_in: copied?.run_id ?? null });
-      } else if (e.kind === "forked") {
-        messages.push({ kind: "forked", id, at, agent, node_id: e.payload.node_id, from_run_id: e.payload.from_run_id, actor: e.actor, feedback: e.payload.feedback });
-      }
-      // A rejection with nothing said is what an edited brief's restart left behind before it was its own turn alone.
-      else if (e.kind === "rejected" && agent && e.payload.feedback.trim() !== "") messages.push({ kind: "rejection", id, at, agent, feedback: e.payload.feedback, actor: e.actor });
-      else if (e.kind === "failed") {
-        // Only the failure the run is stuck on can be retried; earlier ones were retried already.
-        const latestFailure = e.id === lastFailureId && run.failure !== null;
-        messages.push({ kind: "error", id, at, agent, error: e.payload.error || "the agent failed", retryable: latestFailure });
-      } else if (e.kind === "completed") messages.push({ kind: "completed", id, at });
-      else if (e.kind === "cancelled") messages.push({ kind: "cancelled", id, at, reason: e.payload.reason, actor: e.actor });
-      else if (e.kind === "brief_edited") {
-        const edit = briefs.find((b) => b.turnId === e.id)!;
-        messages.push({ kind: "brief", id, at, domain: run.domain, brief: edit.brief, version: edit.version, by: edit.by });
-      }
-    }
+    const told = conversationTurns(run, turns, new Map(artifacts.map((a) => [a.id, a])));
     // The runs forked from this one, each where it was made, in time with the rest.
     for (const fork of lineage.forks) {
-      const later = messages.findIndex((m, i) => i > 0 && Date.parse(m.at) > Date.parse(fork.at));
-      const told: ConversationMessage = { kind: "forked_into", id: `fork-${fork.run_id}`, at: fork.at, agent: refOf(fork.agent), node_id: fork.node_id, fork_run_id: fork.run_id, actor: fork.by };
-      messages.splice(later === -1 ? messages.length : later, 0, told);
+      const later = told.findIndex((m, i) => i > 0 && Date.parse(m.at) > Date.parse(fork.at));
+      const into: ConversationTurn = {
+        kind: "system", id: `fork-${fork.run_id}`, at: fork.at, who: fork.by, node: nodeOf(run.agents, fork.node_id), attempt: null,
+        body: { event: "forked_into", fork_run_id: fork.run_id },
+      };
+      told.splice(later === -1 ? told.length : later, 0, into);
     }
-    return { run: await this.view(run, lineage), stitch_run_id: run.stitchRunId, messages };
+    return { run: await this.view(run, lineage), stitch_run_id: run.stitchRunId, agents: run.agents.map(agentRef), turns: told };
   }
 
   /**

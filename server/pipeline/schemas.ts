@@ -3,6 +3,7 @@
  * defined once as zod schemas; the types are inferred from them.
  */
 import { z } from "zod";
+import { DecidedBody, FailedBody, InputBody, OutcomeBody, OutputBody, StartedBody, commonEvents, turnOf } from "../conversation/turn";
 import { DecisionRules } from "../engine/schemas";
 import { SentComment } from "../review/schemas";
 import { MadeBy } from "./provenance";
@@ -198,49 +199,57 @@ export const ArtifactVersion = z.object({
 });
 export type ArtifactVersion = z.infer<typeof ArtifactVersion>;
 
-/** What the conversation view shows, in order. */
-export const ConversationMessage = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("brief"), id: z.string(), at: z.string(), domain: z.string(), brief: z.string(),
-    /** 1 for the brief submitted, 2 and on for each edit; the latest is the one the agents read. */
-    version: z.number().int().positive(),
-    /** Who wrote this version of the brief. */
-    by: z.string().nullable(),
-  }),
-  z.object({ kind: z.literal("agent_working"), id: z.string(), at: z.string(), agent: AgentRef, is_feedback: z.boolean() }),
-  z.object({
-    kind: z.literal("artifact"), id: z.string(), at: z.string(), agent: AgentRef, artifact_type: z.string(), version: z.number().int(),
-    content: ArtifactContent, metadata: z.record(z.string(), z.unknown()).nullable(),
-    /** The reviewer who edited this version by hand ("Edited by Rita Ramos"); null for the agent's own. */
-    edited_by: z.string().nullable(),
-    /** What made this version: an n8n agent, a model by name, the offline drafting or a person (provenance.ts). */
-    made_by: MadeBy,
-    /** A version a fork copied from its parent: "copied from RUN_... v2"; null for one made in this run. */
-    copied_from: z.object({ run_id: z.string(), version: z.number().int() }).nullable(),
-  }),
-  z.object({
-    kind: z.literal("approval"), id: z.string(), at: z.string(), agent: AgentRef, actor: z.string().nullable(), comment: z.string().nullable(),
-    /** An approval copied by a fork: the run it was decided in ("decided in RUN_..."), at `at`; null for one decided in this run. */
-    decided_in: z.string().nullable(),
-  }),
-  z.object({
-    kind: z.literal("forked"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), node_id: z.string(), from_run_id: z.string(), actor: z.string().nullable(),
-    /** The first feedback to the agent it restarted at, when one was given. */
-    feedback: z.string().nullable(),
-  }),
-  z.object({ kind: z.literal("forked_into"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), node_id: z.string(), fork_run_id: z.string(), actor: z.string().nullable() }),
-  z.object({ kind: z.literal("rejection"), id: z.string(), at: z.string(), agent: AgentRef, feedback: z.string(), actor: z.string().nullable() }),
-  z.object({ kind: z.literal("error"), id: z.string(), at: z.string(), agent: AgentRef.nullable(), error: z.string(), retryable: z.boolean() }),
-  z.object({ kind: z.literal("completed"), id: z.string(), at: z.string() }),
-  z.object({ kind: z.literal("cancelled"), id: z.string(), at: z.string(), reason: z.string().nullable(), actor: z.string().nullable() }),
+/**
+ * A pipeline run's conversation, in order, in the turn vocabulary every run speaks (conversation/turn.ts): the brief
+ * and each edit of it (`input`), an agent at work (`started`), its output (`output`), a reviewer's approval or request
+ * for changes (`decided`), an agent's failure (`failed`), forks (`system`) and the run's end (`outcome`). A turn about
+ * an agent names its node `agent_<slug>` (label: the agent's name, type `agent`); a fork's turn names the node forked
+ * at, `agent_<slug>` or `review_<slug>` (type `review`). The conversation's `agents` say each agent's slug, place and
+ * artifact type.
+ */
+export const ConversationTurn = z.discriminatedUnion("kind", [
+  turnOf(
+    "input",
+    InputBody.extend({
+      value: z.string().describe("The brief's text."),
+      domain: z.string(),
+      version: z.number().int().positive().describe("1 for the brief submitted, 2 and on for each edit; the latest is the one the agents read."),
+    }),
+  ).describe("A version of the brief; `who` wrote it."),
+  turnOf("started", StartedBody).describe("An agent called; `revising` (and the feedback it revises with) after a request for changes or a fork's first feedback."),
+  turnOf(
+    "output",
+    OutputBody.extend({
+      value: ArtifactContent.describe("The artifact version's content as the agent sent it."),
+      artifact_type: z.string(),
+      version: z.number().int(),
+      metadata: z.record(z.string(), z.unknown()).nullable(),
+      edited_by: z.string().nullable().describe("The reviewer who edited this version by hand (\"Edited by Rita Ramos\"); null for the agent's own."),
+      made_by: MadeBy.describe("What made this version: an n8n agent, a model by name, the offline drafting or a person (provenance.ts)."),
+      copied_from: z.object({ run_id: z.string(), version: z.number().int() }).nullable().describe("A version a fork copied from its parent: \"copied from RUN_... v2\"; null for one made in this run."),
+    }),
+  ).describe("An agent's artifact version."),
+  turnOf(
+    "decided",
+    DecidedBody.extend({
+      value: z.null().describe("Nothing: a review gives its node no value."),
+      decided_in: z.string().nullable().describe("An approval copied by a fork: the run it was decided in (\"decided in RUN_...\"), at `at`; null for one decided in this run."),
+    }),
+  ).describe("A reviewer's approval (`text`: her comment) or request for changes (`text`: her feedback)."),
+  turnOf("failed", FailedBody.extend({ retryable: z.boolean().describe("The failure the run is stuck on: it may be retried; earlier ones were retried already.") })).describe(
+    "An agent's failure; the node is null when no agent is named.",
+  ),
+  turnOf("system", z.discriminatedUnion("event", [...commonEvents])).describe("This run forked from another (`forked`), or forked into another (`forked_into`)."),
+  turnOf("outcome", OutcomeBody).describe("The run completed (every agent approved), or was cancelled by `who` for `reason`."),
 ]);
-export type ConversationMessage = z.infer<typeof ConversationMessage>;
+export type ConversationTurn = z.infer<typeof ConversationTurn>;
 
 export const Conversation = z.object({
   run: PipelineRunView,
   /** The engine run behind this pipeline run, for the graph view. */
   stitch_run_id: z.string(),
-  messages: z.array(ConversationMessage),
+  agents: z.array(AgentRef).describe("The run's agents in order: the agent of each turn's node (`agent_<slug>`, `review_<slug>`)."),
+  turns: z.array(ConversationTurn),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

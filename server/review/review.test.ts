@@ -163,7 +163,7 @@ describe.each(testDatabases)("inline review on $name", (testDatabase) => {
     expect(diff.mismatches).toEqual([]);
 
     const conversation = await createCaller(callerContext(env.server, { kind: "token", accountId: rita.accountId, name: rita.name, role: "reviewer", tokenId: rita.accountId })).pipeline.conversation({ runId });
-    expect(conversation.messages.filter((m) => m.kind === "artifact").map((m) => [m.kind === "artifact" ? m.version : 0, m.kind === "artifact" ? m.edited_by : null])).toEqual([
+    expect(conversation.turns.flatMap((t) => (t.kind === "output" ? [[t.body.version, t.body.edited_by]] : []))).toEqual([
       [1, null],
       [2, "Rita Ramos"],
     ]);

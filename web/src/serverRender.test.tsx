@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderApp } from "./serverRender";
-import { agents, conversation, envelope, messages, requirementsArtifact, runView } from "./testing/fixtures";
+import { agents, conversation, envelope, requirementsArtifact, runView, turns } from "./testing/fixtures";
 import { signedIn } from "./testing/people";
 import type { AuthStatus } from "./lib/trpc";
 
@@ -59,7 +59,7 @@ describe("the app drawn on the server", () => {
 
   it("draws a run's conversation from the answers carried, and the sidebar it does not carry as loading", () => {
     const run = runView({ state: { phase: "waiting_approval", agent: "requirements" }, is_waiting_for_user: true });
-    const shown = conversation(run, [messages.brief(), messages.artifact("a1", agents[0]!, 1, envelope(requirementsArtifact))]);
+    const shown = conversation(run, [turns.brief(), turns.artifact("a1", agents[0]!, 1, envelope(requirementsArtifact))]);
     const html = renderApp(`/app/runs/${run.run_id}`, [
       { path: "auth.status", data: status("reviewer") },
       { path: "pipeline.agents", data: agents },

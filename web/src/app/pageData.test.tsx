@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppProvider } from "./provider";
 import { ConversationView } from "../features/conversation/components/ConversationView";
 import { AuthGate } from "../features/people/components/AuthGate";
-import { agents, conversation, envelope, inceptionArtifact, messages, requirementsArtifact, runView } from "../testing/fixtures";
+import { agents, conversation, envelope, inceptionArtifact, requirementsArtifact, runView, turns } from "../testing/fixtures";
 import { signedIn } from "../testing/people";
 import { pageDataElementId } from "../lib/pageData";
 import { rememberCsrfToken, sessionHeaders } from "../lib/session";
@@ -27,10 +27,10 @@ function masked(token: string): string {
 // A run that has ended: its conversation is not read again when its first change marker arrives (an active one's is, once).
 const run = runView({ state: { phase: "completed", agent: null }, current_agent: null, is_waiting_for_user: false });
 const shown = conversation(run, [
-  messages.brief(),
-  messages.artifact("a1", agents[0]!, 1, envelope(requirementsArtifact)),
-  messages.approval("ap1", agents[0]!),
-  messages.artifact("a2", agents[1]!, 1, envelope(inceptionArtifact)),
+  turns.brief(),
+  turns.artifact("a1", agents[0]!, 1, envelope(requirementsArtifact)),
+  turns.approval("ap1", agents[0]!),
+  turns.artifact("a2", agents[1]!, 1, envelope(inceptionArtifact)),
 ]);
 const status: AuthStatus = { needsSetup: false, me: signedIn("reviewer"), csrfToken: null };
 

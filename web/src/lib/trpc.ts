@@ -24,7 +24,7 @@ export type RunState = PipelineRun["state"];
 export type RunPhase = RunState["phase"];
 export type AgentRef = NonNullable<PipelineRun["current_agent"]>;
 export type Conversation = Pipeline["conversation"];
-export type ConversationMessage = Conversation["messages"][number];
+export type ConversationTurn = Conversation["turns"][number];
 export type NewRunInput = RouterInputs["pipeline"]["createRun"];
 
 /** The reviewer's inbox: every decision a run waits for, whichever front door owns it. */

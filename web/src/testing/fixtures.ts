@@ -3,7 +3,7 @@
  * `justification`), and runs and conversations typed as the server's router answers them, for the app's
  * component tests.
  */
-import type { AgentRef, Conversation, ConversationMessage, PipelineRun, RunState, RunSummary } from "../lib/trpc";
+import type { AgentRef, Conversation, ConversationTurn, PipelineRun, RunState, RunSummary } from "../lib/trpc";
 
 export const agents: AgentRef[] = [
   { slug: "requirements", name: "Requirements", order: 1, artifact_type: "requirements" },
@@ -137,21 +137,34 @@ export function runSummary(overrides: Partial<RunSummary> = {}): RunSummary {
   return { ...run, waiting_for: waiting ? { kind: "role", id: null, name: null, role: "reviewer" } : null, ...overrides };
 }
 
-export const messages = {
-  brief: (): ConversationMessage => ({
-    kind: "brief", id: "brief", at: at(0), domain: "mobility", brief: "A ride-hailing app for a mid-sized city with card payments.", version: 1, by: "Ana Analyst",
+/** An agent's node, as its turns name it. */
+const nodeOf = (agent: AgentRef) => ({ id: `agent_${agent.slug}`, label: agent.name, type: "agent" });
+
+type Of<K extends ConversationTurn["kind"]> = Extract<ConversationTurn, { kind: K }>;
+
+/** A pipeline run's turns, each of its kind, at fixed times. */
+export const turns = {
+  brief: (): Of<"input"> => ({
+    kind: "input", id: "brief", at: at(0), who: "Ana Analyst", node: null, attempt: null, body: { value: "A ride-hailing app for a mid-sized city with card payments.", domain: "mobility", version: 1 },
   }),
-  working: (id: string, agent: AgentRef, isFeedback = false): ConversationMessage => ({ kind: "agent_working", id, at: at(1), agent, is_feedback: isFeedback }),
-  artifact: (id: string, agent: AgentRef, version: number, content: Record<string, unknown>): ConversationMessage => ({
-    kind: "artifact", id, at: at(2 + version), agent, artifact_type: agent.artifact_type, version, content, metadata: null, edited_by: null, copied_from: null,
-    made_by: { kind: "offline", label: "Offline drafting (no language model)", detail: "Drafted offline by the built-in rules from the brief: a stand-in for a language model." },
+  working: (id: string, agent: AgentRef, revising = false): Of<"started"> => ({ kind: "started", id, at: at(1), who: null, node: nodeOf(agent), attempt: null, body: { revising, feedback: null } }),
+  artifact: (id: string, agent: AgentRef, version: number, content: Record<string, unknown>): Of<"output"> => ({
+    kind: "output", id, at: at(2 + version), who: null, node: nodeOf(agent), attempt: null,
+    body: {
+      value: content, artifact_type: agent.artifact_type, version, metadata: null, edited_by: null, copied_from: null,
+      made_by: { kind: "offline", label: "Offline drafting (no language model)", detail: "Drafted offline by the built-in rules from the brief: a stand-in for a language model." },
+    },
   }),
-  approval: (id: string, agent: AgentRef, actor: string | null = null, comment: string | null = null): ConversationMessage => ({ kind: "approval", id, at: at(10), agent, actor, comment, decided_in: null }),
-  rejection: (id: string, agent: AgentRef, feedback: string): ConversationMessage => ({ kind: "rejection", id, at: at(5), agent, feedback, actor: "dana" }),
-  error: (id: string, agent: AgentRef, error: string): ConversationMessage => ({ kind: "error", id, at: at(6), agent, error, retryable: true }),
-  cancelled: (id: string, reason: string | null = null, actor: string | null = null): ConversationMessage => ({ kind: "cancelled", id, at: at(7), reason, actor }),
+  approval: (id: string, agent: AgentRef, who: string | null = null, comment: string | null = null): Of<"decided"> => ({
+    kind: "decided", id, at: at(10), who, node: nodeOf(agent), attempt: null, body: { decision: "approve", text: comment, value: null, decided_in: null },
+  }),
+  rejection: (id: string, agent: AgentRef, feedback: string): Of<"decided"> => ({
+    kind: "decided", id, at: at(5), who: "dana", node: nodeOf(agent), attempt: null, body: { decision: "request_changes", text: feedback, value: null, decided_in: null },
+  }),
+  error: (id: string, agent: AgentRef, error: string): Of<"failed"> => ({ kind: "failed", id, at: at(6), who: null, node: nodeOf(agent), attempt: null, body: { error, retrying: false, retryable: true } }),
+  cancelled: (id: string, reason: string | null = null, who: string | null = null): Of<"outcome"> => ({ kind: "outcome", id, at: at(7), who, node: null, attempt: null, body: { status: "cancelled", reason } }),
 };
 
-export function conversation(run: PipelineRun, list: ConversationMessage[]): Conversation {
-  return { run, stitch_run_id: "00000000-0000-4000-8000-000000000001", messages: list };
+export function conversation(run: PipelineRun, list: ConversationTurn[]): Conversation {
+  return { run, stitch_run_id: "00000000-0000-4000-8000-000000000001", agents, turns: list };
 }

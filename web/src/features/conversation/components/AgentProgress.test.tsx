@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { agents, conversation, envelope, messages as m, requirementsArtifact, runView } from "../../../testing/fixtures";
+import { agents, conversation, envelope, requirementsArtifact, runView, turns as m } from "../../../testing/fixtures";
 import { AgentProgress, stepStates } from "./AgentProgress";
 
 afterEach(cleanup);

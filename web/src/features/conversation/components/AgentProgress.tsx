@@ -3,7 +3,8 @@
  * with an output links to its latest one, which opens where it is (`onJump`).
  */
 import type { MouseEvent } from "react";
-import type { AgentRef, Conversation, ConversationMessage, PipelineAgent } from "../../../lib/trpc";
+import type { AgentRef, Conversation, PipelineAgent } from "../../../lib/trpc";
+import { agentOf } from "../utils/agentOf";
 
 type StepState = "done" | "current" | "waiting" | "failed" | "cancelled" | "todo";
 
@@ -16,19 +17,21 @@ const stateText: Record<StepState, string> = {
   todo: "not started",
 };
 
+type Told = Pick<Conversation, "run" | "agents" | "turns">;
+
 /** The agent the conversation last heard from: once a run is cancelled its state no longer names one. */
-function lastAgentSlug(messages: ConversationMessage[]): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if ("agent" in message && message.agent) return message.agent.slug;
+function lastAgentSlug({ agents, turns }: Told): string | null {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const agent = agentOf(agents, turns[i]!.node);
+    if (agent) return agent.slug;
   }
   return null;
 }
 
-export function stepStates(agents: Pick<AgentRef, "slug">[], conversation: Pick<Conversation, "run" | "messages">): StepState[] {
-  const approved = new Set(conversation.messages.filter((m) => m.kind === "approval").map((m) => (m.kind === "approval" ? m.agent.slug : "")));
+export function stepStates(agents: Pick<AgentRef, "slug">[], conversation: Told): StepState[] {
+  const approved = new Set(conversation.turns.flatMap((t) => (t.kind === "decided" && t.body.decision === "approve" ? [agentOf(conversation.agents, t.node)?.slug] : [])));
   const { phase, agent: stateAgent } = conversation.run.state;
-  const currentSlug = conversation.run.current_agent?.slug ?? stateAgent ?? (phase === "cancelled" ? lastAgentSlug(conversation.messages) : null);
+  const currentSlug = conversation.run.current_agent?.slug ?? stateAgent ?? (phase === "cancelled" ? lastAgentSlug(conversation) : null);
   return agents.map((agent) => {
     if (phase === "completed" || approved.has(agent.slug)) return "done";
     if (agent.slug !== currentSlug) return "todo";
@@ -38,25 +41,28 @@ export function stepStates(agents: Pick<AgentRef, "slug">[], conversation: Pick<
   });
 }
 
-/** The latest output of each agent, by its slug. */
-export function latestOutputs(messages: ConversationMessage[]): Map<string, string> {
+/** The latest output of each agent (its turn's id), by the agent's slug. */
+export function latestOutputs({ agents, turns }: Told): Map<string, string> {
   const latest = new Map<string, string>();
-  for (const message of messages) if (message.kind === "artifact") latest.set(message.agent.slug, message.id);
+  for (const turn of turns) {
+    const agent = turn.kind === "output" ? agentOf(agents, turn.node) : null;
+    if (agent) latest.set(agent.slug, turn.id);
+  }
   return latest;
 }
 
 export interface AgentProgressProps {
   agents: Pick<PipelineAgent, "slug" | "name" | "order">[];
-  conversation: Pick<Conversation, "run" | "messages">;
+  conversation: Told;
   /** The element id of an output's turn, for the step's link. */
-  outputHref?: (messageId: string) => string;
+  outputHref?: (turnId: string) => string;
   /** Opens the output, scrolls to it and focuses it. */
-  onJump?: (messageId: string) => void;
+  onJump?: (turnId: string) => void;
 }
 
 export function AgentProgress({ agents, conversation, outputHref, onJump }: AgentProgressProps) {
   const states = stepStates(agents, conversation);
-  const outputs = latestOutputs(conversation.messages);
+  const outputs = latestOutputs(conversation);
   return (
     <ol className="progress" aria-label="Pipeline progress">
       {agents.map((agent, i) => {

@@ -4,7 +4,8 @@
  * reviewer's composer inline when it is their turn. The pipeline's agents (empty while they load)
  * come from the page, which has them from the agents feature.
  */
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { Conversation as Turns } from "../../../components/Conversation";
 import { EmptyState } from "../../../components/EmptyState";
 import { ErrorNotice, PageLoadError } from "../../../components/ErrorNotice";
 import { RefusedDecisionCard } from "../../../components/RefusedDecisionCard";
@@ -12,10 +13,11 @@ import { Spinner } from "../../../components/Spinner";
 import { useMayDecide, useOpenDecisions } from "../../../lib/decisions";
 import { type RefusedDecision, useRefusedDecision } from "../../../lib/refusedDecision";
 import { RunWatched } from "../../../lib/runChanges";
-import { type AgentRef, type Conversation, type ConversationMessage, type PipelineAgent, type RouterInputs, trpc } from "../../../lib/trpc";
+import { type AgentRef, type Conversation, type PipelineAgent, type RouterInputs, trpc } from "../../../lib/trpc";
 import { useConversation } from "../api/get-conversation";
 import { useApproveRun, useRejectRun, useRetryRun } from "../api/review-run";
-import { annotateConversation, type ConversationNotes } from "../utils/annotate";
+import { agentNodeId } from "../utils/agentOf";
+import { annotateConversation } from "../utils/annotate";
 import { outputTarget, refusalContext } from "../utils/refusal";
 import { useFollowNewMessages } from "../../../lib/useFollowNewMessages";
 import { isRunCancellable } from "../../../lib/runStatus";
@@ -23,10 +25,10 @@ import { useOwnsRun } from "../../../lib/session";
 import { EditBrief } from "./EditBrief";
 import { AgentProgress } from "./AgentProgress";
 import { ExportCard } from "./ExportCard";
-import { type ForkTarget, WithRerunFromHere } from "../../../components/RerunFromHere";
-import {
-  ApprovalMessage, ArtifactMessage, outputElementId, BriefMessage, CancelledLine, CompletedLine, ErrorMessage, ForkedIntoLine, ForkedMessage, RejectionMessage, type RetryControl, WorkingMessage,
-} from "./Messages";
+import type { ForkTarget } from "../../../components/RerunFromHere";
+import type { RetryControl } from "../../../components/Chat";
+import { ErrorMessage, outputElementId, type TurnOf } from "./Messages";
+import { pipelineTurnAdapter } from "./pipelineTurnAdapter";
 import { ReviewComposer } from "./ReviewComposer";
 import { RunHeader } from "./RunHeader";
 import { useConversationFocus } from "../utils/useConversationFocus";
@@ -66,14 +68,14 @@ export function ConversationView({ runId, agents }: { runId: string; agents: Pip
 }
 
 function ConversationBody({ conversation, agents, refreshError }: { conversation: Conversation; agents: PipelineAgent[]; refreshError: unknown }) {
-  const { run, messages } = conversation;
+  const { run, turns } = conversation;
   const notes = useMemo(() => annotateConversation(conversation), [conversation]);
   const approve = useApproveRun();
   const reject = useRejectRun();
   const retry = useRetryRun();
   const { phase } = run.state;
   const agentNames = Object.fromEntries(agents.map((a) => [a.artifact_type, a.name]));
-  const messagesRef = useFollowNewMessages(messages.length);
+  const turnsRef = useFollowNewMessages(turns.length);
   // The review waiting now, from the inbox's record: who may take it, since when; only they read "your review".
   const decision = useOpenDecisions(run.run_id, run.is_waiting_for_user).only();
   const decidable = useMayDecide(decision);
@@ -85,11 +87,11 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
     void utils.pipeline.listChanges.invalidate();
   }, [run.state.phase, run.state.agent, utils]);
 
-  const awaiting = messages.find((m) => m.id === notes.awaitingArtifactId);
+  const awaiting = turns.find((t) => t.id === notes.awaitingArtifactId);
   const currentIndex = agents.findIndex((a) => a.slug === run.current_agent?.slug);
   const nextAgent = currentIndex >= 0 ? agents[currentIndex + 1] ?? null : null;
   // The output the reviewer is looking at: the server refuses a decision once another output is waiting.
-  const expected: ReviewedOutput | undefined = awaiting?.kind === "artifact" && run.current_agent ? { agent: run.current_agent.slug, version: awaiting.version } : undefined;
+  const expected: ReviewedOutput | undefined = awaiting?.kind === "output" && run.current_agent ? { agent: run.current_agent.slug, version: awaiting.body.version } : undefined;
   const decisionPending = approve.isPending ? "approve" : reject.isPending ? "reject" : null;
   const decisionError = approve.error ?? reject.error;
 
@@ -133,25 +135,19 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
   };
 
   // The brief may change, and the first agent start over, until an output is approved (the server's rule too).
-  const latestBrief = messages.findLast((m) => m.kind === "brief");
+  const latestBrief = turns.findLast((t): t is TurnOf<"input"> => t.kind === "input");
   const ownsRun = useOwnsRun(run.submitted_by?.id);
-  const mayEditBrief = ownsRun && isRunCancellable(run.state) && !messages.some((m) => m.kind === "approval");
+  const mayEditBrief = ownsRun && isRunCancellable(run.state) && !turns.some((t) => t.kind === "decided" && t.body.decision === "approve");
 
   /**
    * "Re-run from here" at an agent: a fork of this run in which the agents before it keep their outputs and it drafts
    * afresh (from the brief, edited or not), or revises its output with a first feedback. The server says who may.
    */
   const forkAt = (agent: AgentRef): ForkTarget => ({
-    runId: conversation.stitch_run_id, nodeId: `agent_${agent.slug}`, label: agent.name, nodeType: "Worker", input: null,
-    inputLabel: "The brief the fork's agents read", text: { value: latestBrief?.kind === "brief" ? latestBrief.brief : run.brief, toInput: (brief) => ({ brief }) },
+    runId: conversation.stitch_run_id, nodeId: agentNodeId(agent.slug), label: agent.name, nodeType: "Worker", input: null,
+    inputLabel: "The brief the fork's agents read", text: { value: latestBrief?.body.value ?? run.brief, toInput: (brief) => ({ brief }) },
     latestLabel: "The pipeline in force now",
   });
-  /** Where a turn offers the fork: an agent's latest output, and its failure. */
-  const forkOf = (message: ConversationMessage): ForkTarget | null => {
-    if (message.kind === "artifact" && !notes.artifacts.get(message.id)?.superseded) return forkAt(message.agent);
-    if (message.kind === "error" && message.agent) return forkAt(message.agent);
-    return null;
-  };
 
   /** An agent in progress for longer than AGENT_STUCK_AFTER_MS: the server accepts a retry without a failure. */
   const stuck = run.retry_allowed && !run.failure;
@@ -160,31 +156,27 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
     error: retry.error,
     onRetry: () => retry.mutate({ runId: run.run_id }),
   };
+  const adapter = pipelineTurnAdapter({
+    runId: run.run_id, agents: conversation.agents, notes, decidable, reveal: focus.request, onSkipToDecision: focusDecision, retry: retryControl, stuck, forkAt,
+    editBrief: latestBrief && mayEditBrief ? { turnId: latestBrief.id, control: <EditBrief runId={run.run_id} brief={latestBrief.body.value} firstAgentName={agents[0]?.name ?? "first"} /> } : null,
+  });
 
   return (
     <div className="conversation">
-      <RunHeader run={run} view="conversation" statusRef={focus.statusRef} exportable={messages.some((m) => m.kind === "artifact")} />
+      <RunHeader run={run} view="conversation" statusRef={focus.statusRef} exportable={turns.some((t) => t.kind === "output")} />
       {agents.length > 0 ? <AgentProgress agents={agents} conversation={conversation} outputHref={outputElementId} onJump={focus.reveal} /> : <div className="progress progress-placeholder" />}
       {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
 
-      <div className="messages" ref={messagesRef} role="log" aria-label="Conversation" aria-live="polite">
-        {messages.length === 0 ? <EmptyState title="Nothing here yet">The brief is being recorded.</EmptyState> : null}
-        {messages.map((message) => (
-          <MessageItem
-            key={message.id}
-            runId={run.run_id}
-            message={message}
-            notes={notes}
-            decidable={decidable}
-            reveal={focus.request?.messageId === message.id ? focus.request.seq : 0}
-            retry={message.id === notes.retryableErrorId || (stuck && message.id === notes.liveWorkingId) ? retryControl : null}
-            edit={message.id === latestBrief?.id && mayEditBrief ? <EditBrief runId={run.run_id} brief={latestBrief.brief} firstAgentName={agents[0]?.name ?? "first"} /> : undefined}
-            fork={forkOf(message)}
-          />
-        ))}
-        {phase === "failed" && run.failure && !messages.some((m) => m.kind === "error") ? (
+      <div className="messages" ref={turnsRef} role="log" aria-label="Conversation" aria-live="polite">
+        {turns.length === 0 ? <EmptyState title="Nothing here yet">The brief is being recorded.</EmptyState> : null}
+        <Turns turns={turns} notes={notes} adapter={adapter} />
+        {phase === "failed" && run.failure && !turns.some((t) => t.kind === "failed") ? (
           <ErrorMessage
-            message={{ kind: "error", id: "run-failure", at: run.updated_at, agent: run.current_agent, error: run.failure, retryable: true }}
+            turn={{
+              kind: "failed", id: "run-failure", at: run.updated_at, who: null, attempt: null,
+              node: run.current_agent ? { id: agentNodeId(run.current_agent.slug), label: run.current_agent.name, type: "agent" } : null,
+              body: { error: run.failure, retrying: false, retryable: true },
+            }}
             retry={retryControl}
           />
         ) : null}
@@ -232,41 +224,6 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
       {phase === "completed" ? <ExportCard runId={run.run_id} agentNames={agentNames} /> : null}
     </div>
   );
-}
-
-function MessageItem({ fork, ...props }: Parameters<typeof MessageBody>[0] & { fork: ForkTarget | null }) {
-  return (
-    <WithRerunFromHere target={fork}>
-      <MessageBody {...props} />
-    </WithRerunFromHere>
-  );
-}
-
-function MessageBody({ runId, message, notes, decidable, reveal, retry, edit }: {
-  runId: string; message: ConversationMessage; notes: ConversationNotes; decidable: boolean; reveal: number; retry: RetryControl | null; edit?: ReactNode;
-}) {
-  switch (message.kind) {
-    case "forked":
-      return <ForkedMessage message={message} />;
-    case "forked_into":
-      return <ForkedIntoLine message={message} runId={runId} />;
-    case "brief":
-      return <BriefMessage message={message} edit={edit} />;
-    case "agent_working":
-      return <WorkingMessage message={message} live={message.id === notes.liveWorkingId} retry={retry} />;
-    case "artifact":
-      return <ArtifactMessage message={message} note={notes.artifacts.get(message.id)!} decidable={decidable} runId={runId} reveal={reveal} onSkipToDecision={focusDecision} />;
-    case "approval":
-      return <ApprovalMessage message={message} />;
-    case "rejection":
-      return <RejectionMessage message={message} />;
-    case "error":
-      return <ErrorMessage message={message} retry={retry} />;
-    case "completed":
-      return <CompletedLine message={message} />;
-    case "cancelled":
-      return <CancelledLine message={message} />;
-  }
 }
 
 function ConversationSkeleton() {

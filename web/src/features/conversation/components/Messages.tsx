@@ -1,58 +1,69 @@
-/** One component per kind of conversation message; each renders only what its message holds. */
+/**
+ * The pipeline's turns drawn its own way (the rest as every door draws them, `Conversation`): the brief, an agent at
+ * work, its output for inline review, an approval, a failure, the run completed, and forks. Each renders only what
+ * its turn holds, and the agent it is about (the conversation's `agents`, `agentOf`).
+ */
 import { memo, type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { AgentAvatar } from "../../../components/AgentAvatar";
 import { ArtifactView } from "../../../components/artifacts/ArtifactView";
 import { ChangesMade } from "../../../components/artifacts/ChangesMade";
 import { readEnvelope } from "../../../components/artifacts/shape";
-import { CancelledNote, HumanTurn, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
+import { HumanTurn, RetryAction, type RetryControl, Time, TypingDots } from "../../../components/Chat";
 import { NodeFailed } from "../../../components/NodeTurns";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { Link, paths } from "../../../lib/router";
-import type { ConversationMessage } from "../../../lib/trpc";
+import type { AgentRef, ConversationTurn } from "../../../lib/trpc";
+import { reviewNodeId } from "../utils/agentOf";
 import type { ArtifactNote } from "../utils/annotate";
 import { decidedLine } from "../utils/decidedLine";
 import { forkPoint } from "../utils/forkPoint";
 
 export type { RetryControl };
 
-type MessageOf<K extends ConversationMessage["kind"]> = Extract<ConversationMessage, { kind: K }>;
+export type TurnOf<K extends ConversationTurn["kind"]> = Extract<ConversationTurn, { kind: K }>;
+type SystemEvent = TurnOf<"system">["body"]["event"];
+/** A system turn of one event. */
+export type SystemTurnOf<E extends SystemEvent> = TurnOf<"system"> & { body: Extract<TurnOf<"system">["body"], { event: E }> };
+
+export const isEvent = <E extends SystemEvent>(turn: TurnOf<"system">, event: E): turn is SystemTurnOf<E> => turn.body.event === event;
 
 /** A version of the brief, by whoever wrote it; `edit`: the "Edit brief" control on the latest one, when she may. */
-export const BriefMessage = memo(function BriefMessage({ message, edit }: { message: MessageOf<"brief">; edit?: ReactNode }) {
-  const label = message.version > 1 ? `Brief, version ${message.version}` : "Brief";
+export const BriefMessage = memo(function BriefMessage({ turn, edit }: { turn: TurnOf<"input">; edit?: ReactNode }) {
+  const { version, domain } = turn.body;
+  const label = version > 1 ? `Brief, version ${version}` : "Brief";
   const extra = (
     <>
-      {message.version > 1 ? <span className="version-badge">v{message.version}</span> : null}
-      <span className="tag tag-light">{message.domain}</span>
+      {version > 1 ? <span className="version-badge">v{version}</span> : null}
+      <span className="tag tag-light">{domain}</span>
     </>
   );
   return (
-    <HumanTurn label={label} author={<span className="message-author">{message.version > 1 ? "Edited brief" : "Brief"}</span>} extra={extra} actor={message.by} at={message.at}>
-      <p className="brief-text">{message.brief}</p>
+    <HumanTurn label={label} author={<span className="message-author">{version > 1 ? "Edited brief" : "Brief"}</span>} extra={extra} actor={turn.who} at={turn.at}>
+      <p className="brief-text">{turn.body.value}</p>
       {edit}
     </HumanTurn>
   );
 });
 
 /** `retry`: the agent has been working longer than the server allows before an operator may retry it (the run's `retry_allowed`). */
-export const WorkingMessage = memo(function WorkingMessage({ message, live, retry = null }: { message: MessageOf<"agent_working">; live: boolean; retry?: RetryControl | null }) {
-  const text = message.is_feedback ? `revising after your feedback` : `working on the ${message.agent.artifact_type} output`;
+export const WorkingMessage = memo(function WorkingMessage({ turn, agent, live, retry = null }: { turn: TurnOf<"started">; agent: AgentRef; live: boolean; retry?: RetryControl | null }) {
+  const text = turn.body.revising ? `revising after your feedback` : `working on the ${agent.artifact_type} output`;
   if (!live) {
     return (
       <p className="system-line">
         <span>
-          {message.agent.name} agent started{message.is_feedback ? " a revision" : ""} · <Time at={message.at} />
+          {agent.name} agent started{turn.body.revising ? " a revision" : ""} · <Time at={turn.at} />
         </span>
       </p>
     );
   }
   return (
-    <article className="message message-agent" aria-label={`${message.agent.name} agent is working`}>
-      <AgentAvatar agent={message.agent} />
+    <article className="message message-agent" aria-label={`${agent.name} agent is working`}>
+      <AgentAvatar agent={agent} />
       <div className="bubble bubble-working" role="status">
         <TypingDots />
         <span>
-          <strong>{message.agent.name}</strong> is {text}…
+          <strong>{agent.name}</strong> is {text}…
         </span>
         {retry ? (
           <>
@@ -73,10 +84,11 @@ const reviewLabel: Record<ArtifactNote["review"], string | null> = {
 };
 
 /** The element id of an output's turn: the step bar and the arrival link to it. */
-export const outputElementId = (messageId: string) => `output-${messageId}`;
+export const outputElementId = (turnId: string) => `output-${turnId}`;
 
 export interface ArtifactMessageProps {
-  message: MessageOf<"artifact">;
+  turn: TurnOf<"output">;
+  agent: AgentRef;
   note: ArtifactNote;
   /** Whether the signed-in person may take the review the output waits for (default: yes, as outside the sign-in gate). */
   decidable?: boolean;
@@ -93,7 +105,8 @@ export interface ArtifactMessageProps {
  * decided, when, what changed) until opened, so the page is as long as what still needs reading; the one waiting for
  * review is open, with "Skip to the decision" first in it for a keyboard past its comment buttons.
  */
-export const ArtifactMessage = memo(function ArtifactMessage({ message, note, decidable = true, runId, reveal = 0, onSkipToDecision }: ArtifactMessageProps) {
+export const ArtifactMessage = memo(function ArtifactMessage({ turn, agent, note, decidable = true, runId, reveal = 0, onSkipToDecision }: ArtifactMessageProps) {
+  const { version, edited_by, made_by, copied_from } = turn.body;
   const folded = note.superseded || note.decided !== undefined;
   const [expanded, setExpanded] = useState(!folded);
   // When it is decided or a newer version arrives, this one folds away, so the reviewer reads what comes next; scroll
@@ -114,10 +127,10 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
     });
     return () => cancelAnimationFrame(frame);
   }, [reveal]);
-  const envelope = readEnvelope(message.content);
+  const envelope = readEnvelope(turn.body.value);
   // Someone who may not decide (an analyst, the brief's submitter, anyone but its assignee) reads that it waits for review, not for theirs.
   const label = note.review === "awaiting_review" && !decidable ? "Awaiting review" : reviewLabel[note.review];
-  const bodyId = `${message.id}-body`;
+  const bodyId = `${turn.id}-body`;
   const skip = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
     onSkipToDecision?.();
@@ -125,24 +138,24 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
   return (
     <article
       ref={article}
-      id={outputElementId(message.id)}
+      id={outputElementId(turn.id)}
       tabIndex={-1}
       className={`message message-agent${note.review === "awaiting_review" ? " is-awaiting" : ""}${expanded ? "" : " is-folded"}`}
-      aria-label={`${message.agent.name} output, version ${message.version}`}
+      aria-label={`${agent.name} output, version ${version}`}
     >
-      <AgentAvatar agent={message.agent} />
+      <AgentAvatar agent={agent} />
       <div className="bubble bubble-agent">
         <header className="message-meta artifact-head">
           <div className="artifact-title">
-            <h2 className="message-author">{message.agent.name}</h2>
-            <span className="version-badge" title={`Version ${message.version}`}>
-              v{message.version}
+            <h2 className="message-author">{agent.name}</h2>
+            <span className="version-badge" title={`Version ${version}`}>
+              v{version}
             </span>
-            <Time at={message.at} />
-            {message.edited_by ? <span className="edited-by">Edited by {message.edited_by}</span> : <span className="made-by" title={message.made_by.detail}>{message.made_by.label}</span>}
-            {message.copied_from ? (
+            <Time at={turn.at} />
+            {edited_by ? <span className="edited-by">Edited by {edited_by}</span> : <span className="made-by" title={made_by.detail}>{made_by.label}</span>}
+            {copied_from ? (
               <span className="copied-from">
-                Copied from <Link to={paths.run(message.copied_from.run_id)}>{message.copied_from.run_id}</Link> v{message.copied_from.version}
+                Copied from <Link to={paths.run(copied_from.run_id)}>{copied_from.run_id}</Link> v{copied_from.version}
               </span>
             ) : null}
             {label || note.superseded ? (
@@ -169,21 +182,21 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
             <svg className={`icon chevron${expanded ? " open" : ""}`} viewBox="0 0 20 20" aria-hidden="true">
               <path d="M6 8l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
             </svg>
-            <span className="visually-hidden">{expanded ? "Collapse" : "Expand"} {message.agent.name} version {message.version}</span>
+            <span className="visually-hidden">{expanded ? "Collapse" : "Expand"} {agent.name} version {version}</span>
           </button>
         </header>
         <div id={bodyId} hidden={!expanded} className="artifact-body">
           {runId ? (
             <ReviewedOutput
-              target={{ runId, nodeId: `review_${message.agent.slug}`, version: message.version }}
-              claim={note.isRevision && !message.edited_by ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} label={`What changed in version ${message.version}, as ${message.agent.name} tells it`} /> : null}
+              target={{ runId, nodeId: reviewNodeId(agent.slug), version }}
+              claim={note.isRevision && !edited_by ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${version}`} label={`What changed in version ${version}, as ${agent.name} tells it`} /> : null}
             >
-              <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
+              <ArtifactView artifactType={turn.body.artifact_type} artifact={envelope.artifact} />
             </ReviewedOutput>
           ) : (
             <>
-              {note.isRevision ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${message.version}`} label={`What changed in version ${message.version}, as ${message.agent.name} tells it`} /> : null}
-              <ArtifactView artifactType={message.artifact_type} artifact={envelope.artifact} />
+              {note.isRevision ? <ChangesMade changes={envelope.changes} justification={envelope.justification} title={`What changed in version ${version}`} label={`What changed in version ${version}, as ${agent.name} tells it`} /> : null}
+              <ArtifactView artifactType={turn.body.artifact_type} artifact={envelope.artifact} />
             </>
           )}
           {!note.isRevision && envelope.justification ? (
@@ -199,85 +212,79 @@ export const ArtifactMessage = memo(function ArtifactMessage({ message, note, de
   );
 });
 
-export const ApprovalMessage = memo(function ApprovalMessage({ message }: { message: MessageOf<"approval"> }) {
+/** An approval, with the reviewer's comment quoted, and for one a fork copied, the run it was decided in. */
+export const ApprovalMessage = memo(function ApprovalMessage({ turn }: { turn: TurnOf<"decided"> }) {
+  const name = turn.node?.label ?? "";
+  const { text, decided_in } = turn.body;
   const badge = (
     <span className="decision decision-approved">
       <svg className="icon" viewBox="0 0 20 20" aria-hidden="true">
         <path d="M5 10.5l3.2 3.2L15 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
-      Approved {message.agent.name}
+      Approved {name}
     </span>
   );
   return (
     <HumanTurn
-      label={`Approved ${message.agent.name}`} author={badge} actor={message.actor} at={message.at} quiet={!message.comment && !message.decided_in}
-      extra={message.decided_in ? <span className="copied-from">decided in <Link to={paths.run(message.decided_in)}>{message.decided_in}</Link></span> : undefined}
+      label={`Approved ${name}`} author={badge} actor={turn.who} at={turn.at} quiet={!text && !decided_in}
+      extra={decided_in ? <span className="copied-from">decided in <Link to={paths.run(decided_in)}>{decided_in}</Link></span> : undefined}
     >
-      {message.comment ? <blockquote className="feedback-quote">{message.comment}</blockquote> : null}
+      {text ? <blockquote className="feedback-quote">{text}</blockquote> : null}
     </HumanTurn>
   );
 });
 
-export const RejectionMessage = memo(function RejectionMessage({ message }: { message: MessageOf<"rejection"> }) {
-  return (
-    <HumanTurn label={`Requested changes to ${message.agent.name}`} author={<span className="decision decision-rejected">Requested changes to {message.agent.name}</span>} actor={message.actor} at={message.at}>
-      <blockquote className="feedback-quote">{message.feedback}</blockquote>
-    </HumanTurn>
-  );
-});
-
-export const ErrorMessage = memo(function ErrorMessage({ message, retry }: { message: MessageOf<"error">; retry: RetryControl | null }) {
+/** An agent's failure (or the run's, naming no agent), with Retry while it is the failure the run is stuck on. */
+export const ErrorMessage = memo(function ErrorMessage({ turn, retry }: { turn: TurnOf<"failed">; retry: RetryControl | null }) {
+  const name = turn.node?.label;
   return (
     <NodeFailed
-      label={message.agent ? `${message.agent.name} failed` : "Error"}
-      author={message.agent ? `${message.agent.name} agent failed` : "Something went wrong"}
+      label={name ? `${name} failed` : "Error"}
+      author={name ? `${name} agent failed` : "Something went wrong"}
       avatar={<AgentAvatar agent={null} />}
-      at={message.at}
-      error={message.error}
+      at={turn.at}
+      error={turn.body.error}
       retry={retry}
     />
   );
 });
 
-export function CompletedLine({ message }: { message: MessageOf<"completed"> }) {
+export function CompletedLine({ turn }: { turn: TurnOf<"outcome"> }) {
   return (
     <p className="system-line system-line-success">
       <span>
-        All agents approved · run completed <Time at={message.at} />
+        All agents approved · run completed <Time at={turn.at} />
       </span>
     </p>
   );
 }
 
-/** The run's last word when someone stopped it: who and when on the line, the reason under it. */
-export function CancelledLine({ message }: { message: MessageOf<"cancelled"> }) {
-  return <CancelledNote at={message.at} actor={message.actor} reason={message.reason} />;
-}
-
 /** A fork's first turn: the run it came from, the agent it restarted at, who forked it, and the first feedback she gave. */
-export function ForkedMessage({ message }: { message: MessageOf<"forked"> }) {
-  const at = forkPoint(message.node_id, message.agent?.name ?? null);
+export function ForkedMessage({ turn, agent }: { turn: SystemTurnOf<"forked">; agent: AgentRef | null }) {
+  const { from_run_id, feedback } = turn.body;
+  const at = forkPoint(turn.node?.id ?? "", agent?.name ?? null);
   const author = (
     <span className="message-author">
-      Forked from {at} of <Link to={paths.run(message.from_run_id)}>{message.from_run_id}</Link>
+      Forked from {at} of <Link to={paths.run(from_run_id)}>{from_run_id}</Link>
     </span>
   );
   return (
-    <HumanTurn label={`Forked from ${at} of ${message.from_run_id}`} author={author} actor={message.actor} at={message.at} quiet={!message.feedback}>
-      {message.feedback ? <blockquote className="feedback-quote">{message.feedback}</blockquote> : null}
+    <HumanTurn label={`Forked from ${at} of ${from_run_id}`} author={author} actor={turn.who} at={turn.at} quiet={!feedback}>
+      {feedback ? <blockquote className="feedback-quote">{feedback}</blockquote> : null}
     </HumanTurn>
   );
 }
 
 /** A run forked from this one, where it was made. */
-export function ForkedIntoLine({ message, runId }: { message: MessageOf<"forked_into">; runId: string }) {
-  const at = forkPoint(message.node_id, message.agent?.name ?? null);
+export function ForkedIntoLine({ turn, agent, runId }: { turn: SystemTurnOf<"forked_into">; agent: AgentRef | null; runId: string }) {
+  const at = forkPoint(turn.node?.id ?? "", agent?.name ?? null);
+  const fork = turn.body.fork_run_id;
   return (
     <p className="system-line">
       <span>
         Forked at {at}
-        {message.actor ? ` by ${message.actor}` : ""} into <Link to={paths.run(message.fork_run_id)}>{message.fork_run_id}</Link> ·{" "}
-        <Link to={paths.runCompare(runId, message.fork_run_id)} aria-label={`Compare with ${message.fork_run_id}`}>compare</Link> · <Time at={message.at} />
+        {turn.who ? ` by ${turn.who}` : ""} into <Link to={paths.run(fork)}>{fork}</Link> ·{" "}
+        <Link to={paths.runCompare(runId, fork)} aria-label={`Compare with ${fork}`}>compare</Link> · <Time at={turn.at} />
       </span>
     </p>
   );

@@ -1,10 +1,12 @@
 /**
- * What the conversation shows beside each message, derived from the message order alone:
- * whether an output was approved, sent back, superseded by a later version, or is the one
- * awaiting review now; and which error may still be retried.
+ * What the conversation shows beside each turn. From the turn order: whether an output was approved, sent back,
+ * superseded by a later version, or is the one awaiting review now. From the run's state (`annotateTurns`, as every
+ * door): which agent's start is live while it works, and which failure may be retried.
  */
+import { type NodeNow, type TurnNotes, annotateTurns } from "../../../components/turns";
 import { isAgentWorking } from "../../../lib/runStatus";
-import type { Conversation, ConversationMessage } from "../../../lib/trpc";
+import type { Conversation, ConversationTurn } from "../../../lib/trpc";
+import { agentNodeId, agentOf } from "./agentOf";
 
 export type ReviewState = "awaiting_review" | "approved" | "changes_requested" | "unreviewed";
 
@@ -19,49 +21,50 @@ export interface ArtifactNote {
 }
 
 export interface Decided {
-  kind: "approval" | "rejection";
-  actor: string | null;
+  decision: "approve" | "request_changes";
+  who: string | null;
   at: string;
 }
 
-export interface ConversationNotes {
+export interface ConversationNotes extends TurnNotes {
   artifacts: Map<string, ArtifactNote>;
-  /** The error message whose retry action is live (the run's current failure), if any. */
-  retryableErrorId: string | null;
-  /** The working indicator is live only while it is the run's last word. */
-  liveWorkingId: string | null;
   /** The output the composer reviews, when the run waits for review. */
   awaitingArtifactId: string | null;
 }
 
-type ArtifactMessage = Extract<ConversationMessage, { kind: "artifact" }>;
+type OutputTurn = Extract<ConversationTurn, { kind: "output" }>;
 
-export function annotateConversation({ run, messages }: Pick<Conversation, "run" | "messages">): ConversationNotes {
+/** The run's agent as its node stands now: at work, failed, or waiting (for a review, or for nothing once the run is over). */
+function nodesNow({ state }: Conversation["run"]): Record<string, NodeNow> {
+  if (!state.agent) return {};
+  return { [agentNodeId(state.agent)]: { status: isAgentWorking(state.phase) ? "running" : state.phase } };
+}
+
+export function annotateConversation({ run, agents, turns }: Pick<Conversation, "run" | "agents" | "turns">): ConversationNotes {
   const artifacts = new Map<string, ArtifactNote>();
-  const lastArtifactOf = new Map<string, ArtifactMessage>();
+  const lastArtifactOf = new Map<string, OutputTurn>();
   const seenTypes = new Set<string>();
-  const { phase } = run.state;
 
-  for (const message of messages) {
-    if (message.kind === "artifact") {
-      const previous = lastArtifactOf.get(message.artifact_type);
+  for (const turn of turns) {
+    if (turn.kind === "output") {
+      const previous = lastArtifactOf.get(turn.body.artifact_type);
       if (previous) artifacts.get(previous.id)!.superseded = true;
-      artifacts.set(message.id, { review: "unreviewed", superseded: false, isRevision: seenTypes.has(message.artifact_type) || message.version > 1 });
-      seenTypes.add(message.artifact_type);
-      lastArtifactOf.set(message.artifact_type, message);
-    } else if (message.kind === "approval" || message.kind === "rejection") {
-      const reviewed = [...lastArtifactOf.values()].find((a) => a.agent.slug === message.agent.slug);
+      artifacts.set(turn.id, { review: "unreviewed", superseded: false, isRevision: seenTypes.has(turn.body.artifact_type) || turn.body.version > 1 });
+      seenTypes.add(turn.body.artifact_type);
+      lastArtifactOf.set(turn.body.artifact_type, turn);
+    } else if (turn.kind === "decided" && (turn.body.decision === "approve" || turn.body.decision === "request_changes")) {
+      const reviewed = [...lastArtifactOf.values()].find((a) => a.node?.id === turn.node?.id);
       const note = reviewed ? artifacts.get(reviewed.id) : undefined;
       if (note && note.review === "unreviewed") {
-        note.review = message.kind === "approval" ? "approved" : "changes_requested";
-        note.decided = { kind: message.kind, actor: message.actor, at: message.at };
+        note.review = turn.body.decision === "approve" ? "approved" : "changes_requested";
+        note.decided = { decision: turn.body.decision, who: turn.who, at: turn.at };
       }
     }
   }
 
   let awaitingArtifactId: string | null = null;
   if (run.is_waiting_for_user && run.current_agent) {
-    const current = [...lastArtifactOf.values()].find((a) => a.agent.slug === run.current_agent!.slug);
+    const current = [...lastArtifactOf.values()].find((a) => agentOf(agents, a.node)?.slug === run.current_agent!.slug);
     const note = current ? artifacts.get(current.id) : undefined;
     if (current && note && note.review === "unreviewed") {
       note.review = "awaiting_review";
@@ -69,8 +72,6 @@ export function annotateConversation({ run, messages }: Pick<Conversation, "run"
     }
   }
 
-  const last = messages.at(-1);
-  const retryableErrorId = last?.kind === "error" && last.retryable && phase === "failed" ? last.id : null;
-  const liveWorkingId = last?.kind === "agent_working" && isAgentWorking(phase) ? last.id : null;
-  return { artifacts, retryableErrorId, liveWorkingId, awaitingArtifactId };
+  const over = run.state.phase === "completed" || run.state.phase === "cancelled";
+  return { ...annotateTurns(turns, nodesNow(run), over), artifacts, awaitingArtifactId };
 }

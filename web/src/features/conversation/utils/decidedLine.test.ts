@@ -7,12 +7,12 @@ const at = new Date("2026-03-02T10:32:00").toISOString();
 describe("decidedLine (a decided output reads as one line: who decided, when, what changed)", () => {
   it("names the decision, who took it and when, and what the version changed", () => {
     const changes = { added: ["CAP-009"], modified: ["CAP-001", "CAP-002"], removed: [] };
-    const line = decidedLine({ decided: { kind: "approval", actor: "Rita Ramos", at }, superseded: false, isRevision: true }, changes, now);
+    const line = decidedLine({ decided: { decision: "approve", who: "Rita Ramos", at }, superseded: false, isRevision: true }, changes, now);
     expect(line).toMatch(/^Approved by Rita Ramos · \d{1,2}:\d{2}( [AP]M)? · 1 added, 2 modified$/);
   });
 
   it("says a request for changes, a first version, and a superseded version no one decided", () => {
-    expect(decidedLine({ decided: { kind: "rejection", actor: null, at }, superseded: true, isRevision: false }, null, now)).toMatch(/^Changes requested · \d{1,2}:\d{2}( [AP]M)? · first version$/);
+    expect(decidedLine({ decided: { decision: "request_changes", who: null, at }, superseded: true, isRevision: false }, null, now)).toMatch(/^Changes requested · \d{1,2}:\d{2}( [AP]M)? · first version$/);
     expect(decidedLine({ superseded: true, isRevision: true }, { added: [], modified: [], removed: [] }, now)).toBe("Superseded by a newer version · no changes listed");
   });
 

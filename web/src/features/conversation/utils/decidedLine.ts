@@ -6,7 +6,7 @@ import type { Envelope } from "../../../components/artifacts/shape";
 import { formatDayTime } from "../../../lib/time";
 import type { ArtifactNote } from "./annotate";
 
-const decisionWords = { approval: "Approved", rejection: "Changes requested" } as const;
+const decisionWords = { approve: "Approved", request_changes: "Changes requested" } as const;
 
 /** "2 added, 1 modified"; "first version" for a version that revises none; "no changes listed" for a revision without its list. */
 export function changeSummary(changes: Envelope["changes"], isRevision: boolean): string {
@@ -17,7 +17,7 @@ export function changeSummary(changes: Envelope["changes"], isRevision: boolean)
 
 export function decidedLine(note: Pick<ArtifactNote, "decided" | "superseded" | "isRevision">, changes: Envelope["changes"], now: number = Date.now()): string {
   const parts: string[] = [];
-  if (note.decided) parts.push(`${decisionWords[note.decided.kind]}${note.decided.actor ? ` by ${note.decided.actor}` : ""} · ${formatDayTime(note.decided.at, now)}`);
+  if (note.decided) parts.push(`${decisionWords[note.decided.decision]}${note.decided.who ? ` by ${note.decided.who}` : ""} · ${formatDayTime(note.decided.at, now)}`);
   else if (note.superseded) parts.push("Superseded by a newer version");
   parts.push(changeSummary(changes, note.isRevision));
   return parts.join(" · ");

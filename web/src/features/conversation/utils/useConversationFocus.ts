@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 export interface RevealRequest {
-  messageId: string;
+  turnId: string;
   /** A new number for each request, so the same output can be asked for twice. */
   seq: number;
 }
@@ -15,7 +15,7 @@ export interface RevealRequest {
 export function useConversationFocus({ runId, awaitingId, decidable }: { runId: string; awaitingId: string | null; decidable: boolean }) {
   const [request, setRequest] = useState<RevealRequest | null>(null);
   const statusRef = useRef<HTMLSpanElement>(null);
-  const reveal = useCallback((messageId: string) => setRequest((before) => ({ messageId, seq: (before?.seq ?? 0) + 1 })), []);
+  const reveal = useCallback((turnId: string) => setRequest((before) => ({ turnId, seq: (before?.seq ?? 0) + 1 })), []);
 
   // Once per run opened: the page shows the run's latest state when this runs, so what waits is known.
   const arrivedAt = useRef<string | null>(null);
