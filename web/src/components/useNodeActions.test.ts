@@ -17,6 +17,12 @@ describe("changeAfter", () => {
     expect(changeAfter([at("w1", "waiting", "legal"), at("c", "cancelled", null)], "w1", waits)).toBe("Someone cancelled the run.");
   });
 
+  it("reads the one turn vocabulary: who did it, and a cancelled outcome", () => {
+    const turns = [{ id: "w1", kind: "waiting", node: "legal" }, { id: "o", kind: "outcome", node: null, who: "Dana", body: { status: "cancelled", reason: null } }];
+    expect(changeAfter(turns, "w1", { nodeOf: (t) => t.node, decided: () => null })).toBe("Dana cancelled the run.");
+    expect(changeAfter([turns[0]!, { ...turns[1]!, body: { status: "completed", reason: null } }], "w1", { nodeOf: (t) => t.node, decided: () => null })).toBeNull();
+  });
+
   it("is null while nothing decided the wait", () => {
     expect(changeAfter([at("w1", "waiting", "legal"), at("o", "output", "legal")], "w1", waits)).toBeNull();
   });

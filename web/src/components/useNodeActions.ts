@@ -7,6 +7,7 @@
  * name their node, which of them decide a wait, and how it sends a decision.
  */
 import type { RefusedDecisionCardProps, ResendControl } from "./RefusedDecisionCard";
+import { isRecord } from "../lib/json";
 import { type RefusedDecision, useRefusedDecision } from "../lib/refusedDecision";
 
 /** What the hook reads of a mutation: the node it was sent for, whether it is under way, and the server's refusal. */
@@ -30,7 +31,9 @@ export interface RunWaits<T> {
 type Turn = { id: string; kind: string };
 type Action = RefusedDecision["action"];
 
-const actorOf = (turn: Turn) => ("actor" in turn && typeof turn.actor === "string" ? turn.actor : null);
+const actorOf = (turn: Turn) => ("actor" in turn && typeof turn.actor === "string" ? turn.actor : "who" in turn && typeof turn.who === "string" ? turn.who : null);
+/** A turn telling the run was cancelled: a door's `cancelled` turn, or a cancelled `outcome` of the one turn vocabulary. */
+const cancels = (turn: Turn) => turn.kind === "cancelled" || (turn.kind === "outcome" && "body" in turn && isRecord(turn.body) && turn.body.status === "cancelled");
 
 /** What happened after the wait `waitId`, for a refused decision's card: who decided its node, or that the run was cancelled. */
 export function changeAfter<T extends Turn>(turns: readonly T[], waitId: string, waits: RunWaits<T>): string | null {
@@ -38,7 +41,7 @@ export function changeAfter<T extends Turn>(turns: readonly T[], waitId: string,
   const node = turns[wait] ? waits.nodeOf(turns[wait]) : undefined;
   for (const turn of turns.slice(wait + 1)) {
     const who = actorOf(turn) ?? "Someone";
-    if (turn.kind === "cancelled") return `${who} cancelled the run.`;
+    if (cancels(turn)) return `${who} cancelled the run.`;
     const did = waits.nodeOf(turn) === node ? waits.decided(turn) : null;
     if (did) return `${who} ${did}.`;
   }
