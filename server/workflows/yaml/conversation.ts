@@ -30,11 +30,12 @@ export function conversationTurns(view: WorkflowRunView, definition: WorkflowDef
   const responders = new Map<string | null, Responder>();
   // The reviewer's last reason per approval: what its revision (its next start) revises with.
   const rejections = new Map<string | null, string>();
-  let previous: string | undefined;
+  // The kind of the stored turn before this one (responders aside): the run's cancelled outcome repeats a cancellation.
+  let before: string | undefined;
   for (const turn of stored) {
-    const kind = turn.kind;
-    const after = previous;
-    if (kind !== "responder") previous = kind;
+    const { kind } = turn;
+    const afterCancellation = before === "cancelled";
+    if (kind !== "responder") before = kind;
     const node = turn.nodeId === null ? null : { id: turn.nodeId, label: turn.nodeId, type: nodes.get(turn.nodeId)?.kind ?? "unknown" };
     const envelope = (attempt: number | null = null): Envelope => ({ id: `t${turn.id}`, at: iso(turn.createdAt), who: turn.actor, node, attempt });
     const output = (value: unknown, fields: Responder & { iteration?: number; prompt?: string; feedback?: string }, attempt: number | null = null) => {
@@ -116,7 +117,7 @@ export function conversationTurns(view: WorkflowRunView, definition: WorkflowDef
         break;
       case "outcome": {
         const { status } = StoredPayload.outcome.parse(turn.payload);
-        if (status !== "cancelled" || after !== "cancelled") out.push({ kind: "outcome", ...envelope(), body: { status, reason: null } });
+        if (status !== "cancelled" || !afterCancellation) out.push({ kind: "outcome", ...envelope(), body: { status, reason: null } });
         break;
       }
       case "retried":

@@ -30,7 +30,7 @@ export type NodeAction = "approve" | "reject" | "reply" | "retry";
 
 /** What a person can do on a run's nodes, and what is being sent or was refused, per node. */
 export interface TurnActions {
-  /** The workflow run, whose approvals' outputs are shown for inline review. */
+  /** The workflow run, whose approvals' outputs are shown for inline review (absent: none are). */
   runId?: string;
   pending(nodeId: string): NodeAction | null;
   error(nodeId: string): unknown;
