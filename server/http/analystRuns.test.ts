@@ -193,8 +193,8 @@ describe.each(testDatabases)("the analyst's own runs on $name", (testDatabase) =
     const yamlCancelled = await send(ann, `/api/workflows/runs/${yamlId}/cancel`, { reason: "mine" });
     expect(yamlCancelled.status).toBe(200);
     expect(yamlCancelled.body.status).toBe("cancelled");
-    const yamlEnd = (await trpcAs(ann).workflows.conversation({ runId: yamlId })).turns.find((t) => t.kind === "cancelled");
-    expect(yamlEnd).toMatchObject({ actor: "Ann Analyst", text: "mine" });
+    const yamlEnd = (await trpcAs(ann).workflows.conversation({ runId: yamlId })).turns.find((t) => t.kind === "outcome");
+    expect(yamlEnd).toMatchObject({ who: "Ann Analyst", body: { status: "cancelled", reason: "mine" } });
     expect((await auditOf("workflows.cancel", yamlId)).map((a) => [a.actor_name, a.outcome])).toEqual([
       ["Bob Other", "refused"],
       ["Bob Other", "refused"],

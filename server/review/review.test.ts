@@ -307,7 +307,7 @@ describe.each(testDatabases)("inline review of a YAML approval on $name", (testD
     expect(run.nodes.publish?.output).toContain("> Publish: Courts open at 8.");
     const caller = createCaller(callerContext(env.server, { kind: "token", accountId: rita.accountId, name: rita.name, role: "reviewer", tokenId: rita.accountId }));
     const turns = (await caller.workflows.conversation({ runId })).turns;
-    expect(turns.find((t) => t.kind === "approved")).toMatchObject({ node_id: "check", actor: "Rita Ramos", text: "Shorter.", data: { edited: true } });
+    expect(turns.find((t) => t.kind === "decided" && t.body.decision === "approve")).toMatchObject({ node: { id: "check" }, who: "Rita Ramos", body: { text: "Shorter.", edited: true } });
     // The original stays: the decision's first version, and the step's callback in the engine's event log.
     const closed = (await env.api.as(rita.token).get<ReviewOutput>(`${path}/output`)).body;
     expect(closed.versions.map((v) => [v.version, v.author.kind])).toEqual([[1, "system"], [2, "person"]]);

@@ -89,7 +89,7 @@ nodes:
     expect(done.nodes.own).toMatchObject({ status: "completed", output: "echo: own model prompt", responder: "llm" });
     expect(done.nodes.cmd).toMatchObject({ status: "completed", responder: "llm", output: `echo: Summarise for the team: the brief (run ${started.id})\n` });
     const conversation = await wf.conversation(started.id);
-    expect(conversation.turns.find((t) => t.kind === "output" && t.node_id === "own")!.data).toMatchObject({ responder: "llm", model: "node-model" });
+    expect(conversation.turns.find((t) => t.kind === "output" && t.node?.id === "own")).toMatchObject({ body: { responder: "llm", model: "node-model" } });
 
     const workflowLevel = await wf.run(
       `name: ai-workflow-model
@@ -150,7 +150,8 @@ nodes:
   /** A workflow of one loop node `l` whose prompt carries `[[tag]]`. */
   const loopWorkflow = (tag: string, loop: string) =>
     `name: loop-${tag.replaceAll("_", "-")}\ndescription: a loop\nnodes:\n  - id: l\n    loop:\n      prompt: "[[${tag}]] go on from: $LOOP_PREV_OUTPUT"\n${loop}`;
-  const iterationsOf = async (runId: string) => (await wf.conversation(runId)).turns.filter((t) => t.kind === "iteration" && t.node_id === "l");
+  const iterationsOf = async (runId: string) =>
+    (await wf.conversation(runId)).turns.flatMap((t) => (t.kind === "output" && t.body.iteration !== null && t.node?.id === "l" ? [t] : []));
 
   it("Scenario: Loop with completion signal — the signal on its own line completes the loop", async () => {
     const started = await wf.run(loopWorkflow("own_line", "      until: DONE\n      max_iterations: 5\n"));
@@ -165,7 +166,7 @@ nodes:
     const done = await wf.settled(started.id);
     expect(done.nodes.l).toMatchObject({ status: "completed", output: "All finished.\n  DONE  " });
     const iterations = await iterationsOf(started.id);
-    expect(iterations.map((t) => t.text)).toEqual(["I am not DONE yet, there is more to do.", "All finished.\n  DONE  "]);
+    expect(iterations.map((t) => t.body.value)).toEqual(["I am not DONE yet, there is more to do.", "All finished.\n  DONE  "]);
     expect(requestsWith("[[mid_sentence]]").map(lastUser)).toEqual(["[[mid_sentence]] go on from: ", "[[mid_sentence]] go on from: I am not DONE yet, there is more to do."]);
   });
 
@@ -182,7 +183,7 @@ nodes:
     expect(done.status).toBe("failed");
     expect(done.nodes.l).toMatchObject({ status: "failed", error: 'reached max_iterations (3) without the completion signal "ALL_GREEN"' });
     expect(requestsWith("[[never_done]]")).toHaveLength(3);
-    expect((await iterationsOf(started.id)).map((t) => t.text)).toEqual(["still working (1)", "still working (2)", "still working (3)"]);
+    expect((await iterationsOf(started.id)).map((t) => t.body.value)).toEqual(["still working (1)", "still working (2)", "still working (3)"]);
   });
 
   it("loop: without fresh_context each iteration sees the earlier ones as history; with fresh_context it sees only its prompt", async () => {
@@ -224,7 +225,7 @@ nodes:
     expect(first.status).toBe("waiting_for_user");
     expect(first.nodes.l!.output).toBe("draft 1");
     const waiting = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "waiting");
-    expect(waiting.at(-1)).toMatchObject({ node_id: "l", text: "Anything to change?" });
+    expect(waiting.at(-1)).toMatchObject({ node: { id: "l" }, body: { gate: "reply", prompt: "Anything to change?" } });
 
     // Each question is a decision (an answer), opened when the loop waits and closed by the reply.
     const decisionsOf = async () => (await wf.rest("GET", `/api/decisions?view=all&run_id=${started.id}`)).body.items as { kind: string; state: string; outcome: string | null; title: string }[];
@@ -251,9 +252,9 @@ nodes:
       "draft 2",
       "[[interactive]] revise (ship it) from: draft 2",
     ]);
-    const turns = (await wf.conversation(started.id)).turns.filter((t) => t.node_id === "l").map((t) => t.kind);
-    expect(turns.filter((k) => k === "input")).toHaveLength(2);
-    expect(turns.filter((k) => k === "iteration")).toHaveLength(3);
+    const turns = (await wf.conversation(started.id)).turns.filter((t) => t.node?.id === "l");
+    expect(turns.filter((t) => t.kind === "decided" && t.body.decision === "answer")).toHaveLength(2);
+    expect(turns.filter((t) => t.kind === "output" && t.body.iteration !== null)).toHaveLength(3);
     await expect(wf.server.workflows.commands.input(started.id, "l", "more?", reviewerNamed("ada"))).rejects.toMatchObject({ code: "conflict" });
   });
 

@@ -27,7 +27,7 @@ describe.each(testDatabases)("YAML workflow approvals on $name", (testDatabase) 
     const waiting = await wf.nodeIs(started.id, "review", "waiting_for_user");
     expect(waiting.status).toBe("waiting_for_user");
     // No on_reject: the conversation tells the reviewer that requesting changes cancels the run.
-    expect((await wf.conversation(started.id)).turns.find((t) => t.kind === "waiting")).toMatchObject({ node_id: "review", text: "Approve this? plan for the launch", on_reject: "cancel" });
+    expect((await wf.conversation(started.id)).turns.find((t) => t.kind === "waiting")).toMatchObject({ node: { id: "review" }, body: { gate: "approval", prompt: "Approve this? plan for the launch", on_reject: "cancel" } });
 
     const approved = await approveOverRest(started.id, "review", "looks good");
     expect(approved).toMatchObject({ status: 200, body: { id: started.id } });
@@ -39,9 +39,9 @@ describe.each(testDatabases)("YAML workflow approvals on $name", (testDatabase) 
     const again = await approveOverRest(started.id, "review", "once more");
     expect(again).toMatchObject({ status: 200, body: { status: "completed", nodes: { review: { output: "looks good" } } } });
     await expect(wf.server.workflows.commands.approve(started.id, "review", "and again", reviewerNamed("ada"))).resolves.toMatchObject({ status: "completed" });
-    const approvals = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "approved");
+    const approvals = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "decided" && t.body.decision === "approve");
     expect(approvals).toHaveLength(1);
-    expect(approvals[0]!.text).toBe("looks good");
+    expect(approvals[0]).toMatchObject({ body: { text: "looks good" } });
   });
 
   it("approval: reject without on_reject cancels the run with the reason", async () => {
@@ -53,8 +53,9 @@ describe.each(testDatabases)("YAML workflow approvals on $name", (testDatabase) 
     expect(run.nodes.review!.status).toBe("cancelled");
     expect(run.nodes.after!.status).toBe("cancelled");
     const turns = (await wf.conversation(started.id)).turns;
-    expect(turns.find((t) => t.kind === "rejected")).toMatchObject({ node_id: "review", text: "too risky" });
-    expect(turns.find((t) => t.kind === "cancelled")).toMatchObject({ text: "rejected at review: too risky" });
+    expect(turns.find((t) => t.kind === "decided" && t.body.decision === "request_changes")).toMatchObject({ node: { id: "review" }, body: { text: "too risky" } });
+    // The cancellation is how the run ended: told once, with its reason and who rejected.
+    expect(turns.filter((t) => t.kind === "outcome")).toMatchObject([{ who: "bootstrap token", body: { status: "cancelled", reason: "rejected at review: too risky" } }]);
     // Nothing runs after it: the gate cannot be approved any more.
     expect(await approveOverRest(started.id, "review")).toMatchObject({ status: 409 });
   });
@@ -75,23 +76,22 @@ nodes:
 `);
     const { commands } = wf.server.workflows;
     await wf.nodeIs(started.id, "review", "waiting_for_user");
-    const lastWait = async () => (await wf.conversation(started.id)).turns.filter((t) => t.kind === "waiting").at(-1)?.on_reject;
+    const lastWait = async () => (await wf.conversation(started.id)).turns.findLast((t) => t.kind === "waiting")?.body.on_reject;
     expect(await lastWait()).toBe("revise");
     for (const [round, reason] of [[2, "too vague"], [3, "still vague"]] as const) {
       await commands.reject(started.id, "review", reason, reviewerNamed("grace"));
       const again = await wf.until(started.id, (run) => run.nodes.review!.status === "waiting_for_user" && run.nodes.review!.attempts === round);
       expect(again.status).toBe("waiting_for_user");
-      const rework = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "output" && t.node_id === "review").at(-1);
-      expect(rework!.text).toContain(`> Revise the plan: ${reason}`);
-      expect(rework!.data).toMatchObject({ reason, responder: "offline" });
+      const rework = (await wf.conversation(started.id)).turns.findLast((t) => t.kind === "output" && t.node?.id === "review");
+      expect(rework).toMatchObject({ body: { value: expect.stringContaining(`> Revise the plan: ${reason}`), feedback: reason, responder: "offline" } });
       // The third rejection is the last one allowed: at that wait, requesting changes cancels the run.
       expect(await lastWait()).toBe(round === 3 ? "cancel" : "revise");
     }
     const cancelled = await commands.reject(started.id, "review", "no", reviewerNamed("grace"));
     expect(cancelled).toMatchObject({ status: "cancelled", cancel_reason: "rejected at review 3 times: no" });
     expect(cancelled.nodes.after!.status).toBe("cancelled");
-    const rejections = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "rejected");
-    expect(rejections.map((t) => t.text)).toEqual(["too vague", "still vague", "no"]);
+    const rejections = (await wf.conversation(started.id)).turns.flatMap((t) => (t.kind === "decided" && t.body.decision === "request_changes" ? [t.body.text] : []));
+    expect(rejections).toEqual(["too vague", "still vague", "no"]);
   });
 
   it("approval with when: a false condition skips the gate (nobody is asked), a true one waits for the approval", async () => {

@@ -104,9 +104,11 @@ describe("the example workflows run offline on PGlite", () => {
     expect(done.nodes.announce).toMatchObject({ status: "completed", output_type: "announcement", responder: "offline" });
 
     const turns = (await queries.conversation(started.id)).turns;
-    const revision = turns.find((t) => t.kind === "output" && t.node_id === "review");
-    expect(revision?.text).toContain("> A reviewer rejected the release notes below: Lead with the CSV export.");
-    expect(turns.filter((t) => t.node_id === "review").map((t) => t.kind)).toEqual(["waiting", "rejected", "started", "output", "waiting", "approved"]);
+    const revision = turns.find((t) => t.kind === "output" && t.node?.id === "review");
+    expect(revision).toMatchObject({ body: { value: expect.stringContaining("> A reviewer rejected the release notes below: Lead with the CSV export.") } });
+    expect(turns.filter((t) => t.node?.id === "review").map((t) => (t.kind === "decided" ? `decided ${t.body.decision}` : t.kind))).toEqual(
+      ["waiting", "decided request_changes", "started", "output", "waiting", "decided approve"],
+    );
   });
 
   it("release-notes: the second rejection (on_reject's max_attempts) cancels the run with the reason", async () => {

@@ -41,8 +41,8 @@ describe.each(testDatabases)("forks of YAML workflow runs on $name", (testDataba
     expect(again.status).toBe(201);
     const againId: string = again.body.run.id;
     await wf.settled(againId);
-    const forkedTurn = (await wf.conversation(againId)).turns.find((t) => t.kind === "forked");
-    expect(forkedTurn).toMatchObject({ data: { decided: { review: { by: "bootstrap token", decision: "approve", run_id: forkId } } } });
+    const forkedTurn = (await wf.conversation(againId)).turns.find((t) => t.kind === "system" && t.body.event === "forked");
+    expect(forkedTurn).toMatchObject({ body: { decided: { review: { by: "bootstrap token", decision: "approve", run_id: forkId } } } });
     const asked = await wf.rest("GET", `/api/decisions?view=all&run_id=${againId}`);
     expect(asked.body.items).toEqual([]);
   });
@@ -56,9 +56,10 @@ describe.each(testDatabases)("forks of YAML workflow runs on $name", (testDataba
     const waiting = await wf.nodeIs(forkId, "review", "waiting_for_user");
     expect(waiting.nodes.draft).toMatchObject({ status: "completed", output: "plan for copy me" });
     const turns = (await wf.conversation(forkId)).turns;
-    expect(turns.map((t) => t.kind)).toEqual(["message", "forked", "waiting"]);
-    expect(turns[1]).toMatchObject({ node_id: "review", actor: "bootstrap token", data: { from_run_id: started.id, copied: ["draft"] } });
-    expect(turns[2]).toMatchObject({ node_id: "review", text: "Approve this? plan for copy me" });
+    expect(turns.map((t) => (t.kind === "system" ? t.body.event : t.kind))).toEqual(["input", "forked", "waiting"]);
+    expect(turns[0]).toMatchObject({ body: { value: "copy me" } });
+    expect(turns[1]).toMatchObject({ node: { id: "review", type: "approval" }, who: "bootstrap token", body: { event: "forked", from_run_id: started.id, copied: ["draft"] } });
+    expect(turns[2]).toMatchObject({ node: { id: "review" }, body: { prompt: "Approve this? plan for copy me" } });
     const decisions = await wf.rest("GET", `/api/decisions?view=all&run_id=${forkId}`);
     expect(decisions.body.items).toEqual([expect.objectContaining({ node_id: "review", state: "open" })]);
   });

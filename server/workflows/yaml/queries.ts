@@ -2,16 +2,14 @@
 import type { Database } from "../../../db/client";
 import type { Engine } from "../../engine/engine";
 import type { NodeRow } from "../../engine/transition";
-import { rejectionOutcome } from "./definition";
+import { conversationTurns } from "./conversation";
 import { yamlDefinition, yamlRun } from "./errors";
-import { substitute } from "./references";
-import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView, WorkflowTurn } from "./schemas";
+import type { NodeRunView, RegisteredWorkflow, WorkflowConversation, WorkflowRunExport, WorkflowDetail, WorkflowRunSummary, WorkflowRunView } from "./schemas";
 import * as store from "../store";
-import { isPlainObject } from "../../lib/json";
+import { StoredPayload } from "./storedTurns";
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === "string" ? value : JSON.stringify(value));
-const asRecord = (value: unknown): Record<string, unknown> => (isPlainObject(value) ? value : {});
 
 /** How many times a run is read while transitions keep changing its status under the read (see `read`). */
 const MAX_READS = 5;
@@ -75,81 +73,7 @@ export class WorkflowQueries {
   /** The run as a conversation: its message, then each node's turns in order, and the outcome. */
   async conversation(runId: string): Promise<WorkflowConversation> {
     const { view, turns, definition, rows } = await this.read(runId);
-    const kindOf = new Map(definition.nodes.map((n) => [n.id, n.kind]));
-    const byKey = new Map(rows.map((r) => [r.key, r]));
-    const outputOf = (id: string) => {
-      const r = byKey.get(id);
-      return r ? { status: r.status, output: text(r.output) ?? "" } : undefined;
-    };
-    const out: WorkflowTurn[] = [];
-    // Who answered, per node, until that node's output: nodes running at once write their turns interleaved.
-    const responders = new Map<string | null, Record<string, unknown>>();
-    for (const turn of turns) {
-      const payload = asRecord(turn.payload);
-      if (turn.kind === "responder") {
-        responders.set(turn.nodeId, payload);
-        continue;
-      }
-      const nodeKind = turn.nodeId ? (kindOf.get(turn.nodeId) ?? null) : null;
-      const base = { id: `t${turn.id}`, at: iso(turn.createdAt), node_id: turn.nodeId, node_kind: nodeKind, actor: turn.actor };
-      switch (turn.kind) {
-        case "message":
-          out.push({ ...base, kind: "message", text: String(payload.text ?? ""), data: payload.inputs ? { inputs: payload.inputs } : null });
-          break;
-        case "output":
-        case "iteration":
-        case "followup": {
-          const data = { ...(turn.kind === "output" ? (responders.get(turn.nodeId) ?? {}) : {}), ...payload };
-          const node = definition.nodes.find((n) => n.id === turn.nodeId);
-          if (node?.output_type) data.output_type = node.output_type;
-          out.push({ ...base, kind: turn.kind === "followup" ? "output" : (turn.kind as "output" | "iteration"), text: text(payload.output) ?? "", data });
-          responders.delete(turn.nodeId);
-          break;
-        }
-        case "waiting": {
-          const node = definition.nodes.find((n) => n.id === turn.nodeId);
-          let message: string | null = null;
-          if (node?.kind === "loop") message = node.loop.gate_message ?? null;
-          if (node?.kind !== "approval") {
-            out.push({ ...base, kind: "waiting", text: message, data: payload });
-            break;
-          }
-          message = safeSubstitute(node.approval.message, view, outputOf);
-          // What "Request changes" does at this wait, by the rule `reject` applies: the turns written before it.
-          out.push({ ...base, kind: "waiting", text: message, data: payload, on_reject: rejectionOutcome(node, turns.filter((t) => t.id < turn.id)) });
-          break;
-        }
-        case "skipped":
-          out.push({ ...base, kind: "skipped", text: String(payload.reason ?? ""), data: null });
-          break;
-        case "failed":
-          out.push({ ...base, kind: "failed", text: String(payload.error ?? ""), data: payload });
-          break;
-        case "approved":
-          out.push({ ...base, kind: "approved", text: String(payload.comment ?? ""), data: payload.edited === true ? { edited: true } : null });
-          break;
-        case "rejected":
-          out.push({ ...base, kind: "rejected", text: String(payload.reason ?? ""), data: payload });
-          break;
-        case "input":
-          out.push({ ...base, kind: "input", text: String(payload.text ?? ""), data: null });
-          break;
-        case "cancelled":
-          out.push({ ...base, kind: "cancelled", text: typeof payload.reason === "string" ? payload.reason : null, data: null });
-          break;
-        case "started":
-        case "retried":
-        case "resumed":
-        case "outcome":
-          out.push({ ...base, kind: turn.kind, text: turn.kind === "outcome" ? String(payload.status ?? "") : null, data: payload });
-          break;
-        case "forked":
-          // The fork's first turn: the run it came from (data.from_run_id) and the nodes it copied from it (data.copied).
-          out.push({ ...base, kind: "forked", text: null, data: payload });
-          break;
-      }
-    }
-    return { run: view, turns: out };
+    return { run: view, turns: conversationTurns(view, definition, turns, rows) };
   }
 
   /**
@@ -202,17 +126,8 @@ function nodeView(kind: string, outputType: string | null, row: NodeRow | undefi
     skip_reason: status === "skipped" ? (row?.error ?? null) : null,
     attempts: row?.attempt ?? 0,
     output_type: outputType,
-    responder: responder ? (text(asRecord(responder.payload).responder) ?? null) : null,
+    responder: responder ? ((responder.kind === "iteration" ? StoredPayload.iteration : StoredPayload.responder).parse(responder.payload).responder ?? null) : null,
     started_at: started ? iso(started.createdAt) : null,
     completed_at: settled && finished ? iso(finished.createdAt) : null,
   };
-}
-
-/** An approval's message with its references filled in; a reference that cannot be read shows as written. */
-function safeSubstitute(message: string, view: WorkflowRunView, outputOf: (id: string) => { status: string; output: string } | undefined): string {
-  try {
-    return substitute(message, { runMessage: view.message, runId: view.id, outputOf }, { unresolvable: "empty" });
-  } catch {
-    return message;
-  }
 }

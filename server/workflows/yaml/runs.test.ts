@@ -47,7 +47,7 @@ nodes:
     // The sleeper's own result ("cancelled") came after the run was cancelled: refused, so nothing of it was recorded.
     const after = await wf.get(started.id);
     expect(after.nodes.sleeper).toMatchObject({ status: "cancelled", error: "cancelled: stopped because enough" });
-    const sleeperTurns = (await wf.conversation(started.id)).turns.filter((t) => t.node_id === "sleeper").map((t) => t.kind);
+    const sleeperTurns = (await wf.conversation(started.id)).turns.filter((t) => t.node?.id === "sleeper").map((t) => t.kind);
     expect(sleeperTurns).toEqual(["started"]);
   });
 
@@ -92,7 +92,7 @@ nodes:
     expect(done.status).toBe("completed");
     expect(done.nodes).toMatchObject(nodesAt(1));
     expect(readFileSync(join(wf.runDir(started.id), "once.count"), "utf8")).toBe("1\n");
-    const kinds = (await wf.conversation(started.id)).turns.map((t) => t.kind);
+    const kinds = (await wf.conversation(started.id)).turns.map((t) => (t.kind === "system" ? t.body.event : t.kind));
     expect(kinds.filter((k) => k === "resumed")).toHaveLength(1);
     expect(kinds.filter((k) => k === "outcome")).toHaveLength(2);
 
@@ -120,7 +120,7 @@ nodes:
     expect(await wf.rest("POST", `/api/workflows/runs/${started.id}/nodes/flaky/retry`)).toMatchObject({ status: 200, body: { status: "running" } });
     const done = await wf.settled(started.id);
     expect(done).toMatchObject({ status: "completed", nodes: { flaky: { status: "completed", attempts: 2 }, after: { status: "completed", output: "after fixed" } } });
-    expect((await wf.conversation(started.id)).turns.filter((t) => t.kind === "retried")).toMatchObject([{ node_id: "flaky" }]);
+    expect((await wf.conversation(started.id)).turns.filter((t) => t.kind === "system" && t.body.event === "retried")).toMatchObject([{ node: { id: "flaky" } }]);
   });
 
   it("the seed's load-time scenarios over REST — Scenario: Missing name, Node with multiple mode fields, Node with no mode field, Node id must be unique, Empty prompt rejected: 400 with the located problem; Scenario: Node with exactly one mode field: a prompt node", async () => {

@@ -1,5 +1,6 @@
 /** What clients of the YAML workflows read and send (REST and tRPC), defined once as zod schemas; the types are inferred. */
 import { z } from "zod";
+import { DecidedBody, FailedBody, ForkedEvent, InputBody as TurnInputBody, OutcomeBody, OutputBody, ResumedEvent, RetriedEvent, SkippedBody, StartedBody, WaitingBody, turnOf } from "../../conversation/turn";
 import { ForkOf, ForkedFrom, StartedBy } from "../../engine/schemas";
 import { LocatedIssue, RejectionOutcome, WorkflowDefinition } from "./definition";
 
@@ -83,22 +84,53 @@ export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
 export const WorkflowRunSummary = WorkflowRunView.omit({ nodes: true, forked_from: true, forks: true });
 export type WorkflowRunSummary = z.infer<typeof WorkflowRunSummary>;
 
-/** One turn of a workflow run's conversation. */
-export const WorkflowTurn = z.object({
-  id: z.string(),
-  at: z.string(),
-  kind: z.enum(["message", "started", "output", "iteration", "skipped", "failed", "waiting", "approved", "rejected", "input", "cancelled", "retried", "resumed", "outcome", "forked"]),
-  node_id: z.string().nullable(),
-  node_kind: z.string().nullable(),
-  text: z.string().nullable(),
-  actor: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()).nullable(),
-  /**
-   * On an approval node's wait only: what requesting changes does now. `revise` runs its on_reject prompt and the node
-   * waits again; `cancel` cancels the run (no on_reject, or its last allowed rejection).
-   */
-  on_reject: RejectionOutcome.optional(),
+/** A YAML run's fork opens with where it came from, and also names the nodes it copied (they did not run again). */
+const YamlForkedEvent = ForkedEvent.extend({
+  value: z.null().describe("Always null: a YAML fork's input (its message and inputs) is told by its own input turn."),
+  copied: z.array(z.string()).describe("The nodes copied from the run it was forked from, with their outputs: they did not run again in the fork."),
 });
+
+/**
+ * One turn of a workflow run's conversation, in the one turn vocabulary (server/conversation/turn.ts): `node.type` is
+ * the YAML node's kind (prompt, command, bash, script, loop, approval, cancel). What only a YAML run tells is in the
+ * bodies: a run's named inputs beside its message, an AI node's responder and model, a loop's iteration, an
+ * approval's revision feedback, what requesting changes does at a wait, an approval with the reviewer's edits, and
+ * the nodes a fork copied.
+ */
+export const WorkflowTurn = z.discriminatedUnion("kind", [
+  turnOf("input", TurnInputBody.extend({
+    value: z.string().describe("The run's message (empty when it was started without one)."),
+    inputs: z.record(z.string(), z.unknown()).nullable().describe("The run's named inputs; null when none were given."),
+  })),
+  turnOf("started", StartedBody),
+  turnOf("output", OutputBody.extend({
+    value: z.string().describe("The node's output as text (JSON as its text)."),
+    iteration: z.number().int().nullable().describe("On a loop's iteration: its number (its attempt is the node's attempt); null for a node's output."),
+    prompt: z.string().nullable().describe("On a loop's iteration: the prompt it was given."),
+    output_type: z.string().nullable().describe("The node's `output_type` label."),
+    responder: z.string().nullable().describe("Who answered an AI node: `llm` (with the model), `offline` (the deterministic offline responder); null for other nodes."),
+    model: z.string().nullable().describe("The model that answered, when an LLM did."),
+    feedback: z.string().nullable().describe("On an approval's revision by its on_reject prompt: the reviewer's reason it revised after."),
+  })),
+  turnOf("failed", FailedBody),
+  turnOf("skipped", SkippedBody),
+  turnOf("waiting", WaitingBody.extend({
+    value: z.string().nullable().describe("On an interactive loop's wait: the iteration's answer it asks about; null on an approval's."),
+    on_reject: RejectionOutcome.nullable().describe(
+      "On an approval's wait: what requesting changes does now. `revise` runs its on_reject prompt and the node waits again; " +
+        "`cancel` cancels the run (no on_reject, or its last allowed rejection). Null on an interactive loop's wait.",
+    ),
+  })),
+  turnOf("decided", DecidedBody.extend({
+    value: z.null().describe("Always null: a YAML node's decisions give it no value (an approval's comment, a reply, are `text`)."),
+    edited: z.boolean().describe("On an approval: it passed on the reviewer's edited version of the output it reviewed (the later nodes read it)."),
+    cancelled_run: z.boolean().describe("On a request for changes: it cancelled the run (no on_reject, or its last allowed rejection)."),
+    limit: z.number().int().nullable().describe("On a request for changes that cancelled the run: the on_reject max_attempts it reached; null without on_reject."),
+  })),
+  // A person's retry of a node, a resumption, and where a fork came from; a run's own forks are its view's `forks`.
+  turnOf("system", z.discriminatedUnion("event", [RetriedEvent, ResumedEvent, YamlForkedEvent])),
+  turnOf("outcome", OutcomeBody),
+]);
 export type WorkflowTurn = z.infer<typeof WorkflowTurn>;
 
 export const WorkflowConversation = z.object({ run: WorkflowRunView, turns: z.array(WorkflowTurn) });

@@ -65,7 +65,7 @@ nodes:
     const done = await wf.settled(started.id);
     expect(done.status).toBe("completed");
     expect(done.nodes.flaky).toMatchObject({ status: "completed", output: "ok", attempts: 3, error: null });
-    const failures = (await wf.conversation(started.id)).turns.filter((t) => t.kind === "failed").map((t) => t.text);
+    const failures = (await wf.conversation(started.id)).turns.flatMap((t) => (t.kind === "failed" ? [t.body.error] : []));
     expect(failures).toEqual([
       "attempt 1 failed: exit code 1: attempt 1 failed; attempt 2 of 3 in 1000 ms",
       "attempt 2 failed: exit code 1: attempt 2 failed; attempt 3 of 3 in 2000 ms",

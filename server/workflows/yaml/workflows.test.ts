@@ -94,6 +94,6 @@ nodes:
     const started = await wf.run(yaml);
     const done = await wf.settled(started.id);
     expect(done.nodes.refine).toMatchObject({ status: "completed", responder: "offline", output: expect.stringMatching(/\nDONE$/) });
-    expect((await wf.conversation(started.id)).turns.filter((t) => t.kind === "iteration")).toHaveLength(1);
+    expect((await wf.conversation(started.id)).turns.filter((t) => t.kind === "output" && t.body.iteration !== null)).toHaveLength(1);
   });
 });

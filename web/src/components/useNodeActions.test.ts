@@ -1,31 +1,31 @@
 import { act, renderHook } from "@testing-library/react";
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it, vi } from "vitest";
+import type { CommonTurn } from "./turns";
 import { type NodeMutation, type RunWaits, accepted, changeAfter, useNodeActions } from "./useNodeActions";
 
-type T = { id: string; kind: string; node: string | null; actor?: string | null };
-const waits: RunWaits<T> = { nodeOf: (t) => t.node, decided: (t) => (t.kind === "approved" ? `approved ${t.node}` : null) };
-const at = (id: string, kind: string, node: string | null, actor: string | null = null): T => ({ id, kind, node, actor });
+type T = CommonTurn;
+const waits: RunWaits<T> = { nodeOf: (t) => t.node?.id ?? null, decided: (t) => (t.kind === "decided" ? `approved ${t.node?.label}` : null) };
+const node = (id: string) => ({ id, label: id, type: "approval" });
+const waiting = (id: string, on: string): T => ({ id, at: "2026-11-29T10:00:00Z", kind: "waiting", who: null, node: node(on), attempt: null, body: { gate: "approval", prompt: null, value: null } });
+const approved = (id: string, on: string, who: string | null): T => ({ id, at: "2026-11-29T10:01:00Z", kind: "decided", who, node: node(on), attempt: null, body: { decision: "approve", text: null, value: null } });
+const ended = (id: string, status: "completed" | "cancelled", who: string | null = null): T => ({ id, at: "2026-11-29T10:02:00Z", kind: "outcome", who, node: null, attempt: null, body: { status, reason: null } });
 
 describe("changeAfter", () => {
   it("names who decided the same node's wait after it", () => {
-    const turns = [at("w1", "waiting", "legal"), at("a0", "approved", "other", "Sam"), at("a1", "approved", "legal", "Rita Ramos")];
+    const turns = [waiting("w1", "legal"), approved("a0", "other", "Sam"), approved("a1", "legal", "Rita Ramos")];
     expect(changeAfter(turns, "w1", waits)).toBe("Rita Ramos approved legal.");
   });
 
-  it("says the run was cancelled, by someone when no one is named", () => {
-    expect(changeAfter([at("w1", "waiting", "legal"), at("c", "cancelled", null)], "w1", waits)).toBe("Someone cancelled the run.");
+  it("says the run was cancelled, by whom, or by someone when no one is named", () => {
+    expect(changeAfter([waiting("w1", "legal"), ended("c", "cancelled")], "w1", waits)).toBe("Someone cancelled the run.");
+    expect(changeAfter([waiting("w1", "legal"), ended("c", "cancelled", "Dana")], "w1", waits)).toBe("Dana cancelled the run.");
   });
 
-  it("reads the one turn vocabulary too: who decided, and the run's outcome cancelled", () => {
-    const told = { id: "c", kind: "outcome", node: null, who: "Rita Ramos", body: { status: "cancelled", reason: null } };
-    expect(changeAfter([at("w1", "waiting", "legal"), told], "w1", waits)).toBe("Rita Ramos cancelled the run.");
-    const done = { ...told, body: { status: "completed", reason: null } };
-    expect(changeAfter([at("w1", "waiting", "legal"), done], "w1", waits)).toBeNull();
-  });
-
-  it("is null while nothing decided the wait", () => {
-    expect(changeAfter([at("w1", "waiting", "legal"), at("o", "output", "legal")], "w1", waits)).toBeNull();
+  it("is null while nothing decided the wait, and for a run that ended otherwise", () => {
+    const output: T = { id: "o", at: "2026-11-29T10:01:00Z", kind: "output", who: null, node: node("legal"), attempt: 1, body: { value: "text" } };
+    expect(changeAfter([waiting("w1", "legal"), output], "w1", waits)).toBeNull();
+    expect(changeAfter([waiting("w1", "legal"), ended("d", "completed")], "w1", waits)).toBeNull();
   });
 });
 
@@ -51,7 +51,7 @@ describe("useNodeActions", () => {
     const retry = mutation("fetch", { error: new Error("busy") });
     const send = vi.fn(() => Promise.reject(conflict));
     const refresh = vi.fn();
-    const turns = [at("w1", "waiting", "legal"), at("a1", "approved", "legal", "Rita Ramos"), at("w2", "waiting", "legal")];
+    const turns = [waiting("w1", "legal"), approved("a1", "legal", "Rita Ramos"), waiting("w2", "legal")];
     const { result } = renderHook(() =>
       useNodeActions({
         scope: "test:run",

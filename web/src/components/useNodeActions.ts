@@ -8,6 +8,7 @@
  */
 import type { RefusedDecisionCardProps, ResendControl } from "./RefusedDecisionCard";
 import { type RefusedDecision, useRefusedDecision } from "../lib/refusedDecision";
+import type { CommonTurn } from "./turns";
 
 /** What the hook reads of a mutation: the node it was sent for, whether it is under way, and the server's refusal. */
 export interface NodeMutation {
@@ -27,22 +28,15 @@ export interface RunWaits<T> {
   label?(wait: T | undefined, nodeId: string): string;
 }
 
-type Turn = { id: string; kind: string };
 type Action = RefusedDecision["action"];
 
-/** Who did it: the turn's `who` in the one turn vocabulary, or a door's own `actor`. */
-const actorOf = (turn: Turn) => ("who" in turn && typeof turn.who === "string" ? turn.who : "actor" in turn && typeof turn.actor === "string" ? turn.actor : null);
-/** The run's cancellation: an outcome cancelled in the one turn vocabulary, or a door's own `cancelled` turn. */
-const isCancellation = (turn: Turn) =>
-  turn.kind === "cancelled" || (turn.kind === "outcome" && "body" in turn && typeof turn.body === "object" && turn.body !== null && "status" in turn.body && turn.body.status === "cancelled");
-
 /** What happened after the wait `waitId`, for a refused decision's card: who decided its node, or that the run was cancelled. */
-export function changeAfter<T extends Turn>(turns: readonly T[], waitId: string, waits: RunWaits<T>): string | null {
+export function changeAfter<T extends CommonTurn>(turns: readonly T[], waitId: string, waits: RunWaits<T>): string | null {
   const wait = turns.findIndex((t) => t.id === waitId);
   const node = turns[wait] ? waits.nodeOf(turns[wait]) : undefined;
   for (const turn of turns.slice(wait + 1)) {
-    const who = actorOf(turn) ?? "Someone";
-    if (isCancellation(turn)) return `${who} cancelled the run.`;
+    const who = turn.who ?? "Someone";
+    if (turn.kind === "outcome" && turn.body.status === "cancelled") return `${who} cancelled the run.`;
     const did = waits.nodeOf(turn) === node ? waits.decided(turn) : null;
     if (did) return `${who} ${did}.`;
   }
@@ -56,7 +50,7 @@ export const accepted = (sent: Promise<unknown>): Promise<boolean> =>
     () => false,
   );
 
-export function useNodeActions<Kind extends string, T extends Turn>(door: {
+export function useNodeActions<Kind extends string, T extends CommonTurn>(door: {
   /** The run's refused decision, kept per run: "flow:<run id>". */
   scope: string;
   /** Every kind of action on a node, named, with its mutation. */

@@ -37,19 +37,30 @@ export function workflowRun(overrides: Partial<WorkflowRun> = {}): WorkflowRun {
 
 let next = 0;
 
-/** A turn of `kind` about `node` (a node id and its kind, or null for the run's own turns). */
-export function turn(kind: WorkflowTurn["kind"], node: [id: string, kind: string] | null, fields: Partial<Pick<WorkflowTurn, "text" | "actor" | "data" | "id">> = {}): WorkflowTurn {
+type Envelope = "id" | "at" | "who" | "node" | "attempt";
+/** A turn as a test gives it: its kind and body, and what of its envelope it names (the rest: a fresh id, nobody, no node). */
+type GivenTurn = WorkflowTurn extends infer T ? (T extends WorkflowTurn ? Omit<T, Envelope> & Partial<Pick<T, Envelope>> : never) : never;
+
+/** A turn of a workflow run's conversation. */
+export function turn(given: GivenTurn): WorkflowTurn {
   next += 1;
-  return {
-    id: fields.id ?? `t${next}`,
-    at: "2026-05-04T10:00:01.000Z",
-    kind,
-    node_id: node?.[0] ?? null,
-    node_kind: node?.[1] ?? null,
-    text: fields.text ?? null,
-    actor: fields.actor ?? null,
-    data: fields.data ?? null,
-  };
+  return { id: `t${next}`, at: "2026-05-04T10:00:01.000Z", who: null, node: null, attempt: null, ...given };
 }
+
+/** A node a turn is about: its id (how it is named) and its YAML kind. */
+export const node = (id: string, type: string) => ({ id, label: id, type });
+
+type OutputBody = Extract<WorkflowTurn, { kind: "output" }>["body"];
+type DecidedBody = Extract<WorkflowTurn, { kind: "decided" }>["body"];
+
+/** An output's body: its text, and what else it names (no iteration, label, responder or feedback unless given). */
+export const outputBody = (value: string, fields: Partial<OutputBody> = {}): OutputBody => ({
+  value, iteration: null, prompt: null, output_type: null, responder: null, model: null, feedback: null, ...fields,
+});
+
+/** A decision's body: the decision, the person's words, and what else it names. */
+export const decidedBody = (decision: DecidedBody["decision"], text: string | null, fields: Partial<DecidedBody> = {}): DecidedBody => ({
+  decision, text, value: null, edited: false, cancelled_run: false, limit: null, ...fields,
+});
 
 export const conversationOf = (run: WorkflowRun, turns: WorkflowTurn[]): WorkflowConversation => ({ run, turns });

@@ -6,13 +6,16 @@
  */
 import { useMemo } from "react";
 import { RunConversation as ConversationPage } from "../../../components/Chat";
+import { Conversation } from "../../../components/Conversation";
+import { type TurnNotes, annotateTurns } from "../../../components/turns";
 import { WatchedRunPage } from "../../../components/WatchedRunPage";
 import { useOpenDecisions } from "../../../lib/decisions";
 import { type RunWaits, accepted, useNodeActions } from "../../../components/useNodeActions";
 import { trpc, type WorkflowConversation, type WorkflowTurn } from "../../../lib/trpc";
 import { useApproveNode, useRejectNode, useReplyToNode, useRetryWorkflowNode, useWorkflowConversation } from "../api/runs";
-import { type TurnNotes, annotateTurns } from "../utils/turns";
-import { type NodeAction, type TurnActions, TurnItem, workflowDraftKey } from "./Turns";
+import { isWorkflowRunOver } from "../utils/turns";
+import { type NodeAction, type TurnActions, workflowDraftKey } from "./Turns";
+import { yamlTurnAdapter } from "./yamlTurnAdapter";
 import { WorkflowRunHeader } from "./WorkflowRunHeader";
 import "../workflows.css";
 
@@ -22,8 +25,8 @@ export function WorkflowRunView({ runId }: { runId: string }) {
 
 /** How a YAML run's turns tell its approvals' waits and the decisions on them. */
 const workflowWaits: RunWaits<WorkflowTurn> = {
-  nodeOf: (turn) => turn.node_id,
-  decided: (turn) => (turn.kind === "approved" ? `approved ${turn.node_id}` : turn.kind === "rejected" ? `rejected ${turn.node_id}` : null),
+  nodeOf: (turn) => turn.node?.id ?? null,
+  decided: (turn) => (turn.kind !== "decided" ? null : turn.body.decision === "approve" ? `approved ${turn.node?.id}` : turn.body.decision === "request_changes" ? `rejected ${turn.node?.id}` : null),
 };
 
 /** The node actions of one run: one mutation per kind of action, each answering for the node it was sent for. */
@@ -75,11 +78,11 @@ function useTurnActions({ run, turns }: WorkflowConversation, notes: TurnNotes):
 
 function RunConversation({ conversation, refreshError }: { conversation: WorkflowConversation; refreshError: unknown }) {
   const { run, turns } = conversation;
-  const notes = useMemo(() => annotateTurns(conversation), [conversation]);
+  const notes = useMemo(() => annotateTurns(conversation.turns, conversation.run.nodes, isWorkflowRunOver(conversation.run.status)), [conversation]);
   const actions = useTurnActions(conversation, notes);
   return (
     <ConversationPage className="workflow-run" header={<WorkflowRunHeader run={run} view="conversation" />} refreshError={refreshError} count={turns.length}>
-      {turns.map((turn) => (notes.repeated.has(turn.id) ? null : <TurnItem key={turn.id} turn={turn} notes={notes} actions={actions} />))}
+      <Conversation turns={turns} notes={notes} adapter={yamlTurnAdapter(run.id, actions)} />
     </ConversationPage>
   );
 }
