@@ -76,7 +76,7 @@ export async function pageQueries(ctx: AppContext, pathname: string): Promise<Pa
   const reads: Promise<PageQuery | null>[] = [answer("auth.status", () => caller.auth.status())];
   const run = match(appPagePaths.pipelineRun.pattern, pathname);
   if (run?.runId) {
-    // The conversation's first reads (web/src/app/routes.tsx ConversationPage, features/conversation/api/get-conversation.ts).
+    // The conversation's first reads (web/src/app/routes.tsx ConversationPage, features/pipeline-conversation/api/get-conversation.ts).
     const input = { runId: run.runId };
     reads.push(answer("pipeline.agents", () => caller.pipeline.agents()));
     reads.push(answer("pipeline.conversation", () => caller.pipeline.conversation(input), input));

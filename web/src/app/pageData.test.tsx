@@ -6,7 +6,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppProvider } from "./provider";
-import { ConversationView } from "../features/conversation/components/ConversationView";
+import { ConversationView } from "../features/pipeline-conversation/components/ConversationView";
 import { AuthGate } from "../features/people/components/AuthGate";
 import { agents, conversation, envelope, inceptionArtifact, requirementsArtifact, runView, turns } from "../testing/fixtures";
 import { signedIn } from "../testing/people";

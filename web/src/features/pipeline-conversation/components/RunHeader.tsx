@@ -14,7 +14,7 @@ import { formatDateTime } from "../../../lib/time";
 import type { PipelineRun } from "../../../lib/trpc";
 import { CancelPipelineRun } from "./CancelPipelineRun";
 import { RunDownloads } from "./RunDownloads";
-import "../conversation.css";
+import "../pipeline-conversation.css";
 
 /** `statusRef`: where focus goes after a decision (the run's status says what happens next); `exportable`: it has an output. */
 export function RunHeader({ run, view, statusRef, exportable = false }: { run: PipelineRun; view: "conversation" | "graph"; statusRef?: RefObject<HTMLSpanElement | null>; exportable?: boolean }) {

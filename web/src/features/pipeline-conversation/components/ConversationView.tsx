@@ -32,7 +32,7 @@ import { pipelineTurnAdapter } from "./pipelineTurnAdapter";
 import { ReviewComposer } from "./ReviewComposer";
 import { RunHeader } from "./RunHeader";
 import { useConversationFocus } from "../utils/useConversationFocus";
-import "../conversation.css";
+import "../pipeline-conversation.css";
 
 type ReviewedOutput = NonNullable<RouterInputs["pipeline"]["approve"]["expected"]>;
 
