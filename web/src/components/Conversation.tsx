@@ -26,6 +26,8 @@ export interface ConversationAdapter<T extends CommonTurn> {
   avatar(node: TurnNode | null): ReactNode;
   /** What a node does while it works ("working", "running"). */
   verb?: string;
+  /** A node's kind, where the door names it beside the node's name in a line ("draft (prompt) started"); none unless given. */
+  kindOf?(node: TurnNode): string | null;
   /** How the door names its input turn ("Input", "Message", "Inputs", "Brief"). */
   inputName?: string;
   /** Where one of its runs lives, how it is named in a line ("run 1a2b3c4d", "RUN_…"), and the comparison of two. */
@@ -82,6 +84,9 @@ const decidedWords: Record<CommonTurn<"decided">["body"]["decision"], string> = 
 function CommonTurnView<T extends CommonTurn>({ turn: given, notes, adapter }: { turn: T; notes: TurnNotes; adapter: ConversationAdapter<T> }) {
   const turn: CommonTurn = given;
   const name = turn.node?.label ?? "the run";
+  const kind = turn.node ? (adapter.kindOf?.(turn.node) ?? null) : null;
+  /** The node as a line names it: with its kind, where the door names one. */
+  const line = kind ? `${name} (${kind})` : name;
   switch (turn.kind) {
     case "input":
       return (
@@ -92,7 +97,7 @@ function CommonTurnView<T extends CommonTurn>({ turn: given, notes, adapter }: {
     case "started":
       return (
         <NodeStarted
-          name={name} line={name} avatar={adapter.avatar(turn.node)} verb={adapter.verb ?? "working"}
+          name={name} detail={kind ? `(${kind}) ` : ""} line={line} avatar={adapter.avatar(turn.node)} verb={adapter.verb ?? "working"}
           revising={turn.body.revising} attempt={turn.attempt ?? 1} at={turn.at} live={notes.working.has(turn.id)}
         />
       );
@@ -106,12 +111,12 @@ function CommonTurnView<T extends CommonTurn>({ turn: given, notes, adapter }: {
     case "failed": {
       const retry = notes.retryable.has(turn.id) && turn.node && adapter.retry ? adapter.retry(turn.node.id) : null;
       return (
-        <NodeFailed label={`${name} failed`} author={`${name} failed`} avatar={adapter.avatar(turn.node)} retrying={turn.body.retrying}
-          attempt={turn.attempt ?? undefined} at={turn.at} error={turn.body.error} retry={retry} />
+        <NodeFailed label={`${name} failed`} author={`${line} failed`} avatar={adapter.avatar(turn.node)} retrying={turn.body.retrying}
+          attempt={turn.attempt ?? undefined} at={turn.at} error={turn.body.error || "No error was recorded."} retry={retry} />
       );
     }
     case "skipped":
-      return <NodeSkipped name={name} at={turn.at} reason={turn.body.reason} />;
+      return <NodeSkipped name={line} at={turn.at} reason={turn.body.reason || "No reason was recorded."} />;
     case "waiting":
       return (
         <NodeMessage label={`${name} waits for a person`} avatar={adapter.avatar(turn.node)} name={name} at={turn.at} awaiting={notes.awaiting.has(turn.id)} body="flow-turn-body">

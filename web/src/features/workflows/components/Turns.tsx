@@ -1,16 +1,15 @@
 /**
  * A YAML run's turns where they read their own way (the rest every run's conversation draws alike, see
- * yamlTurnAdapter.tsx): the run's message, a node starting with its kind, its output (a loop's iteration, an
- * approval's revision, the responder's badge), a skipped node and a failure named with the node's kind, a wait for a
- * person (with the review or reply composer while it can be answered), an approval that passed on the reviewer's
+ * yamlTurnAdapter.tsx): the run's message, its output (a loop's iteration, an approval's revision, the responder's
+ * badge), a wait for a person (with the review or reply composer while it can be answered), an approval that passed on the reviewer's
  * edits, and where a fork came from. Each renders only what its turn holds; what a person can do arrives as
  * `actions`, so every state renders from props.
  */
 import { memo } from "react";
-import { AgentAvatar, GlyphAvatar } from "../../../components/AgentAvatar";
-import { HumanTurn, type RetryControl, SystemLine } from "../../../components/Chat";
+import { GlyphAvatar } from "../../../components/AgentAvatar";
+import { HumanTurn, SystemLine } from "../../../components/Chat";
 import { DecidedTurn } from "../../../components/Conversation";
-import { NodeFailed, NodeMessage, NodeSkipped, NodeStarted } from "../../../components/NodeTurns";
+import { NodeMessage } from "../../../components/NodeTurns";
 import { RefusedDecisionCard, type RefusedDecisionCardProps } from "../../../components/RefusedDecisionCard";
 import { ReviewForm } from "../../../components/ReviewForm";
 import type { ForkTarget } from "../../../components/RerunFromHere";
@@ -18,7 +17,6 @@ import type { TurnNode } from "../../../components/turns";
 import { useMayDecide } from "../../../lib/decisions";
 import { Link, paths } from "../../../lib/router";
 import type { Decision, WorkflowTurn } from "../../../lib/trpc";
-import { nodeName } from "../utils/turns";
 import { ReplyComposer } from "./ReplyComposer";
 import { ReviewedOutput } from "../../../components/review/InlineReview";
 import { TurnOutput } from "./TurnOutput";
@@ -71,22 +69,6 @@ export const MessageTurn = memo(function MessageTurn({ turn }: { turn: YamlTurn<
   );
 });
 
-export function StartedTurn({ turn, live }: { turn: YamlTurn<"started">; live: boolean }) {
-  return (
-    <NodeStarted
-      name={idOf(turn.node)}
-      detail={turn.node ? `(${turn.node.type}) ` : ""}
-      line={nodeName(turn.node)}
-      avatar={<NodeAvatar kind={turn.node?.type ?? null} />}
-      verb="running"
-      revising={turn.body.revising}
-      attempt={turn.attempt ?? 1}
-      at={turn.at}
-      live={live}
-    />
-  );
-}
-
 export const OutputTurn = memo(function OutputTurn({ turn }: { turn: YamlTurn<"output"> }) {
   const node = idOf(turn.node);
   const kind = turn.node?.type ?? null;
@@ -128,24 +110,6 @@ export const OutputTurn = memo(function OutputTurn({ turn }: { turn: YamlTurn<"o
     </NodeMessage>
   );
 });
-
-export function SkippedTurn({ turn }: { turn: YamlTurn<"skipped"> }) {
-  return <NodeSkipped name={nodeName(turn.node)} at={turn.at} reason={turn.body.reason || "No reason was recorded."} />;
-}
-
-export function FailedTurn({ turn, retry }: { turn: YamlTurn<"failed">; retry: RetryControl | null }) {
-  return (
-    <NodeFailed
-      label={`${idOf(turn.node)} failed`}
-      author={`${nodeName(turn.node)} failed`}
-      avatar={<AgentAvatar agent={null} />}
-      retrying={turn.body.retrying}
-      at={turn.at}
-      error={turn.body.error || "No error was recorded."}
-      retry={retry}
-    />
-  );
-}
 
 /** A node waiting for a person: an approval's message, or an interactive loop's question, with the composer while it can be answered. */
 export function WaitingTurn({ turn, open, actions }: { turn: YamlTurn<"waiting">; open: boolean; actions: TurnActions }) {

@@ -2,7 +2,6 @@
  * What a workflow run's page reads of the run beside its turns (which turns are live, `annotateTurns` in
  * components/turns.ts says): whether it can still change, whether it can be resumed, and how a turn names its node.
  */
-import type { TurnNode } from "../../../components/turns";
 import type { WorkflowRun, WorkflowRunStatus } from "../../../lib/trpc";
 
 /** A run keeps changing (and is polled) while a node runs or a person is awaited. */
@@ -20,8 +19,3 @@ export function isResumable(run: Pick<WorkflowRun, "status" | "cancel_reason">):
 
 /** A run is over once it completed or was cancelled: nothing in it can be answered or retried (a failed run can). */
 export const isWorkflowRunOver = (status: WorkflowRunStatus) => status === "completed" || status === "cancelled";
-
-/** The node a turn speaks of, with its kind: `draft (prompt)`. */
-export function nodeName(node: TurnNode | null): string {
-  return node ? `${node.label} (${node.type})` : "the run";
-}
