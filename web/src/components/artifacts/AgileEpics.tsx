@@ -80,7 +80,7 @@ function Epic({ epic, index, anchor }: { epic: Plain; index: number; anchor: str
       {description ? <Prose text={description} /> : null}
       {Object.keys(rest).length > 0 ? <MetaList record={rest} /> : null}
       {storyList.length > 0 ? (
-        <ol className="stories">
+        <ol className="card-list stories">
           {storyList.map((story, j) =>
             isPlainObject(story) ? (
               <UserStory key={pickString(story, "id", "story_id") ?? j} story={story} anchor={storyAnchors[j]} />
@@ -101,7 +101,7 @@ export function AgileEpics({ value, anchor }: { value: unknown; anchor?: string 
   const anchors = useItemAnchors(anchor);
   if (!Array.isArray(value) || !value.every(isPlainObject)) return <DataView value={value} label="Epics" anchor={anchor} />;
   return (
-    <ol className="epics">
+    <ol className="card-list epics">
       {value.map((epic, i) => <Epic key={pickString(epic, "id", "epic_id") ?? i} epic={epic} index={i} anchor={anchors[i]} />)}
     </ol>
   );

@@ -94,7 +94,7 @@ function Suite({ suite, index, anchor }: { suite: Plain; index: number; anchor: 
       {description ? <Prose text={description} /> : null}
       {Object.keys(rest).length > 0 ? <MetaList record={rest} /> : null}
       {caseList.length > 0 ? (
-        <ol className="stories">
+        <ol className="card-list stories">
           {caseList.map((testCase, j) =>
             isPlainObject(testCase) ? (
               <TestCase key={pickString(testCase, "id", "case_id") ?? j} testCase={testCase} anchor={caseAnchors[j]} />
@@ -117,7 +117,7 @@ export function TestSuites({ value, anchor }: { value: unknown; anchor?: string 
   const anchors = useItemAnchors(anchor);
   if (!Array.isArray(value) || !value.every(isPlainObject)) return <DataView value={value} label="Test suites" anchor={anchor} />;
   return (
-    <ol className="suites">
+    <ol className="card-list suites">
       {value.map((suite, i) => <Suite key={pickString(suite, "id", "suite_id") ?? i} suite={suite} index={i} anchor={anchors[i]} />)}
     </ol>
   );

@@ -149,7 +149,7 @@ function SubscriptionList() {
   if (subscriptions.isError && !subscriptions.data) return <ErrorNotice title="Subscriptions could not be loaded" error={subscriptions.error} />;
   if (subscriptions.data.length === 0) return <EmptyState title="No subscriptions yet">Add one above to send events to a URL.</EmptyState>;
   return (
-    <ul className="subscription-list" aria-label="Subscriptions">
+    <ul className="card-list subscription-list" aria-label="Subscriptions">
       {subscriptions.data.map((subscription) => (
         <SubscriptionCard key={subscription.id} subscription={subscription} />
       ))}
