@@ -146,7 +146,7 @@ function GraphPage({ stitchRunId, header, error, watched = false }: { stitchRunI
 function RunGraphPage({ runId }: { runId: string }) {
   const conversation = useConversation(runId);
   const data = conversation.data;
-  return <GraphPage stitchRunId={data?.stitch_run_id} header={data ? <RunHeader run={data.run} view="graph" /> : null} error={conversation.error} />;
+  return <GraphPage stitchRunId={data?.stitch_run_id} header={data ? <RunHeader run={data.run} agents={data.agents} view="graph" /> : null} error={conversation.error} />;
 }
 
 /** A workflow run is an engine run under the same id, so the engine's graph view shows it. */

@@ -163,7 +163,7 @@ function ConversationBody({ conversation, agents, refreshError }: { conversation
 
   return (
     <div className="conversation">
-      <RunHeader run={run} view="conversation" statusRef={focus.statusRef} exportable={turns.some((t) => t.kind === "output")} />
+      <RunHeader run={run} agents={conversation.agents} view="conversation" statusRef={focus.statusRef} exportable={turns.some((t) => t.kind === "output")} />
       {agents.length > 0 ? <AgentProgress agents={agents} conversation={conversation} outputHref={outputElementId} onJump={focus.reveal} /> : <div className="progress progress-placeholder" />}
       {refreshError ? <ErrorNotice title="Updates paused: the latest state could not be fetched" error={refreshError} /> : null}
 

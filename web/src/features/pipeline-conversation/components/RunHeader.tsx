@@ -11,13 +11,20 @@ import { paths } from "../../../lib/router";
 import { forkPoint } from "../utils/forkPoint";
 import { isRunCancellable } from "../../../lib/runStatus";
 import { formatDateTime } from "../../../lib/time";
-import type { PipelineRun } from "../../../lib/trpc";
+import type { AgentRef, PipelineRun } from "../../../lib/trpc";
 import { CancelPipelineRun } from "./CancelPipelineRun";
 import { RunDownloads } from "./RunDownloads";
 import "../pipeline-conversation.css";
 
 /** `statusRef`: where focus goes after a decision (the run's status says what happens next); `exportable`: it has an output. */
-export function RunHeader({ run, view, statusRef, exportable = false }: { run: PipelineRun; view: "conversation" | "graph"; statusRef?: RefObject<HTMLSpanElement | null>; exportable?: boolean }) {
+/** `agents`: the run's agents, which name where it was forked and where its forks start ("at Inception"). */
+export function RunHeader({ run, agents, view, statusRef, exportable = false }: {
+  run: PipelineRun;
+  agents: readonly AgentRef[];
+  view: "conversation" | "graph";
+  statusRef?: RefObject<HTMLSpanElement | null>;
+  exportable?: boolean;
+}) {
   const titleRef = useRef<HTMLHeadingElement>(null);
   return (
     <header className="run-header">
@@ -34,7 +41,7 @@ export function RunHeader({ run, view, statusRef, exportable = false }: { run: P
         · {run.submitted_by?.name ? `submitted by ${run.submitted_by.name}, ` : "started "}
         {formatDateTime(run.created_at)}
       </p>
-      <PipelineLineage run={run} />
+      <PipelineLineage run={run} agents={agents} />
       {exportable ? <RunDownloads runId={run.run_id} completed={run.state.phase === "completed"} /> : null}
       <RunTabs conversation={paths.run(run.run_id)} graph={paths.runGraph(run.run_id)} view={view} />
     </header>
@@ -42,8 +49,10 @@ export function RunHeader({ run, view, statusRef, exportable = false }: { run: P
 }
 
 /** Where the run was forked from (the parent, the agent), and the runs forked from it, each a link with its comparison. */
-function PipelineLineage({ run }: { run: PipelineRun }) {
-  const at = (fork: { node_id: string; agent: string | null }) => forkPoint(fork.node_id, fork.agent);
+function PipelineLineage({ run, agents }: { run: PipelineRun; agents: readonly AgentRef[] }) {
+  // An agent the run's pipeline no longer names is told by its slug.
+  const nameOf = (slug: string | null) => (slug === null ? null : (agents.find((agent) => agent.slug === slug)?.name ?? slug));
+  const at = (fork: { node_id: string; agent: string | null }) => forkPoint(fork.node_id, nameOf(fork.agent));
   const parent = run.forked_from;
   return (
     <LineageList
