@@ -104,3 +104,14 @@ test("a diagram opens full screen to zoom and move, and pseudocode wraps inside 
   await expectNoSidewaysScroll(page, "the conversation");
   await snapshot(page, testInfo, "04-pseudocode");
 });
+
+test("the runs' drawer opened on a phone closes when the window is widened, and stays closed once narrow again", async ({ page }) => {
+  await page.goto("/app");
+  const drawer = page.getByRole("button", { name: "Show runs" });
+  await drawer.click();
+  await expect(drawer).toHaveAttribute("aria-expanded", "true");
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(drawer).toHaveAttribute("aria-expanded", "false");
+  await expect(page.locator(".scrim")).toBeHidden();
+});

@@ -50,6 +50,19 @@ function Shell() {
     if (!mainRef.current?.contains(document.activeElement)) mainRef.current?.focus({ preventScroll: true });
   }, [pathname]);
 
+  // The drawer and the sections menu are a narrow screen's (shell.css, max-width 820px): crossing that width either way
+  // closes them, so a drawer opened on a phone does not come back as an overlay after the window was widened and narrowed.
+  useEffect(() => {
+    if (typeof window.matchMedia !== "function") return;
+    const narrow = window.matchMedia("(max-width: 820px)");
+    const onChange = () => {
+      setDrawerOpen(false);
+      setMenuOpen(false);
+    };
+    narrow.addEventListener("change", onChange);
+    return () => narrow.removeEventListener("change", onChange);
+  }, []);
+
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (event: KeyboardEvent) => event.key === "Escape" && setDrawerOpen(false);
