@@ -288,6 +288,10 @@ export const CopiedDecision = z.object({
 });
 export type CopiedDecision = z.infer<typeof CopiedDecision>;
 
+/** A Worker's pending review feedback, as its node row keeps it (JSONB) until the revision is sent: the text, which round, the comments on parts. */
+export const NodeFeedback = z.object({ text: z.string(), round: z.number().int(), comments: z.array(ReviewedPartComment).optional() });
+export type NodeFeedback = z.infer<typeof NodeFeedback>;
+
 export const ForkRow = z.object({
   key: z.string(),
   status: NodeStatus,
@@ -298,7 +302,7 @@ export const ForkRow = z.object({
   pathTotal: z.number().int().nullable(),
   pathDone: z.number().int(),
   pathFailed: z.number().int(),
-  feedback: z.object({ text: z.string(), round: z.number().int(), comments: z.array(ReviewedPartComment).optional() }).nullable(),
+  feedback: NodeFeedback.nullable(),
   retryFrom: z.number().int(),
 });
 export type ForkRow = z.infer<typeof ForkRow>;

@@ -12,7 +12,7 @@ import { type Placeholders, statement } from "../../db/statement";
 import { stitchFlows, stitchRunEvents, stitchRuns } from "../../db/schema";
 import { isUuid } from "../lib/uuid";
 import { type CursorKey, afterCursor, cursorAt, keyedRows, mapItem } from "../lib/paging";
-import { ExternalEvent, ForkOf, ForkedFrom, type ForkVersion, type FlowListItem, type FlowVersion, FlowVersionOrigin, type FlowVersionSummary, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, StitchGraph } from "./schemas";
+import { ExternalEvent, ForkOf, ForkedFrom, type ForkVersion, NodeFeedback, type FlowListItem, type FlowVersion, FlowVersionOrigin, type FlowVersionSummary, type NodeStatus, RunOwner, type RunOwnerKind, RunStatus, type StartedBy, StitchGraph } from "./schemas";
 import type { NodeRow, RunCounts } from "./transition";
 import { REDELIVERY_EVENT } from "./redelivery";
 
@@ -465,7 +465,9 @@ export async function readFlowGraph(tx: Executor, flowId: string, version: strin
 
 interface StoredNodeRow {
   node_id: string; status: NodeStatus; output: unknown; error: string | null; input: unknown;
-  attempt: number; path_total: number | null; path_done: number; path_failed: number; feedback: NodeRow["feedback"];
+  attempt: number; path_total: number | null; path_done: number; path_failed: number;
+  /** JSONB: parsed with its schema where it is read (`toNodeRow`); null on all but a Worker revising after a review. */
+  feedback: unknown;
   retry_from: number;
 }
 
@@ -494,7 +496,7 @@ const rowsOfKeys = (runId: SQL, keys: Placeholder) => sql`
 
 const toNodeRow = (r: StoredNodeRow): NodeRow => ({
   key: r.node_id, status: r.status, output: r.output, error: r.error, input: r.input, attempt: r.attempt,
-  pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed, feedback: r.feedback ?? null,
+  pathTotal: r.path_total, pathDone: r.path_done, pathFailed: r.path_failed, feedback: r.feedback === null || r.feedback === undefined ? null : NodeFeedback.parse(r.feedback),
   retryFrom: r.retry_from,
 });
 
