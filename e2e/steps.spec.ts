@@ -31,7 +31,7 @@ const greeting = (tool: string, template: string) =>
       ],
       steps: [
         { id: "greet", tool: "utils.echo", params: { text: `Hello, ${template}!`, times: "{{inputs.times}}", loud: "{{inputs.loud}}" } },
-        { id: "pause", tool, params: { ms: 1500 } },
+        { id: "pause", tool, params: { ms: 4000 } },
         { id: "report", tool: "utils.echo", params: { greeting: "{{greet.text}}", tags: "{{inputs.tags}}", waited: "{{pause.output.ms}}" } },
       ],
       outputs: { greeting: "{{report.greeting}}", times: "{{greet.output.times}}", waited_ms: "{{steps.pause.output.ms}}" },
@@ -114,7 +114,8 @@ test("a step workflow is pasted, checked, registered, started from its form and 
   await expect(page).toHaveURL(/\/app\/steps\/runs\/[^/]+$/);
   const runId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
 
-  // The conversation: the inputs, then each step's turn; the delay is seen at work, then everything completes.
+  // The conversation: the inputs, then each step's turn; the delay (4 s, long enough to be seen on a busy machine) is
+  // seen at work, then everything completes.
   const inputs = page.getByRole("article", { name: "Inputs" });
   await expect(inputs).toContainText("Ada <b>Lovelace</b>");
   await expect(inputs).toContainText(`by ${reviewer}`);
@@ -137,13 +138,13 @@ test("a step workflow is pasted, checked, registered, started from its form and 
 
   await expect(page.getByText(/^Run completed/)).toBeVisible();
   await expect(pause).toContainText("COMPLETED");
-  await expect(pause.getByLabel("Result of pause as JSON")).toContainText('"ms": 1500');
+  await expect(pause.getByLabel("Result of pause as JSON")).toContainText('"ms": 4000');
   const report = page.getByRole("article", { name: "Step report" });
-  await expect(report.getByLabel("Params of report")).toContainText('"waited": 1500');
+  await expect(report.getByLabel("Params of report")).toContainText('"waited": 4000');
   await expect(report.getByLabel("Params of report")).toContainText('"vip"');
   const outputs = page.getByRole("article", { name: "Outputs" });
   await expect(outputs).toContainText("Hello, Ada <b>Lovelace</b>!");
-  await expect(outputs.getByRole("definition")).toHaveText(["Hello, Ada <b>Lovelace</b>!", "2", "1500"]);
+  await expect(outputs.getByRole("definition")).toHaveText(["Hello, Ada <b>Lovelace</b>!", "2", "4000"]);
   await expect(page.locator(".run-header")).toContainText("Completed");
   await expect(page.getByRole("button", { name: "Cancel run", exact: true })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Resume" })).toHaveCount(0);
