@@ -42,8 +42,11 @@ export interface ConversationAdapter<T extends CommonTurn> {
   render?: TurnRenderers<T>;
 }
 
-/** Turns that show a node's work or its wait: "Re-run from here" goes under them, where the door offers forks. */
-const FORKABLE: ReadonlySet<TurnKind> = new Set(["output", "failed", "waiting", "decided"]);
+/**
+ * Turns that show a node's work or its wait: "Re-run from here" goes under them, where the door offers forks. Not
+ * under a person's decision: it is the person's turn, and the wait it answered already offers the node.
+ */
+const FORKABLE: ReadonlySet<TurnKind> = new Set(["output", "failed", "waiting"]);
 
 export function Conversation<T extends CommonTurn>({ turns, notes, adapter }: { turns: readonly T[]; notes: TurnNotes; adapter: ConversationAdapter<T> }) {
   return (

@@ -6,10 +6,8 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { conversation, runStep, stepRun, turnAbout } from "../testing/runs";
 import { Conversation } from "../../../components/Conversation";
-import { type StepRun, type StepTurn, trpc } from "../../../lib/trpc";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { httpBatchLink } from "@trpc/client";
-import type { ReactNode } from "react";
+import type { StepRun, StepTurn } from "../../../lib/trpc";
+import { WithTrpc } from "../../../testing/WithTrpc";
 import { stepEpisodes, stepNotes } from "../utils/turns";
 import { type StepActions, stepTurnAdapter } from "./stepTurnAdapter";
 
@@ -130,15 +128,6 @@ describe("step run turns", () => {
 });
 
 /** The tRPC hooks' providers (the fork's mutation); nothing is sent in these tests. */
-function WithTrpc({ children }: { children: ReactNode }) {
-  const queryClient = new QueryClient();
-  return (
-    <trpc.Provider client={trpc.createClient({ links: [httpBatchLink({ url: "/trpc" })] })} queryClient={queryClient}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </trpc.Provider>
-  );
-}
-
 /** A step that started and answered. */
 const greeted = (): StepTurn[] => [
   { kind: "started", ...turnAbout("greet", { attempt: 1 }), body: { revising: false, feedback: null } },
