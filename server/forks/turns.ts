@@ -1,8 +1,7 @@
 /** What every front door's conversation shares about forks: the parent's "forked into" turns, among its own turns by time. */
-import type { ForkOf } from "../engine/schemas";
 
-/** The run's own turns with a turn for each of its forks (`forkTurn`), each at the time the fork was made. */
-export function withForksInto<T extends { at: string }>(turns: readonly T[], forks: readonly ForkOf[], forkTurn: (fork: ForkOf) => T): T[] {
+/** The run's own turns with a turn for each of its forks (`forkTurn`, forks in the order they were made), each at the time it was made. */
+export function withForksInto<T extends { at: string }, F extends { at: string }>(turns: readonly T[], forks: readonly F[], forkTurn: (fork: F) => T): T[] {
   if (forks.length === 0) return [...turns];
   const told = forks.map(forkTurn);
   const merged: T[] = [];

@@ -6,6 +6,7 @@ import { type Page, type PageParams, mapItem, pageOf, pageRequest } from "../lib
 import { runNotFound, PipelineError } from "./errors";
 import { type BundleApproval, buildBundle } from "./export/bundle";
 import type { AgentRef, ArtifactVersion, Conversation, ConversationTurn, ExportPayload, PipelineAgent, PipelineRunView, RunSummary } from "./schemas";
+import { withForksInto } from "../forks/turns";
 import { briefVersions, conversationTurns, nodeOf } from "./conversationTurns";
 import * as store from "./store";
 import { retryRefusal } from "./status";
@@ -184,16 +185,11 @@ export class PipelineQueries {
       this.database.run((db) => store.listArtifacts(db, runId)).then((found) => found.map(toArtifact)),
       this.database.run((db) => store.lineage(db, run.stitchRunId)),
     ]);
-    const told = conversationTurns(run, turns, new Map(artifacts.map((a) => [a.id, a])));
     // The runs forked from this one, each where it was made, in time with the rest.
-    for (const fork of lineage.forks) {
-      const later = told.findIndex((m, i) => i > 0 && Date.parse(m.at) > Date.parse(fork.at));
-      const into: ConversationTurn = {
-        kind: "system", id: `fork-${fork.run_id}`, at: fork.at, who: fork.by, node: nodeOf(run.agents, fork.node_id), attempt: null,
-        body: { event: "forked_into", fork_run_id: fork.run_id },
-      };
-      told.splice(later === -1 ? told.length : later, 0, into);
-    }
+    const told = withForksInto(conversationTurns(run, turns, new Map(artifacts.map((a) => [a.id, a]))), lineage.forks, (fork): ConversationTurn => ({
+      kind: "system", id: `fork-${fork.run_id}`, at: fork.at, who: fork.by, node: nodeOf(run.agents, fork.node_id), attempt: null,
+      body: { event: "forked_into", fork_run_id: fork.run_id },
+    }));
     return { run: await this.view(run, lineage), stitch_run_id: run.stitchRunId, agents: run.agents.map(agentRef), turns: told };
   }
 
